@@ -1,0 +1,7 @@
+//! locksmith's pure core: a ZooKeeper model ([`zk`]), lock recipes written as
+//! sans-IO state machines ([`recipe`]), and the exhaustive checker
+//! ([`check`]). Nothing here performs I/O, reads a clock or draws a random
+//! number; the drivers (the checker here, the simulator in the `locksmith`
+//! crate) decide what happens next.
+
+pub mod zk;

@@ -1,0 +1,41 @@
+//! ZooKeeper's error codes, as `KeeperException.Code` numbers them.
+
+use serde::Serialize;
+use std::fmt;
+
+/// The errors a ZooKeeper call can end with. The numeric [`code`](Self::code)
+/// is ZooKeeper's own, so traces and conformance reports can be matched
+/// against a real server's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum ZkError {
+    /// The request may or may not have been applied; the client cannot tell.
+    ConnectionLoss,
+    BadArguments,
+    NoNode,
+    BadVersion,
+    NoChildrenForEphemerals,
+    NodeExists,
+    NotEmpty,
+    SessionExpired,
+}
+
+impl ZkError {
+    pub fn code(self) -> i32 {
+        match self {
+            ZkError::ConnectionLoss => -4,
+            ZkError::BadArguments => -8,
+            ZkError::NoNode => -101,
+            ZkError::BadVersion => -103,
+            ZkError::NoChildrenForEphemerals => -108,
+            ZkError::NodeExists => -110,
+            ZkError::NotEmpty => -111,
+            ZkError::SessionExpired => -112,
+        }
+    }
+}
+
+impl fmt::Display for ZkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self:?}")
+    }
+}

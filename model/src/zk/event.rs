@@ -1,0 +1,27 @@
+//! Watch notifications, as `WatchedEvent` carries them to a client.
+
+use serde::Serialize;
+use std::fmt;
+
+/// The node event types of `Watcher.Event.EventType` (connection-state
+/// events are the client library's business, not the server's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum EventType {
+    NodeCreated,
+    NodeDeleted,
+    NodeDataChanged,
+    NodeChildrenChanged,
+}
+
+/// One notification for one session: a watch on `path` fired.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct WatchedEvent {
+    pub kind: EventType,
+    pub path: String,
+}
+
+impl fmt::Display for WatchedEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?} {}", self.kind, self.path)
+    }
+}

@@ -1,0 +1,143 @@
+//! The requests a client sends and the replies it gets.
+
+use super::{Stat, ZkError};
+use serde::Serialize;
+use std::fmt;
+
+/// `org.apache.zookeeper.CreateMode`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum CreateMode {
+    Persistent,
+    PersistentSequential,
+    Ephemeral,
+    EphemeralSequential,
+    /// Reaped by the server some time after its last child goes.
+    Container,
+}
+
+impl CreateMode {
+    pub fn is_ephemeral(self) -> bool {
+        matches!(
+            self,
+            CreateMode::Ephemeral | CreateMode::EphemeralSequential
+        )
+    }
+    pub fn is_sequential(self) -> bool {
+        matches!(
+            self,
+            CreateMode::PersistentSequential | CreateMode::EphemeralSequential
+        )
+    }
+}
+
+/// One client request. `version: -1` matches any version, as in the Java API.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Op {
+    Create {
+        path: String,
+        data: Vec<u8>,
+        mode: CreateMode,
+    },
+    Delete {
+        path: String,
+        version: i32,
+    },
+    SetData {
+        path: String,
+        data: Vec<u8>,
+        version: i32,
+    },
+    Exists {
+        path: String,
+        watch: bool,
+    },
+    GetData {
+        path: String,
+        watch: bool,
+    },
+    GetChildren {
+        path: String,
+        watch: bool,
+    },
+    /// `ZooKeeper.close()`: ends the session as expiry would.
+    CloseSession,
+}
+
+impl Op {
+    /// The path the request is about, if any.
+    pub fn path(&self) -> Option<&str> {
+        match self {
+            Op::Create { path, .. }
+            | Op::Delete { path, .. }
+            | Op::SetData { path, .. }
+            | Op::Exists { path, .. }
+            | Op::GetData { path, .. }
+            | Op::GetChildren { path, .. } => Some(path),
+            Op::CloseSession => None,
+        }
+    }
+
+    /// Whether the request would leave a watch behind on success.
+    pub fn watches(&self) -> bool {
+        matches!(
+            self,
+            Op::Exists { watch: true, .. }
+                | Op::GetData { watch: true, .. }
+                | Op::GetChildren { watch: true, .. }
+        )
+    }
+}
+
+impl fmt::Display for Op {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let w = |watch: &bool| if *watch { ", watch" } else { "" };
+        match self {
+            Op::Create { path, mode, .. } => write!(f, "create({path}, {mode:?})"),
+            Op::Delete { path, version } => write!(f, "delete({path}, {version})"),
+            Op::SetData { path, version, .. } => write!(f, "setData({path}, {version})"),
+            Op::Exists { path, watch } => write!(f, "exists({path}{})", w(watch)),
+            Op::GetData { path, watch } => write!(f, "getData({path}{})", w(watch)),
+            Op::GetChildren { path, watch } => write!(f, "getChildren({path}{})", w(watch)),
+            Op::CloseSession => write!(f, "close()"),
+        }
+    }
+}
+
+/// A successful reply.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum OpResult {
+    /// The created node's full path (with its sequential suffix, if any).
+    Created(String),
+    Deleted,
+    SetData(Stat),
+    /// `exists` succeeds on a missing node, with no stat.
+    Exists(Option<Stat>),
+    GetData {
+        data: Vec<u8>,
+        stat: Stat,
+    },
+    /// Children names in the server's order (sorted; the Java client makes
+    /// no promise, so recipes sort them themselves as the seeds do).
+    GetChildren {
+        children: Vec<String>,
+        stat: Stat,
+    },
+    Closed,
+}
+
+pub type Reply = Result<OpResult, ZkError>;
+
+impl fmt::Display for OpResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpResult::Created(p) => write!(f, "{p}"),
+            OpResult::Deleted => write!(f, "ok"),
+            OpResult::SetData(s) => write!(f, "version {}", s.version),
+            OpResult::Exists(None) => write!(f, "null"),
+            OpResult::Exists(Some(_)) => write!(f, "stat"),
+            OpResult::GetData { .. } => write!(f, "data"),
+            OpResult::GetChildren { children, .. } => write!(f, "[{}]", children.join(", ")),
+            OpResult::Closed => write!(f, "closed"),
+        }
+    }
+}

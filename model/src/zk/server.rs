@@ -1,0 +1,277 @@
+//! The request handler: ZooKeeper's `PrepRequestProcessor` checks and
+//! `FinalRequestProcessor` effects, applied in one step per request.
+//!
+//! Ordering rules the drivers rely on: every request is one transaction with
+//! its own zxid (failed writes consume one too, as the real server's error
+//! transactions do; reads consume none); the events a transaction fires come
+//! out before its reply.
+
+use super::path;
+use super::sessions::{SessionState, Sessions};
+use super::tree::Tree;
+use super::watches::Watches;
+use super::{
+    CreateMode, Node, Op, OpResult, Outcome, Reply, Service, SessionId, WatchedEvent, ZkError,
+};
+
+/// The whole server: tree, sessions, watches and the last zxid.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct ZkServer {
+    tree: Tree,
+    sessions: Sessions,
+    watches: Watches,
+    zxid: i64,
+}
+
+type Events = Vec<(SessionId, WatchedEvent)>;
+
+impl ZkServer {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The node at `path`, if any.
+    pub fn node(&self, path: &str) -> Option<&Node> {
+        self.tree.get(path)
+    }
+
+    /// The sorted child names of `path`.
+    pub fn children(&self, path: &str) -> Vec<String> {
+        self.tree.children(path)
+    }
+
+    /// Every node, in path order.
+    pub fn nodes(&self) -> impl Iterator<Item = (&String, &Node)> {
+        self.tree.iter()
+    }
+
+    pub fn zxid(&self) -> i64 {
+        self.zxid
+    }
+
+    pub fn session_state(&self, s: SessionId) -> Option<SessionState> {
+        self.sessions.state(s)
+    }
+
+    pub fn sessions(&self) -> impl Iterator<Item = (SessionId, SessionState)> + '_ {
+        self.sessions.iter()
+    }
+
+    /// Whether `session` holds a data (or exists) watch on `path`.
+    pub fn has_data_watch(&self, path: &str, session: SessionId) -> bool {
+        self.watches.has_data(path, session)
+    }
+
+    /// Whether `session` holds a child watch on `path`.
+    pub fn has_child_watch(&self, path: &str, session: SessionId) -> bool {
+        self.watches.has_child(path, session)
+    }
+
+    pub fn watch_count(&self) -> usize {
+        self.watches.count()
+    }
+
+    /// Creates a node directly, outside any session (test and scenario set-up:
+    /// the lock's parent that a seed's `main` creates before its threads run).
+    pub fn seed_node(&mut self, at: &str, mode: CreateMode) -> Result<(), ZkError> {
+        let out = self.create(SessionId(0), at, Vec::new(), mode, &mut Vec::new())?;
+        debug_assert_eq!(out, at);
+        Ok(())
+    }
+
+    fn next_zxid(&mut self) -> i64 {
+        self.zxid += 1;
+        self.zxid
+    }
+
+    fn create(
+        &mut self,
+        session: SessionId,
+        at: &str,
+        data: Vec<u8>,
+        mode: CreateMode,
+        events: &mut Events,
+    ) -> Result<String, ZkError> {
+        let zxid = self.next_zxid();
+        let parent = match path::parent(at) {
+            Some(p) if path::is_valid(at) || (mode.is_sequential() && at.ends_with('/')) => p,
+            _ => return Err(ZkError::BadArguments),
+        };
+        let parent_node = self.tree.get(parent).ok_or(ZkError::NoNode)?;
+        let full = if mode.is_sequential() {
+            format!("{at}{:010}", parent_node.stat.cversion)
+        } else {
+            at.to_string()
+        };
+        if !path::is_valid(&full) {
+            return Err(ZkError::BadArguments);
+        }
+        if self.tree.contains(&full) {
+            return Err(ZkError::NodeExists);
+        }
+        if parent_node.is_ephemeral() {
+            return Err(ZkError::NoChildrenForEphemerals);
+        }
+        self.tree.insert(&full, data, mode, session.0 as i64, zxid);
+        self.watches.node_created(&full, parent, events);
+        Ok(full)
+    }
+
+    fn delete(&mut self, at: &str, version: i32, events: &mut Events) -> Result<(), ZkError> {
+        self.next_zxid();
+        let parent = match path::parent(at) {
+            Some(p) if path::is_valid(at) => p.to_string(),
+            _ => return Err(ZkError::BadArguments),
+        };
+        let node = self.tree.get(at).ok_or(ZkError::NoNode)?;
+        if version != -1 && node.stat.version != version {
+            return Err(ZkError::BadVersion);
+        }
+        if node.stat.num_children > 0 {
+            return Err(ZkError::NotEmpty);
+        }
+        self.remove(at, &parent, events);
+        Ok(())
+    }
+
+    /// Removes a checked node under the current zxid and fires its watches.
+    fn remove(&mut self, at: &str, parent: &str, events: &mut Events) {
+        self.tree.remove(at, self.zxid);
+        self.watches.node_deleted(at, parent, events);
+    }
+
+    fn set_data(
+        &mut self,
+        at: &str,
+        data: Vec<u8>,
+        version: i32,
+        events: &mut Events,
+    ) -> Result<OpResult, ZkError> {
+        let zxid = self.next_zxid();
+        let node = self.tree.get_mut(at).ok_or(ZkError::NoNode)?;
+        if version != -1 && node.stat.version != version {
+            return Err(ZkError::BadVersion);
+        }
+        node.stat.version += 1;
+        node.stat.mzxid = zxid;
+        node.stat.data_length = data.len() as i32;
+        node.data = data;
+        let stat = node.stat;
+        self.watches.data_changed(at, events);
+        Ok(OpResult::SetData(stat))
+    }
+
+    /// Ends a session: one transaction deletes every ephemeral it owns.
+    fn end_session(&mut self, session: SessionId, how: SessionState) -> Events {
+        let mut events = Vec::new();
+        self.next_zxid();
+        self.sessions.end(session, how);
+        self.watches.drop_session(session);
+        for at in self.tree.ephemerals_of(session.0 as i64) {
+            let parent = path::parent(&at).unwrap_or("/").to_string();
+            self.remove(&at, &parent, &mut events);
+        }
+        events
+    }
+
+    /// The container reaper's pass: deletes every container that has had a
+    /// child and has none left. On the real server this runs every
+    /// `znode.container.checkIntervalMs` (a minute by default); drivers decide
+    /// when.
+    pub fn reap_containers(&mut self) -> Events {
+        let mut events = Vec::new();
+        for at in self.tree.reapable_containers() {
+            self.next_zxid();
+            let parent = path::parent(&at).unwrap_or("/").to_string();
+            self.remove(&at, &parent, &mut events);
+        }
+        events
+    }
+
+    /// Whether a reaper pass would delete anything.
+    pub fn has_reapable_containers(&self) -> bool {
+        !self.tree.reapable_containers().is_empty()
+    }
+}
+
+impl Service for ZkServer {
+    type Request = Op;
+    type Reply = Reply;
+    type Event = WatchedEvent;
+
+    fn open_session(&mut self) -> SessionId {
+        self.next_zxid();
+        self.sessions.open()
+    }
+
+    fn handle(&mut self, session: SessionId, op: &Op) -> Outcome<Reply, WatchedEvent> {
+        let mut events = Vec::new();
+        if !self.sessions.is_alive(session) {
+            return Outcome {
+                reply: Err(ZkError::SessionExpired),
+                events,
+            };
+        }
+        let reply = match op {
+            Op::Create { path, data, mode } => self
+                .create(session, path, data.clone(), *mode, &mut events)
+                .map(OpResult::Created),
+            Op::Delete { path, version } => self
+                .delete(path, *version, &mut events)
+                .map(|()| OpResult::Deleted),
+            Op::SetData {
+                path,
+                data,
+                version,
+            } => self.set_data(path, data.clone(), *version, &mut events),
+            Op::Exists { path, watch } => {
+                if *watch {
+                    self.watches.add_data(path, session);
+                }
+                Ok(OpResult::Exists(self.tree.get(path).map(|n| n.stat)))
+            }
+            Op::GetData { path, watch } => match self.tree.get(path) {
+                None => Err(ZkError::NoNode),
+                Some(n) => {
+                    let out = OpResult::GetData {
+                        data: n.data.clone(),
+                        stat: n.stat,
+                    };
+                    if *watch {
+                        self.watches.add_data(path, session);
+                    }
+                    Ok(out)
+                }
+            },
+            Op::GetChildren { path, watch } => match self.tree.get(path) {
+                None => Err(ZkError::NoNode),
+                Some(n) => {
+                    let stat = n.stat;
+                    if *watch {
+                        self.watches.add_child(path, session);
+                    }
+                    Ok(OpResult::GetChildren {
+                        children: self.tree.children(path),
+                        stat,
+                    })
+                }
+            },
+            Op::CloseSession => {
+                events = self.end_session(session, SessionState::Closed);
+                Ok(OpResult::Closed)
+            }
+        };
+        Outcome { reply, events }
+    }
+
+    fn expire(&mut self, session: SessionId) -> Vec<(SessionId, WatchedEvent)> {
+        if !self.sessions.is_alive(session) {
+            return Vec::new();
+        }
+        self.end_session(session, SessionState::Expired)
+    }
+
+    fn is_alive(&self, session: SessionId) -> bool {
+        self.sessions.is_alive(session)
+    }
+}

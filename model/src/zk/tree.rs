@@ -1,0 +1,147 @@
+//! The data tree: znodes keyed by full path, with ZooKeeper's stat rules.
+
+use super::path;
+use super::{CreateMode, Stat};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// `EphemeralType.CONTAINER_EPHEMERAL_OWNER`: a container's stat carries
+/// this owner, as the real server reports it.
+pub const CONTAINER_OWNER: i64 = i64::MIN;
+
+/// One znode.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Node {
+    pub data: Vec<u8>,
+    pub stat: Stat,
+    pub mode: CreateMode,
+}
+
+impl Node {
+    pub fn is_ephemeral(&self) -> bool {
+        self.mode.is_ephemeral()
+    }
+}
+
+/// All znodes, keyed by full path. A `BTreeMap` keeps iteration (and so
+/// every trace) deterministic, and lists a node's children as one range.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Tree {
+    nodes: BTreeMap<String, Node>,
+}
+
+impl Default for Tree {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Tree {
+    /// A tree holding only `/`.
+    pub fn new() -> Self {
+        let mut nodes = BTreeMap::new();
+        nodes.insert(
+            "/".to_string(),
+            Node {
+                data: Vec::new(),
+                stat: Stat::default(),
+                mode: CreateMode::Persistent,
+            },
+        );
+        Tree { nodes }
+    }
+
+    pub fn get(&self, path: &str) -> Option<&Node> {
+        self.nodes.get(path)
+    }
+
+    pub fn get_mut(&mut self, path: &str) -> Option<&mut Node> {
+        self.nodes.get_mut(path)
+    }
+
+    pub fn contains(&self, path: &str) -> bool {
+        self.nodes.contains_key(path)
+    }
+
+    /// Every node, in path order.
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &Node)> {
+        self.nodes.iter()
+    }
+
+    /// The names of `parent`'s children, sorted.
+    pub fn children(&self, parent: &str) -> Vec<String> {
+        let prefix = if parent == "/" {
+            "/".to_string()
+        } else {
+            format!("{parent}/")
+        };
+        self.nodes
+            .range(prefix.clone()..)
+            .take_while(|(p, _)| p.starts_with(&prefix))
+            .filter(|(p, _)| p.len() > prefix.len() && !p[prefix.len()..].contains('/'))
+            .map(|(p, _)| p[prefix.len()..].to_string())
+            .collect()
+    }
+
+    /// Inserts a node under an existing parent, updating the parent's
+    /// `cversion`, `pzxid` and `numChildren` as `DataTree.createNode` does.
+    pub fn insert(&mut self, at: &str, data: Vec<u8>, mode: CreateMode, owner: i64, zxid: i64) {
+        let parent = path::parent(at).unwrap_or("/").to_string();
+        if let Some(p) = self.nodes.get_mut(&parent) {
+            p.stat.cversion += 1;
+            p.stat.pzxid = zxid;
+            p.stat.num_children += 1;
+        }
+        let ephemeral_owner = match mode {
+            CreateMode::Container => CONTAINER_OWNER,
+            m if m.is_ephemeral() => owner,
+            _ => 0,
+        };
+        let stat = Stat {
+            czxid: zxid,
+            mzxid: zxid,
+            pzxid: zxid,
+            version: 0,
+            cversion: 0,
+            ephemeral_owner,
+            data_length: data.len() as i32,
+            num_children: 0,
+        };
+        self.nodes.insert(at.to_string(), Node { data, stat, mode });
+    }
+
+    /// Removes a childless node, updating its parent; deletes bump the
+    /// parent's `cversion` too, so sequence numbers skip after a delete.
+    pub fn remove(&mut self, at: &str, zxid: i64) -> Option<Node> {
+        let node = self.nodes.remove(at)?;
+        if let Some(parent) = path::parent(at) {
+            if let Some(p) = self.nodes.get_mut(parent) {
+                p.stat.cversion += 1;
+                p.stat.pzxid = zxid;
+                p.stat.num_children -= 1;
+            }
+        }
+        Some(node)
+    }
+
+    /// Paths of the ephemeral nodes `owner` holds, in path order.
+    pub fn ephemerals_of(&self, owner: i64) -> Vec<String> {
+        self.nodes
+            .iter()
+            .filter(|(_, n)| n.is_ephemeral() && n.stat.ephemeral_owner == owner)
+            .map(|(p, _)| p.clone())
+            .collect()
+    }
+
+    /// Containers the server's `ContainerManager` would reap now: ones that
+    /// have had a child (`cversion > 0`) and have none left.
+    pub fn reapable_containers(&self) -> Vec<String> {
+        self.nodes
+            .iter()
+            .filter(|(_, n)| {
+                n.mode == CreateMode::Container && n.stat.cversion > 0 && n.stat.num_children == 0
+            })
+            .map(|(p, _)| p.clone())
+            .collect()
+    }
+}

@@ -1,0 +1,133 @@
+//! The server's watch table: one-shot data and child watches per session.
+//!
+//! Rules kept from ZooKeeper's `DataTree` and `WatchManager`:
+//! - `exists` registers a data watch whether or not the node exists (a watch
+//!   on a missing node fires `NodeCreated`); `getData` registers one only if
+//!   the node exists; `getChildren` registers a child watch.
+//! - create fires `NodeCreated` on the node's data watches and
+//!   `NodeChildrenChanged` on the parent's child watches; setData fires
+//!   `NodeDataChanged`; delete fires `NodeDeleted` on the node's data *and*
+//!   child watches — once per session even if it had both — and
+//!   `NodeChildrenChanged` on the parent's child watches.
+//! - a watch fires at most once; a session that set the same watch twice
+//!   gets one event (the server keeps a set of sessions per path).
+
+use super::{EventType, SessionId, WatchedEvent};
+use std::collections::{BTreeMap, BTreeSet};
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Watches {
+    data: BTreeMap<String, BTreeSet<SessionId>>,
+    child: BTreeMap<String, BTreeSet<SessionId>>,
+}
+
+impl Watches {
+    pub fn add_data(&mut self, path: &str, session: SessionId) {
+        self.data
+            .entry(path.to_string())
+            .or_default()
+            .insert(session);
+    }
+
+    pub fn add_child(&mut self, path: &str, session: SessionId) {
+        self.child
+            .entry(path.to_string())
+            .or_default()
+            .insert(session);
+    }
+
+    /// A session that ends takes its watches with it.
+    pub fn drop_session(&mut self, session: SessionId) {
+        for table in [&mut self.data, &mut self.child] {
+            table.retain(|_, sessions| {
+                sessions.remove(&session);
+                !sessions.is_empty()
+            });
+        }
+    }
+
+    /// Number of (path, session) watches outstanding, data and child.
+    pub fn count(&self) -> usize {
+        self.data
+            .values()
+            .chain(self.child.values())
+            .map(BTreeSet::len)
+            .sum()
+    }
+
+    pub fn has_data(&self, path: &str, session: SessionId) -> bool {
+        self.data.get(path).is_some_and(|s| s.contains(&session))
+    }
+
+    pub fn has_child(&self, path: &str, session: SessionId) -> bool {
+        self.child.get(path).is_some_and(|s| s.contains(&session))
+    }
+
+    fn fire(
+        table: &mut BTreeMap<String, BTreeSet<SessionId>>,
+        path: &str,
+        kind: EventType,
+        skip: &BTreeSet<SessionId>,
+        out: &mut Vec<(SessionId, WatchedEvent)>,
+    ) -> BTreeSet<SessionId> {
+        let sessions = table.remove(path).unwrap_or_default();
+        for s in &sessions {
+            if !skip.contains(s) {
+                out.push((
+                    *s,
+                    WatchedEvent {
+                        kind,
+                        path: path.to_string(),
+                    },
+                ));
+            }
+        }
+        sessions
+    }
+
+    pub fn node_created(
+        &mut self,
+        path: &str,
+        parent: &str,
+        out: &mut Vec<(SessionId, WatchedEvent)>,
+    ) {
+        let none = BTreeSet::new();
+        Self::fire(&mut self.data, path, EventType::NodeCreated, &none, out);
+        Self::fire(
+            &mut self.child,
+            parent,
+            EventType::NodeChildrenChanged,
+            &none,
+            out,
+        );
+    }
+
+    pub fn node_deleted(
+        &mut self,
+        path: &str,
+        parent: &str,
+        out: &mut Vec<(SessionId, WatchedEvent)>,
+    ) {
+        let none = BTreeSet::new();
+        let processed = Self::fire(&mut self.data, path, EventType::NodeDeleted, &none, out);
+        Self::fire(
+            &mut self.child,
+            path,
+            EventType::NodeDeleted,
+            &processed,
+            out,
+        );
+        Self::fire(
+            &mut self.child,
+            parent,
+            EventType::NodeChildrenChanged,
+            &none,
+            out,
+        );
+    }
+
+    pub fn data_changed(&mut self, path: &str, out: &mut Vec<(SessionId, WatchedEvent)>) {
+        let none = BTreeSet::new();
+        Self::fire(&mut self.data, path, EventType::NodeDataChanged, &none, out);
+    }
+}
