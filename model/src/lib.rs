@@ -4,4 +4,5 @@
 //! number; the drivers (the checker here, the simulator in the `locksmith`
 //! crate) decide what happens next.
 
+pub mod recipe;
 pub mod zk;

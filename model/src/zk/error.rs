@@ -20,6 +20,20 @@ pub enum ZkError {
 }
 
 impl ZkError {
+    /// The `KeeperException` subclass name, for traces.
+    pub fn name(self) -> &'static str {
+        match self {
+            ZkError::ConnectionLoss => "ConnectionLossException",
+            ZkError::BadArguments => "BadArgumentsException",
+            ZkError::NoNode => "NoNodeException",
+            ZkError::BadVersion => "BadVersionException",
+            ZkError::NoChildrenForEphemerals => "NoChildrenForEphemeralsException",
+            ZkError::NodeExists => "NodeExistsException",
+            ZkError::NotEmpty => "NotEmptyException",
+            ZkError::SessionExpired => "SessionExpiredException",
+        }
+    }
+
     pub fn code(self) -> i32 {
         match self {
             ZkError::ConnectionLoss => -4,

@@ -1,0 +1,301 @@
+//! One client process: its threads, monitors and latches, and the part of
+//! ZooKeeper's Java client library that decides what a thread sees.
+//!
+//! The library rules kept here (`ClientCnxn`, `ZKWatchManager`):
+//! - a synchronous call blocks its thread until the reply; the reply wakes
+//!   that thread, which then still has to be scheduled to return from the
+//!   call;
+//! - a watch notification goes into the event thread's queue and the event
+//!   thread runs the callbacks one at a time, in arrival order. Nothing ties
+//!   it to the main thread: the callback for an event that arrived after a
+//!   reply may run before the caller has returned from that call — the
+//!   interleaving behind every observed lost wake-up;
+//! - a connection loss fails every pending call with `ConnectionLoss` and
+//!   tells every watcher `Disconnected`; watches survive (the library
+//!   re-registers them on reconnect);
+//! - once the library learns its session expired (a `SessionExpired` reply
+//!   or a failed heartbeat) it tells every watcher `Expired`, forgets all
+//!   watches, and fails every later call with `SessionExpired` locally.
+//!
+//! The client is sans-IO: [`Client::step`] returns the request a thread
+//! sends, and the driver hands replies and events back.
+
+use super::monitors::Monitors;
+use super::step::{
+    Action, KeeperState, MonitorId, Notice, Recipe, Resume, Step, Thread, WatcherId,
+};
+use super::watchers::{is_expiry, Watchers};
+use crate::zk::{Op, Reply, WatchedEvent, ZkError};
+use std::collections::VecDeque;
+
+/// What a thread is doing between steps.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// Can run; resumes with this input.
+    Ready(Resume),
+    /// Blocked in a synchronous call.
+    Calling { op: Op, watcher: Option<WatcherId> },
+    /// Blocked entering (or re-entering after `wait`) a monitor.
+    Entering(MonitorId),
+    /// In the monitor's wait set.
+    Waiting(MonitorId),
+    /// In `latch.await()`.
+    Awaiting(super::step::LatchId),
+    /// The event thread with nothing queued.
+    Idle,
+    /// The main thread finished its acquisitions.
+    Finished,
+    /// An exception ended the thread.
+    Dead(&'static str),
+}
+
+/// What the driver must do after a step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Output {
+    Nothing,
+    /// Send this request on the client's session.
+    Send(Op),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Client<R> {
+    pub recipe: R,
+    pub main: Status,
+    pub event: Status,
+    pub monitors: Monitors,
+    pub watchers: Watchers,
+    /// The event thread's queue: (watcher to call, what to tell it).
+    pub notices: VecDeque<(WatcherId, Notice)>,
+    /// The client believes it holds the lock.
+    pub holds: bool,
+    /// Completed acquisitions (lock → critical section → release).
+    pub acquired: u8,
+    /// The library knows the session has expired.
+    pub session_lost: bool,
+}
+
+impl<R: Recipe> Client<R> {
+    pub fn new(recipe: R) -> Self {
+        Client {
+            recipe,
+            main: Status::Ready(Resume::Go),
+            event: Status::Idle,
+            monitors: Monitors::default(),
+            watchers: Watchers::default(),
+            notices: VecDeque::new(),
+            holds: false,
+            acquired: 0,
+            session_lost: false,
+        }
+    }
+
+    pub fn status(&self, t: Thread) -> &Status {
+        match t {
+            Thread::Main => &self.main,
+            Thread::Event => &self.event,
+        }
+    }
+
+    fn status_mut(&mut self, t: Thread) -> &mut Status {
+        match t {
+            Thread::Main => &mut self.main,
+            Thread::Event => &mut self.event,
+        }
+    }
+
+    /// Whether `t` can take a step now.
+    pub fn can_step(&self, t: Thread) -> bool {
+        match self.status(t) {
+            Status::Ready(_) => true,
+            Status::Entering(m) => self.monitors.is_free(*m),
+            Status::Awaiting(l) => self.monitors.is_open(*l),
+            Status::Idle => !self.notices.is_empty(),
+            _ => false,
+        }
+    }
+
+    /// Runs one step of `t`: wins the monitor or passes the latch it was
+    /// blocked on, or takes the next notice, and then runs one recipe step.
+    /// Returns `None` if `t` cannot run.
+    pub fn step(&mut self, t: Thread) -> Option<(Action, Output)> {
+        if !self.can_step(t) {
+            return None;
+        }
+        let resume = match std::mem::replace(self.status_mut(t), Status::Idle) {
+            Status::Ready(r) => r,
+            Status::Entering(m) => {
+                self.monitors.take(m, t);
+                Resume::Go
+            }
+            Status::Awaiting(_) => Resume::Go,
+            Status::Idle => {
+                let (watcher, notice) = self.notices.pop_front()?;
+                Resume::Notify { watcher, notice }
+            }
+            other => {
+                *self.status_mut(t) = other;
+                return None;
+            }
+        };
+        let action = self.recipe.step(t, resume);
+        let output = self.apply(t, &action.step);
+        Some((action, output))
+    }
+
+    fn apply(&mut self, t: Thread, step: &Step) -> Output {
+        let mut output = Output::Nothing;
+        let next = match step {
+            Step::Call { op, watcher } => {
+                debug_assert_eq!(
+                    op.watches(),
+                    watcher.is_some(),
+                    "watch flag and watcher disagree"
+                );
+                if self.session_lost {
+                    Status::Ready(Resume::Reply(Err(ZkError::SessionExpired)))
+                } else {
+                    output = Output::Send(op.clone());
+                    Status::Calling {
+                        op: op.clone(),
+                        watcher: *watcher,
+                    }
+                }
+            }
+            Step::Enter(m) => {
+                if self.monitors.is_free(*m) || self.monitors.owner(*m) == Some(t) {
+                    self.monitors.take(*m, t);
+                    Status::Ready(Resume::Go)
+                } else {
+                    Status::Entering(*m)
+                }
+            }
+            Step::Exit(m) => {
+                self.monitors.release(*m);
+                Status::Ready(Resume::Go)
+            }
+            Step::Wait(m) => {
+                self.monitors.release(*m);
+                Status::Waiting(*m)
+            }
+            Step::NotifyAll(m) => {
+                let other = match t {
+                    Thread::Main => Thread::Event,
+                    Thread::Event => Thread::Main,
+                };
+                if *self.status(other) == Status::Waiting(*m) {
+                    *self.status_mut(other) = Status::Entering(*m);
+                }
+                Status::Ready(Resume::Go)
+            }
+            Step::ArmLatch(l) => {
+                self.monitors.arm(*l);
+                Status::Ready(Resume::Go)
+            }
+            Step::CountDown(l) => {
+                self.monitors.count_down(*l);
+                Status::Ready(Resume::Go)
+            }
+            Step::Await(l) => {
+                if self.monitors.is_open(*l) {
+                    Status::Ready(Resume::Go)
+                } else {
+                    Status::Awaiting(*l)
+                }
+            }
+            Step::Acquired => {
+                self.holds = true;
+                Status::Ready(Resume::Go)
+            }
+            Step::Released => {
+                self.holds = false;
+                self.acquired += 1;
+                Status::Ready(Resume::Go)
+            }
+            Step::Return => Status::Idle,
+            Step::Finished => Status::Finished,
+            Step::Throw(e) => {
+                // Leaving the synchronized blocks on the way out releases them.
+                self.monitors.release_all_of(t);
+                Status::Dead(*e)
+            }
+        };
+        *self.status_mut(t) = next;
+        output
+    }
+
+    /// The thread waiting for a reply, if any: replies come back in the
+    /// order their requests were sent, and each thread has at most one call
+    /// outstanding.
+    pub fn caller(&self, t: Thread) -> bool {
+        matches!(self.status(t), Status::Calling { .. })
+    }
+
+    /// The reply to `t`'s call arrived (the library's `SendThread`).
+    pub fn on_reply(&mut self, t: Thread, reply: Reply) {
+        if let Status::Calling { op, watcher } = self.status(t).clone() {
+            if let Some(w) = watcher {
+                if !self.session_lost {
+                    self.watchers.register(&op, w, &reply);
+                }
+            }
+            if is_expiry(&reply) {
+                self.learn_expiry();
+            }
+            *self.status_mut(t) = Status::Ready(Resume::Reply(reply));
+        }
+    }
+
+    /// A watch notification arrived. Returns how many watchers it triggered.
+    pub fn on_event(&mut self, event: &WatchedEvent) -> usize {
+        if self.session_lost {
+            return 0;
+        }
+        let ws = self.watchers.materialize(event);
+        for w in &ws {
+            self.notices.push_back((*w, Notice::Node(event.clone())));
+        }
+        ws.len()
+    }
+
+    /// The connection dropped: every pending call fails with
+    /// `ConnectionLoss`, and every watcher hears `Disconnected`.
+    pub fn on_connection_loss(&mut self) {
+        for t in [Thread::Main, Thread::Event] {
+            if self.caller(t) {
+                *self.status_mut(t) = Status::Ready(Resume::Reply(Err(ZkError::ConnectionLoss)));
+            }
+        }
+        for w in self.watchers.everyone() {
+            self.notices
+                .push_back((w, Notice::State(KeeperState::Disconnected)));
+        }
+    }
+
+    /// The library learned that the session expired.
+    pub fn learn_expiry(&mut self) {
+        if self.session_lost {
+            return;
+        }
+        self.session_lost = true;
+        for w in self.watchers.everyone() {
+            self.notices
+                .push_back((w, Notice::State(KeeperState::Expired)));
+        }
+        self.watchers.clear();
+    }
+
+    /// The application still wants the lock and does not hold it.
+    pub fn is_waiting(&self) -> bool {
+        !self.holds && !matches!(self.main, Status::Finished | Status::Dead(_))
+    }
+
+    /// The main thread ended, normally or by an exception.
+    pub fn is_done(&self) -> bool {
+        matches!(self.main, Status::Finished | Status::Dead(_))
+    }
+
+    /// Whether the main thread has a call in flight.
+    pub fn has_pending_call(&self) -> bool {
+        self.caller(Thread::Main) || self.caller(Thread::Event)
+    }
+}

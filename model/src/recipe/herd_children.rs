@@ -1,0 +1,159 @@
+//! `herd-children` — the common variant of the sequential-node lock that
+//! watches the whole lock directory instead of the predecessor (the
+//! "惊群" design seed 001 warns against in "第二步"):
+//!
+//! ```text
+//! myNode = zk.create("/herd/lock-", EPHEMERAL_SEQUENTIAL);
+//! loop {
+//!     latch = new CountDownLatch(1);
+//!     children = zk.getChildren("/herd", watcher);   // every waiter watches the children
+//!     if (myNode is the lowest) return;              // lock held
+//!     latch.await();
+//! }
+//! ```
+//!
+//! **Claims:** mutual exclusion (it re-checks after every change). **Holds**
+//! that. **Costs** a herd: every release (and every new waiter's create)
+//! notifies every waiter, and all of them re-read the children.
+
+use super::children::{rank, Rank};
+use super::latch_watcher::LatchWatcher;
+use super::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step, Thread};
+use crate::zk::{CreateMode, Op, OpResult};
+
+pub const ROOT: &str = "/herd";
+const NODE: &str = "/herd/lock-";
+const WATCHER: u8 = 1;
+const LATCH: u8 = 0;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Main {
+    Start,
+    Create,
+    Armed,
+    GetChildren,
+    Await,
+    Holding,
+    Releasing,
+    Deleting,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct HerdChildren {
+    left: u8,
+    main: Main,
+    watcher: LatchWatcher,
+    own: String,
+}
+
+pub fn new(cfg: RecipeConfig) -> HerdChildren {
+    HerdChildren {
+        left: cfg.acquisitions,
+        main: Main::Start,
+        watcher: LatchWatcher::default(),
+        own: String::new(),
+    }
+}
+
+impl HerdChildren {
+    fn arm(&mut self) -> Action {
+        self.main = Main::Armed;
+        act(Step::ArmLatch(LATCH), "latch = new CountDownLatch(1)")
+    }
+
+    fn main_step(&mut self, r: Resume) -> Action {
+        use Main::*;
+        let reply = match r {
+            Resume::Reply(reply) => Some(reply),
+            _ => None,
+        };
+        match (self.main, reply) {
+            (Start, _) => {
+                self.main = Create;
+                call(
+                    Op::Create {
+                        path: NODE.into(),
+                        data: Vec::new(),
+                        mode: CreateMode::EphemeralSequential,
+                    },
+                    None,
+                    "zk.create(/herd/lock-, EPHEMERAL_SEQUENTIAL)",
+                )
+            }
+            (Create, Some(Ok(OpResult::Created(p)))) => {
+                self.own = p;
+                self.arm()
+            }
+            (Armed, _) => {
+                self.main = GetChildren;
+                call(
+                    Op::GetChildren {
+                        path: ROOT.into(),
+                        watch: true,
+                    },
+                    Some(WATCHER),
+                    "zk.getChildren(/herd, watcher)",
+                )
+            }
+            (GetChildren, Some(reply)) => match rank(&reply, ROOT, &self.own) {
+                Some(Rank::First) => {
+                    self.main = Holding;
+                    act(Step::Acquired, "lowest node: lock held")
+                }
+                Some(Rank::After(_)) => {
+                    self.main = Await;
+                    act(Step::Await(LATCH), "not lowest: latch.await()")
+                }
+                Some(Rank::Missing) => act(
+                    Step::Throw("own node gone"),
+                    "own node not among the children",
+                ),
+                None => throw(&reply, "getChildren threw"),
+            },
+            (Await, _) => self.arm(),
+            (Holding, _) => {
+                self.main = Releasing;
+                act(Step::Released, "critical section done; unlock()")
+            }
+            (Releasing, _) => {
+                self.main = Deleting;
+                call(
+                    Op::Delete {
+                        path: self.own.clone(),
+                        version: -1,
+                    },
+                    None,
+                    "zk.delete(myNode, -1)",
+                )
+            }
+            (Deleting, Some(Ok(_))) => {
+                self.left -= 1;
+                self.main = Start;
+                if self.left == 0 {
+                    act(Step::Finished, "all acquisitions done")
+                } else {
+                    self.main_step(Resume::Go)
+                }
+            }
+            (_, Some(reply)) => throw(&reply, "KeeperException escapes"),
+            (_, None) => unreachable!("main thread resumed without a reply while calling"),
+        }
+    }
+
+    fn event_step(&mut self, r: Resume) -> Action {
+        self.watcher.step(r, WATCHER, LATCH)
+    }
+}
+
+impl Recipe for HerdChildren {
+    fn lock_root(&self) -> &'static str {
+        ROOT
+    }
+
+    fn step(&mut self, thread: Thread, resume: Resume) -> Action {
+        match thread {
+            Thread::Main => self.main_step(resume),
+            Thread::Event => self.event_step(resume),
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! `herd-unique` — seed 001, "第一步": every client creates the same node,
+//! `/myDistributeLock`; ZooKeeper lets exactly one create succeed. The losers
+//! watch the node and try again when it goes:
+//!
+//! ```text
+//! loop {
+//!     try { zk.create("/myDistributeLock", EPHEMERAL); return; }   // lock held
+//!     catch (NodeExistsException e) {
+//!         latch = new CountDownLatch(1);
+//!         if (zk.exists("/myDistributeLock", watcher) != null) latch.await();
+//!     }
+//! }
+//! ```
+//!
+//! **Claims:** mutual exclusion (node names are unique). **Holds** that.
+//! **Costs** what the seed itself names "惊群效应": every release wakes every
+//! waiter, all of them race to create, one wins, the rest watch again — a
+//! herd, which the checker reports as a violation of the herd bound.
+
+use super::latch_watcher::LatchWatcher;
+use super::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step, Thread};
+use crate::zk::{CreateMode, Op, OpResult, ZkError};
+
+pub const ROOT: &str = "/";
+const LOCK: &str = "/myDistributeLock";
+const WATCHER: u8 = 1;
+const LATCH: u8 = 0;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Main {
+    Start,
+    Create,
+    Armed,
+    Exists,
+    Await,
+    Holding,
+    Releasing,
+    Deleting,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct HerdUnique {
+    left: u8,
+    main: Main,
+    watcher: LatchWatcher,
+}
+
+pub fn new(cfg: RecipeConfig) -> HerdUnique {
+    HerdUnique {
+        left: cfg.acquisitions,
+        main: Main::Start,
+        watcher: LatchWatcher::default(),
+    }
+}
+
+impl HerdUnique {
+    fn create(&mut self) -> Action {
+        self.main = Main::Create;
+        call(
+            Op::Create {
+                path: LOCK.into(),
+                data: Vec::new(),
+                mode: CreateMode::Ephemeral,
+            },
+            None,
+            "zk.create(/myDistributeLock, EPHEMERAL)",
+        )
+    }
+
+    fn main_step(&mut self, r: Resume) -> Action {
+        use Main::*;
+        let reply = match r {
+            Resume::Reply(reply) => Some(reply),
+            _ => None,
+        };
+        match (self.main, reply) {
+            (Start, _) => self.create(),
+            (Create, Some(Ok(OpResult::Created(_)))) => {
+                self.main = Holding;
+                act(Step::Acquired, "create succeeded: lock held")
+            }
+            (Create, Some(Err(ZkError::NodeExists))) => {
+                self.main = Armed;
+                act(
+                    Step::ArmLatch(LATCH),
+                    "NodeExistsException: latch = new CountDownLatch(1)",
+                )
+            }
+            (Armed, _) => {
+                self.main = Exists;
+                call(
+                    Op::Exists {
+                        path: LOCK.into(),
+                        watch: true,
+                    },
+                    Some(WATCHER),
+                    "zk.exists(/myDistributeLock, watcher)",
+                )
+            }
+            (Exists, Some(Ok(OpResult::Exists(Some(_))))) => {
+                self.main = Await;
+                act(Step::Await(LATCH), "stat != null: latch.await()")
+            }
+            (Exists, Some(Ok(OpResult::Exists(None)))) => self.create(),
+            (Await, _) => self.create(),
+            (Holding, _) => {
+                self.main = Releasing;
+                act(Step::Released, "critical section done; unlock()")
+            }
+            (Releasing, _) => {
+                self.main = Deleting;
+                call(
+                    Op::Delete {
+                        path: LOCK.into(),
+                        version: -1,
+                    },
+                    None,
+                    "zk.delete(/myDistributeLock, -1)",
+                )
+            }
+            (Deleting, Some(Ok(_))) => {
+                self.left -= 1;
+                self.main = Start;
+                if self.left == 0 {
+                    act(Step::Finished, "all acquisitions done")
+                } else {
+                    self.create()
+                }
+            }
+            (_, Some(reply)) => throw(&reply, "KeeperException escapes"),
+            (_, None) => unreachable!("main thread resumed without a reply while calling"),
+        }
+    }
+
+    fn event_step(&mut self, r: Resume) -> Action {
+        self.watcher.step(r, WATCHER, LATCH)
+    }
+}
+
+impl Recipe for HerdUnique {
+    fn lock_root(&self) -> &'static str {
+        ROOT
+    }
+
+    fn step(&mut self, thread: Thread, resume: Resume) -> Action {
+        match thread {
+            Thread::Main => self.main_step(resume),
+            Thread::Event => self.event_step(resume),
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! `predecessor` — the textbook lock of ZooKeeper's recipes page ("Locks"),
+//! which seeds 001 and 004 implement as `checkMinPath`:
+//!
+//! 1. `create("_locknode_/lock-", EPHEMERAL_SEQUENTIAL)`
+//! 2. `getChildren("_locknode_", false)` — no watch on the children
+//! 3. lowest suffix → the lock is held
+//! 4. `exists(next-lower node, true)` — watch only the predecessor
+//! 5. `exists` returned null → step 2; otherwise wait for the notification,
+//!    then step 2 (re-check: the predecessor may have been a waiter whose
+//!    session died, not the holder).
+//!
+//! The wait is a `CountDownLatch(1)` armed before `exists` and counted down
+//! by the default watcher, so a notification that arrives before `await()`
+//! is not lost.
+//!
+//! **Claims:** mutual exclusion, no herd (a release wakes one waiter), no
+//! lost wake-up. **Holds** without faults. **Breaks** when the holder's
+//! session expires while it is still in its critical section: its node
+//! goes, the next client takes the lock, and the old holder does not know
+//! (no ZooKeeper lock is safe without a fencing token checked by the
+//! resource).
+
+use super::children::{rank, Rank};
+use super::latch_watcher::LatchWatcher;
+use super::step::{
+    act, call, throw, Action, Recipe, RecipeConfig, Resume, Step, Thread, DEFAULT_WATCHER,
+};
+use crate::zk::{CreateMode, Op, OpResult};
+
+pub const LOCK_ROOT: &str = "/_locknode_";
+const LOCK_NODE: &str = "/_locknode_/lock-";
+const LATCH: u8 = 0;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Main {
+    Start,
+    /// Step 1 sent.
+    Create,
+    /// Step 2 sent.
+    GetChildren,
+    /// Step 4 next (latch armed).
+    Armed,
+    /// Step 4 sent.
+    Exists,
+    /// Step 5: waiting for the notification.
+    Await,
+    Holding,
+    Releasing,
+    Deleting,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Predecessor {
+    left: u8,
+    main: Main,
+    /// The event thread is inside the default watcher's `process`.
+    watcher: LatchWatcher,
+    own: String,
+    watched: String,
+}
+
+pub fn new(cfg: RecipeConfig) -> Predecessor {
+    Predecessor {
+        left: cfg.acquisitions,
+        main: Main::Start,
+        watcher: LatchWatcher::default(),
+        own: String::new(),
+        watched: String::new(),
+    }
+}
+
+impl Predecessor {
+    fn get_children(&mut self) -> Action {
+        self.main = Main::GetChildren;
+        call(
+            Op::GetChildren {
+                path: LOCK_ROOT.into(),
+                watch: false,
+            },
+            None,
+            "2. getChildren(_locknode_, false)",
+        )
+    }
+
+    fn main_step(&mut self, r: Resume) -> Action {
+        use Main::*;
+        let reply = match r {
+            Resume::Reply(reply) => Some(reply),
+            _ => None,
+        };
+        match (self.main, reply) {
+            (Start, _) => {
+                self.main = Create;
+                call(
+                    Op::Create {
+                        path: LOCK_NODE.into(),
+                        data: Vec::new(),
+                        mode: CreateMode::EphemeralSequential,
+                    },
+                    None,
+                    "1. create(_locknode_/lock-, EPHEMERAL_SEQUENTIAL)",
+                )
+            }
+            (Create, Some(Ok(OpResult::Created(p)))) => {
+                self.own = p;
+                self.get_children()
+            }
+            (GetChildren, Some(reply)) => match rank(&reply, LOCK_ROOT, &self.own) {
+                Some(Rank::First) => {
+                    self.main = Holding;
+                    act(Step::Acquired, "3. lowest sequence number: lock held")
+                }
+                Some(Rank::After(pre)) => {
+                    self.watched = pre;
+                    self.main = Armed;
+                    act(Step::ArmLatch(LATCH), "latch = new CountDownLatch(1)")
+                }
+                Some(Rank::Missing) => act(
+                    Step::Throw("own node gone"),
+                    "3. own node not among the children",
+                ),
+                None => throw(&reply, "2. getChildren threw"),
+            },
+            (Armed, _) => {
+                self.main = Exists;
+                call(
+                    Op::Exists {
+                        path: self.watched.clone(),
+                        watch: true,
+                    },
+                    Some(DEFAULT_WATCHER),
+                    "4. exists(next lower node, true)",
+                )
+            }
+            (Exists, Some(Ok(OpResult::Exists(None)))) => self.get_children(),
+            (Exists, Some(Ok(OpResult::Exists(Some(_))))) => {
+                self.main = Await;
+                act(Step::Await(LATCH), "5. latch.await() for the notification")
+            }
+            (Await, _) => self.get_children(),
+            (Holding, _) => {
+                self.main = Releasing;
+                act(Step::Released, "critical section done; unlock()")
+            }
+            (Releasing, _) => {
+                self.main = Deleting;
+                call(
+                    Op::Delete {
+                        path: self.own.clone(),
+                        version: -1,
+                    },
+                    None,
+                    "unlock: delete(own node, -1)",
+                )
+            }
+            (Deleting, Some(Ok(_))) => {
+                self.left -= 1;
+                self.main = Start;
+                if self.left == 0 {
+                    act(Step::Finished, "all acquisitions done")
+                } else {
+                    self.main_step(Resume::Go)
+                }
+            }
+            (_, Some(reply)) => throw(&reply, "KeeperException escapes"),
+            (_, None) => unreachable!("main thread resumed without a reply while calling"),
+        }
+    }
+
+    fn event_step(&mut self, r: Resume) -> Action {
+        self.watcher.step(r, DEFAULT_WATCHER, LATCH)
+    }
+}
+
+impl Recipe for Predecessor {
+    fn lock_root(&self) -> &'static str {
+        LOCK_ROOT
+    }
+
+    fn step(&mut self, thread: Thread, resume: Resume) -> Action {
+        match thread {
+            Thread::Main => self.main_step(resume),
+            Thread::Event => self.event_step(resume),
+        }
+    }
+}

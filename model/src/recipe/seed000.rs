@@ -1,0 +1,331 @@
+//! Seed 000's hand-written lock, `ZookeeperLookService`, in both drafts the
+//! article shows (see [`racy_wait`](super::racy_wait) and
+//! [`fixed_wait`](super::fixed_wait) for what each claims and what breaks it).
+//!
+//! The code, as the seed writes it:
+//!
+//! ```java
+//! public void createLock() {
+//!     Stat stat = zkClient.exists(LOCK_ROOT_PATH, false);
+//!     if (stat == null) zkClient.create(LOCK_ROOT_PATH, ..., CreateMode.CONTAINER);
+//!     currentLockPath = zkClient.create(LOCK_ROOT_PATH + "/" + LOCK_NODE_NAME, pid, ..., EPHEMERAL_SEQUENTIAL);
+//! }
+//! public void attemptLock() throws Exception {
+//!     currentLockPaths = zkClient.getChildren(LOCK_ROOT_PATH, false);
+//!     Collections.sort(currentLockPaths);
+//!     int index = currentLockPaths.indexOf(currentLockPath.substring(LOCK_ROOT_PATH.length() + 1));
+//!     if (index == 0) { /* lock acquired */ }
+//!     else if (index < 0) throw new Exception("锁不存在");
+//!     else {
+//!         String preCurrentLockPath = currentLockPaths.get(index - 1);
+//!         // first draft:                      // final draft:
+//!         Stat stat = zkClient.exists(pre, watcher);   synchronized (watcher) {
+//!         if (stat != null) {                           Stat stat = zkClient.exists(pre, watcher);
+//!             synchronized (watcher) {                  if (stat != null) watcher.wait();
+//!                 watcher.wait();                   }
+//!             }
+//!         }
+//!         attemptLock();
+//!     }
+//! }
+//! private final Watcher watcher = event -> { synchronized (this) { notifyAll(); } };
+//! public void releaseLock() { zkClient.delete(currentLockPath, -1); }
+//! ```
+//!
+//! The harness around it is the article's `buyMaskWithLock` loop: create,
+//! attempt, critical section, release, `acquisitions` times. The lock root is
+//! created before the clients start (the seed's exists-then-create of the
+//! root is still executed each time and finds it).
+
+use super::children::{rank, Rank};
+use super::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step, Thread};
+use crate::zk::{CreateMode, Op, OpResult};
+
+pub const LOCK_ROOT_PATH: &str = "/DistributeLocks";
+const LOCK_NODE: &str = "/DistributeLocks/Lock_";
+/// The `watcher` field: a `Watcher` object that is also the monitor.
+const WATCHER: u8 = 1;
+
+/// Which draft of `attemptLock`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Draft {
+    /// `exists(pre, watcher)` outside `synchronized (watcher)`.
+    First,
+    /// `exists(pre, watcher)` and `wait()` in one `synchronized (watcher)`.
+    Final,
+}
+
+/// The main thread's position in the seed's code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Main {
+    Start,
+    /// `zkClient.exists(LOCK_ROOT_PATH, false)` sent.
+    ExistsRoot,
+    /// `zkClient.create(LOCK_ROOT_PATH, CONTAINER)` sent.
+    CreateRoot,
+    /// `zkClient.create(.../Lock_, EPHEMERAL_SEQUENTIAL)` sent.
+    CreateLock,
+    /// `zkClient.getChildren(LOCK_ROOT_PATH, false)` sent.
+    GetChildren,
+    /// Final draft: inside `synchronized (watcher)`, about to call `exists`.
+    Synchronized,
+    /// `zkClient.exists(pre, watcher)` sent.
+    ExistsPre,
+    /// Inside `synchronized (watcher)`, about to `watcher.wait()`.
+    AboutToWait,
+    /// Returned from `wait()` (monitor re-acquired).
+    Woken,
+    /// Left the synchronized block; `attemptLock()` recurses.
+    Recurse,
+    /// In the critical section (`buyMask()`).
+    Holding,
+    /// `releaseLock()`: `zkClient.delete(currentLockPath, -1)` next.
+    Releasing,
+    /// The delete was sent.
+    Deleting,
+}
+
+/// The event thread's position in `watcher.process(event)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Event {
+    Idle,
+    /// `synchronized (this)` entered; `notifyAll()` next.
+    Notify,
+    /// `notifyAll()` done; leaving the block.
+    Leave,
+    /// Block left; `process` returns.
+    Return,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Seed000 {
+    draft: Draft,
+    left: u8,
+    main: Main,
+    event: Event,
+    current_lock_path: String,
+    pre_current_lock_path: String,
+}
+
+impl Seed000 {
+    pub fn new(draft: Draft, cfg: RecipeConfig) -> Self {
+        Seed000 {
+            draft,
+            left: cfg.acquisitions,
+            main: Main::Start,
+            event: Event::Idle,
+            current_lock_path: String::new(),
+            pre_current_lock_path: String::new(),
+        }
+    }
+
+    fn get_children(&mut self) -> Action {
+        self.main = Main::GetChildren;
+        call(
+            Op::GetChildren {
+                path: LOCK_ROOT_PATH.into(),
+                watch: false,
+            },
+            None,
+            "attemptLock: zkClient.getChildren(LOCK_ROOT_PATH, false)",
+        )
+    }
+
+    fn exists_pre(&mut self) -> Action {
+        self.main = Main::ExistsPre;
+        call(
+            Op::Exists {
+                path: self.pre_current_lock_path.clone(),
+                watch: true,
+            },
+            Some(WATCHER),
+            "attemptLock: zkClient.exists(preCurrentLockPath, watcher)",
+        )
+    }
+
+    fn create_lock(&mut self) -> Action {
+        self.main = Main::CreateLock;
+        call(
+            Op::Create {
+                path: LOCK_NODE.into(),
+                data: Vec::new(),
+                mode: CreateMode::EphemeralSequential,
+            },
+            None,
+            "createLock: zkClient.create(LOCK_ROOT_PATH/Lock_, EPHEMERAL_SEQUENTIAL)",
+        )
+    }
+
+    fn main_step(&mut self, r: Resume) -> Action {
+        use Main::*;
+        let reply = match &r {
+            Resume::Reply(reply) => Some(reply.clone()),
+            _ => None,
+        };
+        match (self.main, reply) {
+            (Start, _) => {
+                self.main = ExistsRoot;
+                call(
+                    Op::Exists {
+                        path: LOCK_ROOT_PATH.into(),
+                        watch: false,
+                    },
+                    None,
+                    "createLock: zkClient.exists(LOCK_ROOT_PATH, false)",
+                )
+            }
+            (ExistsRoot, Some(Ok(OpResult::Exists(Some(_))))) => self.create_lock(),
+            (ExistsRoot, Some(Ok(OpResult::Exists(None)))) => {
+                self.main = CreateRoot;
+                call(
+                    Op::Create {
+                        path: LOCK_ROOT_PATH.into(),
+                        data: Vec::new(),
+                        mode: CreateMode::Container,
+                    },
+                    None,
+                    "createLock: zkClient.create(LOCK_ROOT_PATH, CONTAINER)",
+                )
+            }
+            (CreateRoot, Some(Ok(_))) => self.create_lock(),
+            (CreateLock, Some(Ok(OpResult::Created(p)))) => {
+                self.current_lock_path = p;
+                self.get_children()
+            }
+            (GetChildren, Some(reply)) => {
+                match rank(&reply, LOCK_ROOT_PATH, &self.current_lock_path) {
+                    Some(Rank::First) => {
+                        self.main = Holding;
+                        act(Step::Acquired, "attemptLock: index == 0, lock acquired")
+                    }
+                    Some(Rank::Missing) => act(
+                        Step::Throw("Exception(锁不存在)"),
+                        "attemptLock: index < 0, throw",
+                    ),
+                    Some(Rank::After(pre)) => {
+                        self.pre_current_lock_path = pre;
+                        match self.draft {
+                            Draft::First => self.exists_pre(),
+                            Draft::Final => {
+                                self.main = Synchronized;
+                                act(
+                                    Step::Enter(WATCHER),
+                                    "attemptLock: synchronized (watcher) {",
+                                )
+                            }
+                        }
+                    }
+                    None => throw(&reply, "attemptLock: getChildren threw"),
+                }
+            }
+            (Synchronized, _) => self.exists_pre(),
+            (ExistsPre, Some(Ok(OpResult::Exists(Some(_))))) => match self.draft {
+                Draft::First => {
+                    self.main = AboutToWait;
+                    act(
+                        Step::Enter(WATCHER),
+                        "attemptLock: stat != null, synchronized (watcher) {",
+                    )
+                }
+                Draft::Final => {
+                    self.main = Woken;
+                    act(
+                        Step::Wait(WATCHER),
+                        "attemptLock: stat != null, watcher.wait()",
+                    )
+                }
+            },
+            (ExistsPre, Some(Ok(OpResult::Exists(None)))) => match self.draft {
+                Draft::First => self.get_children(),
+                Draft::Final => {
+                    self.main = Recurse;
+                    act(
+                        Step::Exit(WATCHER),
+                        "attemptLock: stat == null, } (leave synchronized)",
+                    )
+                }
+            },
+            (AboutToWait, _) => {
+                self.main = Woken;
+                act(Step::Wait(WATCHER), "attemptLock: watcher.wait()")
+            }
+            (Woken, _) => {
+                self.main = Recurse;
+                act(
+                    Step::Exit(WATCHER),
+                    "attemptLock: woken, } (leave synchronized)",
+                )
+            }
+            (Recurse, _) => self.get_children(),
+            (Holding, _) => {
+                self.main = Releasing;
+                act(Step::Released, "buyMask() done; releaseLock()")
+            }
+            (Releasing, _) => {
+                self.main = Deleting;
+                call(
+                    Op::Delete {
+                        path: self.current_lock_path.clone(),
+                        version: -1,
+                    },
+                    None,
+                    "releaseLock: zkClient.delete(currentLockPath, -1)",
+                )
+            }
+            (Deleting, Some(Ok(_))) => {
+                self.left -= 1;
+                self.main = Start;
+                if self.left == 0 {
+                    act(Step::Finished, "all acquisitions done")
+                } else {
+                    self.main_step(Resume::Go)
+                }
+            }
+            (_, Some(reply)) => throw(&reply, "KeeperException escapes"),
+            (_, None) => unreachable!("main thread resumed without a reply while calling"),
+        }
+    }
+
+    fn event_step(&mut self, r: Resume) -> Action {
+        match (self.event, r) {
+            (
+                Event::Idle,
+                Resume::Notify {
+                    watcher: WATCHER, ..
+                },
+            ) => {
+                self.event = Event::Notify;
+                act(
+                    Step::Enter(WATCHER),
+                    "watcher.process: synchronized (this) {",
+                )
+            }
+            (Event::Idle, _) => act(Step::Return, "default watcher: log the event"),
+            (Event::Notify, _) => {
+                self.event = Event::Leave;
+                act(Step::NotifyAll(WATCHER), "watcher.process: notifyAll()")
+            }
+            (Event::Leave, _) => {
+                self.event = Event::Return;
+                act(Step::Exit(WATCHER), "watcher.process: }")
+            }
+            (Event::Return, _) => {
+                self.event = Event::Idle;
+                act(Step::Return, "watcher.process returns")
+            }
+        }
+    }
+}
+
+impl Recipe for Seed000 {
+    fn lock_root(&self) -> &'static str {
+        LOCK_ROOT_PATH
+    }
+
+    fn step(&mut self, thread: Thread, resume: Resume) -> Action {
+        match thread {
+            Thread::Main => self.main_step(resume),
+            Thread::Event => self.event_step(resume),
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! The contract between a recipe and the runtime that drives it.
+//!
+//! A recipe never performs I/O. When one of its threads is scheduled, the
+//! runtime hands it a [`Resume`] (what the thread was blocked on: a reply, a
+//! watch notification, or nothing) and the recipe answers with one [`Step`]:
+//! a single atomic action the runtime carries out. Every step is separately
+//! schedulable, so a driver can interleave the event thread's `notifyAll()`
+//! between the main thread's `exists(..., watcher)` and its `wait()`.
+
+use crate::zk::{Op, Reply, WatchedEvent};
+use serde::Serialize;
+use std::fmt;
+
+/// A Java thread of one client process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Thread {
+    /// The application thread that calls `lock()` / `unlock()`.
+    Main,
+    /// ZooKeeper's `EventThread`: runs watcher callbacks one at a time, in
+    /// the order the events arrived.
+    Event,
+}
+
+impl fmt::Display for Thread {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Thread::Main => "main",
+            Thread::Event => "event",
+        })
+    }
+}
+
+/// Names a `Watcher` object of the recipe. [`DEFAULT_WATCHER`] is the one
+/// passed to `new ZooKeeper(...)`, used by calls made with `watch = true`.
+pub type WatcherId = u8;
+pub const DEFAULT_WATCHER: WatcherId = 0;
+
+/// Names an object used as a Java monitor (`synchronized`, `wait`, `notifyAll`).
+pub type MonitorId = u8;
+
+/// Names a `CountDownLatch(1)`.
+pub type LatchId = u8;
+
+/// Connection states the client library reports to every watcher.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum KeeperState {
+    /// The connection dropped; the library will reconnect.
+    Disconnected,
+    /// The session is gone for good; every later call fails.
+    Expired,
+}
+
+/// What a watcher's `process(WatchedEvent)` is called with.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Notice {
+    Node(WatchedEvent),
+    State(KeeperState),
+}
+
+impl fmt::Display for Notice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Notice::Node(e) => write!(f, "{e}"),
+            Notice::State(s) => write!(f, "{s:?}"),
+        }
+    }
+}
+
+/// What a scheduled thread resumes with.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Resume {
+    /// Nothing: the thread simply continues (after start, a monitor
+    /// acquisition, a wake-up, an opened latch).
+    Go,
+    /// The reply to the thread's synchronous ZooKeeper call.
+    Reply(Reply),
+    /// The event thread runs `watcher.process(notice)`.
+    Notify { watcher: WatcherId, notice: Notice },
+}
+
+/// One atomic action of a recipe thread.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// A synchronous ZooKeeper call: the thread blocks until the reply. With a
+    /// watcher, the call sets a watch (`exists(path, watcher)`, or
+    /// `getData(path, true)` with [`DEFAULT_WATCHER`]).
+    Call { op: Op, watcher: Option<WatcherId> },
+    /// `synchronized (m) {` — blocks while another thread holds `m`.
+    Enter(MonitorId),
+    /// `}` closing a synchronized block.
+    Exit(MonitorId),
+    /// `m.wait()`: releases `m`, sleeps until notified, re-acquires `m`.
+    Wait(MonitorId),
+    /// `m.notifyAll()`: wakes the threads waiting on `m` *now*; lost if none.
+    NotifyAll(MonitorId),
+    /// `latch = new CountDownLatch(1)`.
+    ArmLatch(LatchId),
+    /// `latch.countDown()`.
+    CountDown(LatchId),
+    /// `latch.await()`: returns at once if the latch is open.
+    Await(LatchId),
+    /// `lock()` returned: the client now believes it holds the lock.
+    Acquired,
+    /// The critical section ends; `unlock()` begins.
+    Released,
+    /// The event thread's callback returned.
+    Return,
+    /// The main thread finished all its acquisitions.
+    Finished,
+    /// An exception escaped the thread's code: the thread dies. Names the
+    /// exception (`KeeperException` code name or the recipe's own).
+    Throw(&'static str),
+}
+
+/// A step together with the seed's code it stands for, for traces.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Action {
+    pub step: Step,
+    pub code: &'static str,
+}
+
+pub fn act(step: Step, code: &'static str) -> Action {
+    Action { step, code }
+}
+
+pub fn call(op: Op, watcher: Option<WatcherId>, code: &'static str) -> Action {
+    act(Step::Call { op, watcher }, code)
+}
+
+/// The per-client settings every recipe receives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RecipeConfig {
+    /// How many times the main thread runs lock → critical section → unlock.
+    pub acquisitions: u8,
+}
+
+/// A lock recipe as a sans-IO state machine. Its value is the recipe's whole
+/// state: every thread's program counter, locals and shared fields.
+pub trait Recipe: Clone + Eq + std::hash::Hash + fmt::Debug + Send + Sync + 'static {
+    /// The parent node the recipe's lock nodes live under. Drivers create it
+    /// (persistent) before the clients start, as the seeds' `main` does.
+    fn lock_root(&self) -> &'static str;
+
+    /// One step of `thread`, resumed with `resume`.
+    fn step(&mut self, thread: Thread, resume: Resume) -> Action;
+}
+
+/// The step a thread takes when a call failed and the seed's code has no
+/// `catch` for it: the `KeeperException` escapes and the thread dies.
+pub fn throw(reply: &Reply, code: &'static str) -> Action {
+    let name = match reply {
+        Err(e) => e.name(),
+        Ok(_) => "UnexpectedReply",
+    };
+    act(Step::Throw(name), code)
+}

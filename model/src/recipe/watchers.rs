@@ -1,0 +1,79 @@
+//! The client library's watch table (`ZKWatchManager`): which `Watcher`
+//! objects a notification is handed to.
+//!
+//! A watch is registered when the reply of the call that set it arrives, and
+//! only if the server set one: `exists` always does, `getData` and
+//! `getChildren` only on success. A notification removes and returns every
+//! watcher it triggers, once each even if registered by several calls:
+//! `NodeCreated`/`NodeDataChanged` take the data (and exists) watchers,
+//! `NodeChildrenChanged` the child watchers, `NodeDeleted` both.
+
+use super::step::WatcherId;
+use crate::zk::{EventType, Op, Reply, WatchedEvent, ZkError};
+use std::collections::{BTreeMap, BTreeSet};
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Watchers {
+    data: BTreeMap<String, BTreeSet<WatcherId>>,
+    child: BTreeMap<String, BTreeSet<WatcherId>>,
+}
+
+impl Watchers {
+    /// Registers `watcher` for `op` given its reply.
+    pub fn register(&mut self, op: &Op, watcher: WatcherId, reply: &Reply) {
+        let (table, path) = match (op, reply) {
+            (Op::Exists { path, .. }, Ok(_)) => (&mut self.data, path),
+            (Op::GetData { path, .. }, Ok(_)) => (&mut self.data, path),
+            (Op::GetChildren { path, .. }, Ok(_)) => (&mut self.child, path),
+            _ => return,
+        };
+        table.entry(path.clone()).or_default().insert(watcher);
+    }
+
+    /// The watchers `event` triggers, removed from the table, in id order.
+    pub fn materialize(&mut self, event: &WatchedEvent) -> BTreeSet<WatcherId> {
+        let mut out = BTreeSet::new();
+        let mut take = |table: &mut BTreeMap<String, BTreeSet<WatcherId>>| {
+            if let Some(ws) = table.remove(&event.path) {
+                out.extend(ws);
+            }
+        };
+        match event.kind {
+            EventType::NodeCreated | EventType::NodeDataChanged => take(&mut self.data),
+            EventType::NodeChildrenChanged => take(&mut self.child),
+            EventType::NodeDeleted => {
+                take(&mut self.data);
+                take(&mut self.child);
+            }
+        }
+        out
+    }
+
+    /// Every registered watcher plus the default one: a connection-state
+    /// change is handed to all of them.
+    pub fn everyone(&self) -> BTreeSet<WatcherId> {
+        let mut out: BTreeSet<WatcherId> = self
+            .data
+            .values()
+            .chain(self.child.values())
+            .flatten()
+            .copied()
+            .collect();
+        out.insert(super::step::DEFAULT_WATCHER);
+        out
+    }
+
+    pub fn clear(&mut self) {
+        self.data.clear();
+        self.child.clear();
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty() && self.child.is_empty()
+    }
+}
+
+/// Whether an error means the session is gone.
+pub fn is_expiry(reply: &Reply) -> bool {
+    matches!(reply, Err(ZkError::SessionExpired))
+}
