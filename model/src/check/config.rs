@@ -1,0 +1,43 @@
+//! What one exhaustive check explores: the recipe, how many clients, how
+//! many acquisitions each, which faults may strike and how often, and the
+//! bounds that make a run end early (as `incomplete`, never as `holds`).
+
+use crate::recipe::RecipeId;
+
+/// How many times each fault may strike in one run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FaultBudget {
+    /// The server expires a session (its heartbeats stopped for the timeout).
+    pub expiries: u8,
+    /// A client's connection drops while a request is in flight; the request
+    /// may or may not have been applied.
+    pub connection_losses: u8,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckConfig {
+    pub recipe: RecipeId,
+    pub clients: u8,
+    pub acquisitions: u8,
+    pub faults: FaultBudget,
+    /// Stop after this many distinct states.
+    pub max_states: usize,
+    /// Stop at this BFS depth (steps from the initial state).
+    pub max_depth: usize,
+    /// Keep the state graph for the starvation (cycle) analysis.
+    pub starvation: bool,
+}
+
+impl CheckConfig {
+    pub fn new(recipe: RecipeId, clients: u8, acquisitions: u8) -> Self {
+        CheckConfig {
+            recipe,
+            clients,
+            acquisitions,
+            faults: FaultBudget::default(),
+            max_states: 20_000_000,
+            max_depth: usize::MAX,
+            starvation: true,
+        }
+    }
+}

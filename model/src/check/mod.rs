@@ -1,0 +1,32 @@
+//! The exhaustive checker: the whole system (server, clients, channels,
+//! fault budgets) as a state graph, explored breadth-first so that every
+//! counterexample is a shortest one.
+//!
+//! - [`system`]: the state and its actions — where a session expires
+//!   (`Action::Expire`) and where a connection drops;
+//! - [`property`]: mutual exclusion, deadlock and herd, read off states and
+//!   transitions;
+//! - [`starvation`]: lassos found by strongly-connected components;
+//! - [`explore`]: the BFS with parent pointers and its bounds;
+//! - [`trace`], [`verdict`]: what a user reads;
+//! - [`model`]: the same system as a stateright `Model`, for stateright's
+//!   checkers and its Explorer web UI.
+
+pub mod config;
+pub mod explore;
+pub mod model;
+pub mod property;
+pub mod starvation;
+pub mod system;
+pub mod trace;
+pub mod verdict;
+
+pub use config::{CheckConfig, FaultBudget};
+pub use property::Property;
+pub use verdict::{Report, Verdict};
+
+/// Explores `cfg` and judges every property.
+pub fn check(cfg: &CheckConfig) -> Report {
+    let x = explore::explore(cfg);
+    Report::from_exploration(cfg, &x)
+}

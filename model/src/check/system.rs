@@ -1,0 +1,309 @@
+//! The whole system the checker explores: one ZooKeeper server, N clients
+//! each on its own session, the two FIFO channels of every session, and the
+//! faults still allowed.
+//!
+//! Every [`Action`] is one atomic, separately schedulable event: a client
+//! thread's step, the server handling the next request of one session, one
+//! message reaching a client, or a fault. Cross-session order is free; within
+//! a session, requests and replies-plus-events stay FIFO, and the events a
+//! transaction fires are queued before its reply — ZooKeeper's ordering
+//! guarantees, nothing more.
+
+use super::config::{CheckConfig, FaultBudget};
+use crate::recipe::{AnyRecipe, Client, Output, Recipe, RecipeConfig, Thread};
+use crate::zk::{CreateMode, Op, Reply, Service, SessionId, WatchedEvent, ZkServer};
+use std::collections::{BTreeSet, VecDeque};
+use std::fmt;
+
+/// A message from the server to one client, in its session's FIFO order.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Message {
+    Reply(Thread, Reply),
+    Event(WatchedEvent),
+}
+
+/// A client process with its session and both directions of its connection.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Peer {
+    pub session: SessionId,
+    pub client: Client<AnyRecipe>,
+    /// Requests on the way to the server.
+    pub outbox: VecDeque<(Thread, Op)>,
+    /// Replies and events on the way to the client.
+    pub inbox: VecDeque<Message>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct System {
+    pub server: ZkServer,
+    pub peers: Vec<Peer>,
+    /// Faults still allowed.
+    pub faults: FaultBudget,
+}
+
+/// One step of the system. Client numbers are 0-based indices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Action {
+    /// A client thread takes one step.
+    Run(u8, Thread),
+    /// The server handles the next request of the client's session.
+    Serve(u8),
+    /// The next reply or event reaches the client.
+    Deliver(u8),
+    /// A heartbeat tells the client library its session has expired.
+    NoticeExpiry(u8),
+    /// The server's container reaper runs.
+    Reap,
+    /// Fault: the server expires the client's session.
+    Expire(u8),
+    /// Fault: the client's connection drops with a request in flight.
+    LoseConnection(u8),
+}
+
+impl Action {
+    pub fn is_fault(self) -> bool {
+        matches!(self, Action::Expire(_) | Action::LoseConnection(_))
+    }
+
+    /// The client the action belongs to, if any.
+    pub fn client(self) -> Option<u8> {
+        match self {
+            Action::Run(c, _)
+            | Action::Serve(c)
+            | Action::Deliver(c)
+            | Action::NoticeExpiry(c)
+            | Action::Expire(c)
+            | Action::LoseConnection(c) => Some(c),
+            Action::Reap => None,
+        }
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Run(c, t) => write!(f, "c{}.{t}", c + 1),
+            Action::Serve(c) => write!(f, "server<-c{}", c + 1),
+            Action::Deliver(c) => write!(f, "server->c{}", c + 1),
+            Action::NoticeExpiry(c) => write!(f, "c{} heartbeat", c + 1),
+            Action::Reap => write!(f, "reaper"),
+            Action::Expire(c) => write!(f, "FAULT expire c{}", c + 1),
+            Action::LoseConnection(c) => write!(f, "FAULT connection loss c{}", c + 1),
+        }
+    }
+}
+
+/// What an action did, beyond the new state: for properties over
+/// transitions and for traces.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Effect {
+    /// Sessions other than the actor's that a deleting transaction notified.
+    pub woken: BTreeSet<SessionId>,
+    /// The transaction deleted a node or ended a session (a release).
+    pub deleted: bool,
+    /// The recipe code a client step ran, if any.
+    pub code: Option<&'static str>,
+    /// A human-readable account of what happened.
+    pub text: String,
+}
+
+impl System {
+    /// The initial state: the lock root exists (created by the seed's
+    /// `main` before its threads start), every client has a session and has
+    /// not yet run.
+    pub fn initial(cfg: &CheckConfig) -> System {
+        let rcfg = RecipeConfig {
+            acquisitions: cfg.acquisitions,
+        };
+        let mut server = ZkServer::new();
+        let mut peers = Vec::new();
+        for _ in 0..cfg.clients {
+            let session = server.open_session();
+            peers.push(Peer {
+                session,
+                client: Client::new(cfg.recipe.instantiate(rcfg)),
+                outbox: VecDeque::new(),
+                inbox: VecDeque::new(),
+            });
+        }
+        let root = peers
+            .first()
+            .map(|p| p.client.recipe.lock_root())
+            .unwrap_or("/");
+        if server.node(root).is_none() {
+            // The roots are fixed, valid paths under `/`.
+            let _ = server.seed_node(root, CreateMode::Persistent);
+        }
+        System {
+            server,
+            peers,
+            faults: cfg.faults,
+        }
+    }
+
+    fn peer_of(&self, s: SessionId) -> Option<usize> {
+        self.peers.iter().position(|p| p.session == s)
+    }
+
+    /// Every action enabled now, in a fixed order (deterministic traces).
+    pub fn actions(&self, out: &mut Vec<Action>) {
+        out.clear();
+        for (i, p) in self.peers.iter().enumerate() {
+            let c = i as u8;
+            for t in [Thread::Main, Thread::Event] {
+                if p.client.can_step(t) {
+                    out.push(Action::Run(c, t));
+                }
+            }
+            if !p.inbox.is_empty() {
+                out.push(Action::Deliver(c));
+            }
+            if !p.outbox.is_empty() {
+                out.push(Action::Serve(c));
+            }
+            if !p.client.session_lost
+                && !p.client.is_done()
+                && !p.client.has_pending_call()
+                && !self.server.is_alive(p.session)
+            {
+                out.push(Action::NoticeExpiry(c));
+            }
+        }
+        if self.server.has_reapable_containers() {
+            out.push(Action::Reap);
+        }
+        for (i, p) in self.peers.iter().enumerate() {
+            let c = i as u8;
+            if self.faults.expiries > 0 && self.server.is_alive(p.session) && !p.client.is_done() {
+                out.push(Action::Expire(c));
+            }
+            if self.faults.connection_losses > 0 && p.client.has_pending_call() && !p.client.session_lost {
+                out.push(Action::LoseConnection(c));
+            }
+        }
+    }
+
+    /// Applies `a`. With `describe`, fills [`Effect::text`] (costly; only
+    /// for traces).
+    pub fn apply(&mut self, a: Action, describe: bool) -> Effect {
+        let mut fx = Effect::default();
+        match a {
+            Action::Run(c, t) => {
+                let p = &mut self.peers[c as usize];
+                if let Some((action, output)) = p.client.step(t) {
+                    fx.code = Some(action.code);
+                    if let Output::Send(op) = output {
+                        if describe {
+                            fx.text = format!("{} → sends {op}", action.code);
+                        }
+                        p.outbox.push_back((t, op));
+                    } else if describe {
+                        fx.text = format!("{} [{:?}]", action.code, action.step);
+                    }
+                }
+            }
+            Action::Serve(c) => {
+                let i = c as usize;
+                let session = self.peers[i].session;
+                if let Some((t, op)) = self.peers[i].outbox.pop_front() {
+                    let outcome = self.server.handle(session, &op);
+                    fx.deleted = matches!(op, Op::Delete { .. } | Op::CloseSession) && outcome.reply.is_ok();
+                    if describe {
+                        fx.text = match &outcome.reply {
+                            Ok(r) => format!("{op} → {r}"),
+                            Err(e) => format!("{op} → {e}"),
+                        };
+                    }
+                    self.route(session, outcome.events, &mut fx);
+                    self.peers[i].inbox.push_back(Message::Reply(t, outcome.reply));
+                }
+            }
+            Action::Deliver(c) => {
+                let p = &mut self.peers[c as usize];
+                match p.inbox.pop_front() {
+                    Some(Message::Reply(t, reply)) => {
+                        if describe {
+                            fx.text = match &reply {
+                                Ok(r) => format!("reply to {t}: {r}"),
+                                Err(e) => format!("reply to {t}: {e}"),
+                            };
+                        }
+                        p.client.on_reply(t, reply);
+                    }
+                    Some(Message::Event(e)) => {
+                        let n = p.client.on_event(&e);
+                        if describe {
+                            fx.text = format!("event {e} → {n} watcher(s) queued for the event thread");
+                        }
+                    }
+                    None => {}
+                }
+            }
+            Action::NoticeExpiry(c) => {
+                self.peers[c as usize].client.learn_expiry();
+                if describe {
+                    fx.text = "heartbeat answered SessionExpired: every watcher hears Expired".into();
+                }
+            }
+            Action::Reap => {
+                let events = self.server.reap_containers();
+                fx.deleted = true;
+                if describe {
+                    fx.text = "container reaper deletes empty containers".into();
+                }
+                self.route(SessionId(0), events, &mut fx);
+            }
+            Action::Expire(c) => {
+                self.faults.expiries -= 1;
+                let session = self.peers[c as usize].session;
+                let events = self.server.expire(session);
+                fx.deleted = true;
+                if describe {
+                    fx.text = format!("session {session} expires: its ephemeral nodes are deleted");
+                }
+                self.route(session, events, &mut fx);
+            }
+            Action::LoseConnection(c) => {
+                self.faults.connection_losses -= 1;
+                let p = &mut self.peers[c as usize];
+                let unsent = p.outbox.len();
+                p.outbox.clear();
+                let before = p.inbox.len();
+                p.inbox.retain(|m| !matches!(m, Message::Reply(..)));
+                let applied = before - p.inbox.len();
+                p.client.on_connection_loss();
+                if describe {
+                    fx.text = format!(
+                        "connection drops: {unsent} request(s) never applied, {applied} applied with the reply lost; pending calls fail with ConnectionLoss"
+                    );
+                }
+            }
+        }
+        fx
+    }
+
+    fn route(&mut self, actor: SessionId, events: Vec<(SessionId, WatchedEvent)>, fx: &mut Effect) {
+        for (s, e) in events {
+            if s != actor {
+                fx.woken.insert(s);
+            }
+            if let Some(i) = self.peer_of(s) {
+                self.peers[i].inbox.push_back(Message::Event(e));
+            }
+        }
+    }
+
+    /// Clients that believe they hold the lock.
+    pub fn holders(&self) -> Vec<u8> {
+        (0..self.peers.len() as u8)
+            .filter(|&c| self.peers[c as usize].client.holds)
+            .collect()
+    }
+
+    /// Clients that still want the lock and do not hold it.
+    pub fn waiting(&self) -> Vec<u8> {
+        (0..self.peers.len() as u8)
+            .filter(|&c| self.peers[c as usize].client.is_waiting())
+            .collect()
+    }
+}

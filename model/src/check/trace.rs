@@ -1,0 +1,121 @@
+//! Counterexamples as people read them: one line per step (who acted, what
+//! the seed's code did, what changed in the tree) and as a Mermaid sequence
+//! diagram with the clients and the server as participants.
+
+use super::config::CheckConfig;
+use super::explore::Counterexample;
+use super::system::{Action, System};
+use serde::Serialize;
+use std::collections::BTreeSet;
+use std::fmt::Write;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TraceStep {
+    pub step: usize,
+    /// `c1.main`, `c2.event`, `zk<-c1` (server handles), `zk->c1` (delivery), …
+    pub actor: String,
+    pub text: String,
+    /// Nodes created (`+path`) and deleted (`-path`) by the step.
+    pub tree: Vec<String>,
+    /// Clients that believe they hold the lock after the step (1-based).
+    pub holders: Vec<u8>,
+    /// The step starts the repeating part of a starvation lasso.
+    pub cycle_starts_here: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Trace {
+    pub steps: Vec<TraceStep>,
+    /// The lasso's cycle begins at this step (1-based), for starvation.
+    pub cycle_start: Option<usize>,
+}
+
+fn node_set(s: &System) -> BTreeSet<String> {
+    s.server.nodes().map(|(p, _)| p.clone()).collect()
+}
+
+/// Replays `cx` and describes every step.
+pub fn render(cfg: &CheckConfig, cx: &Counterexample) -> Trace {
+    let mut s = System::initial(cfg);
+    let mut steps = Vec::new();
+    for (i, &a) in cx.actions.iter().enumerate() {
+        let before = node_set(&s);
+        let fx = s.apply(a, true);
+        let after = node_set(&s);
+        let mut tree: Vec<String> = after.difference(&before).map(|p| format!("+{p}")).collect();
+        tree.extend(before.difference(&after).map(|p| format!("-{p}")));
+        steps.push(TraceStep {
+            step: i + 1,
+            actor: a.to_string(),
+            text: fx.text,
+            tree,
+            holders: s.holders().into_iter().map(|c| c + 1).collect(),
+            cycle_starts_here: cx.cycle_start == Some(i),
+        });
+    }
+    Trace {
+        steps,
+        cycle_start: cx.cycle_start.map(|c| c + 1),
+    }
+}
+
+impl Trace {
+    /// One line per step.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        for s in &self.steps {
+            if s.cycle_starts_here {
+                let _ = writeln!(out, "      ── cycle: the steps below repeat forever ──");
+            }
+            let tree = if s.tree.is_empty() {
+                String::new()
+            } else {
+                format!("   [{}]", s.tree.join(" "))
+            };
+            let holders = if s.holders.is_empty() {
+                String::new()
+            } else {
+                let hs: Vec<String> = s.holders.iter().map(|c| format!("c{c}")).collect();
+                format!("   holders: {}", hs.join(", "))
+            };
+            let _ = writeln!(out, "{:>4}. {:<22} {}{}{}", s.step, s.actor, s.text, tree, holders);
+        }
+        out
+    }
+
+    /// A Mermaid `sequenceDiagram`.
+    pub fn mermaid(&self, clients: u8) -> String {
+        let clean = |t: &str| t.replace([';', '#'], ",");
+        let mut out = String::from("sequenceDiagram\n");
+        for c in 1..=clients {
+            let _ = writeln!(out, "    participant c{c}");
+        }
+        out.push_str("    participant ZK\n");
+        for s in &self.steps {
+            if s.cycle_starts_here {
+                let _ = writeln!(out, "    Note over ZK: cycle starts here");
+            }
+            let (who, rest) = s.actor.split_once('.').unwrap_or((s.actor.as_str(), ""));
+            let line = if let Some(c) = s.actor.strip_prefix("server<-") {
+                let tree = if s.tree.is_empty() { String::new() } else { format!(" {}", s.tree.join(" ")) };
+                format!("    {c}->>ZK: {}{}", clean(&s.text), clean(&tree))
+            } else if let Some(c) = s.actor.strip_prefix("server->") {
+                format!("    ZK-->>{c}: {}", clean(&s.text))
+            } else if s.actor.starts_with("FAULT") || s.actor == "reaper" {
+                format!("    Note over ZK: {}: {}", clean(&s.actor), clean(&s.text))
+            } else if rest.is_empty() {
+                format!("    Note over {}: {}", clean(who.split(' ').next().unwrap_or(who)), clean(&s.text))
+            } else {
+                format!("    Note over {who}: {rest}: {}", clean(&s.text))
+            };
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// For `Action` users outside the checker.
+pub fn describe(a: Action) -> String {
+    a.to_string()
+}
