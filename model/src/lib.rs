@@ -4,6 +4,6 @@
 //! number; the drivers (the checker here, the simulator in the `locksmith`
 //! crate) decide what happens next.
 
+pub mod check;
 pub mod recipe;
 pub mod zk;
-pub mod check;

@@ -1,1 +1,5 @@
-fn main() {}
+//! `locksmith`: find the bugs in distributed lock recipes. See `--help`.
+
+fn main() {
+    std::process::exit(locksmith::cli::run());
+}

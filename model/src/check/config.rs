@@ -7,8 +7,13 @@ use crate::recipe::RecipeId;
 /// How many times each fault may strike in one run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct FaultBudget {
-    /// The server expires a session (its heartbeats stopped for the timeout).
-    pub expiries: u8,
+    /// The server expires the session of a client that is waiting for the
+    /// lock (its heartbeats stopped for the timeout).
+    pub waiter_expiries: u8,
+    /// The server expires the session of a client that believes it holds
+    /// the lock (a GC pause, a partition), while it is still in its
+    /// critical section.
+    pub holder_expiries: u8,
     /// A client's connection drops while a request is in flight; the request
     /// may or may not have been applied.
     pub connection_losses: u8,

@@ -119,7 +119,13 @@ pub fn explore(cfg: &CheckConfig) -> Exploration {
     let mut found: BTreeMap<Property, Path> = BTreeMap::new();
     let mut queue: VecDeque<(u32, System)> = VecDeque::new();
     if property::two_holders(&init) {
-        found.insert(Property::MutualExclusion, Path { ordinals: vec![], cycle_start: None });
+        found.insert(
+            Property::MutualExclusion,
+            Path {
+                ordinals: vec![],
+                cycle_start: None,
+            },
+        );
     }
     queue.push_back((0, init));
     let mut depth_of_level_end = 1usize; // states with id < this are at `depth`
@@ -176,7 +182,9 @@ pub fn explore(cfg: &CheckConfig) -> Exploration {
                     let t = parents.len() as u32;
                     index.insert(fp, t);
                     parents.push((id, k as u16));
-                    if !found.contains_key(&Property::MutualExclusion) && property::two_holders(&next) {
+                    if !found.contains_key(&Property::MutualExclusion)
+                        && property::two_holders(&next)
+                    {
                         found.insert(Property::MutualExclusion, trace_to(&parents, t));
                     }
                     if parents.len() > cfg.max_states {
@@ -203,14 +211,18 @@ pub fn explore(cfg: &CheckConfig) -> Exploration {
     let mut peak_bytes = index.capacity() * 16 + parents.capacity() * 8 + peak_queue * state_bytes;
     if bound.is_none() {
         if let Some(mut g) = graph {
-            peak_bytes += g.targets.capacity() * 5 + g.offsets.capacity() * 4 + g.waiting.capacity() * 2;
+            peak_bytes +=
+                g.targets.capacity() * 5 + g.offsets.capacity() * 4 + g.waiting.capacity() * 2;
             g.parents = parents.clone();
             if let Some(cx) = starvation::find(&g) {
                 found.insert(Property::Starvation, cx);
             }
         }
     }
-    let found = found.into_iter().map(|(p, path)| (p, resolve(cfg, &path))).collect();
+    let found = found
+        .into_iter()
+        .map(|(p, path)| (p, resolve(cfg, &path)))
+        .collect();
     Exploration {
         states: parents.len(),
         transitions,

@@ -32,7 +32,9 @@ impl Model for LockModel {
 
     fn properties(&self) -> Vec<Property<Self>> {
         vec![
-            Property::always("mutual exclusion", |_, s: &System| !property::two_holders(s)),
+            Property::always("mutual exclusion", |_, s: &System| {
+                !property::two_holders(s)
+            }),
             Property::always("no deadlock", |_, s: &System| {
                 let mut a = Vec::new();
                 s.actions(&mut a);

@@ -65,7 +65,12 @@ pub fn herd(before: &System, fx: &Effect) -> bool {
         && fx
             .woken
             .iter()
-            .filter(|s| before.peers.iter().any(|p| p.session == **s && p.client.is_waiting()))
+            .filter(|s| {
+                before
+                    .peers
+                    .iter()
+                    .any(|p| p.session == **s && p.client.is_waiting())
+            })
             .count()
             >= 2
 }

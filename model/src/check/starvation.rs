@@ -103,7 +103,9 @@ fn judge(g: &Graph, c: u8, scc: &[u32]) -> Option<Path> {
     sorted.sort_unstable();
     let scc = &sorted[..];
     let member = |v: u32| scc.binary_search(&v).is_ok();
-    let internal = scc.iter().any(|&v| edges(g, v).any(|e| member(g.targets[e])));
+    let internal = scc
+        .iter()
+        .any(|&v| edges(g, v).any(|e| member(g.targets[e])));
     if !internal {
         return None;
     }

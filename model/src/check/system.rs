@@ -10,7 +10,7 @@
 //! guarantees, nothing more.
 
 use super::config::{CheckConfig, FaultBudget};
-use crate::recipe::{AnyRecipe, Client, Output, Recipe, RecipeConfig, Thread};
+use crate::recipe::{AnyRecipe, Client, Output, Recipe, RecipeConfig, Status, Step, Thread};
 use crate::zk::{CreateMode, Op, Reply, Service, SessionId, WatchedEvent, ZkServer};
 use std::collections::{BTreeSet, VecDeque};
 use std::fmt;
@@ -174,10 +174,19 @@ impl System {
         }
         for (i, p) in self.peers.iter().enumerate() {
             let c = i as u8;
-            if self.faults.expiries > 0 && self.server.is_alive(p.session) && !p.client.is_done() {
+            let alive = self.server.is_alive(p.session) && !p.client.is_done();
+            let budget = if p.client.holds {
+                self.faults.holder_expiries
+            } else {
+                self.faults.waiter_expiries
+            };
+            if alive && budget > 0 {
                 out.push(Action::Expire(c));
             }
-            if self.faults.connection_losses > 0 && p.client.has_pending_call() && !p.client.session_lost {
+            if self.faults.connection_losses > 0
+                && p.client.has_pending_call()
+                && !p.client.session_lost
+            {
                 out.push(Action::LoseConnection(c));
             }
         }
@@ -190,15 +199,14 @@ impl System {
         match a {
             Action::Run(c, t) => {
                 let p = &mut self.peers[c as usize];
+                let won = matches!(p.client.status(t), Status::Entering(_));
                 if let Some((action, output)) = p.client.step(t) {
                     fx.code = Some(action.code);
+                    if describe {
+                        fx.text = describe_step(won, &action, &output, p.client.status(t));
+                    }
                     if let Output::Send(op) = output {
-                        if describe {
-                            fx.text = format!("{} → sends {op}", action.code);
-                        }
                         p.outbox.push_back((t, op));
-                    } else if describe {
-                        fx.text = format!("{} [{:?}]", action.code, action.step);
                     }
                 }
             }
@@ -207,7 +215,8 @@ impl System {
                 let session = self.peers[i].session;
                 if let Some((t, op)) = self.peers[i].outbox.pop_front() {
                     let outcome = self.server.handle(session, &op);
-                    fx.deleted = matches!(op, Op::Delete { .. } | Op::CloseSession) && outcome.reply.is_ok();
+                    fx.deleted =
+                        matches!(op, Op::Delete { .. } | Op::CloseSession) && outcome.reply.is_ok();
                     if describe {
                         fx.text = match &outcome.reply {
                             Ok(r) => format!("{op} → {r}"),
@@ -215,7 +224,9 @@ impl System {
                         };
                     }
                     self.route(session, outcome.events, &mut fx);
-                    self.peers[i].inbox.push_back(Message::Reply(t, outcome.reply));
+                    self.peers[i]
+                        .inbox
+                        .push_back(Message::Reply(t, outcome.reply));
                 }
             }
             Action::Deliver(c) => {
@@ -233,7 +244,8 @@ impl System {
                     Some(Message::Event(e)) => {
                         let n = p.client.on_event(&e);
                         if describe {
-                            fx.text = format!("event {e} → {n} watcher(s) queued for the event thread");
+                            fx.text =
+                                format!("event {e} → {n} watcher(s) queued for the event thread");
                         }
                     }
                     None => {}
@@ -242,7 +254,8 @@ impl System {
             Action::NoticeExpiry(c) => {
                 self.peers[c as usize].client.learn_expiry();
                 if describe {
-                    fx.text = "heartbeat answered SessionExpired: every watcher hears Expired".into();
+                    fx.text =
+                        "heartbeat answered SessionExpired: every watcher hears Expired".into();
                 }
             }
             Action::Reap => {
@@ -254,8 +267,12 @@ impl System {
                 self.route(SessionId(0), events, &mut fx);
             }
             Action::Expire(c) => {
-                self.faults.expiries -= 1;
                 let session = self.peers[c as usize].session;
+                if self.peers[c as usize].client.holds {
+                    self.faults.holder_expiries -= 1;
+                } else {
+                    self.faults.waiter_expiries -= 1;
+                }
                 let events = self.server.expire(session);
                 fx.deleted = true;
                 if describe {
@@ -306,4 +323,37 @@ impl System {
             .filter(|&c| self.peers[c as usize].client.is_waiting())
             .collect()
     }
+}
+
+/// "wins the monitor; watcher.wait() → waits", and the like.
+fn describe_step(
+    won: bool,
+    action: &crate::recipe::Action,
+    output: &Output,
+    after: &Status,
+) -> String {
+    let mut text = String::new();
+    if won {
+        text.push_str("(wins the monitor) ");
+    }
+    text.push_str(action.code);
+    let outcome = match (output, &action.step, after) {
+        (Output::Send(op), _, _) => format!(" → sends {op}"),
+        (_, Step::Call { .. }, Status::Ready(_)) => {
+            " → fails at once: session known expired".into()
+        }
+        (_, Step::Enter(_), Status::Entering(_)) => {
+            " → blocks: the other thread holds the monitor".into()
+        }
+        (_, Step::Wait(_), _) => " → releases the monitor and sleeps".into(),
+        (_, Step::Await(_), Status::Awaiting(_)) => " → blocks until the latch opens".into(),
+        (_, Step::Await(_), _) => " → latch already open".into(),
+        (_, Step::NotifyAll(_), _) => {
+            " → wakes the threads in wait() now (none waiting: lost)".into()
+        }
+        (_, Step::Throw(e), _) => format!(" → {e} escapes; the thread dies"),
+        _ => String::new(),
+    };
+    text.push_str(&outcome);
+    text
 }

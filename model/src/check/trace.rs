@@ -78,7 +78,11 @@ impl Trace {
                 let hs: Vec<String> = s.holders.iter().map(|c| format!("c{c}")).collect();
                 format!("   holders: {}", hs.join(", "))
             };
-            let _ = writeln!(out, "{:>4}. {:<22} {}{}{}", s.step, s.actor, s.text, tree, holders);
+            let _ = writeln!(
+                out,
+                "{:>4}. {:<22} {}{}{}",
+                s.step, s.actor, s.text, tree, holders
+            );
         }
         out
     }
@@ -97,14 +101,22 @@ impl Trace {
             }
             let (who, rest) = s.actor.split_once('.').unwrap_or((s.actor.as_str(), ""));
             let line = if let Some(c) = s.actor.strip_prefix("server<-") {
-                let tree = if s.tree.is_empty() { String::new() } else { format!(" {}", s.tree.join(" ")) };
+                let tree = if s.tree.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {}", s.tree.join(" "))
+                };
                 format!("    {c}->>ZK: {}{}", clean(&s.text), clean(&tree))
             } else if let Some(c) = s.actor.strip_prefix("server->") {
                 format!("    ZK-->>{c}: {}", clean(&s.text))
             } else if s.actor.starts_with("FAULT") || s.actor == "reaper" {
                 format!("    Note over ZK: {}: {}", clean(&s.actor), clean(&s.text))
             } else if rest.is_empty() {
-                format!("    Note over {}: {}", clean(who.split(' ').next().unwrap_or(who)), clean(&s.text))
+                format!(
+                    "    Note over {}: {}",
+                    clean(who.split(' ').next().unwrap_or(who)),
+                    clean(&s.text)
+                )
             } else {
                 format!("    Note over {who}: {rest}: {}", clean(&s.text))
             };

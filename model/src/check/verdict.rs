@@ -72,7 +72,9 @@ impl Report {
         for p in Property::ALL {
             let (verdict, trace) = match x.found.get(&p) {
                 Some(cx) => (Verdict::Violated, Some(render(cfg, cx))),
-                None if x.bound.is_none() && (p != Property::Starvation || cfg.starvation) => (Verdict::Holds, None),
+                None if x.bound.is_none() && (p != Property::Starvation || cfg.starvation) => {
+                    (Verdict::Holds, None)
+                }
                 None => (Verdict::Incomplete, None),
             };
             properties.push(PropertyResult {

@@ -139,7 +139,23 @@ impl<R: Recipe> Client<R> {
         };
         let action = self.recipe.step(t, resume);
         let output = self.apply(t, &action.step);
+        if t == Thread::Event && self.event == Status::Ready(Resume::Go) {
+            self.return_eagerly();
+        }
         Some((action, output))
+    }
+
+    /// If the callback's next step is `return`, takes it now. Returning
+    /// touches nothing but the event thread's own status, so doing it at
+    /// once removes states without removing any behaviour: a callback that
+    /// has not yet returned is indistinguishable from an idle event thread
+    /// that is not scheduled.
+    fn return_eagerly(&mut self) {
+        let mut peek = self.recipe.clone();
+        if peek.step(Thread::Event, Resume::Go).step == Step::Return {
+            self.recipe = peek;
+            self.event = Status::Idle;
+        }
     }
 
     fn apply(&mut self, t: Thread, step: &Step) -> Output {

@@ -7,7 +7,8 @@
 //! it is implemented:
 //!
 //! - [`tree`]: znodes, their [`Stat`], the create modes and the sequential
-//!   suffix (the parent's `cversion`, `%010d`);
+//!   suffix (the number of children the parent ever had, `%010d`; deletes
+//!   bump the `cversion` a client sees but not the suffix);
 //! - [`watches`]: one-shot data and child watches and which operation fires
 //!   which [`EventType`];
 //! - [`sessions`]: session liveness, expiry and close (ephemerals deleted in

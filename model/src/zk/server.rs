@@ -93,13 +93,17 @@ impl ZkServer {
         events: &mut Events,
     ) -> Result<String, ZkError> {
         let zxid = self.next_zxid();
+        // A sequential path may end in `/` (the suffix is then the whole
+        // name), `/` itself included: `create("/", PERSISTENT_SEQUENTIAL)`
+        // makes `/0000000000` on a real server.
         let parent = match path::parent(at) {
+            _ if at == "/" && mode.is_sequential() => "/",
             Some(p) if path::is_valid(at) || (mode.is_sequential() && at.ends_with('/')) => p,
             _ => return Err(ZkError::BadArguments),
         };
         let parent_node = self.tree.get(parent).ok_or(ZkError::NoNode)?;
         let full = if mode.is_sequential() {
-            format!("{at}{:010}", parent_node.stat.cversion)
+            format!("{at}{:010}", parent_node.next_sequence())
         } else {
             at.to_string()
         };

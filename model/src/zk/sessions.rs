@@ -6,6 +6,12 @@
 //! own watches are dropped. The client of an expired session learns of it
 //! only when it next talks to the server: every later request gets
 //! `SessionExpired`.
+//!
+//! One simplification: a real server still delivers to a *closing* client
+//! the watches its own close transaction fires (its connection stays open
+//! until the reply), e.g. an `exists` watch on its own ephemeral. The model
+//! drops them with the rest of the session's watches: a client that has
+//! called `close()` acts on nothing.
 
 use super::SessionId;
 use std::collections::BTreeMap;

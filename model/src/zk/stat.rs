@@ -15,8 +15,10 @@ pub struct Stat {
     pub pzxid: i64,
     /// Number of changes to the data.
     pub version: i32,
-    /// Number of changes to the children (creates *and* deletes); the
-    /// source of the sequential suffix.
+    /// Number of changes to the children (creates *and* deletes), as a
+    /// client sees it. The sequential suffix is *not* this but the number
+    /// of creates alone, `(cversion + num_children) / 2`: see
+    /// [`Node::next_sequence`](super::Node::next_sequence).
     pub cversion: i32,
     /// Session id of an ephemeral node's owner, 0 otherwise.
     pub ephemeral_owner: i64,

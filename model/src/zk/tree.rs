@@ -5,10 +5,6 @@ use super::{CreateMode, Stat};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// `EphemeralType.CONTAINER_EPHEMERAL_OWNER`: a container's stat carries
-/// this owner, as the real server reports it.
-pub const CONTAINER_OWNER: i64 = i64::MIN;
-
 /// One znode.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Node {
@@ -20,6 +16,21 @@ pub struct Node {
 impl Node {
     pub fn is_ephemeral(&self) -> bool {
         self.mode.is_ephemeral()
+    }
+
+    /// The suffix the next sequential child gets: the number of children
+    /// ever created under this node.
+    ///
+    /// ZooKeeper stores exactly that count as the persisted `cversion`
+    /// (`DataTree.createNode`; deletes leave it alone) and
+    /// `PrepRequestProcessor` formats it with `%010d`. The `cversion` a
+    /// client sees is derived from it (`DataNode.copyStat`:
+    /// `2 * creates - numChildren`, i.e. creates plus deletes). The model
+    /// keeps the client's view in [`Stat`] and derives the count back, so a
+    /// delete does *not* make the next suffix skip: create `n-0000000000`,
+    /// delete it, and the next is `n-0000000001` while `cversion` is 2.
+    pub fn next_sequence(&self) -> i32 {
+        (self.stat.cversion + self.stat.num_children) / 2
     }
 }
 
@@ -84,7 +95,8 @@ impl Tree {
     }
 
     /// Inserts a node under an existing parent, updating the parent's
-    /// `cversion`, `pzxid` and `numChildren` as `DataTree.createNode` does.
+    /// `cversion`, `pzxid` and `numChildren` as `DataTree.createNode` does
+    /// (as a client sees them, see [`Node::next_sequence`]).
     pub fn insert(&mut self, at: &str, data: Vec<u8>, mode: CreateMode, owner: i64, zxid: i64) {
         let parent = path::parent(at).unwrap_or("/").to_string();
         if let Some(p) = self.nodes.get_mut(&parent) {
@@ -92,11 +104,10 @@ impl Tree {
             p.stat.pzxid = zxid;
             p.stat.num_children += 1;
         }
-        let ephemeral_owner = match mode {
-            CreateMode::Container => CONTAINER_OWNER,
-            m if m.is_ephemeral() => owner,
-            _ => 0,
-        };
+        // A container is stored with `EphemeralType.CONTAINER_EPHEMERAL_OWNER`
+        // but reported with owner 0 (`DataNode.getClientEphemeralOwner`);
+        // the model tells containers apart by `mode`.
+        let ephemeral_owner = if mode.is_ephemeral() { owner } else { 0 };
         let stat = Stat {
             czxid: zxid,
             mzxid: zxid,
@@ -110,8 +121,10 @@ impl Tree {
         self.nodes.insert(at.to_string(), Node { data, stat, mode });
     }
 
-    /// Removes a childless node, updating its parent; deletes bump the
-    /// parent's `cversion` too, so sequence numbers skip after a delete.
+    /// Removes a childless node, updating its parent. A client sees the
+    /// parent's `cversion` grow on deletes too (`cversion` counts creates and
+    /// deletes), but the sequence counter does not: see
+    /// [`Node::next_sequence`].
     pub fn remove(&mut self, at: &str, zxid: i64) -> Option<Node> {
         let node = self.nodes.remove(at)?;
         if let Some(parent) = path::parent(at) {

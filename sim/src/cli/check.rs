@@ -1,0 +1,140 @@
+//! `locksmith check`: the exhaustive checker on one scenario file.
+
+use crate::scenario::Scenario;
+use clap::Args;
+use locksmith_model::check::{check, Report, Verdict};
+use serde_json::json;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// The scenario file (TOML), e.g. scenarios/racy-wait.toml.
+    pub scenario: PathBuf,
+    /// Override the number of clients (1–8).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=8))]
+    pub clients: Option<u8>,
+    /// Override the acquisitions per client.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..))]
+    pub acquisitions: Option<u8>,
+    /// Stop after this many distinct states (the verdict is then
+    /// `incomplete` unless a violation was already found).
+    #[arg(long)]
+    pub max_states: Option<usize>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: &CheckArgs) -> i32 {
+    let mut sc = match Scenario::load(&args.scenario) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    if let Some(n) = args.clients {
+        sc.check.clients = n;
+    }
+    if let Some(k) = args.acquisitions {
+        sc.check.acquisitions = k;
+    }
+    if let Some(s) = args.max_states {
+        sc.check.max_states = s;
+    }
+    let report = check(&sc.check);
+    if args.json {
+        println!("{}", to_json(&sc, &report));
+    } else {
+        print!("{}", to_text(&sc, &report));
+    }
+    super::exit_code(report.verdict)
+}
+
+/// The trace of the property the overall verdict is about.
+fn headline_trace(r: &Report) -> Option<&locksmith_model::check::trace::Trace> {
+    let p = r.property?;
+    r.properties
+        .iter()
+        .find(|x| x.property == p)?
+        .trace
+        .as_ref()
+}
+
+pub fn to_json(sc: &Scenario, r: &Report) -> serde_json::Value {
+    let trace = headline_trace(r);
+    json!({
+        "scenario": sc.name,
+        "recipe": sc.recipe().name(),
+        "clients": sc.check.clients,
+        "acquisitions": sc.check.acquisitions,
+        "verdict": r.verdict.name(),
+        "property": r.property.map(|p| p.name()),
+        "states": r.states,
+        "transitions": r.transitions,
+        "depth": r.depth,
+        "elapsed_ms": r.elapsed_ms,
+        "peak_bytes": r.peak_bytes,
+        "bound": r.bound,
+        "properties": r.properties.iter().map(|p| json!({
+            "property": p.property.name(),
+            "verdict": p.verdict.name(),
+            "trace_steps": p.trace.as_ref().map(|t| t.steps.len()),
+        })).collect::<Vec<_>>(),
+        "trace": trace.map(|t| &t.steps),
+        "mermaid": trace.map(|t| t.mermaid(sc.check.clients)),
+    })
+}
+
+pub fn to_text(sc: &Scenario, r: &Report) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let about = match r.property {
+        Some(p) => format!("{}: {}", r.verdict, p),
+        None => r.verdict.to_string(),
+    };
+    let _ = writeln!(
+        out,
+        "{}  —  {} with {} clients × {} acquisitions",
+        sc.name,
+        sc.recipe(),
+        sc.check.clients,
+        sc.check.acquisitions
+    );
+    let _ = writeln!(out, "verdict: {about}");
+    for p in &r.properties {
+        let steps = p
+            .trace
+            .as_ref()
+            .map(|t| format!(" (shortest trace: {} steps)", t.steps.len()))
+            .unwrap_or_default();
+        let _ = writeln!(out, "  {:<17} {}{}", p.property.name(), p.verdict, steps);
+    }
+    let _ = writeln!(
+        out,
+        "explored {} states, {} transitions, depth {}, in {} ms (checker tables ≈ {:.1} MB)",
+        r.states,
+        r.transitions,
+        r.depth,
+        r.elapsed_ms,
+        r.peak_bytes as f64 / 1e6
+    );
+    if let Some(b) = &r.bound {
+        let _ = writeln!(
+            out,
+            "bound hit: {b} — the run stopped early; properties not violated so far are incomplete, not holding"
+        );
+    }
+    if r.verdict == Verdict::Violated {
+        if let Some(t) = headline_trace(r) {
+            let _ = writeln!(out, "\nshortest trace ({} steps):", t.steps.len());
+            out.push_str(&t.text());
+            let _ = writeln!(
+                out,
+                "\nmermaid:\n```mermaid\n{}```",
+                t.mermaid(sc.check.clients)
+            );
+        }
+    }
+    out
+}

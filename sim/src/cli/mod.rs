@@ -1,0 +1,48 @@
+//! The command line. Exit codes are a contract: 0 holds, 1 violated,
+//! 2 incomplete or error.
+
+mod check;
+
+use clap::{Parser, Subcommand};
+
+/// locksmith finds the bugs in distributed lock recipes before production
+/// does: it runs the recipes engineers copy from blog posts against an
+/// in-memory ZooKeeper under session expiry, connection loss and every
+/// interleaving, and returns the shortest trace that breaks them.
+///
+/// Exit codes: 0 = holds, 1 = violated, 2 = incomplete or error.
+#[derive(Parser, Debug)]
+#[command(name = "locksmith", version, about, long_about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Explore every interleaving of a scenario (exhaustive, shortest traces).
+    ///
+    /// Prints the verdict (holds / violated / incomplete), the property it is
+    /// about, how many states were explored, the depth, the time, and for a
+    /// violation the shortest trace as text and as a Mermaid sequence
+    /// diagram. Example: `locksmith check scenarios/racy-wait.toml`.
+    Check(check::CheckArgs),
+}
+
+/// Parses the arguments, runs the command, returns the exit code.
+pub fn run() -> i32 {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Check(args) => check::run(&args),
+    }
+}
+
+/// Exit code for a verdict.
+pub fn exit_code(v: locksmith_model::check::Verdict) -> i32 {
+    use locksmith_model::check::Verdict;
+    match v {
+        Verdict::Holds => 0,
+        Verdict::Violated => 1,
+        Verdict::Incomplete => 2,
+    }
+}

@@ -1,0 +1,6 @@
+//! The `locksmith` crate: scenario files, the drivers that need a runtime
+//! (the deterministic simulator), and the command-line interface.
+
+pub mod cli;
+pub mod scenario;
+pub mod sim_settings;
