@@ -14,11 +14,17 @@ use std::fmt;
 /// Fixed node names under the case's root; `""` is the root itself. Three
 /// levels, so containers can hold containers and ephemerals can be asked
 /// for children.
-pub const NAMES: &[&str] = &["", "a", "b", "a/x", "a/y", "b/x", "a/x/z"];
+pub const NAMES: &[&str] = &["", "a", "b", "a/x", "a/y", "b/x", "a/x/z", "x"];
 
-/// Names of created children (under any parent); a sequential create uses
-/// the name plus `-` as its prefix, and the server appends `%010d`.
-pub const CHILD_NAMES: &[&str] = &["a", "b", "x"];
+/// Names of created children (under any parent).
+/// `a-0000000001` is also what a sequential create under the same parent
+/// may pick: the sequential create then fails with `NodeExists`.
+pub const CHILD_NAMES: &[&str] = &["a", "b", "x", "a-0000000001"];
+
+/// Prefixes of sequential children, to which the server appends `%010d`.
+/// The empty one makes the path end in `/` (the name is the bare suffix).
+/// All of them share the parent's counter.
+pub const SEQ_PREFIXES: &[&str] = &["a-", "b-", ""];
 
 /// Where an operation points.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -32,8 +38,8 @@ pub enum Target {
 
 #[derive(Clone, PartialEq, Eq)]
 pub enum Action {
-    /// Creates `CHILD_NAMES[name]` (with a sequential mode: that name and
-    /// `-`, plus the suffix) under `parent`.
+    /// Creates `CHILD_NAMES[name]` (with a sequential mode:
+    /// `SEQ_PREFIXES[name]` plus the suffix) under `parent`.
     Create {
         parent: Target,
         name: usize,
@@ -62,6 +68,10 @@ pub enum Action {
         watch: bool,
     },
     Close,
+    /// Not generated (each costs a session timeout): the client goes away
+    /// without closing, and the server expires its session. Only for
+    /// sessions opened detached (see the fixed cases in conformance.rs).
+    Expire,
 }
 
 /// One request of one session (an index into the case's sessions, taken
@@ -100,19 +110,19 @@ pub fn under(root: &str, name: &str) -> String {
     }
 }
 
-fn child_name(name: usize, mode: CreateMode) -> String {
-    let n = CHILD_NAMES[name % CHILD_NAMES.len()];
+fn child_name(name: usize, mode: CreateMode) -> &'static str {
     if mode.is_sequential() {
-        format!("{n}-")
+        SEQ_PREFIXES[name % SEQ_PREFIXES.len()]
     } else {
-        n.to_string()
+        CHILD_NAMES[name % CHILD_NAMES.len()]
     }
 }
 
 impl Action {
-    /// The model request this action is, under `root` with the nodes `live`.
-    pub fn to_op(&self, root: &str, live: &[String]) -> Op {
-        match self {
+    /// The model request this action is, under `root` with the nodes `live`
+    /// (`None` for an expiry, which is no request).
+    pub fn to_op(&self, root: &str, live: &[String]) -> Option<Op> {
+        Some(match self {
             Action::Create {
                 parent,
                 name,
@@ -149,7 +159,8 @@ impl Action {
                 watch: *watch,
             },
             Action::Close => Op::CloseSession,
-        }
+            Action::Expire => return None,
+        })
     }
 }
 
@@ -187,6 +198,7 @@ impl fmt::Debug for Action {
             Action::GetData { at, watch } => write!(f, "getData({at:?}{})", w(watch)),
             Action::GetChildren { at, watch } => write!(f, "getChildren({at:?}{})", w(watch)),
             Action::Close => write!(f, "close()"),
+            Action::Expire => write!(f, "(session expires)"),
         }
     }
 }
@@ -220,6 +232,14 @@ fn target() -> impl Strategy<Value = Target> {
     ]
 }
 
+/// For `exists`, which also watches missing nodes (for `NodeCreated`).
+fn probe() -> impl Strategy<Value = Target> {
+    prop_oneof![
+        2 => (0..NAMES.len()).prop_map(Target::Name),
+        1 => (0..16usize).prop_map(Target::Live),
+    ]
+}
+
 fn data() -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(any::<u8>(), 0..3)
 }
@@ -250,7 +270,7 @@ fn action() -> impl Strategy<Value = Action> {
         4 => (target(), version()).prop_map(|(at, version)| Action::Delete { at, version }),
         3 => (target(), data(), version())
             .prop_map(|(at, data, version)| Action::SetData { at, data, version }),
-        3 => (target(), watch()).prop_map(|(at, watch)| Action::Exists { at, watch }),
+        3 => (probe(), watch()).prop_map(|(at, watch)| Action::Exists { at, watch }),
         3 => (target(), watch()).prop_map(|(at, watch)| Action::GetData { at, watch }),
         3 => (target(), watch()).prop_map(|(at, watch)| Action::GetChildren { at, watch }),
         1 => Just(Action::Close),

@@ -46,17 +46,31 @@ pub enum RealResult {
 
 pub type RealReply = Result<RealResult, zk::Error>;
 
-/// The sessions' timeout: the server's minimum (2 ticks of 2 s), so that a
-/// session left behind by a killed run is gone soon.
-pub const SESSION_TIMEOUT: Duration = Duration::from_secs(4);
+/// The sessions' timeout: short, so that a session left behind by a killed
+/// run is gone soon, and long enough that a busy machine never expires one
+/// by accident.
+pub const SESSION_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Connects a new session, failing (not hanging) when nothing answers.
-pub async fn connect(addr: &str) -> Result<zk::Client, String> {
-    let connecting = zk::Client::connector()
-        .with_session_timeout(SESSION_TIMEOUT)
+/// The timeout of a session that a case lets expire: the server's minimum
+/// (2 ticks of 2 s).
+pub const EXPIRING_SESSION_TIMEOUT: Duration = Duration::from_secs(4);
+
+/// Connects a new session, failing (not hanging) when nothing answers. A
+/// detached session is not closed when its client goes: it expires.
+pub async fn connect(addr: &str, detached: bool) -> Result<zk::Client, String> {
+    let timeout = if detached {
+        EXPIRING_SESSION_TIMEOUT
+    } else {
+        SESSION_TIMEOUT
+    };
+    let mut connector = zk::Client::connector()
+        .with_session_timeout(timeout)
         .with_connection_timeout(Duration::from_secs(5))
-        .with_fail_eagerly()
-        .connect(addr);
+        .with_fail_eagerly();
+    if detached {
+        connector = connector.with_detached();
+    }
+    let connecting = connector.connect(addr);
     match tokio::time::timeout(CALL_TIMEOUT, connecting).await {
         Ok(Ok(client)) => Ok(client),
         Ok(Err(e)) => Err(format!("cannot connect to ZooKeeper at {addr}: {e}")),
@@ -178,8 +192,8 @@ pub struct RealSession {
 }
 
 impl RealSession {
-    pub async fn open(addr: &str) -> Result<Self, String> {
-        let client = connect(addr).await?;
+    pub async fn open(addr: &str, detached: bool) -> Result<Self, String> {
+        let client = connect(addr, detached).await?;
         let id = client.session_id().0;
         Ok(RealSession {
             client: Some(client),
@@ -269,6 +283,18 @@ impl RealSession {
                 .await
                 .expect("sync read of / failed");
         }
+    }
+
+    /// Whether the client is still there (not closed, not gone).
+    pub fn is_open(&self) -> bool {
+        self.client.is_some()
+    }
+
+    /// Drops the client of a detached session without closing the session:
+    /// the connection goes, and the server expires the session once its
+    /// timeout runs out.
+    pub fn vanish(&mut self) {
+        self.client = None;
     }
 
     /// Closes the session (if open) and waits for the server's answer.

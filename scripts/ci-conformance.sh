@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Differential conformance: the ZooKeeper model against a real ZooKeeper 3.8
+# (see docs/conformance.md). Called by .ci/run; runs by hand the same way.
+#
+# Installs Debian's zookeeper package if it is missing, starts a private
+# server (scripts/zookeeper.sh), runs the ignored conformance tests with
+# enough proptest cases for well over 10,000 compared operations (the run
+# fails below LOCKSMITH_CONFORMANCE_MIN_OPS), and stops the server again if
+# this script started it. About a minute once the test binary is built.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+if [ ! -f /usr/share/java/zookeeper.jar ]; then
+    echo "ci-conformance: installing Debian's zookeeper package" >&2
+    SUDO=""
+    [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    export DEBIAN_FRONTEND=noninteractive
+    $SUDO apt-get update -qq
+    $SUDO apt-get install -y -qq zookeeper > /dev/null
+fi
+
+if scripts/zookeeper.sh status > /dev/null 2>&1; then
+    echo "ci-conformance: using the server that already runs" >&2
+else
+    scripts/zookeeper.sh start
+    trap 'scripts/zookeeper.sh stop' EXIT
+fi
+
+export PROPTEST_CASES="${PROPTEST_CASES:-2000}"
+export LOCKSMITH_CONFORMANCE_MIN_OPS="${LOCKSMITH_CONFORMANCE_MIN_OPS:-10000}"
+cargo test -p locksmith --test conformance -- --ignored --nocapture --test-threads=1
