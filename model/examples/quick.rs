@@ -7,11 +7,30 @@ fn main() {
     let k: u8 = args[3].parse().unwrap();
     let e: u8 = args.get(4).map(|x| x.parse().unwrap()).unwrap_or(0);
     let mut cfg = CheckConfig::new(r, n, k);
-    cfg.faults = FaultBudget { expiries: e, connection_losses: 0 };
+    cfg.faults = FaultBudget {
+        waiter_expiries: e,
+        holder_expiries: args.get(5).map(|x| x.parse().unwrap()).unwrap_or(0),
+        connection_losses: 0,
+    };
     let rep = check(&cfg);
-    println!("{} {:?} states={} trans={} depth={} ms={} peakMB={}", rep.verdict, rep.property, rep.states, rep.transitions, rep.depth, rep.elapsed_ms, rep.peak_bytes/1_000_000);
+    println!(
+        "{} {:?} states={} trans={} depth={} ms={} peakMB={}",
+        rep.verdict,
+        rep.property,
+        rep.states,
+        rep.transitions,
+        rep.depth,
+        rep.elapsed_ms,
+        rep.peak_bytes / 1_000_000
+    );
     for p in &rep.properties {
         println!("  {}: {}", p.property, p.verdict);
-        if let Some(t) = &p.trace { if args.len() > 5 || p.property.name()=="deadlock" { print!("{}", t.text()); } else { println!("   ({} steps)", t.steps.len()); } }
+        if let Some(t) = &p.trace {
+            if args.len() > 6 || p.property.name() == "deadlock" {
+                print!("{}", t.text());
+            } else {
+                println!("   ({} steps)", t.steps.len());
+            }
+        }
     }
 }

@@ -7,8 +7,9 @@ use crate::recipe::RecipeId;
 /// How many times each fault may strike in one run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct FaultBudget {
-    /// The server expires the session of a client that is waiting for the
-    /// lock (its heartbeats stopped for the timeout).
+    /// The server expires the session of a client parked waiting for the
+    /// lock — its main thread in `wait()` or `await()` (its heartbeats
+    /// stopped for the timeout).
     pub waiter_expiries: u8,
     /// The server expires the session of a client that believes it holds
     /// the lock (a GC pause, a partition), while it is still in its
@@ -31,6 +32,8 @@ pub struct CheckConfig {
     pub max_depth: usize,
     /// Keep the state graph for the starvation (cycle) analysis.
     pub starvation: bool,
+    /// Treat the clients as interchangeable (they all run the same recipe).
+    pub symmetry: bool,
 }
 
 impl CheckConfig {
@@ -43,6 +46,7 @@ impl CheckConfig {
             max_states: 20_000_000,
             max_depth: usize::MAX,
             starvation: true,
+            symmetry: true,
         }
     }
 }

@@ -104,7 +104,10 @@ pub struct Graph {
 
 pub fn explore(cfg: &CheckConfig) -> Exploration {
     let start = Instant::now();
-    let init = System::initial(cfg);
+    let mut init = System::initial(cfg);
+    if cfg.symmetry {
+        init.canonicalize();
+    }
     let mut index: HashMap<u64, u32, BuildHasherDefault<Identity>> = HashMap::default();
     let mut parents: Vec<(u32, u16)> = vec![(u32::MAX, 0)];
     index.insert(fingerprint(&init), 0);
@@ -169,6 +172,9 @@ pub fn explore(cfg: &CheckConfig) -> Exploration {
         for (k, &a) in actions.iter().enumerate() {
             let mut next = state.clone();
             let fx = next.apply(a, false);
+            if cfg.symmetry {
+                next.canonicalize();
+            }
             transitions += 1;
             if !found.contains_key(&Property::Herd) && property::herd(&state, &fx) {
                 let mut t = trace_to(&parents, id);
@@ -254,16 +260,28 @@ pub fn path_indices(parents: &[(u32, u16)], mut id: u32) -> Vec<u16> {
     ks
 }
 
-/// Replays a recorded path from the initial state into concrete actions.
+/// Replays a recorded path into concrete actions. With symmetry the path
+/// runs through canonical states, whose client numbering shifts; the replay
+/// follows the renaming so the actions it returns drive the plain,
+/// uncanonicalized system — the one traces are rendered from.
 pub fn resolve(cfg: &CheckConfig, path: &Path) -> Counterexample {
-    let mut s = System::initial(cfg);
+    let mut canon = System::initial(cfg);
+    let mut labels: Vec<u8> = (0..cfg.clients).collect();
+    let follow = |canon: &mut System, labels: &mut Vec<u8>| {
+        if cfg.symmetry {
+            let perm = canon.canonicalize();
+            *labels = perm.iter().map(|&i| labels[i as usize]).collect();
+        }
+    };
+    follow(&mut canon, &mut labels);
     let mut enabled = Vec::new();
     let mut actions = Vec::new();
     for &k in &path.ordinals {
-        s.actions(&mut enabled);
+        canon.actions(&mut enabled);
         let a = enabled[k as usize];
-        s.apply(a, false);
-        actions.push(a);
+        canon.apply(a, false);
+        actions.push(a.relabel(|c| labels[c as usize]));
+        follow(&mut canon, &mut labels);
     }
     Counterexample {
         actions,

@@ -1,41 +1,34 @@
-//! Starvation as a lasso: a reachable cycle in which some client waits in
+//! Starvation as a lasso: a reachable cycle in which a client waits in
 //! every state and never acquires. stateright's `eventually` judges only
 //! terminal states and cannot see such cycles, so this runs Tarjan's
-//! strongly-connected-components algorithm over the explored graph, once per
-//! client, restricted to the states where that client waits.
+//! strongly-connected-components algorithm over the explored graph,
+//! restricted to the states where some client waits.
 //!
-//! Fairness: a cycle only counts if the waiting client takes a step in it or
+//! With a finite number of acquisitions per client, a client's "holds" and
+//! "done" cannot change around a cycle (each release counts up), so the set
+//! of waiting clients is the same in every state of a cycle: any cycle among
+//! waiting states starves every waiting client. That also makes the
+//! analysis sound on the symmetry-reduced graph, where client numbers shift
+//! between states.
+//!
+//! Fairness: a cycle only counts if a waiting client takes a step in it or
 //! is blocked (has nothing enabled) somewhere in it. A cycle in which the
-//! client could always move but the scheduler never picks it is not a
+//! waiters could always move but the scheduler never picks them is not a
 //! starvation of the recipe's making.
 
 use super::explore::{path_indices, Graph, Path};
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
-/// The first starvation lasso found (lowest client first), if any.
-pub fn find(g: &Graph) -> Option<Path> {
-    let clients = g.waiting.iter().fold(0u8, |a, w| a | w);
-    for c in 0..8u8 {
-        if clients & (1 << c) == 0 {
-            continue;
-        }
-        if let Some(p) = lasso_for(g, c) {
-            return Some(p);
-        }
-    }
-    None
-}
-
-fn in_sub(g: &Graph, c: u8, v: u32) -> bool {
-    (v as usize) < g.waiting.len() && g.waiting[v as usize] & (1 << c) != 0
+fn in_sub(g: &Graph, v: u32) -> bool {
+    g.waiting.get(v as usize).is_some_and(|w| *w != 0)
 }
 
 fn edges(g: &Graph, v: u32) -> std::ops::Range<usize> {
     g.offsets[v as usize] as usize..g.offsets[v as usize + 1] as usize
 }
 
-/// Iterative Tarjan over the subgraph where `c` waits.
-fn lasso_for(g: &Graph, c: u8) -> Option<Path> {
+/// The starvation lasso closest to the initial state's root of search, if any.
+pub fn find(g: &Graph) -> Option<Path> {
     let n = g.waiting.len();
     const UNSEEN: u32 = u32::MAX;
     let mut index = vec![UNSEEN; n];
@@ -44,10 +37,9 @@ fn lasso_for(g: &Graph, c: u8) -> Option<Path> {
     let mut stack: Vec<u32> = Vec::new();
     let mut next_index = 0u32;
     for root in 0..n as u32 {
-        if index[root as usize] != UNSEEN || !in_sub(g, c, root) {
+        if index[root as usize] != UNSEEN || !in_sub(g, root) {
             continue;
         }
-        // (vertex, next edge position)
         let mut call: Vec<(u32, usize)> = vec![(root, edges(g, root).start)];
         index[root as usize] = next_index;
         low[root as usize] = next_index;
@@ -59,7 +51,7 @@ fn lasso_for(g: &Graph, c: u8) -> Option<Path> {
             if *pos < end {
                 let w = g.targets[*pos];
                 *pos += 1;
-                if !in_sub(g, c, w) {
+                if !in_sub(g, w) {
                     continue;
                 }
                 if index[w as usize] == UNSEEN {
@@ -79,15 +71,14 @@ fn lasso_for(g: &Graph, c: u8) -> Option<Path> {
                 }
                 if low[v as usize] == index[v as usize] {
                     let mut scc = Vec::new();
-                    loop {
-                        let w = stack.pop().unwrap_or(v);
+                    while let Some(w) = stack.pop() {
                         on_stack[w as usize] = false;
                         scc.push(w);
                         if w == v {
                             break;
                         }
                     }
-                    if let Some(p) = judge(g, c, &scc) {
+                    if let Some(p) = judge(g, &mut scc) {
                         return Some(p);
                     }
                 }
@@ -97,23 +88,25 @@ fn lasso_for(g: &Graph, c: u8) -> Option<Path> {
     None
 }
 
-/// If `scc` holds a fair cycle for `c`, the lasso to it.
-fn judge(g: &Graph, c: u8, scc: &[u32]) -> Option<Path> {
-    let mut sorted = scc.to_vec();
-    sorted.sort_unstable();
-    let scc = &sorted[..];
+/// If `scc` holds a fair cycle, the lasso to it.
+fn judge(g: &Graph, scc: &mut [u32]) -> Option<Path> {
+    scc.sort_unstable();
+    let scc = &*scc;
     let member = |v: u32| scc.binary_search(&v).is_ok();
-    let internal = scc
-        .iter()
-        .any(|&v| edges(g, v).any(|e| member(g.targets[e])));
-    if !internal {
+    let internal = |v: u32| edges(g, v).filter(move |&e| member(g.targets[e]));
+    if !scc.iter().any(|&v| internal(v).next().is_some()) {
         return None;
     }
-    let acts = scc
+    let waiter_acts = scc.iter().any(|&v| {
+        internal(v).any(|e| {
+            let a = g.actors[e];
+            a != u8::MAX && g.waiting[v as usize] & (1 << a) != 0
+        })
+    });
+    let waiter_blocked = scc
         .iter()
-        .any(|&v| edges(g, v).any(|e| member(g.targets[e]) && g.actors[e] == c));
-    let blocked = scc.iter().any(|&v| g.enabled[v as usize] & (1 << c) == 0);
-    if !(acts || blocked) {
+        .any(|&v| g.waiting[v as usize] & !g.enabled[v as usize] != 0);
+    if !(waiter_acts || waiter_blocked) {
         return None;
     }
     // Enter the cycle at its member closest to the initial state.
@@ -130,7 +123,7 @@ fn judge(g: &Graph, c: u8, scc: &[u32]) -> Option<Path> {
 /// A shortest cycle through `entry` inside the SCC, as action ordinals.
 fn cycle_from(g: &Graph, scc: &[u32], entry: u32) -> Option<Vec<u16>> {
     let member = |v: u32| scc.binary_search(&v).is_ok();
-    let mut prev: std::collections::BTreeMap<u32, (u32, u16)> = std::collections::BTreeMap::new();
+    let mut prev: BTreeMap<u32, (u32, u16)> = BTreeMap::new();
     let mut q = VecDeque::from([entry]);
     while let Some(v) = q.pop_front() {
         let r = edges(g, v);

@@ -66,6 +66,19 @@ impl Action {
     }
 
     /// The client the action belongs to, if any.
+    /// The same action with its client renamed by `f`.
+    pub fn relabel(self, f: impl Fn(u8) -> u8) -> Action {
+        match self {
+            Action::Run(c, t) => Action::Run(f(c), t),
+            Action::Serve(c) => Action::Serve(f(c)),
+            Action::Deliver(c) => Action::Deliver(f(c)),
+            Action::NoticeExpiry(c) => Action::NoticeExpiry(f(c)),
+            Action::Expire(c) => Action::Expire(f(c)),
+            Action::LoseConnection(c) => Action::LoseConnection(f(c)),
+            Action::Reap => Action::Reap,
+        }
+    }
+
     pub fn client(self) -> Option<u8> {
         match self {
             Action::Run(c, _)
@@ -177,8 +190,10 @@ impl System {
             let alive = self.server.is_alive(p.session) && !p.client.is_done();
             let budget = if p.client.holds {
                 self.faults.holder_expiries
-            } else {
+            } else if p.client.is_parked() {
                 self.faults.waiter_expiries
+            } else {
+                0
             };
             if alive && budget > 0 {
                 out.push(Action::Expire(c));
@@ -224,9 +239,9 @@ impl System {
                         };
                     }
                     self.route(session, outcome.events, &mut fx);
-                    self.peers[i]
-                        .inbox
-                        .push_back(Message::Reply(t, outcome.reply));
+                    let mut reply = outcome.reply;
+                    forget_stats(&mut reply);
+                    self.peers[i].inbox.push_back(Message::Reply(t, reply));
                 }
             }
             Action::Deliver(c) => {
@@ -310,6 +325,55 @@ impl System {
         }
     }
 
+    /// Puts identical clients in a canonical order (symmetry reduction):
+    /// peers are sorted by everything that describes them except their
+    /// session id — their process, their channels, and what the server holds
+    /// for their session — and sessions are renumbered to match. Returns the
+    /// permutation: new position `j` holds the client that was at `perm[j]`.
+    ///
+    /// Sound because every client runs the same recipe and every property is
+    /// symmetric in the clients; ties between clients with equal
+    /// descriptions keep their order, which loses reduction, never states.
+    pub fn canonicalize(&mut self) -> Vec<u8> {
+        use std::hash::{Hash, Hasher};
+        let keys: Vec<u64> = self
+            .peers
+            .iter()
+            .map(|p| {
+                #[allow(deprecated)]
+                let mut h = std::hash::SipHasher::new_with_keys(7, 11);
+                p.client.hash(&mut h);
+                p.outbox.hash(&mut h);
+                p.inbox.hash(&mut h);
+                self.server.session_facts(p.session).hash(&mut h);
+                h.finish()
+            })
+            .collect();
+        let mut perm: Vec<u8> = (0..self.peers.len() as u8).collect();
+        perm.sort_by_key(|&i| keys[i as usize]);
+        if perm.iter().enumerate().all(|(j, &i)| j == i as usize) {
+            return perm;
+        }
+        let old: Vec<SessionId> = self.peers.iter().map(|p| p.session).collect();
+        let mut new_of = std::collections::BTreeMap::new();
+        for (j, &i) in perm.iter().enumerate() {
+            new_of.insert(old[i as usize], SessionId(j as u32 + 1));
+        }
+        self.server
+            .relabel_sessions(&|s| new_of.get(&s).copied().unwrap_or(s));
+        let mut peers: Vec<Option<Peer>> = std::mem::take(&mut self.peers)
+            .into_iter()
+            .map(Some)
+            .collect();
+        for (j, &i) in perm.iter().enumerate() {
+            if let Some(mut p) = peers[i as usize].take() {
+                p.session = SessionId(j as u32 + 1);
+                self.peers.push(p);
+            }
+        }
+        perm
+    }
+
     /// Clients that believe they hold the lock.
     pub fn holders(&self) -> Vec<u8> {
         (0..self.peers.len() as u8)
@@ -356,4 +420,20 @@ fn describe_step(
     };
     text.push_str(&outcome);
     text
+}
+
+/// The checker drops `Stat` from replies before they reach a client: no
+/// recipe in the catalogue reads one (they test `exists` for null and read
+/// names), and the zxids in it would otherwise keep apart states that differ
+/// in nothing a recipe can act on. A recipe that reads stats must not be
+/// checked with this abstraction.
+fn forget_stats(reply: &mut Reply) {
+    use crate::zk::{OpResult, Stat};
+    match reply {
+        Ok(OpResult::Exists(Some(st))) | Ok(OpResult::SetData(st)) => *st = Stat::default(),
+        Ok(OpResult::GetData { stat, .. }) | Ok(OpResult::GetChildren { stat, .. }) => {
+            *stat = Stat::default()
+        }
+        _ => {}
+    }
 }

@@ -305,6 +305,12 @@ impl<R: Recipe> Client<R> {
         !self.holds && !matches!(self.main, Status::Finished | Status::Dead(_))
     }
 
+    /// The main thread sleeps until notified: in `wait()`, `await()`, or
+    /// blocked re-entering the monitor after a wake-up.
+    pub fn is_parked(&self) -> bool {
+        !self.holds && matches!(self.main, Status::Waiting(_) | Status::Awaiting(_))
+    }
+
     /// The main thread ended, normally or by an exception.
     pub fn is_done(&self) -> bool {
         matches!(self.main, Status::Finished | Status::Dead(_))

@@ -293,3 +293,33 @@ impl Service for ZkServer {
         self.sessions.is_alive(session)
     }
 }
+
+/// Symmetry support: the checker treats clients running the same recipe as
+/// interchangeable and renames their sessions to a canonical order.
+impl ZkServer {
+    /// Renames every session id by `map` (a permutation of the open ids).
+    pub fn relabel_sessions(&mut self, map: &dyn Fn(SessionId) -> SessionId) {
+        self.sessions.relabel(map);
+        self.watches.relabel(map);
+        self.tree.relabel_owners(&|owner| {
+            if owner > 0 && owner <= u32::MAX as i64 {
+                map(SessionId(owner as u32)).0 as i64
+            } else {
+                owner
+            }
+        });
+    }
+
+    /// What the server holds for `session`, with no session ids in it: its
+    /// state, its ephemeral nodes, the paths it watches. Equal facts for two
+    /// sessions make them interchangeable.
+    pub fn session_facts(&self, session: SessionId) -> impl std::hash::Hash + '_ {
+        let (data, child) = self.watches.of(session);
+        (
+            self.sessions.state(session),
+            self.tree.ephemerals_of(session.0 as i64),
+            data,
+            child,
+        )
+    }
+}

@@ -131,3 +131,30 @@ impl Watches {
         Self::fire(&mut self.data, path, EventType::NodeDataChanged, &none, out);
     }
 }
+
+impl Watches {
+    /// Renames sessions (symmetry reduction in the checker).
+    pub fn relabel(&mut self, map: &dyn Fn(SessionId) -> SessionId) {
+        for table in [&mut self.data, &mut self.child] {
+            for sessions in table.values_mut() {
+                *sessions = sessions.iter().map(|s| map(*s)).collect();
+            }
+        }
+    }
+
+    /// The paths `session` watches: (data, child).
+    pub fn of(&self, session: SessionId) -> (Vec<&String>, Vec<&String>) {
+        (
+            self.data
+                .iter()
+                .filter(|(_, s)| s.contains(&session))
+                .map(|(p, _)| p)
+                .collect(),
+            self.child
+                .iter()
+                .filter(|(_, s)| s.contains(&session))
+                .map(|(p, _)| p)
+                .collect(),
+        )
+    }
+}
