@@ -3,6 +3,8 @@
 
 mod check;
 
+pub use check::to_text as check_report_text;
+
 use clap::{Parser, Subcommand};
 
 /// locksmith finds the bugs in distributed lock recipes before production
