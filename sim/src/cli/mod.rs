@@ -1,6 +1,7 @@
 //! The command line. Exit codes are a contract: 0 holds, 1 violated,
 //! 2 incomplete or error.
 
+mod bench;
 mod check;
 
 pub use check::to_text as check_report_text;
@@ -29,6 +30,9 @@ pub enum Command {
     /// violation the shortest trace as text and as a Mermaid sequence
     /// diagram. Example: `locksmith check scenarios/racy-wait.toml`.
     Check(check::CheckArgs),
+    /// Print checker figures: time to the lost wake-up (racy-wait, N=2 and
+    /// N=3), states, states/s and peak memory for fixed-wait at N=3 and N=4.
+    Bench(bench::BenchArgs),
 }
 
 /// Parses the arguments, runs the command, returns the exit code.
@@ -36,6 +40,7 @@ pub fn run() -> i32 {
     let cli = Cli::parse();
     match cli.command {
         Command::Check(args) => check::run(&args),
+        Command::Bench(args) => bench::run(&args),
     }
 }
 
