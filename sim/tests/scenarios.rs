@@ -17,7 +17,10 @@ fn judge(path: &Path) -> Result<(), Failed> {
     let report = check(&sc.check);
     let mut problems = Vec::new();
     if report.verdict != expect.verdict {
-        problems.push(format!("expected verdict {}, explored {}", expect.verdict, report.verdict));
+        problems.push(format!(
+            "expected verdict {}, explored {}",
+            expect.verdict, report.verdict
+        ));
     }
     if expect.verdict != Verdict::Holds && report.property != expect.property {
         problems.push(format!(
@@ -55,7 +58,11 @@ fn main() {
     };
     let trials: Vec<Trial> = files
         .into_iter()
-        .filter(|f| Scenario::load(f).map(|s| s.expect.is_some()).unwrap_or(true))
+        .filter(|f| {
+            Scenario::load(f)
+                .map(|s| s.expect.is_some())
+                .unwrap_or(true)
+        })
         .map(|f| {
             let name = f
                 .file_stem()
