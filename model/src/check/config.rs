@@ -28,7 +28,8 @@ pub struct CheckConfig {
     pub faults: FaultBudget,
     /// Stop after this many distinct states.
     pub max_states: usize,
-    /// Stop at this BFS depth (steps from the initial state).
+    /// States this many steps from the initial state are judged but not
+    /// expanded.
     pub max_depth: usize,
     /// Keep the state graph for the starvation (cycle) analysis.
     pub starvation: bool,

@@ -144,14 +144,22 @@ pub fn explore(cfg: &CheckConfig) -> Exploration {
             depth_of_level_end = parents.len();
         }
         peak_queue = peak_queue.max(queue.len() + 1);
-        if depth >= cfg.max_depth {
-            bound = Some(Bound::MaxDepth(cfg.max_depth));
-            break;
-        }
         state.actions(&mut actions);
         let progress = actions.iter().any(|a| !a.is_fault());
         if !found.contains_key(&Property::Deadlock) && property::stuck(&state, progress) {
             found.insert(Property::Deadlock, trace_to(&parents, id));
+        }
+        if depth >= cfg.max_depth {
+            // States at the bound are judged but not expanded.
+            if !actions.is_empty() {
+                bound = Some(Bound::MaxDepth(cfg.max_depth));
+            }
+            if let Some(g) = graph.as_mut() {
+                g.waiting.push(0);
+                g.enabled.push(0);
+                g.offsets.push(g.targets.len() as u32);
+            }
+            continue;
         }
         if let Some(g) = graph.as_mut() {
             let mut w = 0u8;

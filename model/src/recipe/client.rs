@@ -232,7 +232,7 @@ impl<R: Recipe> Client<R> {
             Step::Throw(e) => {
                 // Leaving the synchronized blocks on the way out releases them.
                 self.monitors.release_all_of(t);
-                Status::Dead(*e)
+                Status::Dead(e)
             }
         };
         *self.status_mut(t) = next;

@@ -1,0 +1,165 @@
+//! The checker's own guarantees: counterexamples are shortest, symmetry
+//! reduction changes no verdict and no trace length, bounds give
+//! `incomplete` (never `holds`), traces replay to what they claim.
+
+use locksmith_model::check::explore::explore;
+use locksmith_model::check::{check, CheckConfig, FaultBudget, Property, Verdict};
+use locksmith_model::recipe::RecipeId;
+
+fn cfg(recipe: RecipeId, clients: u8, acquisitions: u8) -> CheckConfig {
+    CheckConfig::new(recipe, clients, acquisitions)
+}
+
+fn trace_len(c: &CheckConfig, p: Property) -> Option<usize> {
+    check(c)
+        .properties
+        .into_iter()
+        .find(|r| r.property == p)
+        .and_then(|r| r.trace)
+        .map(|t| t.steps.len())
+}
+
+#[test]
+fn racy_wait_deadlocks_and_no_shorter_trace_exists() {
+    let c = cfg(RecipeId::RacyWait, 2, 1);
+    let r = check(&c);
+    assert_eq!(r.verdict, Verdict::Violated);
+    assert_eq!(r.property, Some(Property::Deadlock));
+    let len = trace_len(&c, Property::Deadlock).expect("a deadlock trace");
+    // Judge every state up to one step short of the trace: no deadlock there.
+    let mut shorter = c.clone();
+    shorter.max_depth = len - 1;
+    let x = explore(&shorter);
+    assert!(
+        !x.found.contains_key(&Property::Deadlock),
+        "a deadlock shorter than {len} steps exists"
+    );
+    assert!(x.bound.is_some(), "the depth bound must be reported");
+    let mut exact = c.clone();
+    exact.max_depth = len;
+    assert!(explore(&exact).found.contains_key(&Property::Deadlock));
+}
+
+#[test]
+fn the_lost_wake_up_is_the_one_the_seed_describes() {
+    let r = check(&cfg(RecipeId::RacyWait, 2, 1));
+    let t = r
+        .properties
+        .iter()
+        .find(|p| p.property == Property::Deadlock)
+        .and_then(|p| p.trace.clone())
+        .expect("trace");
+    let text = t.text();
+    // The event thread's notifyAll runs while nobody waits, and only then
+    // does the main thread enter wait().
+    let notify = text.find("notifyAll()").expect("notifyAll in the trace");
+    let wait = text.rfind("watcher.wait()").expect("wait in the trace");
+    assert!(notify < wait, "notifyAll must precede wait():\n{text}");
+    assert!(text.contains("none waiting: lost"), "{text}");
+    assert!(t.steps.last().is_some_and(|s| s.holders.is_empty()));
+}
+
+#[test]
+fn fixed_wait_holds_with_three_clients() {
+    let r = check(&cfg(RecipeId::FixedWait, 3, 1));
+    assert_eq!(r.verdict, Verdict::Holds, "{:?}", r.properties);
+    assert!(r.bound.is_none());
+}
+
+#[test]
+fn herd_recipes_keep_mutual_exclusion_but_wake_everyone() {
+    for recipe in [RecipeId::HerdUnique, RecipeId::HerdChildren] {
+        let r = check(&cfg(recipe, 3, 1));
+        assert_eq!(r.of(Property::MutualExclusion), Verdict::Holds, "{recipe}");
+        assert_eq!(r.of(Property::Herd), Verdict::Violated, "{recipe}");
+    }
+    // The textbook recipe wakes one waiter per release.
+    assert_eq!(
+        check(&cfg(RecipeId::Predecessor, 3, 1)).of(Property::Herd),
+        Verdict::Holds
+    );
+}
+
+#[test]
+fn a_state_bound_gives_incomplete_and_names_the_bound() {
+    let mut c = cfg(RecipeId::FixedWait, 3, 1);
+    c.max_states = 500;
+    let r = check(&c);
+    assert_eq!(r.verdict, Verdict::Incomplete);
+    assert!(
+        r.bound.as_deref().is_some_and(|b| b.contains("max-states")),
+        "{:?}",
+        r.bound
+    );
+    assert!(r.properties.iter().all(|p| p.verdict != Verdict::Holds));
+}
+
+#[test]
+fn symmetry_changes_no_verdict_and_no_trace_length() {
+    let mut cases = vec![
+        cfg(RecipeId::RacyWait, 2, 1),
+        cfg(RecipeId::RacyWait, 3, 1),
+        cfg(RecipeId::FixedWait, 3, 1),
+        cfg(RecipeId::HerdUnique, 3, 1),
+        cfg(RecipeId::Predecessor, 2, 2),
+    ];
+    let mut expiry = cfg(RecipeId::NoRecheck, 3, 1);
+    expiry.faults = FaultBudget {
+        waiter_expiries: 1,
+        ..FaultBudget::default()
+    };
+    cases.push(expiry);
+    let mut holder = cfg(RecipeId::Predecessor, 2, 1);
+    holder.faults.holder_expiries = 1;
+    cases.push(holder);
+    for c in cases {
+        let mut plain = c.clone();
+        plain.symmetry = false;
+        let (a, b) = (check(&c), check(&plain));
+        assert!(a.states <= b.states);
+        let len = |r: &locksmith_model::check::Report, p: Property| {
+            r.properties
+                .iter()
+                .find(|x| x.property == p)
+                .and_then(|x| x.trace.as_ref())
+                .map(|t| t.steps.len())
+        };
+        for p in Property::ALL {
+            assert_eq!(a.of(p), b.of(p), "{} {}: {p}", c.recipe, c.clients);
+            assert_eq!(len(&a, p), len(&b, p), "{} {}: {p}", c.recipe, c.clients);
+        }
+    }
+}
+
+#[test]
+fn no_recheck_breaks_under_a_waiter_expiry_and_predecessor_does_not() {
+    let mut c = cfg(RecipeId::NoRecheck, 3, 1);
+    c.faults.waiter_expiries = 1;
+    assert_eq!(check(&c).of(Property::MutualExclusion), Verdict::Violated);
+    c.recipe = RecipeId::Predecessor;
+    let r = check(&c);
+    assert_eq!(r.of(Property::MutualExclusion), Verdict::Holds);
+    assert_eq!(r.of(Property::Deadlock), Verdict::Holds);
+}
+
+#[test]
+fn a_holder_expiry_breaks_the_textbook_lock() {
+    let mut c = cfg(RecipeId::Predecessor, 2, 1);
+    c.faults.holder_expiries = 1;
+    let r = check(&c);
+    assert_eq!(r.of(Property::MutualExclusion), Verdict::Violated);
+    let t = r.properties[0].trace.clone().expect("trace");
+    assert!(t.steps.iter().any(|s| s.actor.starts_with("FAULT expire")));
+    assert_eq!(t.steps.last().map(|s| s.holders.len()), Some(2));
+}
+
+#[test]
+fn traces_are_deterministic() {
+    let c = cfg(RecipeId::NoRecheck, 3, 1);
+    let mut c2 = c.clone();
+    c2.faults.waiter_expiries = 1;
+    let a = check(&c2).properties[0].trace.clone().map(|t| t.text());
+    let b = check(&c2).properties[0].trace.clone().map(|t| t.text());
+    assert_eq!(a, b);
+    assert!(a.is_some());
+}

@@ -1,0 +1,167 @@
+//! The client runtime keeps Java's monitor semantics and the ZooKeeper
+//! client library's delivery rules exactly.
+
+use locksmith_model::recipe::{Action, Client, Notice, Recipe, Resume, Status, Step, Thread};
+use locksmith_model::zk::{EventType, Op, OpResult, WatchedEvent};
+
+/// main: synchronized (m) { m.wait(); } then finish.
+/// event: on any notice: synchronized (m) { m.notifyAll(); } return.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+struct Waiter {
+    main: u8,
+    event: u8,
+}
+
+impl Recipe for Waiter {
+    fn lock_root(&self) -> &'static str {
+        "/"
+    }
+    fn step(&mut self, thread: Thread, _: Resume) -> Action {
+        let (pc, script): (&mut u8, &[Step]) = match thread {
+            Thread::Main => (
+                &mut self.main,
+                &[Step::Enter(0), Step::Wait(0), Step::Exit(0), Step::Finished],
+            ),
+            Thread::Event => (
+                &mut self.event,
+                &[
+                    Step::Enter(0),
+                    Step::NotifyAll(0),
+                    Step::Exit(0),
+                    Step::Return,
+                ],
+            ),
+        };
+        let step = script[*pc as usize].clone();
+        *pc = (*pc + 1) % script.len() as u8;
+        Action { step, code: "test" }
+    }
+}
+
+fn notice() -> Notice {
+    Notice::Node(WatchedEvent {
+        kind: EventType::NodeDeleted,
+        path: "/x".into(),
+    })
+}
+
+fn run<R: Recipe>(c: &mut Client<R>, t: Thread, n: usize) {
+    for _ in 0..n {
+        assert!(c.step(t).is_some(), "{t} could not step: {:?}", c.status(t));
+    }
+}
+
+#[test]
+fn notify_all_before_wait_is_lost() {
+    let mut c = Client::new(Waiter::default());
+    c.notices.push_back((0, notice()));
+    run(&mut c, Thread::Event, 3); // enter, notifyAll (nobody waits), exit (+ eager return)
+    assert_eq!(c.event, Status::Idle);
+    run(&mut c, Thread::Main, 2); // enter, wait
+    assert_eq!(c.main, Status::Waiting(0));
+    assert!(
+        !c.can_step(Thread::Main),
+        "the notification is gone: main sleeps forever"
+    );
+}
+
+#[test]
+fn wait_releases_the_monitor_and_a_woken_thread_reacquires_it() {
+    let mut c = Client::new(Waiter::default());
+    run(&mut c, Thread::Main, 2); // enter, wait (releases)
+    assert!(c.monitors.is_free(0));
+    c.notices.push_back((0, notice()));
+    run(&mut c, Thread::Event, 2); // enter (free), notifyAll
+    assert_eq!(
+        c.main,
+        Status::Entering(0),
+        "woken, but the notifier holds the monitor"
+    );
+    assert!(!c.can_step(Thread::Main));
+    run(&mut c, Thread::Event, 1); // exit
+    assert!(c.can_step(Thread::Main));
+    run(&mut c, Thread::Main, 1); // re-acquire + exit
+    assert!(c.monitors.is_free(0));
+}
+
+#[test]
+fn a_blocked_enter_waits_for_the_monitor() {
+    let mut c = Client::new(Waiter::default());
+    c.notices.push_back((0, notice()));
+    run(&mut c, Thread::Event, 1); // event holds the monitor
+    run(&mut c, Thread::Main, 1); // main blocks entering
+    assert_eq!(c.main, Status::Entering(0));
+    assert!(!c.can_step(Thread::Main));
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+struct Caller {
+    pc: u8,
+}
+
+impl Recipe for Caller {
+    fn lock_root(&self) -> &'static str {
+        "/"
+    }
+    fn step(&mut self, thread: Thread, _: Resume) -> Action {
+        self.pc += 1;
+        let step = match (thread, self.pc) {
+            (Thread::Main, 1) => Step::Call {
+                op: Op::Exists {
+                    path: "/x".into(),
+                    watch: true,
+                },
+                watcher: Some(1),
+            },
+            (Thread::Main, _) => Step::Finished,
+            (Thread::Event, _) => Step::Return,
+        };
+        Action { step, code: "test" }
+    }
+}
+
+#[test]
+fn a_reply_registers_the_watch_and_the_event_reaches_the_event_thread_not_the_caller() {
+    let mut c = Client::new(Caller::default());
+    run(&mut c, Thread::Main, 1);
+    assert!(matches!(c.main, Status::Calling { .. }));
+    c.on_reply(Thread::Main, Ok(OpResult::Exists(None)));
+    assert!(
+        matches!(c.main, Status::Ready(Resume::Reply(_))),
+        "the reply wakes the caller"
+    );
+    let woke = c.on_event(&WatchedEvent {
+        kind: EventType::NodeCreated,
+        path: "/x".into(),
+    });
+    assert_eq!(
+        woke, 1,
+        "exists on a missing node leaves a watch that NodeCreated fires"
+    );
+    // The event thread can run the callback before the caller returns.
+    assert!(c.can_step(Thread::Event));
+    assert!(c.can_step(Thread::Main));
+    // A watch fires once.
+    assert_eq!(
+        c.on_event(&WatchedEvent {
+            kind: EventType::NodeCreated,
+            path: "/x".into()
+        }),
+        0
+    );
+}
+
+#[test]
+fn expiry_tells_every_watcher_and_later_calls_fail_locally() {
+    let mut c = Client::new(Caller::default());
+    run(&mut c, Thread::Main, 1);
+    c.on_reply(Thread::Main, Ok(OpResult::Exists(None)));
+    c.learn_expiry();
+    let told: Vec<_> = c.notices.iter().map(|(w, _)| *w).collect();
+    assert_eq!(
+        told,
+        vec![0, 1],
+        "the default watcher and the registered one hear Expired"
+    );
+    assert!(c.session_lost);
+}
