@@ -173,7 +173,20 @@ impl Scenario {
             }
         };
         let raw: Raw = toml::from_str(text).map_err(|e| at(e.span(), e.message().to_string()))?;
+        // The span of the line that sets `key` (`key = ...`), for messages
+        // about values that parsed but mean nothing.
         let find = |key: &str| -> Option<std::ops::Range<usize>> {
+            let mut offset = 0;
+            for line in text.split_inclusive('\n') {
+                let t = line.trim_start();
+                if t.strip_prefix(key)
+                    .is_some_and(|rest| rest.trim_start().starts_with('='))
+                {
+                    let start = offset + (line.len() - t.len());
+                    return Some(start..start + key.len());
+                }
+                offset += line.len();
+            }
             text.find(key).map(|i| i..i + key.len())
         };
         let recipe = RecipeId::parse(&raw.recipe).ok_or_else(|| {

@@ -1,0 +1,104 @@
+//! The `locksmith` binary as users and scripts see it: exit codes, the
+//! `--json` fields, and clear errors for bad input.
+
+use std::io::Write;
+use std::process::Command;
+
+fn locksmith(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_locksmith"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .output()
+        .expect("run locksmith");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn scenario_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("locksmith-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    let mut f = std::fs::File::create(&path).expect("temp file");
+    f.write_all(text.as_bytes()).expect("write");
+    path
+}
+
+#[test]
+fn a_violation_exits_1_with_the_trace_and_a_mermaid_diagram() {
+    let (code, out, _) = locksmith(&["check", "scenarios/racy-wait.toml"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("verdict: violated: deadlock"), "{out}");
+    assert!(out.contains("sequenceDiagram"), "{out}");
+    assert!(out.contains("watcher.wait()"), "{out}");
+}
+
+#[test]
+fn holds_exits_0() {
+    let (code, out, _) = locksmith(&["check", "scenarios/fixed-wait.toml", "--clients", "2"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("verdict: holds"), "{out}");
+}
+
+#[test]
+fn json_has_the_promised_fields() {
+    let (code, out, _) = locksmith(&["check", "scenarios/racy-wait.toml", "--json"]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    assert_eq!(v["verdict"], "violated");
+    assert_eq!(v["property"], "deadlock");
+    for field in ["states", "depth", "elapsed_ms"] {
+        assert!(v[field].is_u64(), "{field} in {v}");
+    }
+    assert!(v["trace"].as_array().is_some_and(|t| !t.is_empty()));
+}
+
+#[test]
+fn a_bound_exits_2_as_incomplete_and_names_it() {
+    let (code, out, _) = locksmith(&["check", "scenarios/fixed-wait.toml", "--max-states", "100"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("verdict: incomplete"), "{out}");
+    assert!(out.contains("max-states (100)"), "{out}");
+}
+
+#[test]
+fn a_malformed_scenario_names_the_file_the_line_and_what_was_expected() {
+    let p = scenario_file(
+        "bad-type.toml",
+        "recipe = \"racy-wait\"\nclients = \"two\"\n",
+    );
+    let (code, _, err) = locksmith(&["check", &p.to_string_lossy()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bad-type.toml:2"), "{err}");
+    assert!(err.contains("expected"), "{err}");
+
+    let p = scenario_file("bad-recipe.toml", "clients = 2\nrecipe = \"zookeeper\"\n");
+    let (code, _, err) = locksmith(&["check", &p.to_string_lossy()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bad-recipe.toml:2"), "{err}");
+    assert!(
+        err.contains("racy-wait"),
+        "the message lists the recipes: {err}"
+    );
+
+    let p = scenario_file(
+        "bad-key.toml",
+        "recipe = \"racy-wait\"\nclients = 2\nclinets = 3\n",
+    );
+    let (code, _, err) = locksmith(&["check", &p.to_string_lossy()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bad-key.toml:3"), "{err}");
+}
+
+#[test]
+fn a_missing_file_and_a_bad_flag_exit_2_without_a_panic() {
+    let (code, _, err) = locksmith(&["check", "scenarios/no-such-file.toml"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no-such-file.toml"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let (code, _, err) = locksmith(&["check", "scenarios/racy-wait.toml", "--clients", "0"]);
+    assert_eq!(code, 2);
+    assert!(!err.contains("panicked"), "{err}");
+}
