@@ -3,6 +3,7 @@
 
 mod bench;
 mod check;
+mod explorer;
 
 pub use check::to_text as check_report_text;
 
@@ -33,6 +34,9 @@ pub enum Command {
     /// Print checker figures: time to the lost wake-up (racy-wait, N=2 and
     /// N=3), states, states/s and peak memory for fixed-wait at N=3 and N=4.
     Bench(bench::BenchArgs),
+    /// Serve stateright's Explorer web UI on a scenario, to step through
+    /// states by hand (http://127.0.0.1:3000 by default).
+    Explorer(explorer::ExplorerArgs),
 }
 
 /// Parses the arguments, runs the command, returns the exit code.
@@ -41,6 +45,7 @@ pub fn run() -> i32 {
     match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Explorer(args) => explorer::run(&args),
     }
 }
 
