@@ -4,3 +4,4 @@
 pub mod cli;
 pub mod scenario;
 pub mod sim_settings;
+pub mod simulate;

@@ -1,9 +1,278 @@
 //! The `[sim]` table of a scenario file: settings only the simulator reads.
 //! Every field has a default, so a scenario written for the checker runs in
 //! the simulator unchanged.
+//!
+//! ```toml
+//! [sim]
+//! clients = 20                  # overrides the top-level `clients` (the checker's is ≤ 8)
+//! acquisitions = 20             # overrides the top-level `acquisitions`
+//! seeds = 100                   # how many seeds `cargo test` and `locksmith sim` run
+//! session_timeout_ms = 4000
+//! latency_ms = [0.2, 2.0]       # per packet, uniform; reorders across sessions
+//! think_ms = [0.0, 2.0]         # before each acquisition, uniform
+//! hold_ms = [0.5, 1.5]          # inside the critical section, uniform
+//! wake_ms = [0.0, 0.05]         # a woken thread's scheduling delay, uniform
+//! fencing = false               # the holder sends its lock node's sequence number
+//! reorder_within_session = false  # UNSAFE: breaks ZooKeeper's per-session FIFO
+//! expect = "violated"           # what `cargo test` holds the simulator to
+//! expect_property = "deadlock"
+//! expect_holds = ["mutual exclusion"]
+//!
+//! [sim.rates]                   # random faults, per simulated second
+//! expire = 0.0
+//! pause = 0.0
+//! partition = 0.0
+//! connection_loss = 0.0
+//!
+//! [[sim.schedule]]              # faults at fixed times
+//! at_ms = 20
+//! fault = "pause"               # expire | pause | partition | connection-loss
+//! target = "holder"             # holder | waiter | any | a client number (1-based)
+//! duration_ms = 6000            # pause and partition; default 1.5 × session timeout
+//! applied = true                # connection-loss: was the request in flight applied?
+//! ```
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+fn d_timeout() -> f64 {
+    4000.0
+}
+fn d_latency() -> [f64; 2] {
+    [0.2, 2.0]
+}
+fn d_think() -> [f64; 2] {
+    [0.0, 2.0]
+}
+fn d_hold() -> [f64; 2] {
+    [0.5, 1.5]
+}
+fn d_wake() -> [f64; 2] {
+    [0.0, 0.05]
+}
+fn d_seeds() -> u64 {
+    100
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-pub struct SimSettings {}
+pub struct SimSettings {
+    /// Overrides the scenario's `clients` (the simulator takes up to 255).
+    #[serde(default)]
+    pub clients: Option<u8>,
+    /// Overrides the scenario's `acquisitions`.
+    #[serde(default)]
+    pub acquisitions: Option<u8>,
+    /// Seeds a sweep runs by default (`locksmith sim`, `cargo test`).
+    #[serde(default = "d_seeds")]
+    pub seeds: u64,
+    /// The session timeout; heartbeats go every third of it, the client
+    /// declares the connection lost after two thirds of it in silence.
+    #[serde(default = "d_timeout")]
+    pub session_timeout_ms: f64,
+    /// One-way latency of every packet, uniform in `[min, max]`.
+    #[serde(default = "d_latency")]
+    pub latency_ms: [f64; 2],
+    /// Time between acquisitions, uniform in `[min, max]`.
+    #[serde(default = "d_think")]
+    pub think_ms: [f64; 2],
+    /// Time inside the critical section, uniform in `[min, max]`.
+    #[serde(default = "d_hold")]
+    pub hold_ms: [f64; 2],
+    /// How long a woken thread takes to run, uniform in `[min, max]` (the
+    /// scheduler's delay; lets the other thread act in between).
+    #[serde(default = "d_wake")]
+    pub wake_ms: [f64; 2],
+    /// The holder sends its lock node's sequence number with each write, and
+    /// the protected resource rejects a token older than one it accepted.
+    #[serde(default)]
+    pub fencing: bool,
+    /// UNSAFE: replies and events of one session may overtake each other.
+    #[serde(default)]
+    pub reorder_within_session: bool,
+    /// A deadlock is declared after this long without an acquisition or a
+    /// release while someone waits and nobody holds. Default: 3 × timeout.
+    #[serde(default)]
+    pub deadlock_ms: Option<f64>,
+    /// Every client must finish its acquisitions within this much simulated
+    /// time (liveness). Default: 60 s + 2 s per acquisition in total.
+    #[serde(default)]
+    pub limit_ms: Option<f64>,
+    #[serde(default)]
+    pub rates: FaultRates,
+    #[serde(default)]
+    pub schedule: Vec<ScheduledFault>,
+    /// What `cargo test` expects of every seed: `holds` or `violated`.
+    #[serde(default)]
+    pub expect: Option<String>,
+    /// With `expect = "violated"`: the property some seed violates.
+    #[serde(default)]
+    pub expect_property: Option<String>,
+    /// Properties no seed may violate.
+    #[serde(default)]
+    pub expect_holds: Vec<String>,
+}
+
+impl Default for SimSettings {
+    fn default() -> Self {
+        SimSettings {
+            clients: None,
+            acquisitions: None,
+            seeds: d_seeds(),
+            session_timeout_ms: d_timeout(),
+            latency_ms: d_latency(),
+            think_ms: d_think(),
+            hold_ms: d_hold(),
+            wake_ms: d_wake(),
+            fencing: false,
+            reorder_within_session: false,
+            deadlock_ms: None,
+            limit_ms: None,
+            rates: FaultRates::default(),
+            schedule: Vec::new(),
+            expect: None,
+            expect_property: None,
+            expect_holds: Vec::new(),
+        }
+    }
+}
+
+/// Random faults, each a Poisson process with this many events per
+/// simulated second.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct FaultRates {
+    #[serde(default)]
+    pub expire: f64,
+    #[serde(default)]
+    pub pause: f64,
+    #[serde(default)]
+    pub partition: f64,
+    #[serde(default)]
+    pub connection_loss: f64,
+}
+
+/// One fault at a fixed simulated time.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScheduledFault {
+    pub at_ms: f64,
+    pub fault: FaultKind,
+    #[serde(default)]
+    pub target: Target,
+    #[serde(default)]
+    pub duration_ms: Option<f64>,
+    #[serde(default)]
+    pub applied: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FaultKind {
+    /// The server expires the session at once.
+    Expire,
+    /// The client's process stops (GC pause): madsim pause, then resume.
+    Pause,
+    /// Both directions between the client and the server are clogged.
+    Partition,
+    /// The client's TCP connection drops with a request in flight.
+    ConnectionLoss,
+}
+
+impl FaultKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultKind::Expire => "expire",
+            FaultKind::Pause => "pause",
+            FaultKind::Partition => "partition",
+            FaultKind::ConnectionLoss => "connection-loss",
+        }
+    }
+}
+
+/// Which client a fault strikes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum Target {
+    /// A client number, 1-based.
+    Client(u8),
+    Named(TargetName),
+}
+
+impl Default for Target {
+    fn default() -> Self {
+        Target::Named(TargetName::Any)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TargetName {
+    /// The client that believes it holds the lock (waits until one does).
+    Holder,
+    /// A client waiting for the lock.
+    Waiter,
+    /// Any client.
+    Any,
+}
+
+impl SimSettings {
+    /// Checks the ranges; returns the offending key and why.
+    pub fn validate(&self) -> Result<(), (String, String)> {
+        let range = |key: &str, r: [f64; 2]| {
+            if !(r[0] >= 0.0 && r[1] >= r[0] && r[1].is_finite()) {
+                Err((
+                    key.to_string(),
+                    format!("{key} = [{}, {}]: expected 0 ≤ min ≤ max", r[0], r[1]),
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        range("latency_ms", self.latency_ms)?;
+        range("think_ms", self.think_ms)?;
+        range("hold_ms", self.hold_ms)?;
+        range("wake_ms", self.wake_ms)?;
+        if !(self.session_timeout_ms >= 1.0 && self.session_timeout_ms.is_finite()) {
+            return Err((
+                "session_timeout_ms".into(),
+                format!(
+                    "session_timeout_ms = {}: expected at least 1",
+                    self.session_timeout_ms
+                ),
+            ));
+        }
+        if self.clients == Some(0) {
+            return Err(("clients".into(), "clients = 0: expected 1 to 255".into()));
+        }
+        if self.acquisitions == Some(0) {
+            return Err((
+                "acquisitions".into(),
+                "acquisitions = 0: expected at least 1".into(),
+            ));
+        }
+        for (k, v) in [
+            ("expire", self.rates.expire),
+            ("pause", self.rates.pause),
+            ("partition", self.rates.partition),
+            ("connection_loss", self.rates.connection_loss),
+        ] {
+            if !(v >= 0.0 && v.is_finite()) {
+                return Err((k.into(), format!("rates.{k} = {v}: expected ≥ 0")));
+            }
+        }
+        for f in &self.schedule {
+            if !(f.at_ms >= 0.0 && f.at_ms.is_finite()) {
+                return Err(("at_ms".into(), format!("at_ms = {}: expected ≥ 0", f.at_ms)));
+            }
+        }
+        if let Some(e) = &self.expect {
+            if e != "holds" && e != "violated" {
+                return Err((
+                    "expect".into(),
+                    format!("expect = \"{e}\": expected \"holds\" or \"violated\""),
+                ));
+            }
+        }
+        Ok(())
+    }
+}

@@ -4,6 +4,7 @@
 mod bench;
 mod check;
 mod explorer;
+mod simulate;
 
 pub use check::to_text as check_report_text;
 
@@ -37,6 +38,17 @@ pub enum Command {
     /// Serve stateright's Explorer web UI on a scenario, to step through
     /// states by hand (http://127.0.0.1:3000 by default).
     Explorer(explorer::ExplorerArgs),
+    /// Simulate a scenario over many seeds (madsim): real timers,
+    /// heartbeats, faults. Stops at the first failing seed and prints one
+    /// command that replays it. Example: `locksmith sim
+    /// scenarios/racy-wait.toml --seeds 100 --clients 5`.
+    Sim(simulate::SimArgs),
+    /// Replay one simulation seed and print its whole trace (text and
+    /// Mermaid). The same seed gives the same trace, byte for byte.
+    Replay(simulate::ReplayArgs),
+    /// Print simulator figures: simulated acquisitions and seeds per wall
+    /// second, packets per acquisition, wall time of a 10,000-seed sweep.
+    BenchSim(simulate::BenchSimArgs),
 }
 
 /// Parses the arguments, runs the command, returns the exit code.
@@ -46,6 +58,9 @@ pub fn run() -> i32 {
         Command::Check(args) => check::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Explorer(args) => explorer::run(&args),
+        Command::Sim(args) => simulate::run_sim(&args),
+        Command::Replay(args) => simulate::run_replay(&args),
+        Command::BenchSim(args) => simulate::run_bench(&args),
     }
 }
 

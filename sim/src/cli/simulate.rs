@@ -1,0 +1,327 @@
+//! `locksmith sim`, `locksmith replay` and `locksmith bench-sim`: the
+//! deterministic simulator from the command line.
+
+use crate::scenario::Scenario;
+use crate::simulate::sweep::{sweep, SweepOptions, SweepReport};
+use crate::simulate::{run_seed, SimConfig, Totals};
+use clap::Args;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[derive(Args, Debug)]
+pub struct SimArgs {
+    /// The scenario file (TOML), e.g. scenarios/predecessor.toml.
+    pub scenario: PathBuf,
+    /// How many seeds to run (default: the scenario's `[sim] seeds`, or 1
+    /// with --seed).
+    #[arg(long)]
+    pub seeds: Option<u64>,
+    /// The first seed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Override the number of clients (1–255).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..))]
+    pub clients: Option<u8>,
+    /// Override the acquisitions per client.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..))]
+    pub acquisitions: Option<u8>,
+    /// Go on after a failing seed (report all of them).
+    #[arg(long)]
+    pub keep_going: bool,
+    /// Parallel runs (OS threads).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: u16,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// The scenario file (TOML).
+    pub scenario: PathBuf,
+    /// The seed to replay.
+    #[arg(long)]
+    pub seed: u64,
+    /// Override the number of clients (as given to `locksmith sim`).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..))]
+    pub clients: Option<u8>,
+    /// Override the acquisitions per client.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..))]
+    pub acquisitions: Option<u8>,
+    /// Print the trace only as text (no Mermaid).
+    #[arg(long)]
+    pub no_mermaid: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct BenchSimArgs {
+    /// Seeds for the 10,000-seed sweep figure.
+    #[arg(long, default_value_t = 10_000)]
+    pub sweep_seeds: u64,
+    /// Threads for the sweep figure.
+    #[arg(long, default_value_t = 2)]
+    pub jobs: u16,
+    /// Seeds per throughput figure.
+    #[arg(long, default_value_t = 200)]
+    pub seeds: u64,
+}
+
+/// Loads the scenario and applies the overrides; errors name the file.
+pub fn load(
+    path: &Path,
+    clients: Option<u8>,
+    acquisitions: Option<u8>,
+) -> Result<SimConfig, String> {
+    let sc = Scenario::load(path).map_err(|e| e.to_string())?;
+    sc.sim
+        .validate()
+        .map_err(|(key, why)| format!("{}: [sim] {key}: {why}", path.display()))?;
+    let mut cfg = SimConfig::of(&sc);
+    if let Some(n) = clients {
+        cfg.clients = n as usize;
+    }
+    if let Some(k) = acquisitions {
+        cfg.acquisitions = k;
+    }
+    Ok(cfg)
+}
+
+fn replay_command(path: &Path, seed: u64, a: &SimArgs) -> String {
+    let mut cmd = format!("locksmith replay {} --seed {seed}", path.display());
+    if let Some(n) = a.clients {
+        cmd.push_str(&format!(" --clients {n}"));
+    }
+    if let Some(k) = a.acquisitions {
+        cmd.push_str(&format!(" --acquisitions {k}"));
+    }
+    cmd
+}
+
+pub fn run_sim(a: &SimArgs) -> i32 {
+    let cfg = match load(&a.scenario, a.clients, a.acquisitions) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let first = a.seed.unwrap_or(0);
+    let count = a.seeds.unwrap_or(if a.seed.is_some() {
+        1
+    } else {
+        cfg.settings.seeds
+    });
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(count),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} seeds ({per_sec}, eta {eta})",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let opts = SweepOptions {
+        first,
+        count,
+        keep_going: a.keep_going,
+        jobs: a.jobs as usize,
+    };
+    let tick = || bar.inc(1);
+    let report = sweep(&cfg, &opts, &tick);
+    bar.finish_and_clear();
+    let failed = report.first_failure().is_some();
+    if a.json {
+        println!("{}", to_json(&cfg, a, &report));
+    } else {
+        print!("{}", to_text(&cfg, a, &report));
+    }
+    if failed {
+        1
+    } else if report.seeds_run < count {
+        2
+    } else {
+        0
+    }
+}
+
+fn to_json(cfg: &SimConfig, a: &SimArgs, r: &SweepReport) -> serde_json::Value {
+    let s = r.totals.summary();
+    let f = r.first_failure();
+    json!({
+        "scenario": a.scenario.display().to_string(),
+        "recipe": cfg.recipe.name(),
+        "clients": cfg.clients,
+        "acquisitions": cfg.acquisitions,
+        "verdict": if f.is_some() { "violated" } else { "holds" },
+        "property": f.and_then(|f| f.violation.as_ref()).map(|v| v.0.name()),
+        "why": f.and_then(|f| f.violation.as_ref()).map(|v| v.1.clone()),
+        "seed": f.map(|f| f.seed),
+        "failing_seeds": r.failures.iter().map(|f| f.seed).collect::<Vec<_>>(),
+        "replay": f.map(|f| replay_command(&a.scenario, f.seed, a)),
+        "seeds_run": r.seeds_run,
+        "elapsed_ms": r.elapsed_ms,
+        "metrics": s,
+    })
+}
+
+fn to_text(cfg: &SimConfig, a: &SimArgs, r: &SweepReport) -> String {
+    use std::fmt::Write;
+    let s = r.totals.summary();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{}  —  {} with {} clients × {} acquisitions, simulated",
+        a.scenario.display(),
+        cfg.recipe,
+        cfg.clients,
+        cfg.acquisitions
+    );
+    match r.first_failure() {
+        Some(f) => {
+            let (p, why) = f
+                .violation
+                .as_ref()
+                .map(|(p, w)| (p.name(), w.as_str()))
+                .unwrap_or(("?", ""));
+            let _ = writeln!(out, "verdict: violated: {p}");
+            let _ = writeln!(out, "  seed {}: {why}", f.seed);
+            if r.failures.len() > 1 {
+                let seeds: Vec<String> = r.failures.iter().map(|f| f.seed.to_string()).collect();
+                let _ = writeln!(
+                    out,
+                    "  {} failing seeds: {}",
+                    r.failures.len(),
+                    seeds.join(" ")
+                );
+            }
+            let _ = writeln!(out, "replay: {}", replay_command(&a.scenario, f.seed, a));
+        }
+        None => {
+            let _ = writeln!(out, "verdict: no violation in {} seeds", r.seeds_run);
+        }
+    }
+    let _ = writeln!(
+        out,
+        "{} seeds in {} ms ({:.0} seeds/s, {:.0} simulated acquisitions/s)",
+        r.seeds_run,
+        r.elapsed_ms,
+        r.seeds_run as f64 * 1000.0 / r.elapsed_ms.max(1) as f64,
+        s.acquisitions as f64 * 1000.0 / r.elapsed_ms.max(1) as f64
+    );
+    let _ = writeln!(
+        out,
+        "acquisitions {}; per acquisition: {:.2} notifications, {:.2} packets ({} requests, {} replies, {} notifications; {} heartbeats apart)",
+        s.acquisitions,
+        s.notifications_per_acquisition,
+        s.packets_per_acquisition,
+        s.requests,
+        s.replies,
+        s.notifications,
+        s.heartbeats
+    );
+    let _ = writeln!(
+        out,
+        "wake-ups per release {:.2}; acquisition latency p50 {:.3} ms, p99 {:.3} ms; stale writes rejected {}; belief overlaps {}; expiries {}; faults {}",
+        s.wakeups_per_release,
+        s.latency_p50_ms,
+        s.latency_p99_ms,
+        s.rejected_writes,
+        s.belief_overlaps,
+        s.expiries,
+        s.faults
+    );
+    out
+}
+
+pub fn run_replay(a: &ReplayArgs) -> i32 {
+    let cfg = match load(&a.scenario, a.clients, a.acquisitions) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let r = run_seed(&cfg, a.seed, true);
+    print!("{}", r.trace.text());
+    if !a.no_mermaid {
+        println!("\n```mermaid\n{}```", r.trace.mermaid(cfg.clients));
+    }
+    let mut t = Totals::default();
+    t.add(&r.metrics);
+    let s = t.summary();
+    match &r.violation {
+        Some((p, why)) => {
+            println!("verdict: violated: {} (seed {}): {why}", p.name(), a.seed);
+        }
+        None => println!("verdict: no violation (seed {})", a.seed),
+    }
+    println!(
+        "acquisitions {}, requests {}, replies {}, notifications {}, heartbeats {}, simulated {:.3} ms",
+        s.acquisitions, s.requests, s.replies, s.notifications, s.heartbeats, s.simulated_ms
+    );
+    if r.violation.is_some() {
+        1
+    } else {
+        0
+    }
+}
+
+/// One throughput figure: `seeds` runs of `recipe` at `clients` on one thread.
+pub fn throughput(cfg: &SimConfig, seeds: u64) -> (f64, f64, crate::simulate::Summary) {
+    let started = Instant::now();
+    let mut t = Totals::default();
+    for seed in 0..seeds {
+        t.add(&run_seed(cfg, seed, false).metrics);
+    }
+    let secs = started.elapsed().as_secs_f64().max(1e-9);
+    let s = t.summary();
+    (s.acquisitions as f64 / secs, seeds as f64 / secs, s)
+}
+
+pub fn run_bench(a: &BenchSimArgs) -> i32 {
+    use crate::sim_settings::SimSettings;
+    use locksmith_model::recipe::RecipeId;
+    let mk = |recipe, clients, acquisitions| SimConfig {
+        recipe,
+        clients,
+        acquisitions,
+        settings: SimSettings::default(),
+    };
+    println!("simulator figures (one core unless noted; default [sim] settings)");
+    for (recipe, n) in [
+        (RecipeId::Predecessor, 5),
+        (RecipeId::Predecessor, 20),
+        (RecipeId::HerdChildren, 5),
+        (RecipeId::HerdChildren, 20),
+    ] {
+        let cfg = mk(recipe, n, 20);
+        let (aps, sps, s) = throughput(&cfg, a.seeds);
+        println!(
+            "{recipe} × {n} clients × 20: {aps:.0} simulated acquisitions/s, {sps:.1} seeds/s; {:.2} notifications and {:.2} packets per acquisition, {:.2} wake-ups per release, p50 {:.2} ms, p99 {:.2} ms",
+            s.notifications_per_acquisition,
+            s.packets_per_acquisition,
+            s.wakeups_per_release,
+            s.latency_p50_ms,
+            s.latency_p99_ms
+        );
+    }
+    let cfg = mk(RecipeId::Predecessor, 5, 20);
+    let opts = SweepOptions {
+        first: 0,
+        count: a.sweep_seeds,
+        keep_going: true,
+        jobs: a.jobs as usize,
+    };
+    let r = sweep(&cfg, &opts, &|| {});
+    println!(
+        "sweep: {} seeds of predecessor × 5 clients × 20 on {} threads: {:.2} s wall ({} failing)",
+        r.seeds_run,
+        a.jobs,
+        r.elapsed_ms as f64 / 1000.0,
+        r.failures.len()
+    );
+    0
+}

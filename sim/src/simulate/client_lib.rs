@@ -1,0 +1,399 @@
+//! A client node: ZooKeeper's Java client library around one recipe.
+//!
+//! Four tasks share the node, as the Java process has its threads:
+//! - the recipe's **main** and **event** threads, each a task that takes one
+//!   recipe step at a time through [`Client::step`] whenever it can run,
+//!   then yields, so madsim's random scheduler interleaves the two threads
+//!   (and every other node) with the freedom the checker explores: a reply
+//!   and an event that arrive together may be acted on in either order;
+//! - the **receiver** (the library's `SendThread` reading the socket):
+//!   replies wake their calling thread ([`Client::on_reply`]), notifications
+//!   go to the event thread's queue ([`Client::on_event`]);
+//! - the **heartbeat** task: a ping every third of the session timeout;
+//!   after two thirds of the timeout without hearing from the server the
+//!   connection is declared lost ([`Client::on_connection_loss`]: pending
+//!   calls fail with `ConnectionLoss`, watchers hear `Disconnected`) and a
+//!   new connection is opened for the same session; the server either
+//!   resumes it (missed notifications follow) or answers that it expired
+//!   ([`Client::learn_expiry`]: watchers hear `Expired`, later calls fail).
+//!
+//! The main thread also plays the application around the recipe: it
+//! thinks before each `lock()`, and inside the critical section it writes
+//! to the protected resource, holds, and writes again.
+//!
+//! [`Client::step`]: locksmith_model::recipe::Client::step
+//! [`Client::on_reply`]: locksmith_model::recipe::Client::on_reply
+//! [`Client::on_event`]: locksmith_model::recipe::Client::on_event
+//! [`Client::on_connection_loss`]: locksmith_model::recipe::Client::on_connection_loss
+//! [`Client::learn_expiry`]: locksmith_model::recipe::Client::learn_expiry
+
+use super::trace::Party;
+use super::world::{
+    ack_link, client_link, lock, now, park, recv, yield_now, Conn, Inbox, Shared, ToClient,
+    ToServer, World, Write,
+};
+use locksmith_model::recipe::{Output, Status, Step, Thread};
+use locksmith_model::zk::OpResult;
+
+/// The connection dropped (reset, read timeout, or the server closed it):
+/// packets in flight on it are lost, pending calls fail, and the library
+/// opens a new connection for the same session.
+pub fn lose_connection(w: &mut World, c: usize, why: &str) {
+    let t = now();
+    let lost_requests = w.to_server[c].drain().len();
+    let lost_replies = w.to_client[c].drain().len();
+    let cp = &mut w.clients[c];
+    if cp.client.session_lost {
+        return;
+    }
+    cp.client.on_connection_loss();
+    cp.epoch += 1;
+    cp.conn = Conn::Connecting(t);
+    let (epoch, seen) = (cp.epoch, cp.seen_event);
+    w.trace.note(
+        t,
+        Some(Party::Client(c)),
+        format!(
+            "connection lost ({why}): {lost_requests} request(s) never reached the server, {lost_replies} packet(s) to the client lost; pending calls fail with ConnectionLoss, watchers hear Disconnected; reconnecting"
+        ),
+    );
+    w.sessions[c].connected = false;
+    w.metrics.heartbeats += 1;
+    w.send_to_server(c, ToServer::Connect { epoch, seen });
+    w.wake_threads(c);
+}
+
+fn on_packet(w: &mut World, c: usize, pkt: ToClient) {
+    let t = now();
+    let cp = &mut w.clients[c];
+    if pkt.epoch() != cp.epoch || cp.client.session_lost {
+        return;
+    }
+    cp.last_heard = t;
+    match pkt {
+        ToClient::Reply { thread, reply, .. } => {
+            if thread == Thread::Main {
+                if let Ok(OpResult::Created(p)) = &reply {
+                    cp.own_node = Some(p.clone());
+                }
+            }
+            if w.trace.on {
+                let r = match &reply {
+                    Ok(r) => r.to_string(),
+                    Err(e) => e.to_string(),
+                };
+                w.trace
+                    .note(t, Some(Party::Client(c)), format!("reply to {thread}: {r}"));
+            }
+            w.clients[c].client.on_reply(thread, reply);
+        }
+        ToClient::Event { seq, event, .. } => {
+            if seq <= cp.seen_event {
+                return;
+            }
+            cp.seen_event = seq;
+            let n = cp.client.on_event(&event);
+            w.trace.note(
+                t,
+                Some(Party::Client(c)),
+                format!("event {event} → {n} watcher(s) queued for the event thread"),
+            );
+        }
+        ToClient::Pong { .. } => {}
+        ToClient::Connected { .. } => {
+            cp.conn = Conn::Connected;
+            w.trace.note(
+                t,
+                Some(Party::Client(c)),
+                "reconnected: session resumed".into(),
+            );
+        }
+        ToClient::Expired { .. } => {
+            cp.conn = Conn::Connected;
+            cp.client.learn_expiry();
+            w.trace.note(
+                t,
+                Some(Party::Client(c)),
+                "the server says the session expired: every watcher hears Expired".into(),
+            );
+        }
+        ToClient::Closed { .. } => lose_connection(w, c, "the server closed it"),
+    }
+    w.wake_threads(c);
+}
+
+/// The library's socket reader.
+pub async fn receiver(shared: Shared, c: usize) {
+    loop {
+        let pkt = recv(&shared, Inbox::Client(c), client_link).await;
+        on_packet(&mut lock(&shared), c, pkt);
+    }
+}
+
+/// Pings, and notices a silent server.
+pub async fn heartbeat(shared: Shared, c: usize) {
+    let timeout = lock(&shared).p.timeout;
+    let read_timeout = timeout * 2 / 3;
+    loop {
+        super::world::sleep_ns((timeout / 3).max(1)).await;
+        let mut w = lock(&shared);
+        let t = now();
+        let cp = &mut w.clients[c];
+        if cp.client.session_lost {
+            continue;
+        }
+        match cp.conn {
+            Conn::Connected if t.saturating_sub(cp.last_heard) > read_timeout => {
+                lose_connection(&mut w, c, "no answer for 2/3 of the session timeout")
+            }
+            Conn::Connected => {
+                let (epoch, seen) = (cp.epoch, cp.seen_event);
+                w.metrics.heartbeats += 1;
+                w.send_to_server(c, ToServer::Ping { epoch, seen });
+            }
+            Conn::Connecting(since) if t.saturating_sub(since) > read_timeout => {
+                // The connect attempt went unanswered: try a new one.
+                if cp.client.has_pending_call() {
+                    cp.client.on_connection_loss();
+                }
+                cp.epoch += 1;
+                cp.conn = Conn::Connecting(t);
+                let (epoch, seen) = (cp.epoch, cp.seen_event);
+                w.to_server[c].drain();
+                w.to_client[c].drain();
+                w.metrics.heartbeats += 1;
+                w.send_to_server(c, ToServer::Connect { epoch, seen });
+                w.wake_threads(c);
+            }
+            Conn::Connecting(_) => {}
+        }
+    }
+}
+
+/// Runs one step of `t`. Returns the fencing token when the step entered
+/// the critical section (`Some(None)` without fencing).
+fn step(w: &mut World, c: usize, t: Thread) -> Option<Option<u64>> {
+    let now_ns = now();
+    let cp = &mut w.clients[c];
+    let (action, output) = cp.client.step(t)?;
+    let mut entered = None;
+    if w.trace.on {
+        let cp = &w.clients[c];
+        let mut text = format!("{t}: {}", action.code);
+        match (&output, &action.step, cp.client.status(t)) {
+            (Output::Send(op), _, _) => text.push_str(&format!(" → sends {op}")),
+            (_, Step::Call { .. }, Status::Ready(_)) => {
+                text.push_str(" → fails at once: session known expired")
+            }
+            (_, Step::Throw(e), _) => text.push_str(&format!(" → {e} escapes; the thread dies")),
+            _ => {}
+        }
+        w.trace.note(now_ns, Some(Party::Client(c)), text);
+    }
+    match &action.step {
+        Step::Acquired => {
+            let others: Vec<usize> = (0..w.clients.len())
+                .filter(|&o| o != c && w.clients[o].client.holds)
+                .collect();
+            if !others.is_empty() {
+                w.metrics.belief_overlaps += 1;
+                w.trace.note(
+                    now_ns,
+                    Some(Party::Client(c)),
+                    format!(
+                        "believes it holds the lock while c{} still does",
+                        others[0] + 1
+                    ),
+                );
+            }
+            let cp = &mut w.clients[c];
+            w.metrics.acquisitions += 1;
+            if let Some(since) = cp.attempt_since.take() {
+                w.metrics.latencies.push(now_ns - since);
+            }
+            w.last_progress = now_ns;
+            let token = if w.p.fencing {
+                cp.own_node.as_deref().and_then(sequence_number)
+            } else {
+                None
+            };
+            entered = Some(token);
+        }
+        Step::Released => {
+            w.clients[c].unlock_phase = 1;
+            w.last_progress = now_ns;
+        }
+        Step::Finished | Step::Throw(_) => {
+            w.last_progress = now_ns;
+            w.clients[c].attempt_since = None;
+        }
+        _ => {}
+    }
+    if let Output::Send(op) = output {
+        let cp = &mut w.clients[c];
+        if t == Thread::Main && cp.unlock_phase == 1 {
+            cp.unlock_phase = 2;
+        }
+        let epoch = cp.epoch;
+        w.metrics.requests += 1;
+        if w.trace.on {
+            w.trace.packet(
+                now_ns,
+                Party::Client(c),
+                Party::Server,
+                format!("{t}: {op}"),
+            );
+        }
+        w.send_to_server(
+            c,
+            ToServer::Request {
+                epoch,
+                thread: t,
+                op,
+            },
+        );
+    }
+    w.wake_threads(c);
+    entered
+}
+
+/// The sequence number at the end of a sequential node's name.
+pub fn sequence_number(path: &str) -> Option<u64> {
+    let digits: String = path
+        .chars()
+        .rev()
+        .take_while(|ch| ch.is_ascii_digit())
+        .collect();
+    if digits.is_empty() {
+        return None;
+    }
+    digits.chars().rev().collect::<String>().parse().ok()
+}
+
+fn can_run(w: &mut World, c: usize, t: Thread, waker: std::task::Waker) -> bool {
+    let cp = &mut w.clients[c];
+    if cp.client.can_step(t) || (t == Thread::Main && cp.client.is_done()) {
+        return true;
+    }
+    match t {
+        Thread::Main => cp.main_waker = Some(waker),
+        Thread::Event => cp.event_waker = Some(waker),
+    }
+    false
+}
+
+async fn think(shared: &Shared, c: usize) {
+    let d = {
+        let w = lock(shared);
+        w.draw(w.p.think)
+    };
+    super::world::sleep_ns(d).await;
+    lock(shared).clients[c].attempt_since = Some(now());
+}
+
+/// A woken thread is scheduled after a random delay (the OS and the JVM
+/// do not run it at once): the other thread, and every other node, may act
+/// in between — the interleavings the checker explores.
+async fn wake_delay(shared: &Shared) {
+    let d = {
+        let w = lock(shared);
+        w.draw(w.p.wake)
+    };
+    if d > 0 {
+        super::world::sleep_ns(d).await;
+    }
+}
+
+/// Lets the other thread of the client run first, if it can.
+async fn maybe_yield(shared: &Shared, c: usize, t: Thread) {
+    let other = match t {
+        Thread::Main => Thread::Event,
+        Thread::Event => Thread::Main,
+    };
+    let yield_ = lock(shared).clients[c].client.can_step(other);
+    if yield_ {
+        yield_now().await;
+    }
+}
+
+/// The application's thread: lock(), critical section, unlock(), K times.
+pub async fn main_thread(shared: Shared, c: usize) {
+    think(&shared, c).await;
+    loop {
+        if park(&shared, move |w, waker| can_run(w, c, Thread::Main, waker)).await {
+            wake_delay(&shared).await;
+        }
+        let think_now = {
+            let mut w = lock(&shared);
+            let cp = &mut w.clients[c];
+            if cp.client.is_done() {
+                break;
+            }
+            if !cp.client.can_step(Thread::Main) {
+                continue;
+            }
+            if cp.unlock_phase == 2 {
+                cp.unlock_phase = 0;
+                true
+            } else {
+                false
+            }
+        };
+        if think_now {
+            think(&shared, c).await;
+        }
+        let entered = {
+            let mut w = lock(&shared);
+            step(&mut w, c, Thread::Main)
+        };
+        if let Some(token) = entered {
+            critical_section(&shared, c, token).await;
+        }
+        maybe_yield(&shared, c, Thread::Main).await;
+    }
+}
+
+async fn critical_section(shared: &Shared, c: usize, token: Option<u64>) {
+    let hold = {
+        let mut w = lock(shared);
+        let at = now() + w.latency();
+        w.to_resource[c].send(
+            at,
+            Write {
+                client: c,
+                token,
+                begin: true,
+            },
+        );
+        w.draw(w.p.hold)
+    };
+    recv(shared, Inbox::Client(c), ack_link).await;
+    super::world::sleep_ns(hold).await;
+    {
+        let mut w = lock(shared);
+        let at = now() + w.latency();
+        w.to_resource[c].send(
+            at,
+            Write {
+                client: c,
+                token,
+                begin: false,
+            },
+        );
+    }
+    recv(shared, Inbox::Client(c), ack_link).await;
+}
+
+/// ZooKeeper's event thread: runs the watchers' callbacks.
+pub async fn event_thread(shared: Shared, c: usize) {
+    loop {
+        if park(&shared, move |w, waker| can_run(w, c, Thread::Event, waker)).await {
+            wake_delay(&shared).await;
+        }
+        {
+            let mut w = lock(&shared);
+            step(&mut w, c, Thread::Event);
+        }
+        maybe_yield(&shared, c, Thread::Event).await;
+    }
+}

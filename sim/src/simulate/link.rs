@@ -1,0 +1,102 @@
+//! One direction of one simulated connection: a queue of packets, each with
+//! the simulated instant it arrives.
+//!
+//! FIFO (TCP) by default: a packet never arrives before the one sent ahead
+//! of it on the same link, so latency varies per packet but order within a
+//! session holds and order *across* sessions is free. With
+//! `reorder_within_session` the arrival times are independent (unsafe: it
+//! breaks ZooKeeper's per-session FIFO). A clogged link (partition) holds
+//! its packets until it is unclogged. Receivers sleep in madsim time until
+//! the head packet is due, so delivery follows the simulated clock.
+
+use std::collections::BTreeMap;
+use std::task::Waker;
+
+#[derive(Debug)]
+pub struct Link<T> {
+    /// (arrival ns, send order) → packet.
+    queue: BTreeMap<(u64, u64), T>,
+    sent: u64,
+    last_at: u64,
+    pub fifo: bool,
+    pub clogged: bool,
+    /// The receiving task, when it sleeps on an empty or clogged link.
+    pub waker: Option<Waker>,
+}
+
+/// What a receiver should do next.
+pub enum Next<T> {
+    Packet(T),
+    /// Sleep until this instant (ns), then look again.
+    SleepUntil(u64),
+    /// Nothing to do until woken (empty or clogged).
+    Park,
+}
+
+impl<T> Link<T> {
+    pub fn new(fifo: bool) -> Self {
+        Link {
+            queue: BTreeMap::new(),
+            sent: 0,
+            last_at: 0,
+            fifo,
+            clogged: false,
+            waker: None,
+        }
+    }
+
+    /// Queues `packet` to arrive at `at` (or later, to keep FIFO).
+    pub fn send(&mut self, mut at: u64, packet: T) {
+        if self.fifo {
+            at = at.max(self.last_at);
+            self.last_at = at;
+        }
+        self.sent += 1;
+        self.queue.insert((at, self.sent), packet);
+        if let Some(w) = self.waker.take() {
+            w.wake();
+        }
+    }
+
+    /// The next packet due at `now`, or how long to wait.
+    pub fn next(&mut self, now: u64) -> Next<T> {
+        if self.clogged {
+            return Next::Park;
+        }
+        match self.queue.first_key_value() {
+            None => Next::Park,
+            Some((&(at, _), _)) if at > now => Next::SleepUntil(at),
+            Some(_) => match self.queue.pop_first() {
+                Some((_, p)) => Next::Packet(p),
+                None => Next::Park,
+            },
+        }
+    }
+
+    /// Drops every packet in flight (a broken connection); returns them.
+    pub fn drain(&mut self) -> Vec<T> {
+        std::mem::take(&mut self.queue).into_values().collect()
+    }
+
+    /// Drops the packets for which `keep` is false.
+    pub fn retain(&mut self, mut keep: impl FnMut(&T) -> bool) -> usize {
+        let before = self.queue.len();
+        self.queue.retain(|_, p| keep(p));
+        before - self.queue.len()
+    }
+
+    pub fn clog(&mut self) {
+        self.clogged = true;
+    }
+
+    pub fn unclog(&mut self) {
+        self.clogged = false;
+        if let Some(w) = self.waker.take() {
+            w.wake();
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.queue.is_empty()
+    }
+}

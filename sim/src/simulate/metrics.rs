@@ -1,0 +1,125 @@
+//! What a run costs: packets by kind, wake-ups per release, acquisition
+//! latency. Heartbeats (pings, pongs, connects) are counted apart from the
+//! requests, replies and notifications a recipe causes.
+
+use serde::Serialize;
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Metrics {
+    pub acquisitions: u64,
+    /// Requests the recipes sent.
+    pub requests: u64,
+    /// Replies the server sent to them.
+    pub replies: u64,
+    /// Watch notifications the server sent.
+    pub notifications: u64,
+    /// Pings, pongs and (re)connect handshakes.
+    pub heartbeats: u64,
+    /// Releases (deleting transactions and session ends) while another
+    /// client was trying to acquire.
+    pub contended_releases: u64,
+    /// Sessions other than the releaser's that those releases notified.
+    pub wakeups: u64,
+    /// Acquisition latencies (lock() called → returned), ns.
+    pub latencies: Vec<u64>,
+    /// Writes the resource rejected for a stale fencing token.
+    pub rejected_writes: u64,
+    /// Times a client acquired while another still believed it held.
+    pub belief_overlaps: u64,
+    /// Sessions the server expired.
+    pub expiries: u64,
+    /// Faults injected.
+    pub faults: u64,
+    /// Simulated duration of the run, ns.
+    pub sim_ns: u64,
+}
+
+/// The figures a report prints, over one run or a whole sweep.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct Summary {
+    pub runs: u64,
+    pub acquisitions: u64,
+    pub requests: u64,
+    pub replies: u64,
+    pub notifications: u64,
+    pub heartbeats: u64,
+    pub notifications_per_acquisition: f64,
+    pub packets_per_acquisition: f64,
+    pub wakeups_per_release: f64,
+    pub latency_p50_ms: f64,
+    pub latency_p99_ms: f64,
+    pub rejected_writes: u64,
+    pub belief_overlaps: u64,
+    pub expiries: u64,
+    pub faults: u64,
+    pub simulated_ms: f64,
+}
+
+/// Accumulates runs into a [`Summary`].
+#[derive(Debug, Clone, Default)]
+pub struct Totals {
+    m: Metrics,
+    runs: u64,
+}
+
+impl Totals {
+    pub fn add(&mut self, r: &Metrics) {
+        let m = &mut self.m;
+        self.runs += 1;
+        m.acquisitions += r.acquisitions;
+        m.requests += r.requests;
+        m.replies += r.replies;
+        m.notifications += r.notifications;
+        m.heartbeats += r.heartbeats;
+        m.contended_releases += r.contended_releases;
+        m.wakeups += r.wakeups;
+        m.rejected_writes += r.rejected_writes;
+        m.belief_overlaps += r.belief_overlaps;
+        m.expiries += r.expiries;
+        m.faults += r.faults;
+        m.sim_ns += r.sim_ns;
+        // Keep the latency sample bounded over long sweeps.
+        if m.latencies.len() < 1_000_000 {
+            m.latencies.extend_from_slice(&r.latencies);
+        }
+    }
+
+    pub fn merge(&mut self, o: &Totals) {
+        let runs = self.runs;
+        self.add(&o.m);
+        self.runs = runs + o.runs;
+    }
+
+    pub fn summary(&self) -> Summary {
+        let m = &self.m;
+        let per = |x: u64, n: u64| if n == 0 { 0.0 } else { x as f64 / n as f64 };
+        let mut l = m.latencies.clone();
+        l.sort_unstable();
+        let pct = |q: f64| {
+            if l.is_empty() {
+                0.0
+            } else {
+                let i = ((l.len() as f64 - 1.0) * q).round() as usize;
+                l[i.min(l.len() - 1)] as f64 / 1e6
+            }
+        };
+        Summary {
+            runs: self.runs,
+            acquisitions: m.acquisitions,
+            requests: m.requests,
+            replies: m.replies,
+            notifications: m.notifications,
+            heartbeats: m.heartbeats,
+            notifications_per_acquisition: per(m.notifications, m.acquisitions),
+            packets_per_acquisition: per(m.requests + m.replies + m.notifications, m.acquisitions),
+            wakeups_per_release: per(m.wakeups, m.contended_releases),
+            latency_p50_ms: pct(0.5),
+            latency_p99_ms: pct(0.99),
+            rejected_writes: m.rejected_writes,
+            belief_overlaps: m.belief_overlaps,
+            expiries: m.expiries,
+            faults: m.faults,
+            simulated_ms: m.sim_ns as f64 / 1e6,
+        }
+    }
+}

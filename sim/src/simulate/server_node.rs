@@ -1,0 +1,221 @@
+//! The ZooKeeper server node: the model's [`ZkServer`] behind one receiving
+//! task per session connection, and the session tracker that expires a
+//! session whose client has been silent for the session timeout.
+//!
+//! Connections: a session's requests and the server's replies and
+//! notifications travel over that session's links, numbered by connection
+//! (`epoch`). A packet of an older connection is dropped. Notifications are
+//! numbered and kept until the client acknowledges them (in its pings and
+//! its `Connect`), so the ones lost with a connection are sent again on the
+//! next — the effect of the Java client's `SetWatches` on reconnect: a
+//! watch that fired while the client was away fires for it once it is back,
+//! and one that did not fire stays armed (the model's server keeps a
+//! session's watches for the life of the session).
+//!
+//! [`ZkServer`]: locksmith_model::zk::ZkServer
+
+use super::trace::Party;
+use super::world::{lock, now, recv, server_link, Inbox, Shared, ToClient, ToServer, World};
+use locksmith_model::zk::{Op, Service, SessionId, WatchedEvent};
+
+/// The server's task for client `c`'s session.
+pub async fn serve(shared: Shared, c: usize) {
+    loop {
+        let pkt = recv(&shared, Inbox::Server(c), server_link).await;
+        handle(&mut lock(&shared), c, pkt);
+    }
+}
+
+fn handle(w: &mut World, c: usize, pkt: ToServer) {
+    let t = now();
+    let id = w.sessions[c].id;
+    match pkt {
+        ToServer::Connect { epoch, seen } => {
+            w.metrics.heartbeats += 1;
+            if epoch < w.sessions[c].epoch {
+                return;
+            }
+            w.sessions[c].epoch = epoch;
+            if w.server.is_alive(id) {
+                let s = &mut w.sessions[c];
+                s.connected = true;
+                s.last_heard = t;
+                s.sent_events.retain(|(q, _)| *q > seen);
+                let resend = s.sent_events.clone();
+                w.metrics.heartbeats += 1;
+                w.trace.note(
+                    t,
+                    Some(Party::Server),
+                    format!(
+                        "session {id} reconnects (connection {epoch}); {} missed notification(s) sent again",
+                        resend.len()
+                    ),
+                );
+                w.send_to_client(c, ToClient::Connected { epoch });
+                for (seq, event) in resend {
+                    w.metrics.notifications += 1;
+                    w.send_to_client(c, ToClient::Event { epoch, seq, event });
+                }
+            } else {
+                w.sessions[c].connected = false;
+                w.metrics.heartbeats += 1;
+                w.trace.note(
+                    t,
+                    Some(Party::Server),
+                    format!("session {id} tries to reconnect: expired"),
+                );
+                w.send_to_client(c, ToClient::Expired { epoch });
+            }
+        }
+        ToServer::Ping { epoch, seen } => {
+            w.metrics.heartbeats += 1;
+            let s = &mut w.sessions[c];
+            if epoch != s.epoch || !s.connected {
+                return;
+            }
+            s.last_heard = t;
+            s.sent_events.retain(|(q, _)| *q > seen);
+            w.metrics.heartbeats += 1;
+            w.send_to_client(c, ToClient::Pong { epoch });
+        }
+        ToServer::Request { epoch, thread, op } => {
+            let alive = w.server.is_alive(id);
+            let s = &mut w.sessions[c];
+            if epoch != s.epoch || (alive && !s.connected) {
+                return;
+            }
+            s.last_heard = t;
+            let outcome = w.server.handle(id, &op);
+            let deleting =
+                matches!(op, Op::Delete { .. } | Op::CloseSession) && outcome.reply.is_ok();
+            if w.trace.on {
+                let r = match &outcome.reply {
+                    Ok(r) => r.to_string(),
+                    Err(e) => e.to_string(),
+                };
+                w.trace
+                    .note(t, Some(Party::Server), format!("c{}: {op} → {r}", c + 1));
+            }
+            route(w, Some(c), outcome.events, deleting);
+            if std::mem::replace(&mut w.cut_after_serve[c], false) {
+                w.trace.note(
+                    t,
+                    Some(Party::Chaos),
+                    format!(
+                        "c{}'s connection drops after the request was applied: the reply is lost",
+                        c + 1
+                    ),
+                );
+                super::client_lib::lose_connection(w, c, "connection reset");
+                return;
+            }
+            w.metrics.replies += 1;
+            if w.trace.on {
+                let label = match &outcome.reply {
+                    Ok(r) => format!("{thread}: {r}"),
+                    Err(e) => format!("{thread}: {e}"),
+                };
+                w.trace.packet(t, Party::Server, Party::Client(c), label);
+            }
+            w.send_to_client(
+                c,
+                ToClient::Reply {
+                    epoch,
+                    thread,
+                    reply: outcome.reply,
+                },
+            );
+        }
+    }
+}
+
+/// Sends the notifications a transaction fired, each on its session's
+/// connection (or keeps it for the session's next connection), and counts
+/// the wake-ups of a release.
+pub fn route(
+    w: &mut World,
+    actor: Option<usize>,
+    events: Vec<(SessionId, WatchedEvent)>,
+    release: bool,
+) {
+    let t = now();
+    let mut woken = std::collections::BTreeSet::new();
+    for (sid, event) in events {
+        let Some(c) = w.sessions.iter().position(|s| s.id == sid) else {
+            continue;
+        };
+        if Some(c) != actor {
+            woken.insert(c);
+        }
+        let s = &mut w.sessions[c];
+        s.next_seq += 1;
+        let seq = s.next_seq;
+        s.sent_events.push((seq, event.clone()));
+        if s.connected {
+            let epoch = s.epoch;
+            w.metrics.notifications += 1;
+            if w.trace.on {
+                w.trace
+                    .packet(t, Party::Server, Party::Client(c), format!("event {event}"));
+            }
+            w.send_to_client(c, ToClient::Event { epoch, seq, event });
+        }
+    }
+    if release {
+        let contended = w
+            .clients
+            .iter()
+            .enumerate()
+            .any(|(i, cp)| Some(i) != actor && cp.attempt_since.is_some());
+        if contended {
+            w.metrics.contended_releases += 1;
+            w.metrics.wakeups += woken.len() as u64;
+        }
+    }
+}
+
+/// Ends client `c`'s session on the server (timeout or injected expiry):
+/// its ephemerals go, their watches fire, its connection is closed.
+pub fn expire(w: &mut World, c: usize, why: &str) {
+    let id = w.sessions[c].id;
+    if !w.server.is_alive(id) {
+        return;
+    }
+    w.metrics.expiries += 1;
+    w.trace.note(
+        now(),
+        Some(Party::Server),
+        format!(
+            "session {id} of c{} expires ({why}): its ephemeral nodes are deleted",
+            c + 1
+        ),
+    );
+    let events = w.server.expire(id);
+    route(w, Some(c), events, true);
+    let s = &mut w.sessions[c];
+    if s.connected {
+        s.connected = false;
+        let epoch = s.epoch;
+        w.send_to_client(c, ToClient::Closed { epoch });
+    }
+}
+
+/// The session tracker: every tick, expires the sessions not heard from
+/// for the session timeout.
+pub async fn expirer(shared: Shared) {
+    let tick = {
+        let w = lock(&shared);
+        (w.p.timeout / 8).max(1)
+    };
+    loop {
+        super::world::sleep_ns(tick).await;
+        let mut w = lock(&shared);
+        let t = now();
+        for c in 0..w.sessions.len() {
+            let s = &w.sessions[c];
+            if t.saturating_sub(s.last_heard) > w.p.timeout && w.server.is_alive(s.id) {
+                expire(&mut w, c, "no heartbeat for the session timeout");
+            }
+        }
+    }
+}

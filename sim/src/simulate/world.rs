@@ -1,0 +1,435 @@
+//! The state of one simulated run, shared by the tasks of every node.
+//!
+//! madsim runs every task on one OS thread, so one mutex around the world
+//! costs nothing and makes each task step atomic. The fields are grouped by
+//! the node that owns them — the server node touches `server` and
+//! `sessions`, client *i*'s node touches `clients[i]`, the resource node
+//! `resource` — and the nodes talk only through the [`Link`]s. The
+//! observer reads everything (it is the checker, not a participant).
+
+use super::link::{Link, Next};
+use super::metrics::Metrics;
+use super::trace::Trace;
+use crate::sim_settings::SimSettings;
+use locksmith_model::recipe::{AnyRecipe, Client, Thread};
+use locksmith_model::zk::{Op, Reply, SessionId, WatchedEvent, ZkServer};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+pub type Shared = Arc<Mutex<World>>;
+
+pub fn lock(shared: &Shared) -> MutexGuard<'_, World> {
+    // A panic inside a task aborts the whole run anyway; a poisoned lock
+    // only means that panic is already unwinding.
+    shared.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+thread_local! {
+    /// The running simulation's clock (looking it up in madsim's context
+    /// on every call cost a fifth of the run time).
+    static CLOCK: std::cell::RefCell<Option<madsim::time::TimeHandle>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Binds [`now`] to the current runtime's clock (at the start of a run).
+pub fn bind_clock() {
+    CLOCK.with(|c| *c.borrow_mut() = Some(madsim::time::TimeHandle::current()));
+}
+
+/// madsim's clock runs this many times faster than the simulated
+/// system's: madsim sleeps at least 1 ms (as tokio does), while packets
+/// here take fractions of a millisecond, so one madsim millisecond stands
+/// for one simulated microsecond.
+pub const SCALE: u64 = 1000;
+
+/// Simulated nanoseconds since the run began.
+pub fn now() -> u64 {
+    CLOCK.with(|c| match &*c.borrow() {
+        Some(t) => t.elapsed().as_nanos() as u64 / SCALE,
+        None => madsim::time::TimeHandle::current().elapsed().as_nanos() as u64 / SCALE,
+    })
+}
+
+/// Sleeps `ns` simulated nanoseconds (at least one microsecond).
+pub async fn sleep_ns(ns: u64) {
+    madsim::time::sleep(Duration::from_nanos(ns.saturating_mul(SCALE))).await
+}
+
+pub fn ms(ns: u64) -> f64 {
+    ns as f64 / 1e6
+}
+
+/// A client → server packet. `epoch` numbers the client's connections.
+#[derive(Debug, Clone)]
+pub enum ToServer {
+    Request {
+        epoch: u32,
+        thread: Thread,
+        op: Op,
+    },
+    Ping {
+        epoch: u32,
+        seen: u64,
+    },
+    /// A new connection for the session; `seen` is the last notification the
+    /// client received (what `SetWatches` re-registers from).
+    Connect {
+        epoch: u32,
+        seen: u64,
+    },
+}
+
+/// A server → client packet.
+#[derive(Debug, Clone)]
+pub enum ToClient {
+    Reply {
+        epoch: u32,
+        thread: Thread,
+        reply: Reply,
+    },
+    /// A notification, numbered per session.
+    Event {
+        epoch: u32,
+        seq: u64,
+        event: WatchedEvent,
+    },
+    Pong {
+        epoch: u32,
+    },
+    Connected {
+        epoch: u32,
+    },
+    /// The server refuses the session: it expired.
+    Expired {
+        epoch: u32,
+    },
+    /// The server closed the connection (the session expired under it).
+    Closed {
+        epoch: u32,
+    },
+}
+
+impl ToClient {
+    pub fn epoch(&self) -> u32 {
+        match self {
+            ToClient::Reply { epoch, .. }
+            | ToClient::Event { epoch, .. }
+            | ToClient::Pong { epoch }
+            | ToClient::Connected { epoch }
+            | ToClient::Expired { epoch }
+            | ToClient::Closed { epoch } => *epoch,
+        }
+    }
+}
+
+/// A write to the protected resource.
+#[derive(Debug, Clone)]
+pub struct Write {
+    pub client: usize,
+    /// The fencing token (the lock node's sequence number), if sent.
+    pub token: Option<u64>,
+    /// `true` for the write that opens the critical section, `false` for the
+    /// one that closes it.
+    pub begin: bool,
+}
+
+/// The server's view of one session's connection.
+#[derive(Debug, Clone)]
+pub struct ServerSession {
+    pub id: SessionId,
+    pub epoch: u32,
+    pub connected: bool,
+    pub last_heard: u64,
+    /// Notifications sent, with their numbers, not yet acknowledged.
+    pub sent_events: Vec<(u64, WatchedEvent)>,
+    pub next_seq: u64,
+}
+
+/// The client library's connection state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Conn {
+    Connected,
+    /// Waiting for the answer to a `Connect` sent at this instant.
+    Connecting(u64),
+}
+
+/// One client process: the recipe runtime and its library state.
+#[derive(Debug)]
+pub struct ClientProc {
+    pub client: Client<AnyRecipe>,
+    pub session: SessionId,
+    pub epoch: u32,
+    pub conn: Conn,
+    pub last_heard: u64,
+    pub seen_event: u64,
+    pub main_waker: Option<std::task::Waker>,
+    pub event_waker: Option<std::task::Waker>,
+    /// The last node this client's main thread created (for the token).
+    pub own_node: Option<String>,
+    /// In an attempt: lock() called, not returned yet.
+    pub attempt_since: Option<u64>,
+    /// 0: normal; 1: released; 2: the unlock call is out (think next).
+    pub unlock_phase: u8,
+    pub node: Option<madsim::task::NodeId>,
+    pub paused: bool,
+}
+
+/// Run-level parameters in nanoseconds.
+#[derive(Debug, Clone)]
+pub struct Params {
+    pub timeout: u64,
+    pub latency: (u64, u64),
+    pub think: (u64, u64),
+    pub hold: (u64, u64),
+    pub wake: (u64, u64),
+    pub fencing: bool,
+    pub deadlock: u64,
+    pub limit: u64,
+}
+
+impl Params {
+    pub fn from(s: &SimSettings, acquisitions_total: u64) -> Params {
+        let ns = |x: f64| (x * 1e6) as u64;
+        Params {
+            timeout: ns(s.session_timeout_ms),
+            latency: (ns(s.latency_ms[0]), ns(s.latency_ms[1])),
+            think: (ns(s.think_ms[0]), ns(s.think_ms[1])),
+            hold: (ns(s.hold_ms[0]), ns(s.hold_ms[1])),
+            wake: (ns(s.wake_ms[0]), ns(s.wake_ms[1])),
+            fencing: s.fencing,
+            deadlock: ns(s.deadlock_ms.unwrap_or(3.0 * s.session_timeout_ms)),
+            limit: ns(s
+                .limit_ms
+                .unwrap_or(60_000.0 + 2_000.0 * acquisitions_total as f64)),
+        }
+    }
+}
+
+/// The properties the simulator judges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SimProperty {
+    /// The resource saw two holders' critical sections overlap.
+    MutualExclusion,
+    /// The resource accepted a token older than one it had accepted.
+    FencedSafety,
+    /// No acquisition or release for the bound while someone waits and
+    /// nobody holds.
+    Deadlock,
+    /// Every client completes its acquisitions within the bound.
+    Liveness,
+}
+
+impl SimProperty {
+    pub const ALL: [SimProperty; 4] = [
+        SimProperty::MutualExclusion,
+        SimProperty::FencedSafety,
+        SimProperty::Deadlock,
+        SimProperty::Liveness,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            SimProperty::MutualExclusion => "mutual exclusion",
+            SimProperty::FencedSafety => "fenced safety",
+            SimProperty::Deadlock => "deadlock",
+            SimProperty::Liveness => "liveness",
+        }
+    }
+    pub fn parse(s: &str) -> Option<SimProperty> {
+        let s = s.trim().replace(['-', '_'], " ");
+        SimProperty::ALL.into_iter().find(|p| p.name() == s)
+    }
+}
+
+pub struct World {
+    pub p: Params,
+    pub reorder_within_session: bool,
+    pub server: ZkServer,
+    pub sessions: Vec<ServerSession>,
+    pub clients: Vec<ClientProc>,
+    pub to_server: Vec<Link<ToServer>>,
+    pub to_client: Vec<Link<ToClient>>,
+    pub to_resource: Vec<Link<Write>>,
+    /// The resource's acknowledgements (accepted or rejected).
+    pub from_resource: Vec<Link<bool>>,
+    pub resource: super::resource::Resource,
+    pub metrics: Metrics,
+    pub trace: Trace,
+    pub violation: Option<(SimProperty, String)>,
+    pub last_progress: u64,
+    /// Connection losses armed to strike when the server serves the
+    /// client's next request (applied, reply lost).
+    pub cut_after_serve: Vec<bool>,
+}
+
+impl World {
+    /// A random duration in `[lo, hi]`.
+    pub fn draw(&self, (lo, hi): (u64, u64)) -> u64 {
+        use madsim::rand::Rng;
+        if hi <= lo {
+            lo
+        } else {
+            madsim::rand::thread_rng().gen_range(lo..=hi)
+        }
+    }
+
+    pub fn latency(&self) -> u64 {
+        self.draw(self.p.latency)
+    }
+
+    pub fn violate(&mut self, p: SimProperty, why: String) {
+        if self.violation.is_none() {
+            self.trace
+                .note(now(), None, format!("VIOLATION {}: {why}", p.name()));
+            self.violation = Some((p, why));
+        }
+    }
+
+    /// Wakes client `c`'s threads that can step.
+    pub fn wake_threads(&mut self, c: usize) {
+        let cp = &mut self.clients[c];
+        if cp.client.can_step(Thread::Main) {
+            if let Some(w) = cp.main_waker.take() {
+                w.wake();
+            }
+        }
+        if cp.client.can_step(Thread::Event) {
+            if let Some(w) = cp.event_waker.take() {
+                w.wake();
+            }
+        }
+    }
+
+    /// Sends a packet to client `c` on its current connection.
+    pub fn send_to_client(&mut self, c: usize, packet: ToClient) {
+        let at = now() + self.latency();
+        self.to_client[c].send(at, packet);
+    }
+
+    pub fn send_to_server(&mut self, c: usize, packet: ToServer) {
+        let at = now() + self.latency();
+        self.to_server[c].send(at, packet);
+    }
+}
+
+/// Which link a receiver reads.
+#[derive(Clone, Copy, Debug)]
+pub enum Inbox {
+    Server(usize),
+    Client(usize),
+    Resource(usize),
+}
+
+/// Receives the next packet of a link, in simulated time.
+pub async fn recv<T>(
+    shared: &Shared,
+    which: Inbox,
+    pick: fn(&mut World, Inbox) -> &mut Link<T>,
+) -> T {
+    loop {
+        let next = {
+            let mut w = lock(shared);
+            let t = now();
+            pick(&mut w, which).next(t)
+        };
+        match next {
+            Next::Packet(p) => return p,
+            Next::SleepUntil(at) => sleep_ns(at.saturating_sub(now())).await,
+            Next::Park => {
+                park(shared, move |w, waker| {
+                    let link = pick(w, which);
+                    // Re-check under the lock: a packet may have come.
+                    if !link.clogged && !link.is_empty() {
+                        return true;
+                    }
+                    link.waker = Some(waker);
+                    false
+                })
+                .await;
+            }
+        }
+    }
+}
+
+pub fn server_link(w: &mut World, i: Inbox) -> &mut Link<ToServer> {
+    match i {
+        Inbox::Server(c) | Inbox::Client(c) | Inbox::Resource(c) => &mut w.to_server[c],
+    }
+}
+pub fn client_link(w: &mut World, i: Inbox) -> &mut Link<ToClient> {
+    match i {
+        Inbox::Server(c) | Inbox::Client(c) | Inbox::Resource(c) => &mut w.to_client[c],
+    }
+}
+pub fn ack_link(w: &mut World, i: Inbox) -> &mut Link<bool> {
+    match i {
+        Inbox::Server(c) | Inbox::Client(c) | Inbox::Resource(c) => &mut w.from_resource[c],
+    }
+}
+pub fn resource_link(w: &mut World, i: Inbox) -> &mut Link<Write> {
+    match i {
+        Inbox::Server(c) | Inbox::Client(c) | Inbox::Resource(c) => &mut w.to_resource[c],
+    }
+}
+
+/// Waits until `ready` says so. `ready` runs under the lock and, when it
+/// returns false, must have stored the waker where a state change finds it.
+pub fn park<F>(shared: &Shared, ready: F) -> Park<'_, F>
+where
+    F: FnMut(&mut World, std::task::Waker) -> bool,
+{
+    Park {
+        shared,
+        ready,
+        parked: false,
+    }
+}
+
+pub struct Park<'a, F> {
+    shared: &'a Shared,
+    ready: F,
+    parked: bool,
+}
+
+impl<F> Future for Park<'_, F>
+where
+    F: FnMut(&mut World, std::task::Waker) -> bool + Unpin,
+{
+    /// Whether the task had to sleep.
+    type Output = bool;
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<bool> {
+        if self.parked {
+            return Poll::Ready(true);
+        }
+        let waker = cx.waker().clone();
+        let shared = self.shared;
+        let ready = {
+            let mut w = lock(shared);
+            (self.ready)(&mut w, waker)
+        };
+        if ready {
+            Poll::Ready(false)
+        } else {
+            self.parked = true;
+            Poll::Pending
+        }
+    }
+}
+
+/// Gives the other runnable tasks (madsim picks among them at random) a
+/// chance to run before this one continues.
+pub async fn yield_now() {
+    let mut yielded = false;
+    std::future::poll_fn(|cx| {
+        if yielded {
+            Poll::Ready(())
+        } else {
+            yielded = true;
+            cx.waker().wake_by_ref();
+            Poll::Pending
+        }
+    })
+    .await
+}

@@ -1,0 +1,200 @@
+//! The simulator against its expectations: every scenario file with a
+//! `[sim] expect` runs its seeds (stopping at the first failure) and must
+//! reach the expected verdict; the herd and fencing figures; and the same
+//! seed must give the same trace, byte for byte.
+
+use locksmith::scenario::{all_in, Scenario};
+use locksmith::simulate::sweep::{sweep, SweepOptions};
+use locksmith::simulate::{run_seed, simulate, SimConfig, SimProperty, Totals};
+use locksmith_model::recipe::RecipeId;
+use std::path::PathBuf;
+
+fn scenarios_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scenarios")
+}
+
+fn load(name: &str) -> SimConfig {
+    let sc = Scenario::load(&scenarios_dir().join(format!("{name}.toml")))
+        .unwrap_or_else(|e| panic!("{e}"));
+    SimConfig::of(&sc)
+}
+
+fn jobs() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(2)
+}
+
+#[test]
+fn every_sim_scenario_reaches_its_expected_verdict() {
+    let mut checked = 0;
+    for path in all_in(&scenarios_dir()).expect("scenarios/ is readable") {
+        let sc = Scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        if let Err((k, why)) = sc.sim.validate() {
+            panic!("{}: [sim] {k}: {why}", path.display());
+        }
+        let Some(expect) = sc.sim.expect.clone() else {
+            continue;
+        };
+        let cfg = SimConfig::of(&sc);
+        let opts = SweepOptions {
+            first: 0,
+            count: sc.sim.seeds,
+            keep_going: false,
+            jobs: jobs(),
+        };
+        let r = sweep(&cfg, &opts, &|| {});
+        let failure = r.first_failure();
+        let what = failure.and_then(|f| f.violation.clone()).map(|(p, why)| {
+            format!(
+                "{} at seed {}: {why}",
+                p.name(),
+                failure.map_or(0, |f| f.seed)
+            )
+        });
+        match expect.as_str() {
+            "holds" => assert!(
+                failure.is_none(),
+                "{}: expected no violation in {} seeds, got {}\nreplay: locksmith replay {} --seed {}",
+                sc.name,
+                sc.sim.seeds,
+                what.unwrap_or_default(),
+                path.display(),
+                failure.map_or(0, |f| f.seed)
+            ),
+            _ => {
+                let want = sc
+                    .sim
+                    .expect_property
+                    .as_deref()
+                    .and_then(SimProperty::parse)
+                    .unwrap_or_else(|| panic!("{}: [sim] expect_property missing or unknown", sc.name));
+                let got = failure.and_then(|f| f.violation.as_ref()).map(|v| v.0);
+                assert_eq!(
+                    got,
+                    Some(want),
+                    "{}: expected a {} violation within {} seeds, got {:?}",
+                    sc.name,
+                    want.name(),
+                    sc.sim.seeds,
+                    what
+                );
+                for h in &sc.sim.expect_holds {
+                    let p = SimProperty::parse(h)
+                        .unwrap_or_else(|| panic!("{}: unknown property {h}", sc.name));
+                    assert_ne!(got, Some(p), "{}: {h} must hold", sc.name);
+                }
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 6, "only {checked} sim scenarios found");
+}
+
+fn wakeups(recipe: RecipeId, clients: usize) -> f64 {
+    let mut cfg = load("herd-children-sim");
+    cfg.recipe = recipe;
+    cfg.clients = clients;
+    let mut t = Totals::default();
+    for seed in 0..5 {
+        let r = run_seed(&cfg, seed, false);
+        assert!(
+            r.violation.is_none(),
+            "{recipe} × {clients}, seed {seed}: {:?}",
+            r.violation
+        );
+        t.add(&r.metrics);
+    }
+    t.summary().wakeups_per_release
+}
+
+#[test]
+fn herd_children_wakes_every_waiter_predecessor_one() {
+    for n in [5, 10, 20] {
+        let herd = wakeups(RecipeId::HerdChildren, n);
+        let want = (n - 1) as f64;
+        assert!(
+            herd >= 0.7 * want && herd <= want + 1e-9,
+            "herd-children × {n}: {herd:.2} wake-ups per release, expected ≈ {want}"
+        );
+        let pred = wakeups(RecipeId::Predecessor, n);
+        assert!(
+            (0.9..=1.0 + 1e-9).contains(&pred),
+            "predecessor × {n}: {pred:.2} wake-ups per release, expected 1"
+        );
+    }
+}
+
+#[test]
+fn predecessor_costs_eleven_packets_and_one_notification() {
+    let cfg = load("predecessor-sim-20");
+    let mut t = Totals::default();
+    for seed in 0..3 {
+        t.add(&run_seed(&cfg, seed, false).metrics);
+    }
+    let s = t.summary();
+    assert!(
+        (0.95..=1.0).contains(&s.notifications_per_acquisition),
+        "{s:?}"
+    );
+    assert!((10.9..=11.0).contains(&s.packets_per_acquisition), "{s:?}");
+}
+
+#[test]
+fn fencing_rejects_the_stale_holders_write() {
+    let plain = run_seed(&load("predecessor-holder-pause"), 0, false);
+    assert_eq!(
+        plain.violation.as_ref().map(|v| v.0),
+        Some(SimProperty::MutualExclusion)
+    );
+    let fenced = run_seed(&load("fenced-holder-pause"), 0, false);
+    assert!(fenced.metrics.rejected_writes >= 1, "{:?}", fenced.metrics);
+    assert!(!matches!(
+        fenced.violation.as_ref().map(|v| v.0),
+        Some(SimProperty::MutualExclusion | SimProperty::FencedSafety)
+    ));
+}
+
+/// Same seed, same trace: twice on this thread, once on a fresh thread.
+#[test]
+fn same_seed_same_trace() {
+    for path in all_in(&scenarios_dir()).expect("scenarios/ is readable") {
+        let sc = Scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        let mut cfg = SimConfig::of(&sc);
+        // Keep the traced runs small.
+        cfg.clients = cfg.clients.min(5);
+        cfg.acquisitions = cfg.acquisitions.min(3);
+        for seed in 0..3 {
+            let a = run_seed(&cfg, seed, true).trace.text();
+            let b = run_seed(&cfg, seed, true).trace.text();
+            assert_eq!(a, b, "{} seed {seed}: two runs differ", sc.name);
+            let cfg2 = cfg.clone();
+            let c = std::thread::spawn(move || run_seed(&cfg2, seed, true).trace.text())
+                .join()
+                .expect("run on a fresh thread");
+            assert_eq!(a, c, "{} seed {seed}: a fresh thread differs", sc.name);
+            assert!(!a.is_empty());
+        }
+    }
+}
+
+fn determinism_body() -> impl std::future::Future<Output = ()> {
+    let cfg = load("predecessor-holder-pause");
+    async move {
+        simulate(cfg, true).await;
+    }
+}
+
+/// madsim's own check (what `MADSIM_TEST_CHECK_DETERMINISM` runs): two runs
+/// of the seed must draw the same random numbers in the same order.
+#[test]
+fn madsim_check_determinism() {
+    for seed in 0..3 {
+        madsim::runtime::Runtime::check_determinism(
+            seed,
+            madsim::Config::default(),
+            determinism_body,
+        );
+    }
+}
