@@ -1160,7 +1160,7 @@ fn fixed_cases() -> Vec<(&'static str, Sequence)> {
             ]),
         ),
         (
-            "one watcher registered twice fires once; getData on a missing node sets no watch",
+            "exists on a missing node watches for NodeCreated; getData on one sets no watch",
             seq(2, vec![
                 exists(1, "a"),
                 exists(1, "a"),
