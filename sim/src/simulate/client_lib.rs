@@ -287,13 +287,17 @@ async fn think(shared: &Shared, c: usize) {
         let w = lock(shared);
         w.draw(w.p.think)
     };
-    super::world::sleep_ns(d).await;
+    if d > 0 {
+        super::world::sleep_ns(d).await;
+    }
     lock(shared).clients[c].attempt_since = Some(now());
 }
 
 /// A woken thread is scheduled after a random delay (the OS and the JVM
 /// do not run it at once): the other thread, and every other node, may act
-/// in between — the interleavings the checker explores.
+/// in between — the interleavings the checker explores (a notification
+/// sent by the server while the main thread is still on its way from
+/// `exists` to `wait()` is the lost wake-up of racy-wait).
 async fn wake_delay(shared: &Shared) {
     let d = {
         let w = lock(shared);

@@ -96,6 +96,14 @@ impl<T> Link<T> {
         }
     }
 
+    /// When the head packet is due, if any (and the link is not clogged).
+    pub fn next_due(&self) -> Option<u64> {
+        if self.clogged {
+            return None;
+        }
+        self.queue.first_key_value().map(|(&(at, _), _)| at)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.queue.is_empty()
     }
