@@ -1,0 +1,122 @@
+//! Generated fault schedules for the simulator, shrunk by proptest.
+//!
+//! 1. With fencing, no schedule of expiries, pauses, partitions and
+//!    connection losses makes the resource accept overlapping holders or a
+//!    stale token (fenced safety).
+//! 2. Without fencing, proptest finds a schedule that breaks mutual
+//!    exclusion and shrinks it to a single fault on the holder — the
+//!    minimal story of "no ZooKeeper lock is safe without a fencing token".
+//!
+//! Failing cases are persisted in `sim_fault_schedules.proptest-regressions`
+//! beside this file (committed), and replayed first on every run.
+
+use locksmith::sim_settings::{FaultKind, ScheduledFault, SimSettings, Target, TargetName};
+use locksmith::simulate::{run_seed, SimConfig, SimProperty};
+use locksmith_model::recipe::RecipeId;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, FileFailurePersistence, TestError, TestRunner};
+
+const REGRESSIONS: &str = "tests/sim_fault_schedules.proptest-regressions";
+
+fn fault() -> impl Strategy<Value = ScheduledFault> {
+    (
+        0.0..40.0f64,
+        prop_oneof![
+            Just(FaultKind::Expire),
+            Just(FaultKind::Pause),
+            Just(FaultKind::Partition),
+            Just(FaultKind::ConnectionLoss),
+        ],
+        prop_oneof![
+            Just(Target::Named(TargetName::Any)),
+            Just(Target::Named(TargetName::Holder)),
+            Just(Target::Named(TargetName::Waiter)),
+            (1u8..=3).prop_map(Target::Client),
+        ],
+        10.0..8000.0f64,
+        any::<bool>(),
+    )
+        .prop_map(
+            |(at_ms, fault, target, duration_ms, applied)| ScheduledFault {
+                at_ms: (at_ms * 10.0).round() / 10.0,
+                fault,
+                target,
+                duration_ms: Some(duration_ms.round()),
+                applied,
+            },
+        )
+}
+
+fn schedule() -> impl Strategy<Value = Vec<ScheduledFault>> {
+    prop::collection::vec(fault(), 0..5)
+}
+
+fn config(fencing: bool, schedule: Vec<ScheduledFault>) -> SimConfig {
+    SimConfig {
+        recipe: RecipeId::Predecessor,
+        clients: 3,
+        acquisitions: 3,
+        settings: SimSettings {
+            hold_ms: [2.0, 4.0],
+            fencing,
+            schedule,
+            ..SimSettings::default()
+        },
+    }
+}
+
+fn runner(cases: u32) -> TestRunner {
+    TestRunner::new(Config {
+        cases,
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(REGRESSIONS))),
+        ..Config::default()
+    })
+}
+
+#[test]
+fn fenced_resource_never_accepts_overlap_or_stale_tokens() {
+    let result = runner(48).run(&schedule(), |s| {
+        let r = run_seed(&config(true, s), 0, false);
+        let bad = matches!(
+            r.violation.as_ref().map(|v| v.0),
+            Some(SimProperty::MutualExclusion | SimProperty::FencedSafety)
+        );
+        prop_assert!(!bad, "{:?}", r.violation);
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+}
+
+#[test]
+fn unfenced_mutual_exclusion_breaks_with_one_holder_fault() {
+    let result = runner(200).run(&schedule(), |s| {
+        let r = run_seed(&config(false, s), 0, false);
+        prop_assert_ne!(
+            r.violation.as_ref().map(|v| v.0),
+            Some(SimProperty::MutualExclusion)
+        );
+        Ok(())
+    });
+    match result {
+        Err(TestError::Fail(_, minimal)) => {
+            assert_eq!(
+                minimal.len(),
+                1,
+                "shrunk to more than one fault: {minimal:?}"
+            );
+            let f = &minimal[0];
+            assert!(
+                matches!(
+                    f.fault,
+                    FaultKind::Pause | FaultKind::Partition | FaultKind::Expire
+                ),
+                "unexpected minimal fault: {f:?}"
+            );
+            eprintln!("minimal schedule: {minimal:?}");
+        }
+        Err(e) => panic!("{e}"),
+        Ok(()) => panic!("no schedule broke mutual exclusion in 200 cases"),
+    }
+}
