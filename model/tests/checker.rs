@@ -163,3 +163,16 @@ fn traces_are_deterministic() {
     assert_eq!(a, b);
     assert!(a.is_some());
 }
+
+#[test]
+fn a_memory_bound_gives_incomplete_and_names_the_bound() {
+    let mut c = cfg(RecipeId::Predecessor, 3, 2);
+    c.max_memory = 4 << 20;
+    let r = check(&c);
+    assert_eq!(r.verdict, Verdict::Incomplete);
+    assert!(
+        r.bound.as_deref().is_some_and(|b| b.contains("max-memory")),
+        "{:?}",
+        r.bound
+    );
+}

@@ -19,7 +19,9 @@
 //! holds = ["mutual exclusion"]
 //!
 //! [check]
-//! max_states = 20000000
+//! max_states = 20000000   # bounds: hitting one gives `incomplete`, naming it
+//! max_memory_mb = 8192
+//! max_depth = 200
 //! ```
 
 use locksmith_model::check::{CheckConfig, FaultBudget, Property, Verdict};
@@ -104,6 +106,8 @@ struct RawCheck {
     max_states: usize,
     #[serde(default)]
     max_depth: Option<usize>,
+    #[serde(default)]
+    max_memory_mb: Option<usize>,
 }
 
 impl Default for RawCheck {
@@ -111,6 +115,7 @@ impl Default for RawCheck {
         RawCheck {
             max_states: default_max_states(),
             max_depth: None,
+            max_memory_mb: None,
         }
     }
 }
@@ -263,6 +268,9 @@ impl Scenario {
         };
         check.max_states = raw.check.max_states;
         check.max_depth = raw.check.max_depth.unwrap_or(usize::MAX);
+        if let Some(mb) = raw.check.max_memory_mb {
+            check.max_memory = mb.saturating_mul(1 << 20);
+        }
         let name = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())

@@ -28,6 +28,9 @@ pub struct CheckConfig {
     pub faults: FaultBudget,
     /// Stop after this many distinct states.
     pub max_states: usize,
+    /// Stop when the checker's tables (visited set, parent pointers, BFS
+    /// queue, kept graph) are estimated to exceed this many bytes.
+    pub max_memory: usize,
     /// States this many steps from the initial state are judged but not
     /// expanded.
     pub max_depth: usize,
@@ -45,6 +48,7 @@ impl CheckConfig {
             acquisitions,
             faults: FaultBudget::default(),
             max_states: 20_000_000,
+            max_memory: 8 << 30,
             max_depth: usize::MAX,
             starvation: true,
             symmetry: true,

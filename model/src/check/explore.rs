@@ -23,6 +23,8 @@ use std::time::Instant;
 pub enum Bound {
     MaxStates(usize),
     MaxDepth(usize),
+    /// Estimated bytes of the checker's tables.
+    MaxMemory(usize),
 }
 
 impl std::fmt::Display for Bound {
@@ -30,6 +32,7 @@ impl std::fmt::Display for Bound {
         match self {
             Bound::MaxStates(n) => write!(f, "max-states ({n})"),
             Bound::MaxDepth(n) => write!(f, "max-depth ({n})"),
+            Bound::MaxMemory(n) => write!(f, "max-memory ({} MB)", n >> 20),
         }
     }
 }
@@ -130,6 +133,7 @@ pub fn explore(cfg: &CheckConfig) -> Exploration {
             },
         );
     }
+    let state_bytes = approx_state_bytes(&init);
     queue.push_back((0, init));
     let mut depth_of_level_end = 1usize; // states with id < this are at `depth`
     let mut depth = 0usize;
@@ -137,6 +141,7 @@ pub fn explore(cfg: &CheckConfig) -> Exploration {
     let mut bound = None;
     let mut actions = Vec::new();
     let mut peak_queue = 0usize;
+    let mut peak_bytes = 0usize;
 
     while let Some((id, state)) = queue.pop_front() {
         if id as usize >= depth_of_level_end {
@@ -204,6 +209,14 @@ pub fn explore(cfg: &CheckConfig) -> Exploration {
                     if parents.len() > cfg.max_states {
                         bound = Some(Bound::MaxStates(cfg.max_states));
                     }
+                    if parents.len() % 4096 == 0 {
+                        let used =
+                            table_bytes(&index, &parents, queue.len(), state_bytes, graph.as_ref());
+                        peak_bytes = peak_bytes.max(used);
+                        if used > cfg.max_memory {
+                            bound = Some(Bound::MaxMemory(cfg.max_memory));
+                        }
+                    }
                     queue.push_back((t, next));
                     t
                 }
@@ -221,12 +234,15 @@ pub fn explore(cfg: &CheckConfig) -> Exploration {
         }
     }
 
-    let state_bytes = std::mem::size_of::<System>() + 512;
-    let mut peak_bytes = index.capacity() * 16 + parents.capacity() * 8 + peak_queue * state_bytes;
+    peak_bytes = peak_bytes.max(table_bytes(
+        &index,
+        &parents,
+        peak_queue,
+        state_bytes,
+        graph.as_ref(),
+    ));
     if bound.is_none() {
         if let Some(mut g) = graph {
-            peak_bytes +=
-                g.targets.capacity() * 5 + g.offsets.capacity() * 4 + g.waiting.capacity() * 2;
             g.parents = parents.clone();
             if let Some(cx) = starvation::find(&g) {
                 found.insert(Property::Starvation, cx);
@@ -246,6 +262,31 @@ pub fn explore(cfg: &CheckConfig) -> Exploration {
         elapsed_ms: start.elapsed().as_millis(),
         peak_bytes,
     }
+}
+
+/// A state's size with its heap parts, roughly: the struct, and per client
+/// its own struct plus a few short strings and queues.
+fn approx_state_bytes(s: &System) -> usize {
+    std::mem::size_of::<System>()
+        + s.peers.len() * (std::mem::size_of::<super::system::Peer>() + 320)
+        + s.server.nodes().count() * 160
+}
+
+/// Estimated bytes held by the explorer's tables now.
+fn table_bytes(
+    index: &HashMap<u64, u32, BuildHasherDefault<Identity>>,
+    parents: &[(u32, u16)],
+    queued: usize,
+    state_bytes: usize,
+    graph: Option<&Graph>,
+) -> usize {
+    let g = graph.map_or(0, |g| {
+        g.targets.capacity() * 4
+            + g.actors.capacity()
+            + g.offsets.capacity() * 4
+            + g.waiting.capacity() * 2
+    });
+    index.capacity() * 17 + parents.len() * 8 + queued * state_bytes + g
 }
 
 /// The path from the initial state to state `id`.

@@ -20,6 +20,10 @@ pub struct CheckArgs {
     /// `incomplete` unless a violation was already found).
     #[arg(long)]
     pub max_states: Option<usize>,
+    /// Stop when the checker's tables are estimated to exceed this many MB
+    /// (default 8192; the verdict is then `incomplete`).
+    #[arg(long)]
+    pub max_memory_mb: Option<usize>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -41,6 +45,9 @@ pub fn run(args: &CheckArgs) -> i32 {
     }
     if let Some(s) = args.max_states {
         sc.check.max_states = s;
+    }
+    if let Some(mb) = args.max_memory_mb {
+        sc.check.max_memory = mb.saturating_mul(1 << 20);
     }
     let report = check(&sc.check);
     if args.json {
