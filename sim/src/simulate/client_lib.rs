@@ -270,14 +270,14 @@ pub fn sequence_number(path: &str) -> Option<u64> {
     digits.chars().rev().collect::<String>().parse().ok()
 }
 
-fn can_run(w: &mut World, c: usize, t: Thread, waker: std::task::Waker) -> bool {
+fn can_run(w: &mut World, c: usize, t: Thread, waker: &std::task::Waker) -> bool {
     let cp = &mut w.clients[c];
     if cp.client.can_step(t) || (t == Thread::Main && cp.client.is_done()) {
         return true;
     }
     match t {
-        Thread::Main => cp.main_waker = Some(waker),
-        Thread::Event => cp.event_waker = Some(waker),
+        Thread::Main => cp.main_waker = Some(waker.clone()),
+        Thread::Event => cp.event_waker = Some(waker.clone()),
     }
     false
 }

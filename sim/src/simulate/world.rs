@@ -28,15 +28,27 @@ pub fn lock(shared: &Shared) -> MutexGuard<'_, World> {
 }
 
 thread_local! {
-    /// The running simulation's clock (looking it up in madsim's context
-    /// on every call cost a fifth of the run time).
+    /// The running simulation's clock and random source (looking them up
+    /// in madsim's context on every call cost a fifth of the run time).
     static CLOCK: std::cell::RefCell<Option<madsim::time::TimeHandle>> =
+        const { std::cell::RefCell::new(None) };
+    static RNG: std::cell::RefCell<Option<madsim::rand::GlobalRng>> =
         const { std::cell::RefCell::new(None) };
 }
 
-/// Binds [`now`] to the current runtime's clock (at the start of a run).
+/// Binds [`now`], [`sleep_ns`] and [`rng`] to the current runtime (at the
+/// start of a run).
 pub fn bind_clock() {
     CLOCK.with(|c| *c.borrow_mut() = Some(madsim::time::TimeHandle::current()));
+    RNG.with(|r| *r.borrow_mut() = Some(madsim::rand::thread_rng()));
+}
+
+/// The runtime's seeded random source.
+pub fn rng() -> madsim::rand::GlobalRng {
+    RNG.with(|r| match &*r.borrow() {
+        Some(g) => g.clone(),
+        None => madsim::rand::thread_rng(),
+    })
 }
 
 /// madsim's clock runs this many times faster than the simulated
@@ -55,7 +67,12 @@ pub fn now() -> u64 {
 
 /// Sleeps `ns` simulated nanoseconds (at least one microsecond).
 pub async fn sleep_ns(ns: u64) {
-    madsim::time::sleep(Duration::from_nanos(ns.saturating_mul(SCALE))).await
+    let d = Duration::from_nanos(ns.saturating_mul(SCALE));
+    let sleep = CLOCK.with(|c| c.borrow().as_ref().map(|t| t.sleep(d)));
+    match sleep {
+        Some(s) => s.await,
+        None => madsim::time::sleep(d).await,
+    }
 }
 
 pub fn ms(ns: u64) -> f64 {
@@ -271,7 +288,7 @@ impl World {
         if hi <= lo {
             lo
         } else {
-            madsim::rand::thread_rng().gen_range(lo..=hi)
+            rng().gen_range(lo..=hi)
         }
     }
 
@@ -338,13 +355,13 @@ pub async fn recv<T>(
             Next::Packet(p) => return p,
             Next::SleepUntil(at) => sleep_ns(at.saturating_sub(now())).await,
             Next::Park => {
-                park(shared, move |w, waker| {
+                park(shared, move |w, waker: &std::task::Waker| {
                     let link = pick(w, which);
                     // Re-check under the lock: a packet may have come.
                     if !link.clogged && !link.is_empty() {
                         return true;
                     }
-                    link.waker = Some(waker);
+                    link.waker = Some(waker.clone());
                     false
                 })
                 .await;
@@ -378,7 +395,7 @@ pub fn resource_link(w: &mut World, i: Inbox) -> &mut Link<Write> {
 /// returns false, must have stored the waker where a state change finds it.
 pub fn park<F>(shared: &Shared, ready: F) -> Park<'_, F>
 where
-    F: FnMut(&mut World, std::task::Waker) -> bool,
+    F: FnMut(&mut World, &std::task::Waker) -> bool,
 {
     Park {
         shared,
@@ -395,7 +412,7 @@ pub struct Park<'a, F> {
 
 impl<F> Future for Park<'_, F>
 where
-    F: FnMut(&mut World, std::task::Waker) -> bool + Unpin,
+    F: FnMut(&mut World, &std::task::Waker) -> bool + Unpin,
 {
     /// Whether the task had to sleep.
     type Output = bool;
@@ -403,11 +420,10 @@ where
         if self.parked {
             return Poll::Ready(true);
         }
-        let waker = cx.waker().clone();
         let shared = self.shared;
         let ready = {
             let mut w = lock(shared);
-            (self.ready)(&mut w, waker)
+            (self.ready)(&mut w, cx.waker())
         };
         if ready {
             Poll::Ready(false)
