@@ -5,8 +5,9 @@
 # Installs Debian's zookeeper package if it is missing, starts a private
 # server (scripts/zookeeper.sh), runs the ignored conformance tests with
 # enough proptest cases for well over 10,000 compared operations (the run
-# fails below LOCKSMITH_CONFORMANCE_MIN_OPS), and stops the server again if
-# this script started it. About a minute once the test binary is built.
+# fails below LOCKSMITH_CONFORMANCE_MIN_OPS), then `locksmith real`'s tests
+# (sim/tests/real.rs) on the same server, and stops the server again if this
+# script started it. About a minute once the test binaries are built.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -29,3 +30,8 @@ fi
 export PROPTEST_CASES="${PROPTEST_CASES:-2000}"
 export LOCKSMITH_CONFORMANCE_MIN_OPS="${LOCKSMITH_CONFORMANCE_MIN_OPS:-10000}"
 cargo test -p locksmith --test conformance -- --ignored --nocapture --test-threads=1
+
+# locksmith real: the recipes themselves against the same server (mutual
+# exclusion; one notification per contended acquisition for the textbook
+# lock, about one per other client for the herd). About 10 s.
+cargo test -p locksmith --test real -- --ignored --nocapture --test-threads=1

@@ -2,6 +2,7 @@
 //! (the deterministic simulator), and the command-line interface.
 
 pub mod cli;
+pub mod real;
 pub mod scenario;
 pub mod sim_settings;
 pub mod simulate;

@@ -4,6 +4,7 @@
 mod bench;
 mod check;
 mod explorer;
+mod real;
 mod simulate;
 
 pub use check::to_text as check_report_text;
@@ -49,6 +50,12 @@ pub enum Command {
     /// Print simulator figures: simulated acquisitions and seeds per wall
     /// second, packets per acquisition, wall time of a 10,000-seed sweep.
     BenchSim(simulate::BenchSimArgs),
+    /// Run a scenario's recipe against a real ZooKeeper server, each client
+    /// with its own session: checks mutual exclusion and stalls, and prints
+    /// the figures `locksmith sim` prints (same JSON names). Example:
+    /// `locksmith real scenarios/predecessor.toml --zk 127.0.0.1:2181
+    /// --clients 5 --seconds 10`.
+    Real(real::RealArgs),
 }
 
 /// Parses the arguments, runs the command, returns the exit code.
@@ -61,6 +68,7 @@ pub fn run() -> i32 {
         Command::Sim(args) => simulate::run_sim(&args),
         Command::Replay(args) => simulate::run_replay(&args),
         Command::BenchSim(args) => simulate::run_bench(&args),
+        Command::Real(args) => real::run_real(&args),
     }
 }
 

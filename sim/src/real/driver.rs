@@ -1,0 +1,508 @@
+//! The run: clients, their driver tasks, the observer that judges mutual
+//! exclusion and stalls, and the figures.
+
+use super::session::{CallOutcome, Notification, Session};
+use crate::simulate::Metrics;
+use locksmith_model::recipe::{
+    AnyRecipe, Client, Output, Recipe, RecipeConfig, RecipeId, Status, Step, Thread,
+};
+use locksmith_model::zk::{EventType, Op, WatchedEvent, ZkError};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// What one real run does.
+#[derive(Debug, Clone)]
+pub struct RealConfig {
+    pub recipe: RecipeId,
+    pub clients: usize,
+    /// How long the clients compete.
+    pub seconds: f64,
+    /// The server, `host:port`.
+    pub addr: String,
+    /// How long a client stays in its critical section.
+    pub hold: Duration,
+    /// A waiting client with no acquisition by anyone for this long is a
+    /// stall.
+    pub stall_after: Duration,
+    /// The sessions' timeout.
+    pub session_timeout: Duration,
+}
+
+impl RealConfig {
+    pub fn new(recipe: RecipeId, clients: usize, seconds: f64, addr: &str) -> RealConfig {
+        RealConfig {
+            recipe,
+            clients,
+            seconds,
+            addr: addr.to_string(),
+            hold: Duration::ZERO,
+            stall_after: Duration::from_secs(5),
+            session_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// Why a run could not take place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RealError {
+    /// No session with the server.
+    Connect(String),
+    /// Anything else (the runtime, the lock root).
+    Setup(String),
+}
+
+impl std::fmt::Display for RealError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RealError::Connect(m) | RealError::Setup(m) => f.write_str(m),
+        }
+    }
+}
+
+/// What a run found and measured.
+#[derive(Debug, Clone)]
+pub struct RealReport {
+    /// The property violated and how, or `None`.
+    pub violation: Option<(&'static str, String)>,
+    /// Wall time until the run was stopped.
+    pub elapsed: Duration,
+    /// The simulator's figures, measured on the real server.
+    pub metrics: Metrics,
+    /// Acquisitions that had to wait for a notification (see the module
+    /// documentation).
+    pub contended_acquisitions: u64,
+    /// The most clients that believed they held the lock at one moment.
+    pub max_holders: usize,
+    /// Clients whose thread died of an exception (each then got a new
+    /// session and a fresh client).
+    pub exceptions: Vec<String>,
+    /// Ephemeral nodes of earlier runs' sessions deleted at the start.
+    pub leftovers_deleted: usize,
+}
+
+impl RealReport {
+    /// Moments at which a client acquired while another still held.
+    pub fn overlapping_holders(&self) -> u64 {
+        self.metrics.belief_overlaps
+    }
+
+    pub fn acquisitions_per_second(&self) -> f64 {
+        per(self.metrics.acquisitions, self.elapsed.as_secs_f64())
+    }
+
+    pub fn notifications_per_contended_acquisition(&self) -> f64 {
+        per(
+            self.metrics.notifications,
+            self.contended_acquisitions as f64,
+        )
+    }
+}
+
+pub fn per(x: u64, n: f64) -> f64 {
+    if n <= 0.0 {
+        0.0
+    } else {
+        x as f64 / n
+    }
+}
+
+/// One client process and what the observer tracks about it.
+struct Slot {
+    client: Client<AnyRecipe>,
+    /// When the current `lock()` began; `None` while holding or releasing.
+    attempt_since: Option<Instant>,
+    /// 0: locking or holding; 1: released, unlock's request not yet sent;
+    /// 2: unlock's request sent (the next main step begins a new attempt).
+    unlock_phase: u8,
+    /// A notification arrived during the current attempt.
+    notified: bool,
+    /// The critical section lasts until then.
+    hold_until: Option<Instant>,
+}
+
+impl Slot {
+    fn fresh(recipe: RecipeId, now: Instant) -> Slot {
+        Slot {
+            client: Client::new(recipe.instantiate(RecipeConfig {
+                acquisitions: u8::MAX,
+            })),
+            attempt_since: Some(now),
+            unlock_phase: 0,
+            notified: false,
+            hold_until: None,
+        }
+    }
+}
+
+/// Everything the drivers share, behind one lock.
+struct World {
+    recipe: RecipeId,
+    hold: Duration,
+    slots: Vec<Slot>,
+    metrics: Metrics,
+    contended: u64,
+    max_holders: usize,
+    violation: Option<(&'static str, String)>,
+    last_progress: Instant,
+    stopped_at: Option<Instant>,
+    exceptions: Vec<String>,
+}
+
+type Shared = Arc<Mutex<World>>;
+
+fn lock(w: &Shared) -> MutexGuard<'_, World> {
+    match w.lock() {
+        Ok(g) => g,
+        Err(poisoned) => poisoned.into_inner(),
+    }
+}
+
+/// What a driver does next.
+enum Next {
+    Step(Thread),
+    Wait(Duration),
+}
+
+/// How long an idle driver sleeps before it looks again (a notification
+/// wakes it earlier).
+const IDLE: Duration = Duration::from_millis(50);
+
+impl World {
+    fn stop(&mut self, now: Instant) {
+        if self.stopped_at.is_none() {
+            self.stopped_at = Some(now);
+        }
+    }
+
+    fn deliver(&mut self, c: usize, n: Notification) {
+        let slot = &mut self.slots[c];
+        match n {
+            Notification::Node(e) => {
+                self.metrics.notifications += 1;
+                if slot.attempt_since.is_some() {
+                    slot.notified = true;
+                }
+                slot.client.on_event(&e);
+            }
+            Notification::Expired => {
+                self.metrics.expiries += 1;
+                slot.client.learn_expiry();
+            }
+        }
+    }
+
+    fn after_call(&mut self, c: usize, t: Thread, out: CallOutcome) {
+        for n in out.before {
+            self.deliver(c, n);
+        }
+        if out.answered {
+            self.metrics.replies += 1;
+        }
+        let client = &mut self.slots[c].client;
+        if out.reply == Err(ZkError::ConnectionLoss) {
+            client.on_connection_loss();
+        } else {
+            client.on_reply(t, out.reply);
+        }
+        for n in out.after {
+            self.deliver(c, n);
+        }
+    }
+
+    fn next(&mut self, c: usize, now: Instant) -> Next {
+        let slot = &mut self.slots[c];
+        if slot.client.can_step(Thread::Event) {
+            return Next::Step(Thread::Event);
+        }
+        if slot.client.can_step(Thread::Main) {
+            match slot.hold_until {
+                Some(until) if now < until => return Next::Wait((until - now).min(IDLE)),
+                _ => slot.hold_until = None,
+            }
+            return Next::Step(Thread::Main);
+        }
+        Next::Wait(IDLE)
+    }
+
+    /// Runs one step of `t` of client `c`; returns the request to send.
+    fn step(&mut self, c: usize, t: Thread, now: Instant) -> Option<Op> {
+        let slot = &mut self.slots[c];
+        if t == Thread::Main && slot.unlock_phase == 2 {
+            slot.unlock_phase = 0;
+            slot.attempt_since = Some(now);
+            slot.notified = false;
+        }
+        let (action, output) = slot.client.step(t)?;
+        match action.step {
+            Step::Acquired => self.acquired(c, now),
+            Step::Released => {
+                self.slots[c].unlock_phase = 1;
+                self.last_progress = now;
+            }
+            Step::Finished | Step::Throw(_) => self.slots[c].attempt_since = None,
+            _ => {}
+        }
+        let Output::Send(op) = output else {
+            return None;
+        };
+        self.metrics.requests += 1;
+        if t == Thread::Main && self.slots[c].unlock_phase == 1 {
+            self.slots[c].unlock_phase = 2;
+            if let Op::Delete { path, .. } = &op {
+                self.released(c, path);
+            }
+        }
+        Some(op)
+    }
+
+    fn acquired(&mut self, c: usize, now: Instant) {
+        let others: Vec<usize> = (0..self.slots.len())
+            .filter(|&o| o != c && self.slots[o].client.holds)
+            .collect();
+        self.max_holders = self.max_holders.max(others.len() + 1);
+        if let Some(&o) = others.first() {
+            self.metrics.belief_overlaps += 1;
+            if self.violation.is_none() {
+                self.violation = Some((
+                    "mutual exclusion",
+                    format!(
+                        "c{} acquired the lock while c{} still believed it held it",
+                        c + 1,
+                        o + 1
+                    ),
+                ));
+            }
+            self.stop(now);
+        }
+        self.metrics.acquisitions += 1;
+        let slot = &mut self.slots[c];
+        if let Some(since) = slot.attempt_since.take() {
+            self.metrics
+                .latencies
+                .push((now - since).as_nanos().min(u64::MAX as u128) as u64);
+            if slot.notified {
+                self.contended += 1;
+            }
+        }
+        if !self.hold.is_zero() {
+            slot.hold_until = Some(now + self.hold);
+        }
+        self.last_progress = now;
+    }
+
+    /// Client `c` sends the delete that releases the lock: if another
+    /// client is trying to acquire, it is a contended release, and every
+    /// other client whose watch table has a watch this delete triggers (its
+    /// node's deletion, its parent's children change) is woken by it.
+    fn released(&mut self, c: usize, path: &str) {
+        let contended = self
+            .slots
+            .iter()
+            .enumerate()
+            .any(|(o, s)| o != c && s.attempt_since.is_some());
+        if !contended {
+            return;
+        }
+        let parent = match path.rfind('/') {
+            Some(0) | None => "/",
+            Some(i) => &path[..i],
+        };
+        let deleted = WatchedEvent {
+            kind: EventType::NodeDeleted,
+            path: path.to_string(),
+        };
+        let changed = WatchedEvent {
+            kind: EventType::NodeChildrenChanged,
+            path: parent.to_string(),
+        };
+        let woken = self
+            .slots
+            .iter()
+            .enumerate()
+            .filter(|(o, s)| {
+                let mut w = s.client.watchers.clone();
+                *o != c
+                    && (!w.materialize(&deleted).is_empty() || !w.materialize(&changed).is_empty())
+            })
+            .count();
+        self.metrics.contended_releases += 1;
+        self.metrics.wakeups += woken as u64;
+    }
+}
+
+/// Runs the recipe's clients against the server for `cfg.seconds`.
+pub fn run(cfg: &RealConfig) -> Result<RealReport, RealError> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| RealError::Setup(format!("cannot build a tokio runtime: {e}")))?;
+    rt.block_on(run_async(cfg.clone()))
+}
+
+async fn run_async(cfg: RealConfig) -> Result<RealReport, RealError> {
+    let root = cfg.recipe.instantiate(RecipeConfig { acquisitions: 1 });
+    let root = root.lock_root();
+    let leftovers_deleted = {
+        let mut setup = Session::connect(&cfg.addr, cfg.session_timeout)
+            .await
+            .map_err(RealError::Connect)?;
+        let n = setup
+            .prepare_root(root)
+            .await
+            .map_err(|e| RealError::Setup(format!("lock root {root}: {e}")))?;
+        setup.close().await;
+        n
+    };
+    let mut sessions = Vec::with_capacity(cfg.clients);
+    for _ in 0..cfg.clients {
+        sessions.push(
+            Session::connect(&cfg.addr, cfg.session_timeout)
+                .await
+                .map_err(RealError::Connect)?,
+        );
+    }
+    let start = Instant::now();
+    let world: Shared = Arc::new(Mutex::new(World {
+        recipe: cfg.recipe,
+        hold: cfg.hold,
+        slots: (0..cfg.clients)
+            .map(|_| Slot::fresh(cfg.recipe, start))
+            .collect(),
+        metrics: Metrics::default(),
+        contended: 0,
+        max_holders: 0,
+        violation: None,
+        last_progress: start,
+        stopped_at: None,
+        exceptions: Vec::new(),
+    }));
+    let mut tasks = Vec::new();
+    for (c, s) in sessions.into_iter().enumerate() {
+        tasks.push(tokio::spawn(drive(world.clone(), c, s, cfg.clone())));
+    }
+    observe(&world, &cfg, start).await;
+    for t in tasks {
+        let _ = t.await;
+    }
+    let w = lock(&world);
+    let stopped = w.stopped_at.unwrap_or_else(Instant::now);
+    let mut metrics = w.metrics.clone();
+    metrics.sim_ns = (stopped - start).as_nanos().min(u64::MAX as u128) as u64;
+    Ok(RealReport {
+        violation: w.violation.clone(),
+        elapsed: stopped - start,
+        metrics,
+        contended_acquisitions: w.contended,
+        max_holders: w.max_holders,
+        exceptions: w.exceptions.clone(),
+        leftovers_deleted,
+    })
+}
+
+/// The observer: ends the run when its time is up, or at a stall.
+async fn observe(world: &Shared, cfg: &RealConfig, start: Instant) {
+    let limit = Duration::from_secs_f64(cfg.seconds.max(0.0));
+    loop {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let now = Instant::now();
+        let mut w = lock(world);
+        if w.stopped_at.is_some() {
+            return;
+        }
+        if now - start >= limit {
+            w.stop(now);
+            return;
+        }
+        if now - w.last_progress < cfg.stall_after {
+            continue;
+        }
+        let waiting = w.slots.iter().position(|s| s.attempt_since.is_some());
+        if let Some(c) = waiting {
+            let why = format!(
+                "no acquisition for {:.1} s while c{} waits (main thread: {})",
+                (now - w.last_progress).as_secs_f64(),
+                c + 1,
+                describe(&w.slots[c].client.main)
+            );
+            w.violation = Some(("stall", why));
+            w.stop(now);
+            return;
+        }
+    }
+}
+
+fn describe(s: &Status) -> String {
+    match s {
+        Status::Ready(_) => "runnable".into(),
+        Status::Calling { op, .. } => format!("waiting for the reply to {op}"),
+        Status::Entering(m) => format!("blocked entering monitor {m}"),
+        Status::Waiting(m) => format!("in wait() on monitor {m}"),
+        Status::Awaiting(l) => format!("in await() on latch {l}"),
+        Status::Idle => "idle".into(),
+        Status::Finished => "finished".into(),
+        Status::Dead(e) => format!("dead ({e})"),
+    }
+}
+
+/// One client's driver: steps its threads, talks to the server, delivers
+/// replies and notifications.
+async fn drive(world: Shared, c: usize, mut session: Session, cfg: RealConfig) {
+    let mut steps: u32 = 0;
+    loop {
+        let notes = session.take_notifications();
+        let now = Instant::now();
+        let next = {
+            let mut w = lock(&world);
+            for n in notes {
+                w.deliver(c, n);
+            }
+            if w.stopped_at.is_some() {
+                break;
+            }
+            let mut renew = false;
+            if w.slots[c].client.is_done() {
+                if let Status::Dead(e) = w.slots[c].client.main {
+                    w.exceptions.push(format!("c{}: {e}", c + 1));
+                    renew = true;
+                }
+                let recipe = w.recipe;
+                w.slots[c] = Slot::fresh(recipe, now);
+            }
+            if renew {
+                None
+            } else {
+                match w.next(c, now) {
+                    Next::Step(t) => Some(Ok((t, w.step(c, t, now)))),
+                    Next::Wait(d) => Some(Err(d)),
+                }
+            }
+        };
+        match next {
+            // A thread died: its session may still hold nodes the fresh
+            // client would wait for. A new session lets them go.
+            None => {
+                session.close().await;
+                match Session::connect(&cfg.addr, cfg.session_timeout).await {
+                    Ok(s) => session = s,
+                    Err(e) => {
+                        let mut w = lock(&world);
+                        w.exceptions.push(format!("c{}: {e}", c + 1));
+                        break;
+                    }
+                }
+            }
+            Some(Ok((t, Some(op)))) => {
+                let out = session.call(&op).await;
+                lock(&world).after_call(c, t, out);
+            }
+            Some(Ok((_, None))) => {
+                steps = steps.wrapping_add(1);
+                if steps.is_multiple_of(64) {
+                    tokio::task::yield_now().await;
+                }
+            }
+            Some(Err(d)) => session.changed(d).await,
+        }
+    }
+    session.close().await;
+}
