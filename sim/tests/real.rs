@@ -78,6 +78,87 @@ fn herd_children_wakes_every_other_client() {
     );
 }
 
+#[test]
+#[ignore = "needs a real ZooKeeper on 127.0.0.1:2181: scripts/zookeeper.sh start; cargo test --test real -- --ignored"]
+fn a_holder_that_never_lets_go_is_a_stall() {
+    let _one = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let mut cfg = RealConfig::new(RecipeId::Predecessor, 2, 10.0, &addr());
+    cfg.hold = std::time::Duration::from_secs(4);
+    cfg.stall_after = std::time::Duration::from_secs(1);
+    let r = run(&cfg).unwrap_or_else(|e| panic!("{e}"));
+    let (property, why) = r.violation.expect("a stall");
+    assert_eq!(property, "stall");
+    assert!(why.contains("holds the lock"), "{why}");
+    assert!(
+        r.elapsed < std::time::Duration::from_secs(3),
+        "{:?}",
+        r.elapsed
+    );
+}
+
+#[test]
+#[ignore = "needs a real ZooKeeper on 127.0.0.1:2181: scripts/zookeeper.sh start; cargo test --test real -- --ignored"]
+fn json_has_the_simulators_field_names() {
+    let _one = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_locksmith"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .args(["real", "scenarios/predecessor.toml", "--zk", &addr()])
+        .args(["--clients", "3", "--seconds", "1", "--json"])
+        .output()
+        .expect("runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    for k in [
+        "verdict",
+        "property",
+        "elapsed_ms",
+        "acquisitions_per_second",
+        "overlapping_holders",
+        "clients",
+        "recipe",
+        "seconds",
+        "notifications_per_contended_acquisition",
+    ] {
+        assert!(v.get(k).is_some(), "no {k} in {v}");
+    }
+    for k in [
+        "acquisitions",
+        "requests",
+        "replies",
+        "notifications",
+        "heartbeats",
+        "notifications_per_acquisition",
+        "packets_per_acquisition",
+        "wakeups_per_release",
+        "latency_p50_ms",
+        "latency_p99_ms",
+    ] {
+        assert!(v["metrics"].get(k).is_some(), "no metrics.{k} in {v}");
+    }
+    assert_eq!(v["verdict"], "holds");
+    assert_eq!(v["recipe"], "predecessor");
+    assert_eq!(v["overlapping_holders"], 0);
+}
+
+/// Runs without a server: nothing listens on port 1.
+#[test]
+fn cli_without_a_server_exits_2_and_says_how_to_start_one() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_locksmith"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .args(["real", "scenarios/predecessor.toml", "--zk", "127.0.0.1:1"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("127.0.0.1:1"), "{err}");
+    assert!(err.contains("scripts/zookeeper.sh start"), "{err}");
+}
+
 /// Runs without a server: nothing listens on port 1.
 #[test]
 fn no_server_is_a_clear_error() {

@@ -418,8 +418,17 @@ async fn observe(world: &Shared, cfg: &RealConfig, start: Instant) {
         }
         let waiting = w.slots.iter().position(|s| s.attempt_since.is_some());
         if let Some(c) = waiting {
+            let holders: Vec<String> = (0..w.slots.len())
+                .filter(|&o| w.slots[o].client.holds)
+                .map(|o| format!("c{}", o + 1))
+                .collect();
+            let held = if holders.is_empty() {
+                "nobody holds the lock".to_string()
+            } else {
+                format!("{} holds the lock", holders.join(", "))
+            };
             let why = format!(
-                "no acquisition for {:.1} s while c{} waits (main thread: {})",
+                "no acquisition for {:.1} s while c{} waits (main thread: {}); {held}",
                 (now - w.last_progress).as_secs_f64(),
                 c + 1,
                 describe(&w.slots[c].client.main)
