@@ -1,5 +1,6 @@
 //! The protected resource: what the lock is for. Each holder writes to it
-//! when its critical section begins and again when it ends; the resource
+//! when its critical section begins and again when it ends (and waits for
+//! the resource to acknowledge that closing write before it unlocks); the resource
 //! judges mutual exclusion by what actually reached it, not by what the
 //! clients believed: two holders' sections overlap when one's opening write
 //! arrives while another's section is open.
@@ -76,8 +77,11 @@ pub async fn serve(shared: Shared, c: usize) {
     loop {
         let wr = recv(&shared, Inbox::Resource(c), resource_link).await;
         let mut w = lock(&shared);
+        let end = !wr.begin;
         let ok = apply(&mut w, wr);
-        let at = now() + w.latency();
-        w.from_resource[c].send(at, ok);
+        if end {
+            let at = now() + w.latency();
+            w.from_resource[c].send(at, ok);
+        }
     }
 }
