@@ -28,6 +28,10 @@ pub struct RealArgs {
     /// How long a client stays in its critical section, in milliseconds.
     #[arg(long, default_value_t = 0)]
     pub hold_ms: u64,
+    /// How long a client pauses after unlock() before its next lock(), in
+    /// milliseconds (`locksmith sim` defaults: hold 0.5–1.5, think 0–2).
+    #[arg(long, default_value_t = 0)]
+    pub think_ms: u64,
     /// A client waiting this many seconds with no acquisition by anyone is
     /// a stall (exit 1).
     #[arg(long, default_value_t = 5.0, value_parser = positive_seconds)]
@@ -60,6 +64,7 @@ pub fn run_real(a: &RealArgs) -> i32 {
     let clients = a.clients.map(usize::from).unwrap_or(sim.clients).max(1);
     let mut cfg = RealConfig::new(sim.recipe, clients, a.seconds, &a.zk);
     cfg.hold = Duration::from_millis(a.hold_ms);
+    cfg.think = Duration::from_millis(a.think_ms);
     cfg.stall_after = Duration::from_secs_f64(a.stall_seconds);
     match run(&cfg) {
         Ok(r) => {
@@ -103,6 +108,7 @@ pub fn to_json(a: &RealArgs, cfg: &RealConfig, r: &RealReport) -> serde_json::Va
         "clients": cfg.clients,
         "seconds": cfg.seconds,
         "hold_ms": a.hold_ms,
+        "think_ms": a.think_ms,
         "verdict": if r.violation.is_some() { "violated" } else { "holds" },
         "property": r.violation.as_ref().map(|v| v.0),
         "why": r.violation.as_ref().map(|v| v.1.clone()),

@@ -21,6 +21,8 @@ pub struct RealConfig {
     pub addr: String,
     /// How long a client stays in its critical section.
     pub hold: Duration,
+    /// How long a client waits after `unlock()` before its next `lock()`.
+    pub think: Duration,
     /// A waiting client with no acquisition by anyone for this long is a
     /// stall.
     pub stall_after: Duration,
@@ -36,6 +38,7 @@ impl RealConfig {
             seconds,
             addr: addr.to_string(),
             hold: Duration::ZERO,
+            think: Duration::ZERO,
             stall_after: Duration::from_secs(5),
             session_timeout: Duration::from_secs(10),
         }
@@ -116,8 +119,11 @@ struct Slot {
     unlock_phase: u8,
     /// A notification arrived during the current attempt.
     notified: bool,
-    /// The critical section lasts until then.
-    hold_until: Option<Instant>,
+    /// The critical section, or the pause before the next `lock()`, lasts
+    /// until then.
+    pause_until: Option<Instant>,
+    /// The pause before the next `lock()` has been taken.
+    thought: bool,
 }
 
 impl Slot {
@@ -129,7 +135,8 @@ impl Slot {
             attempt_since: Some(now),
             unlock_phase: 0,
             notified: false,
-            hold_until: None,
+            pause_until: None,
+            thought: false,
         }
     }
 }
@@ -138,6 +145,7 @@ impl Slot {
 struct World {
     recipe: RecipeId,
     hold: Duration,
+    think: Duration,
     slots: Vec<Slot>,
     metrics: Metrics,
     contended: u64,
@@ -215,9 +223,9 @@ impl World {
             return Next::Step(Thread::Event);
         }
         if slot.client.can_step(Thread::Main) {
-            match slot.hold_until {
+            match slot.pause_until {
                 Some(until) if now < until => return Next::Wait((until - now).min(IDLE)),
-                _ => slot.hold_until = None,
+                _ => slot.pause_until = None,
             }
             return Next::Step(Thread::Main);
         }
@@ -228,6 +236,12 @@ impl World {
     fn step(&mut self, c: usize, t: Thread, now: Instant) -> Option<Op> {
         let slot = &mut self.slots[c];
         if t == Thread::Main && slot.unlock_phase == 2 {
+            if !self.think.is_zero() && !slot.thought {
+                slot.thought = true;
+                slot.pause_until = Some(now + self.think);
+                return None;
+            }
+            slot.thought = false;
             slot.unlock_phase = 0;
             slot.attempt_since = Some(now);
             slot.notified = false;
@@ -285,7 +299,7 @@ impl World {
             }
         }
         if !self.hold.is_zero() {
-            slot.hold_until = Some(now + self.hold);
+            slot.pause_until = Some(now + self.hold);
         }
         self.last_progress = now;
     }
@@ -365,6 +379,7 @@ async fn run_async(cfg: RealConfig) -> Result<RealReport, RealError> {
     let world: Shared = Arc::new(Mutex::new(World {
         recipe: cfg.recipe,
         hold: cfg.hold,
+        think: cfg.think,
         slots: (0..cfg.clients)
             .map(|_| Slot::fresh(cfg.recipe, start))
             .collect(),
