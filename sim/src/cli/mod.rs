@@ -55,6 +55,14 @@ pub enum Command {
     /// the figures `locksmith sim` prints (same JSON names). Example:
     /// `locksmith real scenarios/predecessor.toml --zk 127.0.0.1:2181
     /// --clients 5 --seconds 10`.
+    ///
+    /// A contended acquisition is one during whose attempt (lock() called →
+    /// returned) the client received at least one watch notification;
+    /// notifications per contended acquisition = all notifications ÷
+    /// contended acquisitions (1 for the textbook lock). A stall: no
+    /// acquisition for --stall-seconds while a client waits. Exit codes: 0 no
+    /// violation, 1 overlapping holders or a stall, 2 no server or bad
+    /// input. See docs/real.md.
     Real(real::RealArgs),
 }
 
