@@ -93,11 +93,13 @@ fn on_packet(w: &mut World, c: usize, pkt: ToClient) {
             }
             cp.seen_event = seq;
             let n = cp.client.on_event(&event);
-            w.trace.note(
-                t,
-                Some(Party::Client(c)),
-                format!("event {event} → {n} watcher(s) queued for the event thread"),
-            );
+            if w.trace.on {
+                w.trace.note(
+                    t,
+                    Some(Party::Client(c)),
+                    format!("event {event} → {n} watcher(s) queued for the event thread"),
+                );
+            }
         }
         ToClient::Pong { .. } => {}
         ToClient::Connected { .. } => {

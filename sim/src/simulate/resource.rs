@@ -63,12 +63,14 @@ pub fn apply(w: &mut World, wr: Write) -> bool {
     } else {
         w.resource.inside.remove(&c);
     }
-    let tok = wr.token.map(|t| format!(" token {t}")).unwrap_or_default();
-    w.trace.note(
-        t,
-        Some(Party::Resource),
-        format!("accepts c{}'s {what} write{tok}", c + 1),
-    );
+    if w.trace.on {
+        let tok = wr.token.map(|t| format!(" token {t}")).unwrap_or_default();
+        w.trace.note(
+            t,
+            Some(Party::Resource),
+            format!("accepts c{}'s {what} write{tok}", c + 1),
+        );
+    }
     true
 }
 
