@@ -20,8 +20,9 @@
 //!
 //! [check]
 //! max_states = 20000000   # bounds: hitting one gives `incomplete`, naming it
-//! max_memory_mb = 8192
+//! max_memory_mb = 4096
 //! max_depth = 200
+//! clients = 2              # optional: explore fewer clients than [sim] runs
 //! ```
 
 use locksmith_model::check::{CheckConfig, FaultBudget, Property, Verdict};
@@ -108,6 +109,12 @@ struct RawCheck {
     max_depth: Option<usize>,
     #[serde(default)]
     max_memory_mb: Option<usize>,
+    /// The checker explores a smaller configuration than the simulator
+    /// runs: these override the top-level `clients` / `acquisitions`.
+    #[serde(default)]
+    clients: Option<u8>,
+    #[serde(default)]
+    acquisitions: Option<u8>,
 }
 
 impl Default for RawCheck {
@@ -116,6 +123,8 @@ impl Default for RawCheck {
             max_states: default_max_states(),
             max_depth: None,
             max_memory_mb: None,
+            clients: None,
+            acquisitions: None,
         }
     }
 }
@@ -205,10 +214,10 @@ impl Scenario {
                 ),
             )
         })?;
-        if raw.clients == 0 || raw.clients > 8 {
+        if raw.clients == 0 || raw.clients > 64 {
             return Err(at(
                 find("clients"),
-                format!("clients = {}: expected 1 to 8", raw.clients),
+                format!("clients = {}: expected 1 to 64", raw.clients),
             ));
         }
         if raw.acquisitions == 0 {
@@ -260,7 +269,21 @@ impl Scenario {
                 "verdict = \"violated\" needs `property = ...`".into(),
             ));
         }
-        let mut check = CheckConfig::new(recipe, raw.clients, raw.acquisitions);
+        let check_clients = raw.check.clients.unwrap_or(raw.clients);
+        if check_clients == 0 {
+            return Err(at(
+                find("clients"),
+                "[check] clients = 0: expected 1 to 8".into(),
+            ));
+        }
+        let check_acquisitions = raw.check.acquisitions.unwrap_or(raw.acquisitions);
+        if check_acquisitions == 0 {
+            return Err(at(
+                find("acquisitions"),
+                "[check] acquisitions = 0: expected at least 1".into(),
+            ));
+        }
+        let mut check = CheckConfig::new(recipe, check_clients, check_acquisitions);
         check.faults = FaultBudget {
             waiter_expiries: raw.faults.waiter_expiries,
             holder_expiries: raw.faults.holder_expiries,

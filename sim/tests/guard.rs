@@ -3,10 +3,13 @@
 //! environment (even an empty one) silently overrides that file; this test
 //! makes that loud.
 
+const SIMULATING: bool = cfg!(madsim);
+
 #[test]
 fn madsim_cfg_is_on() {
+    let on = std::hint::black_box(SIMULATING);
     assert!(
-        cfg!(madsim),
+        on,
         "built without --cfg madsim: unset RUSTFLAGS (it overrides .cargo/config.toml) and rebuild"
     );
 }

@@ -14,6 +14,7 @@ fn judge(path: &Path) -> Result<(), Failed> {
     let Some(expect) = sc.expect.clone() else {
         return Ok(());
     };
+    sc.check.validate().map_err(Failed::from)?;
     let report = check(&sc.check);
     let mut problems = Vec::new();
     if report.verdict != expect.verdict {

@@ -41,6 +41,20 @@ pub struct CheckConfig {
 }
 
 impl CheckConfig {
+    /// Why the checker cannot explore this configuration, if it cannot.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.clients == 0 || self.clients > 8 {
+            return Err(format!(
+                "the checker explores 1 to 8 clients, this asks for {} (set `[check] clients` in the scenario or pass --clients)",
+                self.clients
+            ));
+        }
+        if self.acquisitions == 0 {
+            return Err("acquisitions must be at least 1".into());
+        }
+        Ok(())
+    }
+
     pub fn new(recipe: RecipeId, clients: u8, acquisitions: u8) -> Self {
         CheckConfig {
             recipe,
@@ -48,7 +62,7 @@ impl CheckConfig {
             acquisitions,
             faults: FaultBudget::default(),
             max_states: 20_000_000,
-            max_memory: 8 << 30,
+            max_memory: 4 << 30,
             max_depth: usize::MAX,
             starvation: true,
             symmetry: true,

@@ -68,6 +68,21 @@ pub struct Exploration {
     pub peak_bytes: usize,
 }
 
+impl Exploration {
+    /// A run that explored nothing (an invalid configuration).
+    pub fn nothing() -> Exploration {
+        Exploration {
+            states: 0,
+            transitions: 0,
+            depth: 0,
+            bound: Some(Bound::MaxStates(0)),
+            found: BTreeMap::new(),
+            elapsed_ms: 0,
+            peak_bytes: 0,
+        }
+    }
+}
+
 /// Fingerprints are already uniform: hash them no further.
 #[derive(Default)]
 struct Identity(u64);
@@ -209,7 +224,7 @@ pub fn explore(cfg: &CheckConfig) -> Exploration {
                     if parents.len() > cfg.max_states {
                         bound = Some(Bound::MaxStates(cfg.max_states));
                     }
-                    if parents.len() % 4096 == 0 {
+                    if parents.len().is_multiple_of(4096) {
                         let used =
                             table_bytes(&index, &parents, queue.len(), state_bytes, graph.as_ref());
                         peak_bytes = peak_bytes.max(used);

@@ -25,8 +25,14 @@ pub use config::{CheckConfig, FaultBudget};
 pub use property::Property;
 pub use verdict::{Report, Verdict};
 
-/// Explores `cfg` and judges every property.
+/// Explores `cfg` and judges every property. Call
+/// [`CheckConfig::validate`] first: a configuration it rejects is reported
+/// as incomplete here, never explored.
 pub fn check(cfg: &CheckConfig) -> Report {
+    if cfg.validate().is_err() {
+        let x = explore::Exploration::nothing();
+        return Report::from_exploration(cfg, &x);
+    }
     let x = explore::explore(cfg);
     Report::from_exploration(cfg, &x)
 }

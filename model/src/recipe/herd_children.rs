@@ -18,6 +18,7 @@
 
 use super::children::{rank, Rank};
 use super::latch_watcher::LatchWatcher;
+use super::rounds::{delete, leave, Rounds};
 use super::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step, Thread};
 use crate::zk::{CreateMode, Op, OpResult};
 
@@ -40,7 +41,7 @@ enum Main {
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct HerdChildren {
-    left: u8,
+    rounds: Rounds,
     main: Main,
     watcher: LatchWatcher,
     own: String,
@@ -48,7 +49,7 @@ pub struct HerdChildren {
 
 pub fn new(cfg: RecipeConfig) -> HerdChildren {
     HerdChildren {
-        left: cfg.acquisitions,
+        rounds: Rounds::new(cfg),
         main: Main::Start,
         watcher: LatchWatcher::default(),
         own: String::new(),
@@ -63,10 +64,7 @@ impl HerdChildren {
 
     fn main_step(&mut self, r: Resume) -> Action {
         use Main::*;
-        let reply = match r {
-            Resume::Reply(reply) => Some(reply),
-            _ => None,
-        };
+        let reply = r.into_reply();
         match (self.main, reply) {
             (Start, _) => {
                 self.main = Create;
@@ -113,26 +111,17 @@ impl HerdChildren {
             (Await, _) => self.arm(),
             (Holding, _) => {
                 self.main = Releasing;
-                act(Step::Released, "critical section done; unlock()")
+                leave("critical section done; unlock()")
             }
             (Releasing, _) => {
                 self.main = Deleting;
-                call(
-                    Op::Delete {
-                        path: self.own.clone(),
-                        version: -1,
-                    },
-                    None,
-                    "zk.delete(myNode, -1)",
-                )
+                delete(&self.own, "zk.delete(myNode, -1)")
             }
             (Deleting, Some(Ok(_))) => {
-                self.left -= 1;
                 self.main = Start;
-                if self.left == 0 {
-                    act(Step::Finished, "all acquisitions done")
-                } else {
-                    self.main_step(Resume::Go)
+                match self.rounds.finish() {
+                    Some(done) => done,
+                    None => self.main_step(Resume::Go),
                 }
             }
             (_, Some(reply)) => throw(&reply, "KeeperException escapes"),

@@ -18,6 +18,7 @@
 //! herd, which the checker reports as a violation of the herd bound.
 
 use super::latch_watcher::LatchWatcher;
+use super::rounds::{delete, leave, Rounds};
 use super::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step, Thread};
 use crate::zk::{CreateMode, Op, OpResult, ZkError};
 
@@ -40,14 +41,14 @@ enum Main {
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct HerdUnique {
-    left: u8,
+    rounds: Rounds,
     main: Main,
     watcher: LatchWatcher,
 }
 
 pub fn new(cfg: RecipeConfig) -> HerdUnique {
     HerdUnique {
-        left: cfg.acquisitions,
+        rounds: Rounds::new(cfg),
         main: Main::Start,
         watcher: LatchWatcher::default(),
     }
@@ -69,10 +70,7 @@ impl HerdUnique {
 
     fn main_step(&mut self, r: Resume) -> Action {
         use Main::*;
-        let reply = match r {
-            Resume::Reply(reply) => Some(reply),
-            _ => None,
-        };
+        let reply = r.into_reply();
         match (self.main, reply) {
             (Start, _) => self.create(),
             (Create, Some(Ok(OpResult::Created(_)))) => {
@@ -105,26 +103,17 @@ impl HerdUnique {
             (Await, _) => self.create(),
             (Holding, _) => {
                 self.main = Releasing;
-                act(Step::Released, "critical section done; unlock()")
+                leave("critical section done; unlock()")
             }
             (Releasing, _) => {
                 self.main = Deleting;
-                call(
-                    Op::Delete {
-                        path: LOCK.into(),
-                        version: -1,
-                    },
-                    None,
-                    "zk.delete(/myDistributeLock, -1)",
-                )
+                delete(LOCK, "zk.delete(/myDistributeLock, -1)")
             }
             (Deleting, Some(Ok(_))) => {
-                self.left -= 1;
                 self.main = Start;
-                if self.left == 0 {
-                    act(Step::Finished, "all acquisitions done")
-                } else {
-                    self.create()
+                match self.rounds.finish() {
+                    Some(done) => done,
+                    None => self.create(),
                 }
             }
             (_, Some(reply)) => throw(&reply, "KeeperException escapes"),

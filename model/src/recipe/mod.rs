@@ -33,6 +33,7 @@ pub mod monitors;
 pub mod no_recheck;
 pub mod predecessor;
 pub mod racy_wait;
+pub mod rounds;
 pub mod seed000;
 pub mod step;
 pub mod watchers;

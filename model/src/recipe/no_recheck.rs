@@ -24,6 +24,7 @@
 
 use super::children::{lowest, rank, Rank};
 use super::latch_watcher::LatchWatcher;
+use super::rounds::{delete, leave, Rounds};
 use super::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step, Thread};
 use crate::zk::{CreateMode, Op, OpResult};
 
@@ -48,7 +49,7 @@ enum Main {
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct NoRecheck {
-    left: u8,
+    rounds: Rounds,
     main: Main,
     watcher: LatchWatcher,
     my_node: String,
@@ -59,7 +60,7 @@ pub struct NoRecheck {
 
 pub fn new(cfg: RecipeConfig) -> NoRecheck {
     NoRecheck {
-        left: cfg.acquisitions,
+        rounds: Rounds::new(cfg),
         main: Main::Start,
         watcher: LatchWatcher::default(),
         my_node: String::new(),
@@ -71,10 +72,7 @@ pub fn new(cfg: RecipeConfig) -> NoRecheck {
 impl NoRecheck {
     fn main_step(&mut self, r: Resume) -> Action {
         use Main::*;
-        let reply = match r {
-            Resume::Reply(reply) => Some(reply),
-            _ => None,
-        };
+        let reply = r.into_reply();
         match (self.main, reply) {
             (Start, _) => {
                 self.main = Create;
@@ -157,19 +155,12 @@ impl NoRecheck {
             }
             (Holding, _) => {
                 self.main = Releasing;
-                act(Step::Released, "critical section done; unlock()")
+                leave("critical section done; unlock()")
             }
             (Releasing, _) => match self.node_id.clone() {
                 Some(id) => {
                     self.main = Deleting;
-                    call(
-                        Op::Delete {
-                            path: id,
-                            version: -1,
-                        },
-                        None,
-                        "unlock: zk.delete(nodeId.get(), -1)",
-                    )
+                    delete(&id, "unlock: zk.delete(nodeId.get(), -1)")
                 }
                 None => act(
                     Step::Throw("IllegalArgumentException(Path cannot be null)"),
@@ -177,13 +168,11 @@ impl NoRecheck {
                 ),
             },
             (Deleting, Some(Ok(_))) => {
-                self.left -= 1;
                 self.main = Start;
                 self.node_id = None;
-                if self.left == 0 {
-                    act(Step::Finished, "all acquisitions done")
-                } else {
-                    self.main_step(Resume::Go)
+                match self.rounds.finish() {
+                    Some(done) => done,
+                    None => self.main_step(Resume::Go),
                 }
             }
             (_, Some(reply)) => throw(

@@ -22,6 +22,7 @@
 
 use super::children::{rank, Rank};
 use super::latch_watcher::LatchWatcher;
+use super::rounds::{delete, leave, Rounds};
 use super::step::{
     act, call, throw, Action, Recipe, RecipeConfig, Resume, Step, Thread, DEFAULT_WATCHER,
 };
@@ -51,7 +52,7 @@ enum Main {
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Predecessor {
-    left: u8,
+    rounds: Rounds,
     main: Main,
     /// The event thread is inside the default watcher's `process`.
     watcher: LatchWatcher,
@@ -61,7 +62,7 @@ pub struct Predecessor {
 
 pub fn new(cfg: RecipeConfig) -> Predecessor {
     Predecessor {
-        left: cfg.acquisitions,
+        rounds: Rounds::new(cfg),
         main: Main::Start,
         watcher: LatchWatcher::default(),
         own: String::new(),
@@ -84,10 +85,7 @@ impl Predecessor {
 
     fn main_step(&mut self, r: Resume) -> Action {
         use Main::*;
-        let reply = match r {
-            Resume::Reply(reply) => Some(reply),
-            _ => None,
-        };
+        let reply = r.into_reply();
         match (self.main, reply) {
             (Start, _) => {
                 self.main = Create;
@@ -140,26 +138,17 @@ impl Predecessor {
             (Await, _) => self.get_children(),
             (Holding, _) => {
                 self.main = Releasing;
-                act(Step::Released, "critical section done; unlock()")
+                leave("critical section done; unlock()")
             }
             (Releasing, _) => {
                 self.main = Deleting;
-                call(
-                    Op::Delete {
-                        path: self.own.clone(),
-                        version: -1,
-                    },
-                    None,
-                    "unlock: delete(own node, -1)",
-                )
+                delete(&self.own, "unlock: delete(own node, -1)")
             }
             (Deleting, Some(Ok(_))) => {
-                self.left -= 1;
                 self.main = Start;
-                if self.left == 0 {
-                    act(Step::Finished, "all acquisitions done")
-                } else {
-                    self.main_step(Resume::Go)
+                match self.rounds.finish() {
+                    Some(done) => done,
+                    None => self.main_step(Resume::Go),
                 }
             }
             (_, Some(reply)) => throw(&reply, "KeeperException escapes"),

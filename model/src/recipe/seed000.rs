@@ -38,6 +38,7 @@
 //! root is still executed each time and finds it).
 
 use super::children::{rank, Rank};
+use super::rounds::{delete, leave, Rounds};
 use super::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step, Thread};
 use crate::zk::{CreateMode, Op, OpResult};
 
@@ -100,7 +101,7 @@ enum Event {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Seed000 {
     draft: Draft,
-    left: u8,
+    rounds: Rounds,
     main: Main,
     event: Event,
     current_lock_path: String,
@@ -111,7 +112,7 @@ impl Seed000 {
     pub fn new(draft: Draft, cfg: RecipeConfig) -> Self {
         Seed000 {
             draft,
-            left: cfg.acquisitions,
+            rounds: Rounds::new(cfg),
             main: Main::Start,
             event: Event::Idle,
             current_lock_path: String::new(),
@@ -158,10 +159,7 @@ impl Seed000 {
 
     fn main_step(&mut self, r: Resume) -> Action {
         use Main::*;
-        let reply = match &r {
-            Resume::Reply(reply) => Some(reply.clone()),
-            _ => None,
-        };
+        let reply = r.into_reply();
         match (self.main, reply) {
             (Start, _) => {
                 self.main = ExistsRoot;
@@ -259,26 +257,20 @@ impl Seed000 {
             (Recurse, _) => self.get_children(),
             (Holding, _) => {
                 self.main = Releasing;
-                act(Step::Released, "buyMask() done; releaseLock()")
+                leave("buyMask() done; releaseLock()")
             }
             (Releasing, _) => {
                 self.main = Deleting;
-                call(
-                    Op::Delete {
-                        path: self.current_lock_path.clone(),
-                        version: -1,
-                    },
-                    None,
+                delete(
+                    &self.current_lock_path,
                     "releaseLock: zkClient.delete(currentLockPath, -1)",
                 )
             }
             (Deleting, Some(Ok(_))) => {
-                self.left -= 1;
                 self.main = Start;
-                if self.left == 0 {
-                    act(Step::Finished, "all acquisitions done")
-                } else {
-                    self.main_step(Resume::Go)
+                match self.rounds.finish() {
+                    Some(done) => done,
+                    None => self.main_step(Resume::Go),
                 }
             }
             (_, Some(reply)) => throw(&reply, "KeeperException escapes"),

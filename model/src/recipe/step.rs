@@ -154,3 +154,13 @@ pub fn throw(reply: &Reply, code: &'static str) -> Action {
     };
     act(Step::Throw(name), code)
 }
+
+impl Resume {
+    /// The reply, if the thread resumed from a call.
+    pub fn into_reply(self) -> Option<Reply> {
+        match self {
+            Resume::Reply(r) => Some(r),
+            _ => None,
+        }
+    }
+}

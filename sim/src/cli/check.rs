@@ -21,7 +21,7 @@ pub struct CheckArgs {
     #[arg(long)]
     pub max_states: Option<usize>,
     /// Stop when the checker's tables are estimated to exceed this many MB
-    /// (default 8192; the verdict is then `incomplete`).
+    /// (default 4096; the verdict is then `incomplete`).
     #[arg(long)]
     pub max_memory_mb: Option<usize>,
     /// Print one JSON object instead of text.
@@ -48,6 +48,10 @@ pub fn run(args: &CheckArgs) -> i32 {
     }
     if let Some(mb) = args.max_memory_mb {
         sc.check.max_memory = mb.saturating_mul(1 << 20);
+    }
+    if let Err(e) = sc.check.validate() {
+        eprintln!("error: {}: {e}", sc.path.display());
+        return 2;
     }
     let report = check(&sc.check);
     if args.json {

@@ -30,7 +30,12 @@ pub fn run(args: &ExplorerArgs) -> i32 {
     if let Some(n) = args.clients {
         sc.check.clients = n;
     }
-    eprintln!("stateright Explorer for {} on http://{} (Ctrl-C to stop)", sc.name, args.addr);
-    LockModel { cfg: sc.check }.checker().serve(args.addr.as_str());
+    eprintln!(
+        "stateright Explorer for {} on http://{} (Ctrl-C to stop)",
+        sc.name, args.addr
+    );
+    LockModel { cfg: sc.check }
+        .checker()
+        .serve(args.addr.as_str());
     0
 }
