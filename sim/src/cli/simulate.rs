@@ -64,7 +64,7 @@ pub struct BenchSimArgs {
     #[arg(long, default_value_t = 2)]
     pub jobs: u16,
     /// Seeds per throughput figure.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 500)]
     pub seeds: u64,
 }
 
@@ -269,16 +269,37 @@ pub fn run_replay(a: &ReplayArgs) -> i32 {
     }
 }
 
-/// One throughput figure: `seeds` runs of `recipe` at `clients` on one thread.
-pub fn throughput(cfg: &SimConfig, seeds: u64) -> (f64, f64, crate::simulate::Summary) {
+/// CPU seconds this process has used (user + system), from
+/// `/proc/self/stat`; `None` where that file does not exist. Unlike wall
+/// time it does not count the time other processes took the core.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name, which is in parentheses.
+    let rest = stat.rsplit_once(')')?.1;
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let utime: f64 = f.get(11)?.parse().ok()?;
+    let stime: f64 = f.get(12)?.parse().ok()?;
+    Some((utime + stime) / 100.0)
+}
+
+/// One throughput figure: `seeds` runs of `cfg` on this thread. Returns
+/// (acquisitions per wall second, per CPU second, seeds per wall second,
+/// the metrics).
+pub fn throughput(cfg: &SimConfig, seeds: u64) -> (f64, f64, f64, crate::simulate::Summary) {
     let started = Instant::now();
+    let cpu0 = cpu_seconds();
     let mut t = Totals::default();
     for seed in 0..seeds {
         t.add(&run_seed(cfg, seed, false).metrics);
     }
     let secs = started.elapsed().as_secs_f64().max(1e-9);
+    let cpu = match (cpu0, cpu_seconds()) {
+        (Some(a), Some(b)) if b > a => b - a,
+        _ => secs,
+    };
     let s = t.summary();
-    (s.acquisitions as f64 / secs, seeds as f64 / secs, s)
+    let acq = s.acquisitions as f64;
+    (acq / secs, acq / cpu, seeds as f64 / secs, s)
 }
 
 pub fn run_bench(a: &BenchSimArgs) -> i32 {
@@ -298,9 +319,9 @@ pub fn run_bench(a: &BenchSimArgs) -> i32 {
         (RecipeId::HerdChildren, 20),
     ] {
         let cfg = mk(recipe, n, 20);
-        let (aps, sps, s) = throughput(&cfg, a.seeds);
+        let (aps, cpu_aps, sps, s) = throughput(&cfg, a.seeds);
         println!(
-            "{recipe} × {n} clients × 20: {aps:.0} simulated acquisitions/s, {sps:.1} seeds/s; {:.2} notifications and {:.2} packets per acquisition, {:.2} wake-ups per release, p50 {:.2} ms, p99 {:.2} ms",
+            "{recipe} × {n} clients × 20: {aps:.0} simulated acquisitions per wall second ({cpu_aps:.0} per CPU second), {sps:.1} seeds/s; {:.2} notifications and {:.2} packets per acquisition, {:.2} wake-ups per release, p50 {:.2} ms, p99 {:.2} ms",
             s.notifications_per_acquisition,
             s.packets_per_acquisition,
             s.wakeups_per_release,
@@ -315,9 +336,14 @@ pub fn run_bench(a: &BenchSimArgs) -> i32 {
         keep_going: true,
         jobs: a.jobs as usize,
     };
+    let cpu0 = cpu_seconds();
     let r = sweep(&cfg, &opts, &|| {});
+    let cpu = match (cpu0, cpu_seconds()) {
+        (Some(a), Some(b)) => format!(", {:.2} CPU s", b - a),
+        _ => String::new(),
+    };
     println!(
-        "sweep: {} seeds of predecessor × 5 clients × 20 on {} threads: {:.2} s wall ({} failing)",
+        "sweep: {} seeds of predecessor × 5 clients × 20 on {} threads: {:.2} s wall{cpu} ({} failing)",
         r.seeds_run,
         a.jobs,
         r.elapsed_ms as f64 / 1000.0,
