@@ -8,7 +8,8 @@
 //! acquisitions = 20             # overrides the top-level `acquisitions`
 //! seeds = 100                   # how many seeds `cargo test` and `locksmith sim` run
 //! session_timeout_ms = 4000
-//! latency_ms = [0.2, 2.0]       # per packet, uniform; reorders across sessions
+//! latency_ms = [0.2, 2.0]       # per packet; reorders across sessions
+//! latency_dist = "uniform"      # or "exponential": min + an exponential tail of mean (max - min) / 2
 //! think_ms = [0.0, 2.0]         # before each acquisition, uniform
 //! hold_ms = [0.5, 1.5]          # inside the critical section, uniform
 //! wake_ms = [0.0, 0.05]         # a woken thread's scheduling delay, uniform
@@ -72,6 +73,9 @@ pub struct SimSettings {
     /// One-way latency of every packet, uniform in `[min, max]`.
     #[serde(default = "d_latency")]
     pub latency_ms: [f64; 2],
+    /// How latencies are drawn from `latency_ms`.
+    #[serde(default)]
+    pub latency_dist: LatencyDist,
     /// Time between acquisitions, uniform in `[min, max]`.
     #[serde(default = "d_think")]
     pub think_ms: [f64; 2],
@@ -120,6 +124,7 @@ impl Default for SimSettings {
             seeds: d_seeds(),
             session_timeout_ms: d_timeout(),
             latency_ms: d_latency(),
+            latency_dist: LatencyDist::Uniform,
             think_ms: d_think(),
             hold_ms: d_hold(),
             wake_ms: d_wake(),
@@ -134,6 +139,18 @@ impl Default for SimSettings {
             expect_holds: Vec::new(),
         }
     }
+}
+
+/// The latency distribution of every packet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LatencyDist {
+    /// Uniform in `[min, max]`.
+    #[default]
+    Uniform,
+    /// `min` plus an exponential tail of mean `(max - min) / 2`: mostly
+    /// fast, sometimes much slower than `max` (reorders more).
+    Exponential,
 }
 
 /// Random faults, each a Poisson process with this many events per

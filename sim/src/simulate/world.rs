@@ -10,7 +10,7 @@
 use super::link::{Link, Next};
 use super::metrics::Metrics;
 use super::trace::Trace;
-use crate::sim_settings::SimSettings;
+use crate::sim_settings::{LatencyDist, SimSettings};
 use locksmith_model::recipe::{AnyRecipe, Client, Thread};
 use locksmith_model::zk::{Op, Reply, SessionId, WatchedEvent, ZkServer};
 use std::future::Future;
@@ -199,6 +199,7 @@ pub struct ClientProc {
 pub struct Params {
     pub timeout: u64,
     pub latency: (u64, u64),
+    pub latency_dist: LatencyDist,
     pub think: (u64, u64),
     pub hold: (u64, u64),
     pub wake: (u64, u64),
@@ -213,6 +214,7 @@ impl Params {
         Params {
             timeout: ns(s.session_timeout_ms),
             latency: (ns(s.latency_ms[0]), ns(s.latency_ms[1])),
+            latency_dist: s.latency_dist,
             think: (ns(s.think_ms[0]), ns(s.think_ms[1])),
             hold: (ns(s.hold_ms[0]), ns(s.hold_ms[1])),
             wake: (ns(s.wake_ms[0]), ns(s.wake_ms[1])),
@@ -293,7 +295,16 @@ impl World {
     }
 
     pub fn latency(&self) -> u64 {
-        self.draw(self.p.latency)
+        use madsim::rand::Rng;
+        match self.p.latency_dist {
+            LatencyDist::Uniform => self.draw(self.p.latency),
+            LatencyDist::Exponential => {
+                let (lo, hi) = self.p.latency;
+                let mean = hi.saturating_sub(lo) as f64 / 2.0;
+                let u: f64 = rng().gen_range(f64::EPSILON..1.0);
+                lo + (-u.ln() * mean) as u64
+            }
+        }
     }
 
     pub fn violate(&mut self, p: SimProperty, why: String) {
