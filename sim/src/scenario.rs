@@ -151,6 +151,10 @@ pub struct Scenario {
     pub check: CheckConfig,
     pub expect: Option<Expectation>,
     pub sim: crate::sim_settings::SimSettings,
+    /// The top-level `clients` and `acquisitions` (before `[check]`
+    /// narrows them for the checker); the simulator starts from these.
+    pub clients: u8,
+    pub acquisitions: u8,
 }
 
 impl Scenario {
@@ -305,6 +309,8 @@ impl Scenario {
             check,
             expect,
             sim: raw.sim,
+            clients: raw.clients,
+            acquisitions: raw.acquisitions,
         })
     }
 }

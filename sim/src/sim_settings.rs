@@ -226,7 +226,7 @@ impl Default for Target {
 pub enum TargetName {
     /// The client that believes it holds the lock (waits until one does).
     Holder,
-    /// A client waiting for the lock.
+    /// A client parked waiting for the lock (in `wait()` or `await()`).
     Waiter,
     /// Any client.
     Any,

@@ -225,3 +225,29 @@ async fn under_madsim_test() {
     assert_eq!(violation.map(|v| v.0), Some(SimProperty::MutualExclusion));
     assert!(metrics.expiries >= 1 && !trace.entries.is_empty());
 }
+
+/// One file, both drivers: the checker's `[faults]` budgets become a
+/// schedule in the simulator, which must tell the same story.
+#[test]
+fn checker_fault_budgets_tell_the_same_story_in_simulation() {
+    let opts = |count| SweepOptions {
+        first: 0,
+        count,
+        keep_going: true,
+        jobs: jobs(),
+    };
+    // seed 003's lock() walks into the critical section when a waiter ahead
+    // of it expires.
+    let r = sweep(&load("no-recheck-waiter-expiry"), &opts(20), &|| {});
+    assert!(r.failures.iter().any(|f| f
+        .violation
+        .as_ref()
+        .is_some_and(|v| v.0 == SimProperty::MutualExclusion)));
+    // The textbook lock re-reads the children: the expired waiter dies, but
+    // nobody enters beside the holder.
+    let r = sweep(&load("predecessor-waiter-expiry"), &opts(50), &|| {});
+    assert!(!r.failures.iter().any(|f| f
+        .violation
+        .as_ref()
+        .is_some_and(|v| v.0 == SimProperty::MutualExclusion)));
+}

@@ -112,6 +112,14 @@ fn on_packet(w: &mut World, c: usize, pkt: ToClient) {
         }
         ToClient::Expired { .. } => {
             cp.conn = Conn::Connected;
+            // The library fails every call still pending with
+            // SessionExpired, then closes: nothing more is read.
+            for t in [Thread::Main, Thread::Event] {
+                if cp.client.caller(t) {
+                    cp.client
+                        .on_reply(t, Err(locksmith_model::zk::ZkError::SessionExpired));
+                }
+            }
             cp.client.learn_expiry();
             w.trace.note(
                 t,

@@ -42,9 +42,7 @@ fn candidates(w: &World, target: Target) -> Vec<usize> {
             .filter(|c| live(c) && w.clients[*c].client.holds)
             .collect(),
         Target::Named(TargetName::Waiter) => (0..n)
-            .filter(|c| {
-                live(c) && !w.clients[*c].client.holds && w.clients[*c].attempt_since.is_some()
-            })
+            .filter(|c| live(c) && w.clients[*c].client.is_parked())
             .collect(),
         Target::Named(TargetName::Any) => (0..n).filter(live).collect(),
     }

@@ -63,13 +63,49 @@ pub struct SimConfig {
 }
 
 impl SimConfig {
-    /// The scenario's simulation: `[sim]` overrides the shared fields.
+    /// The scenario's simulation: `[sim]` overrides the top-level fields.
+    /// A file with checker fault budgets (`[faults]`) and no faults of its
+    /// own in `[sim]` gets them as a schedule: each budgeted fault once,
+    /// 5 ms apart from 5 ms on, on a client in the matching role.
     pub fn of(sc: &Scenario) -> SimConfig {
+        let mut settings = sc.sim.clone();
+        let r = &settings.rates;
+        let own = !settings.schedule.is_empty()
+            || r.expire > 0.0
+            || r.pause > 0.0
+            || r.partition > 0.0
+            || r.connection_loss > 0.0;
+        if !own {
+            use crate::sim_settings::{FaultKind, ScheduledFault, Target, TargetName};
+            let b = sc.check.faults;
+            let faults = std::iter::repeat_n(
+                (FaultKind::Expire, TargetName::Waiter),
+                b.waiter_expiries as usize,
+            )
+            .chain(std::iter::repeat_n(
+                (FaultKind::Expire, TargetName::Holder),
+                b.holder_expiries as usize,
+            ))
+            .chain(std::iter::repeat_n(
+                (FaultKind::ConnectionLoss, TargetName::Any),
+                b.connection_losses as usize,
+            ));
+            settings.schedule = faults
+                .enumerate()
+                .map(|(i, (fault, target))| ScheduledFault {
+                    at_ms: 5.0 * (i + 1) as f64,
+                    fault,
+                    target: Target::Named(target),
+                    duration_ms: None,
+                    applied: i % 2 == 1,
+                })
+                .collect();
+        }
         SimConfig {
             recipe: sc.recipe(),
-            clients: sc.sim.clients.unwrap_or(sc.check.clients) as usize,
-            acquisitions: sc.sim.acquisitions.unwrap_or(sc.check.acquisitions),
-            settings: sc.sim.clone(),
+            clients: sc.sim.clients.unwrap_or(sc.clients) as usize,
+            acquisitions: sc.sim.acquisitions.unwrap_or(sc.acquisitions),
+            settings,
         }
     }
 }
