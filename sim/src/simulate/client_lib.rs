@@ -236,6 +236,7 @@ fn step(w: &mut World, c: usize, t: Thread) -> Option<Option<u64>> {
         Step::Finished | Step::Throw(_) => {
             w.last_progress = now_ns;
             w.clients[c].attempt_since = None;
+            w.wake_observer();
         }
         _ => {}
     }

@@ -200,6 +200,8 @@ pub async fn simulate(
         violation: None,
         last_progress: 0,
         cut_after_serve: vec![false; n],
+        observer_waker: None,
+        tick_due: false,
     };
     let shared: Shared = Arc::new(Mutex::new(world));
     let h = madsim::runtime::Handle::current();
@@ -253,16 +255,37 @@ pub async fn simulate(
 /// The observer: ends the run at the first violation, when every client is
 /// done, or at the time limit; judges deadlock and liveness.
 async fn observe(shared: &Shared, p: &Params) {
-    // Checks at least every 50 ms of simulated time; a finished run is
-    // noticed at the next check (the overshoot costs a few heartbeats).
+    // A violation or a finished client wakes the observer at once; the
+    // deadlock and time bounds are checked on a tick (every 50 ms of
+    // simulated time at most).
     let tick = (p.deadlock / 8).clamp(1, 50_000_000);
+    // Ends with the run (the runtime drops every task).
+    let _ticker = {
+        let shared = shared.clone();
+        madsim::task::spawn(async move {
+            loop {
+                world::sleep_ns(tick).await;
+                let mut w = lock(&shared);
+                w.tick_due = true;
+                w.wake_observer();
+            }
+        })
+    };
     loop {
-        world::sleep_ns(tick).await;
+        world::park(shared, |w, waker| {
+            if w.violation.is_some() || w.tick_due || w.clients.iter().all(|c| c.client.is_done()) {
+                return true;
+            }
+            w.observer_waker = Some(waker.clone());
+            false
+        })
+        .await;
         let mut w = lock(shared);
         let t = now();
         if w.violation.is_some() {
             return;
         }
+        let ticked = std::mem::replace(&mut w.tick_due, false);
         let all_done = w.clients.iter().all(|c| c.client.is_done());
         if all_done {
             let dead: Vec<String> = w
@@ -282,6 +305,9 @@ async fn observe(shared: &Shared, p: &Params) {
                 w.violate(SimProperty::Liveness, dead.join("; "));
             }
             return;
+        }
+        if !ticked {
+            continue;
         }
         let holders = w.clients.iter().any(|c| c.client.holds);
         let waiters: Vec<usize> = (0..w.clients.len())

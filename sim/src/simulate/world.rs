@@ -281,6 +281,9 @@ pub struct World {
     /// Connection losses armed to strike when the server serves the
     /// client's next request (applied, reply lost).
     pub cut_after_serve: Vec<bool>,
+    /// The observer, parked until something ends the run or a tick is due.
+    pub observer_waker: Option<std::task::Waker>,
+    pub tick_due: bool,
 }
 
 impl World {
@@ -312,6 +315,14 @@ impl World {
             self.trace
                 .note(now(), None, format!("VIOLATION {}: {why}", p.name()));
             self.violation = Some((p, why));
+            self.wake_observer();
+        }
+    }
+
+    /// Wakes the observer (a violation, or a client finished).
+    pub fn wake_observer(&mut self) {
+        if let Some(w) = self.observer_waker.take() {
+            w.wake();
         }
     }
 
