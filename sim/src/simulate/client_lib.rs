@@ -304,21 +304,6 @@ async fn think(shared: &Shared, c: usize) {
     lock(shared).clients[c].attempt_since = Some(now());
 }
 
-/// A woken thread is scheduled after a random delay (the OS and the JVM
-/// do not run it at once): the other thread, and every other node, may act
-/// in between — the interleavings the checker explores (a notification
-/// sent by the server while the main thread is still on its way from
-/// `exists` to `wait()` is the lost wake-up of racy-wait).
-async fn wake_delay(shared: &Shared) {
-    let d = {
-        let w = lock(shared);
-        w.draw(w.p.wake)
-    };
-    if d > 0 {
-        super::world::sleep_ns(d).await;
-    }
-}
-
 /// Lets the other thread of the client run first, if it can.
 async fn maybe_yield(shared: &Shared, c: usize, t: Thread) {
     let other = match t {
@@ -335,9 +320,7 @@ async fn maybe_yield(shared: &Shared, c: usize, t: Thread) {
 pub async fn main_thread(shared: Shared, c: usize) {
     think(&shared, c).await;
     loop {
-        if park(&shared, move |w, waker| can_run(w, c, Thread::Main, waker)).await {
-            wake_delay(&shared).await;
-        }
+        park(&shared, move |w, waker| can_run(w, c, Thread::Main, waker)).await;
         let think_now = {
             let mut w = lock(&shared);
             let cp = &mut w.clients[c];
@@ -404,9 +387,7 @@ async fn critical_section(shared: &Shared, c: usize, token: Option<u64>) {
 /// ZooKeeper's event thread: runs the watchers' callbacks.
 pub async fn event_thread(shared: Shared, c: usize) {
     loop {
-        if park(&shared, move |w, waker| can_run(w, c, Thread::Event, waker)).await {
-            wake_delay(&shared).await;
-        }
+        park(&shared, move |w, waker| can_run(w, c, Thread::Event, waker)).await;
         {
             let mut w = lock(&shared);
             step(&mut w, c, Thread::Event);

@@ -22,6 +22,8 @@ pub struct Link<T> {
     pub clogged: bool,
     /// The receiving task, when it sleeps on an empty or clogged link.
     pub waker: Option<Waker>,
+    /// The arrival a wake-up of the parked receiver is armed for.
+    armed: Option<u64>,
 }
 
 /// What a receiver should do next.
@@ -42,6 +44,7 @@ impl<T> Link<T> {
             fifo,
             clogged: false,
             waker: None,
+            armed: None,
         }
     }
 
@@ -53,13 +56,24 @@ impl<T> Link<T> {
         }
         self.sent += 1;
         self.queue.insert((at, self.sent), packet);
-        if let Some(w) = self.waker.take() {
-            w.wake();
+        if self.clogged {
+            return; // unclog() wakes the receiver
+        }
+        // A parked receiver is woken when the packet arrives, not now.
+        if let Some(w) = &self.waker {
+            if self.armed.is_none_or(|armed| at < armed) {
+                super::world::wake_at(at, w);
+                self.armed = Some(at);
+            }
         }
     }
 
     /// The next packet due at `now`, or how long to wait.
     pub fn next(&mut self, now: u64) -> Next<T> {
+        // The receiver is running: it parks again (re-storing its waker)
+        // only if there is nothing to do.
+        self.waker = None;
+        self.armed = None;
         if self.clogged {
             return Next::Park;
         }

@@ -65,6 +65,24 @@ pub fn now() -> u64 {
     })
 }
 
+/// Wakes `waker` when the simulated clock reaches `at` (ns): a madsim timer
+/// armed on another task's behalf. A madsim `Sleep` polled once registers
+/// a timer that calls the waker and is not cancelled when dropped — so a
+/// sender can arm the receiver's wake-up for the packet's arrival, and the
+/// receiver is polled once per packet instead of twice.
+pub fn wake_at(at: u64, waker: &std::task::Waker) {
+    let d = Duration::from_nanos(at.saturating_sub(now()).saturating_mul(SCALE));
+    let mut sleep = CLOCK.with(|c| c.borrow().as_ref().map(|t| t.sleep(d)));
+    let mut cx = Context::from_waker(waker);
+    let ready = match sleep.as_mut() {
+        Some(s) => Pin::new(s).poll(&mut cx).is_ready(),
+        None => true,
+    };
+    if ready {
+        waker.wake_by_ref();
+    }
+}
+
 /// Sleeps `ns` simulated nanoseconds (at least one microsecond).
 pub async fn sleep_ns(ns: u64) {
     let d = Duration::from_nanos(ns.saturating_mul(SCALE));
@@ -329,14 +347,28 @@ impl World {
     /// Wakes client `c`'s threads that can step.
     pub fn wake_threads(&mut self, c: usize) {
         let cp = &mut self.clients[c];
-        if cp.client.can_step(Thread::Main) {
-            if let Some(w) = cp.main_waker.take() {
+        let main = if cp.client.can_step(Thread::Main) {
+            cp.main_waker.take()
+        } else {
+            None
+        };
+        let event = if cp.client.can_step(Thread::Event) {
+            cp.event_waker.take()
+        } else {
+            None
+        };
+        // A woken thread is scheduled after a random delay (the OS and the
+        // JVM do not run it at once): the other thread, and every other
+        // node, may act in between — the interleavings the checker explores
+        // (a notification sent while the main thread is still on its way
+        // from `exists` to `wait()` is racy-wait's lost wake-up). The timer
+        // is armed here, so the thread is polled once, when it runs.
+        for w in [main, event].into_iter().flatten() {
+            let d = self.draw(self.p.wake);
+            if d == 0 {
                 w.wake();
-            }
-        }
-        if cp.client.can_step(Thread::Event) {
-            if let Some(w) = cp.event_waker.take() {
-                w.wake();
+            } else {
+                wake_at(now() + d, &w);
             }
         }
     }
