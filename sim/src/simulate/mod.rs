@@ -19,8 +19,11 @@
 //! acquisition of the textbook lock needs 11 packets plus two resource writes
 //! and about a dozen thread steps, so madsim networking alone would cap a
 //! core near 70,000 simulated acquisitions per second, under the 100,000
-//! bar; `Endpoint` also reorders datagrams on one link, which a ZooKeeper
-//! session must not. Partitions are therefore our links' `clog`/`unclog`
+//! bar (with our links: 64,000–80,000 end to end; see
+//! `docs/simulation.md`); `Endpoint` also reorders datagrams on one link,
+//! which a ZooKeeper session must not. A sender arms the receiver's
+//! wake-up for the packet's arrival ([`world::wake_at`]), so each packet
+//! costs one timer and one poll. Partitions are therefore our links' `clog`/`unclog`
 //! (packets wait, as TCP's do); process pauses are madsim's own
 //! `pause`/`resume` of the client's node, which freezes its threads, timers
 //! and heartbeats together.
