@@ -9,13 +9,14 @@
 //! its packets until it is unclogged. Receivers sleep in madsim time until
 //! the head packet is due, so delivery follows the simulated clock.
 
-use std::collections::BTreeMap;
+use std::collections::VecDeque;
 use std::task::Waker;
 
 #[derive(Debug)]
 pub struct Link<T> {
-    /// (arrival ns, send order) → packet.
-    queue: BTreeMap<(u64, u64), T>,
+    /// (arrival ns, send order, packet), sorted by arrival then send order
+    /// (with FIFO every packet goes to the back).
+    queue: VecDeque<(u64, u64, T)>,
     sent: u64,
     last_at: u64,
     pub fifo: bool,
@@ -38,7 +39,7 @@ pub enum Next<T> {
 impl<T> Link<T> {
     pub fn new(fifo: bool) -> Self {
         Link {
-            queue: BTreeMap::new(),
+            queue: VecDeque::new(),
             sent: 0,
             last_at: 0,
             fifo,
@@ -55,7 +56,14 @@ impl<T> Link<T> {
             self.last_at = at;
         }
         self.sent += 1;
-        self.queue.insert((at, self.sent), packet);
+        let seq = self.sent;
+        match self.queue.back() {
+            Some(&(last, _, _)) if last > at => {
+                let i = self.queue.partition_point(|&(a, _, _)| a <= at);
+                self.queue.insert(i, (at, seq, packet));
+            }
+            _ => self.queue.push_back((at, seq, packet)),
+        }
         if self.clogged {
             return; // unclog() wakes the receiver
         }
@@ -77,11 +85,11 @@ impl<T> Link<T> {
         if self.clogged {
             return Next::Park;
         }
-        match self.queue.first_key_value() {
+        match self.queue.front() {
             None => Next::Park,
-            Some((&(at, _), _)) if at > now => Next::SleepUntil(at),
-            Some(_) => match self.queue.pop_first() {
-                Some((_, p)) => Next::Packet(p),
+            Some(&(at, _, _)) if at > now => Next::SleepUntil(at),
+            Some(_) => match self.queue.pop_front() {
+                Some((_, _, p)) => Next::Packet(p),
                 None => Next::Park,
             },
         }
@@ -89,13 +97,16 @@ impl<T> Link<T> {
 
     /// Drops every packet in flight (a broken connection); returns them.
     pub fn drain(&mut self) -> Vec<T> {
-        std::mem::take(&mut self.queue).into_values().collect()
+        std::mem::take(&mut self.queue)
+            .into_iter()
+            .map(|(_, _, p)| p)
+            .collect()
     }
 
     /// Drops the packets for which `keep` is false.
     pub fn retain(&mut self, mut keep: impl FnMut(&T) -> bool) -> usize {
         let before = self.queue.len();
-        self.queue.retain(|_, p| keep(p));
+        self.queue.retain(|(_, _, p)| keep(p));
         before - self.queue.len()
     }
 
@@ -115,7 +126,7 @@ impl<T> Link<T> {
         if self.clogged {
             return None;
         }
-        self.queue.first_key_value().map(|(&(at, _), _)| at)
+        self.queue.front().map(|&(at, _, _)| at)
     }
 
     pub fn is_empty(&self) -> bool {
