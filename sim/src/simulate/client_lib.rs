@@ -57,7 +57,6 @@ pub fn lose_connection(w: &mut World, c: usize, why: &str) {
             "connection lost ({why}): {lost_requests} request(s) never reached the server, {lost_replies} packet(s) to the client lost; pending calls fail with ConnectionLoss, watchers hear Disconnected; reconnecting"
         ),
     );
-    w.sessions[c].connected = false;
     w.metrics.heartbeats += 1;
     w.send_to_server(c, ToServer::Connect { epoch, seen });
     w.wake_threads(c);
