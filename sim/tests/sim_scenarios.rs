@@ -222,7 +222,14 @@ fn same_trace_over_1000_seeds() {
 #[madsim::test]
 async fn under_madsim_test() {
     let (violation, metrics, trace) = simulate(load("predecessor-holder-pause"), true).await;
-    assert_eq!(violation.map(|v| v.0), Some(SimProperty::MutualExclusion));
+    // The seed is madsim's choice. In about 1% of seeds the pause strikes
+    // after the holder's closing write reached the resource (it still waits
+    // for the acknowledgement): no overlap, and the stale holder then dies
+    // on its expired session.
+    assert!(matches!(
+        violation.map(|v| v.0),
+        Some(SimProperty::MutualExclusion | SimProperty::Liveness)
+    ));
     assert!(metrics.expiries >= 1 && !trace.entries.is_empty());
 }
 
