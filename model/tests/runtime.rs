@@ -16,6 +16,12 @@ impl Recipe for Waiter {
     fn lock_root(&self) -> &'static str {
         "/"
     }
+    fn main_step(&mut self, r: Resume) -> Action {
+        self.step(Thread::Main, r)
+    }
+    fn event_step(&mut self, r: Resume) -> Action {
+        self.step(Thread::Event, r)
+    }
     fn step(&mut self, thread: Thread, _: Resume) -> Action {
         let (pc, script): (&mut u8, &[Step]) = match thread {
             Thread::Main => (
@@ -102,6 +108,12 @@ struct Caller {
 impl Recipe for Caller {
     fn lock_root(&self) -> &'static str {
         "/"
+    }
+    fn main_step(&mut self, r: Resume) -> Action {
+        self.step(Thread::Main, r)
+    }
+    fn event_step(&mut self, r: Resume) -> Action {
+        self.step(Thread::Event, r)
     }
     fn step(&mut self, thread: Thread, _: Resume) -> Action {
         self.pc += 1;

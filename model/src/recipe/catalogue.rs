@@ -95,6 +95,14 @@ impl Recipe for AnyRecipe {
         }
     }
 
+    fn main_step(&mut self, resume: Resume) -> Action {
+        self.step(Thread::Main, resume)
+    }
+
+    fn event_step(&mut self, resume: Resume) -> Action {
+        self.step(Thread::Event, resume)
+    }
+
     fn step(&mut self, thread: Thread, resume: Resume) -> Action {
         match self {
             AnyRecipe::Predecessor(r) => r.step(thread, resume),

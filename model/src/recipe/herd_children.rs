@@ -18,14 +18,19 @@
 
 use super::children::{rank, Rank};
 use super::latch_watcher::LatchWatcher;
-use super::rounds::{delete, leave, Rounds};
-use super::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step, Thread};
+use super::rounds::{Next, Rounds, Unlock, UnlockCode};
+use super::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step};
 use crate::zk::{CreateMode, Op, OpResult};
 
 pub const ROOT: &str = "/herd";
 const NODE: &str = "/herd/lock-";
 const WATCHER: u8 = 1;
 const LATCH: u8 = 0;
+
+const UNLOCK: UnlockCode = UnlockCode {
+    leave: "critical section done; unlock()",
+    delete: "zk.delete(myNode, -1)",
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Main {
@@ -34,9 +39,8 @@ enum Main {
     Armed,
     GetChildren,
     Await,
-    Holding,
-    Releasing,
-    Deleting,
+    /// `lock()` returned: the critical section and `unlock()`.
+    Unlocking(Unlock),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -60,6 +64,12 @@ impl HerdChildren {
     fn arm(&mut self) -> Action {
         self.main = Main::Armed;
         act(Step::ArmLatch(LATCH), "latch = new CountDownLatch(1)")
+    }
+}
+
+impl Recipe for HerdChildren {
+    fn lock_root(&self) -> &'static str {
+        ROOT
     }
 
     fn main_step(&mut self, r: Resume) -> Action {
@@ -95,7 +105,7 @@ impl HerdChildren {
             }
             (GetChildren, Some(reply)) => match rank(&reply, ROOT, &self.own) {
                 Some(Rank::First) => {
-                    self.main = Holding;
+                    self.main = Unlocking(Unlock::Holding);
                     act(Step::Acquired, "lowest node: lock held")
                 }
                 Some(Rank::After(_)) => {
@@ -109,19 +119,15 @@ impl HerdChildren {
                 None => throw(&reply, "getChildren threw"),
             },
             (Await, _) => self.arm(),
-            (Holding, _) => {
-                self.main = Releasing;
-                leave("critical section done; unlock()")
-            }
-            (Releasing, _) => {
-                self.main = Deleting;
-                delete(&self.own, "zk.delete(myNode, -1)")
-            }
-            (Deleting, Some(Ok(_))) => {
-                self.main = Start;
-                match self.rounds.finish() {
-                    Some(done) => done,
-                    None => self.main_step(Resume::Go),
+            (Unlocking(mut unlock), reply) => {
+                let next = unlock.step(reply, &self.own, UNLOCK, &mut self.rounds);
+                self.main = Unlocking(unlock);
+                match next {
+                    Next::Act(a) => a,
+                    Next::Lock => {
+                        self.main = Start;
+                        self.main_step(Resume::Go)
+                    }
                 }
             }
             (_, Some(reply)) => throw(&reply, "KeeperException escapes"),
@@ -131,18 +137,5 @@ impl HerdChildren {
 
     fn event_step(&mut self, r: Resume) -> Action {
         self.watcher.step(r, WATCHER, LATCH)
-    }
-}
-
-impl Recipe for HerdChildren {
-    fn lock_root(&self) -> &'static str {
-        ROOT
-    }
-
-    fn step(&mut self, thread: Thread, resume: Resume) -> Action {
-        match thread {
-            Thread::Main => self.main_step(resume),
-            Thread::Event => self.event_step(resume),
-        }
     }
 }

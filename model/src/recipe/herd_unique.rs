@@ -18,14 +18,19 @@
 //! herd, which the checker reports as a violation of the herd bound.
 
 use super::latch_watcher::LatchWatcher;
-use super::rounds::{delete, leave, Rounds};
-use super::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step, Thread};
+use super::rounds::{Next, Rounds, Unlock, UnlockCode};
+use super::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step};
 use crate::zk::{CreateMode, Op, OpResult, ZkError};
 
 pub const ROOT: &str = "/";
 const LOCK: &str = "/myDistributeLock";
 const WATCHER: u8 = 1;
 const LATCH: u8 = 0;
+
+const UNLOCK: UnlockCode = UnlockCode {
+    leave: "critical section done; unlock()",
+    delete: "zk.delete(/myDistributeLock, -1)",
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Main {
@@ -34,9 +39,8 @@ enum Main {
     Armed,
     Exists,
     Await,
-    Holding,
-    Releasing,
-    Deleting,
+    /// `lock()` returned: the critical section and `unlock()`.
+    Unlocking(Unlock),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -67,6 +71,12 @@ impl HerdUnique {
             "zk.create(/myDistributeLock, EPHEMERAL)",
         )
     }
+}
+
+impl Recipe for HerdUnique {
+    fn lock_root(&self) -> &'static str {
+        ROOT
+    }
 
     fn main_step(&mut self, r: Resume) -> Action {
         use Main::*;
@@ -74,7 +84,7 @@ impl HerdUnique {
         match (self.main, reply) {
             (Start, _) => self.create(),
             (Create, Some(Ok(OpResult::Created(_)))) => {
-                self.main = Holding;
+                self.main = Unlocking(Unlock::Holding);
                 act(Step::Acquired, "create succeeded: lock held")
             }
             (Create, Some(Err(ZkError::NodeExists))) => {
@@ -101,19 +111,15 @@ impl HerdUnique {
             }
             (Exists, Some(Ok(OpResult::Exists(None)))) => self.create(),
             (Await, _) => self.create(),
-            (Holding, _) => {
-                self.main = Releasing;
-                leave("critical section done; unlock()")
-            }
-            (Releasing, _) => {
-                self.main = Deleting;
-                delete(LOCK, "zk.delete(/myDistributeLock, -1)")
-            }
-            (Deleting, Some(Ok(_))) => {
-                self.main = Start;
-                match self.rounds.finish() {
-                    Some(done) => done,
-                    None => self.create(),
+            (Unlocking(mut unlock), reply) => {
+                let next = unlock.step(reply, LOCK, UNLOCK, &mut self.rounds);
+                self.main = Unlocking(unlock);
+                match next {
+                    Next::Act(a) => a,
+                    Next::Lock => {
+                        self.main = Start;
+                        self.create()
+                    }
                 }
             }
             (_, Some(reply)) => throw(&reply, "KeeperException escapes"),
@@ -123,18 +129,5 @@ impl HerdUnique {
 
     fn event_step(&mut self, r: Resume) -> Action {
         self.watcher.step(r, WATCHER, LATCH)
-    }
-}
-
-impl Recipe for HerdUnique {
-    fn lock_root(&self) -> &'static str {
-        ROOT
-    }
-
-    fn step(&mut self, thread: Thread, resume: Resume) -> Action {
-        match thread {
-            Thread::Main => self.main_step(resume),
-            Thread::Event => self.event_step(resume),
-        }
     }
 }

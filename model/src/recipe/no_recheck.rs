@@ -24,8 +24,8 @@
 
 use super::children::{lowest, rank, Rank};
 use super::latch_watcher::LatchWatcher;
-use super::rounds::{delete, leave, Rounds};
-use super::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step, Thread};
+use super::rounds::{Next, Rounds, Unlock, UnlockCode};
+use super::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step};
 use crate::zk::{CreateMode, Op, OpResult};
 
 pub const ROOT: &str = "/locks";
@@ -33,6 +33,11 @@ const LOCK_NAME: &str = "/locks/lock_";
 /// `new LockWatcher(latch)`.
 const LOCK_WATCHER: u8 = 1;
 const LATCH: u8 = 0;
+
+const UNLOCK: UnlockCode = UnlockCode {
+    leave: "critical section done; unlock()",
+    delete: "unlock: zk.delete(nodeId.get(), -1)",
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Main {
@@ -42,9 +47,8 @@ enum Main {
     Armed,
     Exists,
     Await,
-    Holding,
-    Releasing,
-    Deleting,
+    /// `lock()` returned: the critical section and `unlock()`.
+    Unlocking(Unlock),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -69,7 +73,13 @@ pub fn new(cfg: RecipeConfig) -> NoRecheck {
     }
 }
 
-impl NoRecheck {
+impl NoRecheck {}
+
+impl Recipe for NoRecheck {
+    fn lock_root(&self) -> &'static str {
+        ROOT
+    }
+
     fn main_step(&mut self, r: Resume) -> Action {
         use Main::*;
         let reply = r.into_reply();
@@ -103,7 +113,7 @@ impl NoRecheck {
                 match (rank(&reply, ROOT, &self.my_node), small) {
                     (Some(Rank::First), _) => {
                         self.node_id = Some(self.my_node.clone());
-                        self.main = Holding;
+                        self.main = Unlocking(Unlock::Holding);
                         act(
                             Step::Acquired,
                             "lock: myNode.equals(smallNode), nodeId.set(myNode)",
@@ -139,7 +149,7 @@ impl NoRecheck {
             }
             (Exists, Some(Ok(OpResult::Exists(None)))) => {
                 self.node_id = None;
-                self.main = Holding;
+                self.main = Unlocking(Unlock::Holding);
                 act(
                     Step::Acquired,
                     "lock: stat == null, return (nodeId not set)",
@@ -147,32 +157,31 @@ impl NoRecheck {
             }
             (Await, _) => {
                 self.node_id = Some(self.my_node.clone());
-                self.main = Holding;
+                self.main = Unlocking(Unlock::Holding);
                 act(
                     Step::Acquired,
                     "lock: latch released, nodeId.set(myNode) — no re-check",
                 )
             }
-            (Holding, _) => {
-                self.main = Releasing;
-                leave("critical section done; unlock()")
-            }
-            (Releasing, _) => match self.node_id.clone() {
-                Some(id) => {
-                    self.main = Deleting;
-                    delete(&id, "unlock: zk.delete(nodeId.get(), -1)")
-                }
-                None => act(
-                    Step::Throw("IllegalArgumentException(Path cannot be null)"),
-                    "unlock: zk.delete(null, -1)",
-                ),
-            },
-            (Deleting, Some(Ok(_))) => {
-                self.main = Start;
-                self.node_id = None;
-                match self.rounds.finish() {
-                    Some(done) => done,
-                    None => self.main_step(Resume::Go),
+            (Unlocking(Unlock::Releasing), _) if self.node_id.is_none() => act(
+                Step::Throw("IllegalArgumentException(Path cannot be null)"),
+                "unlock: zk.delete(null, -1)",
+            ),
+            (Unlocking(mut unlock), reply) => {
+                let next = unlock.step(
+                    reply,
+                    &self.node_id.clone().unwrap_or_default(),
+                    UNLOCK,
+                    &mut self.rounds,
+                );
+                self.main = Unlocking(unlock);
+                match next {
+                    Next::Act(a) => a,
+                    Next::Lock => {
+                        self.main = Start;
+                        self.node_id = None;
+                        self.main_step(Resume::Go)
+                    }
                 }
             }
             (_, Some(reply)) => throw(
@@ -185,18 +194,5 @@ impl NoRecheck {
 
     fn event_step(&mut self, r: Resume) -> Action {
         self.watcher.step(r, LOCK_WATCHER, LATCH)
-    }
-}
-
-impl Recipe for NoRecheck {
-    fn lock_root(&self) -> &'static str {
-        ROOT
-    }
-
-    fn step(&mut self, thread: Thread, resume: Resume) -> Action {
-        match thread {
-            Thread::Main => self.main_step(resume),
-            Thread::Event => self.event_step(resume),
-        }
     }
 }

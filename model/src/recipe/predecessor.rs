@@ -22,15 +22,18 @@
 
 use super::children::{rank, Rank};
 use super::latch_watcher::LatchWatcher;
-use super::rounds::{delete, leave, Rounds};
-use super::step::{
-    act, call, throw, Action, Recipe, RecipeConfig, Resume, Step, Thread, DEFAULT_WATCHER,
-};
+use super::rounds::{Next, Rounds, Unlock, UnlockCode};
+use super::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step, DEFAULT_WATCHER};
 use crate::zk::{CreateMode, Op, OpResult};
 
 pub const LOCK_ROOT: &str = "/_locknode_";
 const LOCK_NODE: &str = "/_locknode_/lock-";
 const LATCH: u8 = 0;
+
+const UNLOCK: UnlockCode = UnlockCode {
+    leave: "critical section done; unlock()",
+    delete: "unlock: delete(own node, -1)",
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Main {
@@ -45,9 +48,8 @@ enum Main {
     Exists,
     /// Step 5: waiting for the notification.
     Await,
-    Holding,
-    Releasing,
-    Deleting,
+    /// `lock()` returned: the critical section and `unlock()`.
+    Unlocking(Unlock),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -82,6 +84,12 @@ impl Predecessor {
             "2. getChildren(_locknode_, false)",
         )
     }
+}
+
+impl Recipe for Predecessor {
+    fn lock_root(&self) -> &'static str {
+        LOCK_ROOT
+    }
 
     fn main_step(&mut self, r: Resume) -> Action {
         use Main::*;
@@ -105,7 +113,7 @@ impl Predecessor {
             }
             (GetChildren, Some(reply)) => match rank(&reply, LOCK_ROOT, &self.own) {
                 Some(Rank::First) => {
-                    self.main = Holding;
+                    self.main = Unlocking(Unlock::Holding);
                     act(Step::Acquired, "3. lowest sequence number: lock held")
                 }
                 Some(Rank::After(pre)) => {
@@ -136,19 +144,15 @@ impl Predecessor {
                 act(Step::Await(LATCH), "5. latch.await() for the notification")
             }
             (Await, _) => self.get_children(),
-            (Holding, _) => {
-                self.main = Releasing;
-                leave("critical section done; unlock()")
-            }
-            (Releasing, _) => {
-                self.main = Deleting;
-                delete(&self.own, "unlock: delete(own node, -1)")
-            }
-            (Deleting, Some(Ok(_))) => {
-                self.main = Start;
-                match self.rounds.finish() {
-                    Some(done) => done,
-                    None => self.main_step(Resume::Go),
+            (Unlocking(mut unlock), reply) => {
+                let next = unlock.step(reply, &self.own, UNLOCK, &mut self.rounds);
+                self.main = Unlocking(unlock);
+                match next {
+                    Next::Act(a) => a,
+                    Next::Lock => {
+                        self.main = Start;
+                        self.main_step(Resume::Go)
+                    }
                 }
             }
             (_, Some(reply)) => throw(&reply, "KeeperException escapes"),
@@ -158,18 +162,5 @@ impl Predecessor {
 
     fn event_step(&mut self, r: Resume) -> Action {
         self.watcher.step(r, DEFAULT_WATCHER, LATCH)
-    }
-}
-
-impl Recipe for Predecessor {
-    fn lock_root(&self) -> &'static str {
-        LOCK_ROOT
-    }
-
-    fn step(&mut self, thread: Thread, resume: Resume) -> Action {
-        match thread {
-            Thread::Main => self.main_step(resume),
-            Thread::Event => self.event_step(resume),
-        }
     }
 }

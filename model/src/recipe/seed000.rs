@@ -38,8 +38,8 @@
 //! root is still executed each time and finds it).
 
 use super::children::{rank, Rank};
-use super::rounds::{delete, leave, Rounds};
-use super::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step, Thread};
+use super::rounds::{Next, Rounds, Unlock, UnlockCode};
+use super::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step};
 use crate::zk::{CreateMode, Op, OpResult};
 
 pub const LOCK_ROOT_PATH: &str = "/DistributeLocks";
@@ -57,6 +57,11 @@ pub enum Draft {
 }
 
 /// The main thread's position in the seed's code.
+const UNLOCK: UnlockCode = UnlockCode {
+    leave: "buyMask() done; releaseLock()",
+    delete: "releaseLock: zkClient.delete(currentLockPath, -1)",
+};
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Main {
     Start,
@@ -78,12 +83,8 @@ enum Main {
     Woken,
     /// Left the synchronized block; `attemptLock()` recurses.
     Recurse,
-    /// In the critical section (`buyMask()`).
-    Holding,
-    /// `releaseLock()`: `zkClient.delete(currentLockPath, -1)` next.
-    Releasing,
-    /// The delete was sent.
-    Deleting,
+    /// `lock()` returned: the critical section and `unlock()`.
+    Unlocking(Unlock),
 }
 
 /// The event thread's position in `watcher.process(event)`.
@@ -156,6 +157,12 @@ impl Seed000 {
             "createLock: zkClient.create(LOCK_ROOT_PATH/Lock_, EPHEMERAL_SEQUENTIAL)",
         )
     }
+}
+
+impl Recipe for Seed000 {
+    fn lock_root(&self) -> &'static str {
+        LOCK_ROOT_PATH
+    }
 
     fn main_step(&mut self, r: Resume) -> Action {
         use Main::*;
@@ -193,7 +200,7 @@ impl Seed000 {
             (GetChildren, Some(reply)) => {
                 match rank(&reply, LOCK_ROOT_PATH, &self.current_lock_path) {
                     Some(Rank::First) => {
-                        self.main = Holding;
+                        self.main = Unlocking(Unlock::Holding);
                         act(Step::Acquired, "attemptLock: index == 0, lock acquired")
                     }
                     Some(Rank::Missing) => act(
@@ -255,22 +262,15 @@ impl Seed000 {
                 )
             }
             (Recurse, _) => self.get_children(),
-            (Holding, _) => {
-                self.main = Releasing;
-                leave("buyMask() done; releaseLock()")
-            }
-            (Releasing, _) => {
-                self.main = Deleting;
-                delete(
-                    &self.current_lock_path,
-                    "releaseLock: zkClient.delete(currentLockPath, -1)",
-                )
-            }
-            (Deleting, Some(Ok(_))) => {
-                self.main = Start;
-                match self.rounds.finish() {
-                    Some(done) => done,
-                    None => self.main_step(Resume::Go),
+            (Unlocking(mut unlock), reply) => {
+                let next = unlock.step(reply, &self.current_lock_path, UNLOCK, &mut self.rounds);
+                self.main = Unlocking(unlock);
+                match next {
+                    Next::Act(a) => a,
+                    Next::Lock => {
+                        self.main = Start;
+                        self.main_step(Resume::Go)
+                    }
                 }
             }
             (_, Some(reply)) => throw(&reply, "KeeperException escapes"),
@@ -305,19 +305,6 @@ impl Seed000 {
                 self.event = Event::Idle;
                 act(Step::Return, "watcher.process returns")
             }
-        }
-    }
-}
-
-impl Recipe for Seed000 {
-    fn lock_root(&self) -> &'static str {
-        LOCK_ROOT_PATH
-    }
-
-    fn step(&mut self, thread: Thread, resume: Resume) -> Action {
-        match thread {
-            Thread::Main => self.main_step(resume),
-            Thread::Event => self.event_step(resume),
         }
     }
 }

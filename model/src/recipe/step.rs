@@ -141,8 +141,19 @@ pub trait Recipe: Clone + Eq + std::hash::Hash + fmt::Debug + Send + Sync + 'sta
     /// (persistent) before the clients start, as the seeds' `main` does.
     fn lock_root(&self) -> &'static str;
 
+    /// One step of the application thread.
+    fn main_step(&mut self, resume: Resume) -> Action;
+
+    /// One step of the event thread (inside a watcher's `process`).
+    fn event_step(&mut self, resume: Resume) -> Action;
+
     /// One step of `thread`, resumed with `resume`.
-    fn step(&mut self, thread: Thread, resume: Resume) -> Action;
+    fn step(&mut self, thread: Thread, resume: Resume) -> Action {
+        match thread {
+            Thread::Main => self.main_step(resume),
+            Thread::Event => self.event_step(resume),
+        }
+    }
 }
 
 /// The step a thread takes when a call failed and the seed's code has no
