@@ -5,5 +5,7 @@
 //! crate) decide what happens next.
 
 pub mod check;
+pub mod harness;
 pub mod recipe;
+pub mod runtime;
 pub mod zk;

@@ -148,7 +148,10 @@ fn a_holder_expiry_breaks_the_textbook_lock() {
     c.faults.holder_expiries = 1;
     let r = check(&c);
     assert_eq!(r.of(Property::MutualExclusion), Verdict::Violated);
-    let t = r.properties[0].trace.clone().expect("trace");
+    let t = r
+        .trace_of(Property::MutualExclusion)
+        .cloned()
+        .expect("trace");
     assert!(t.steps.iter().any(|s| s.actor.starts_with("FAULT expire")));
     assert_eq!(t.steps.last().map(|s| s.holders.len()), Some(2));
 }
@@ -158,8 +161,12 @@ fn traces_are_deterministic() {
     let c = cfg(RecipeId::NoRecheck, 3, 1);
     let mut c2 = c.clone();
     c2.faults.waiter_expiries = 1;
-    let a = check(&c2).properties[0].trace.clone().map(|t| t.text());
-    let b = check(&c2).properties[0].trace.clone().map(|t| t.text());
+    let a = check(&c2)
+        .trace_of(Property::MutualExclusion)
+        .map(|t| t.text());
+    let b = check(&c2)
+        .trace_of(Property::MutualExclusion)
+        .map(|t| t.text());
     assert_eq!(a, b);
     assert!(a.is_some());
 }

@@ -1,7 +1,7 @@
 //! The client runtime keeps Java's monitor semantics and the ZooKeeper
 //! client library's delivery rules exactly.
 
-use locksmith_model::recipe::{Action, Client, Notice, Recipe, Resume, Status, Step, Thread};
+use locksmith_model::runtime::{Action, Client, Notice, Recipe, Resume, Status, Step, Thread};
 use locksmith_model::zk::{EventType, Op, OpResult, WatchedEvent};
 
 /// main: synchronized (m) { m.wait(); } then finish.
@@ -15,12 +15,6 @@ struct Waiter {
 impl Recipe for Waiter {
     fn lock_root(&self) -> &'static str {
         "/"
-    }
-    fn main_step(&mut self, r: Resume) -> Action {
-        self.step(Thread::Main, r)
-    }
-    fn event_step(&mut self, r: Resume) -> Action {
-        self.step(Thread::Event, r)
     }
     fn step(&mut self, thread: Thread, _: Resume) -> Action {
         let (pc, script): (&mut u8, &[Step]) = match thread {
@@ -109,12 +103,6 @@ impl Recipe for Caller {
     fn lock_root(&self) -> &'static str {
         "/"
     }
-    fn main_step(&mut self, r: Resume) -> Action {
-        self.step(Thread::Main, r)
-    }
-    fn event_step(&mut self, r: Resume) -> Action {
-        self.step(Thread::Event, r)
-    }
     fn step(&mut self, thread: Thread, _: Resume) -> Action {
         self.pc += 1;
         let step = match (thread, self.pc) {
@@ -124,6 +112,7 @@ impl Recipe for Caller {
                     watch: true,
                 },
                 watcher: Some(1),
+                release: false,
             },
             (Thread::Main, _) => Step::Finished,
             (Thread::Event, _) => Step::Return,

@@ -17,6 +17,8 @@
 //! verdict = "violated"     # holds | violated | incomplete
 //! property = "deadlock"    # the property the verdict is about
 //! holds = ["mutual exclusion"]
+//! steps = 33               # the shortest trace's length
+//! states = 359             # states explored (exact: the run is exhaustive)
 //!
 //! [check]
 //! max_states = 20000000   # bounds: hitting one gives `incomplete`, naming it
@@ -24,8 +26,14 @@
 //! max_depth = 200
 //! clients = 2              # optional: explore fewer clients than [sim] runs
 //! ```
+//!
+//! `[sim]` (see [`crate::sim_settings`]) and both expectations (see
+//! [`crate::expect`]) are validated here, when the file is loaded, so every
+//! command rejects a broken file the same way, with its line.
 
-use locksmith_model::check::{CheckConfig, FaultBudget, Property, Verdict};
+use crate::expect::{Expectation, RawExpect};
+use crate::sim_settings;
+use locksmith_model::check::{CheckConfig, FaultBudget, MAX_CLIENTS};
 use locksmith_model::recipe::RecipeId;
 use serde::Deserialize;
 use std::fmt;
@@ -90,21 +98,11 @@ struct RawFaults {
     connection_losses: u8,
 }
 
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawExpect {
-    verdict: String,
-    #[serde(default)]
-    property: Option<String>,
-    #[serde(default)]
-    holds: Vec<String>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawCheck {
-    #[serde(default = "default_max_states")]
-    max_states: usize,
+    #[serde(default)]
+    max_states: Option<usize>,
     #[serde(default)]
     max_depth: Option<usize>,
     #[serde(default)]
@@ -117,31 +115,6 @@ struct RawCheck {
     acquisitions: Option<u8>,
 }
 
-impl Default for RawCheck {
-    fn default() -> Self {
-        RawCheck {
-            max_states: default_max_states(),
-            max_depth: None,
-            max_memory_mb: None,
-            clients: None,
-            acquisitions: None,
-        }
-    }
-}
-
-fn default_max_states() -> usize {
-    20_000_000
-}
-
-/// What the checker must find for the scenario.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Expectation {
-    pub verdict: Verdict,
-    pub property: Option<Property>,
-    /// Properties that must hold as well.
-    pub holds: Vec<Property>,
-}
-
 #[derive(Debug, Clone)]
 pub struct Scenario {
     /// The file name without `.toml`.
@@ -149,8 +122,11 @@ pub struct Scenario {
     pub path: PathBuf,
     pub description: String,
     pub check: CheckConfig,
+    /// What the checker must find (`[expect]`).
     pub expect: Option<Expectation>,
     pub sim: crate::sim_settings::SimSettings,
+    /// What the simulator must find (`[sim.expect]`).
+    pub sim_expect: Option<Expectation>,
     /// The top-level `clients` and `acquisitions` (before `[check]`
     /// narrows them for the checker); the simulator starts from these.
     pub clients: u8,
@@ -191,26 +167,11 @@ impl Scenario {
             }
         };
         let raw: Raw = toml::from_str(text).map_err(|e| at(e.span(), e.message().to_string()))?;
-        // The span of the line that sets `key` (`key = ...`), for messages
-        // about values that parsed but mean nothing.
-        let find = |key: &str| -> Option<std::ops::Range<usize>> {
-            let mut offset = 0;
-            for line in text.split_inclusive('\n') {
-                let t = line.trim_start();
-                if t.strip_prefix(key)
-                    .is_some_and(|rest| rest.trim_start().starts_with('='))
-                {
-                    let start = offset + (line.len() - t.len());
-                    return Some(start..start + key.len());
-                }
-                offset += line.len();
-            }
-            text.find(key).map(|i| i..i + key.len())
-        };
+        let find = |table: Option<&str>, key: &str| key_span(text, table, key);
         let recipe = RecipeId::parse(&raw.recipe).ok_or_else(|| {
             let names: Vec<&str> = RecipeId::ALL.iter().map(|r| r.name()).collect();
             at(
-                find("recipe"),
+                find(None, "recipe"),
                 format!(
                     "unknown recipe `{}`: expected one of {}",
                     raw.recipe,
@@ -218,72 +179,62 @@ impl Scenario {
                 ),
             )
         })?;
-        if raw.clients == 0 || raw.clients > 64 {
+        if raw.clients == 0 {
             return Err(at(
-                find("clients"),
-                format!("clients = {}: expected 1 to 64", raw.clients),
+                find(None, "clients"),
+                format!("clients = 0: expected 1 to {}", sim_settings::MAX_CLIENTS),
             ));
         }
         if raw.acquisitions == 0 {
             return Err(at(
-                find("acquisitions"),
+                find(None, "acquisitions"),
                 "acquisitions = 0: expected at least 1".into(),
             ));
         }
-        let property = |s: &str| {
-            Property::parse(s).ok_or_else(|| {
-                let names: Vec<&str> = Property::ALL.iter().map(|p| p.name()).collect();
-                at(
-                    find(s),
-                    format!(
-                        "unknown property `{s}`: expected one of {}",
-                        names.join(", ")
-                    ),
-                )
-            })
+        let expectation = |table: &str, e: &RawExpect| {
+            Expectation::parse(e).map_err(|(key, why)| at(find(Some(table), &key), why))
         };
-        let expect = match &raw.expect {
-            None => None,
-            Some(e) => Some(Expectation {
-                verdict: Verdict::parse(&e.verdict).ok_or_else(|| {
-                    at(
-                        find("verdict"),
-                        format!(
-                            "unknown verdict `{}`: expected holds, violated or incomplete",
-                            e.verdict
-                        ),
-                    )
-                })?,
-                property: e.property.as_deref().map(property).transpose()?,
-                holds: e
-                    .holds
-                    .iter()
-                    .map(|s| property(s))
-                    .collect::<Result<_, _>>()?,
-            }),
-        };
-        if let Some(Expectation {
-            verdict: Verdict::Violated,
-            property: None,
-            ..
-        }) = &expect
-        {
-            return Err(at(
-                find("verdict"),
-                "verdict = \"violated\" needs `property = ...`".into(),
-            ));
+        let expect = raw
+            .expect
+            .as_ref()
+            .map(|e| expectation("expect", e))
+            .transpose()?;
+        let sim_expect = raw
+            .sim
+            .expect
+            .as_ref()
+            .map(|e| expectation("sim.expect", e))
+            .transpose()?;
+        if let Some(e) = &sim_expect {
+            let key = if e.steps.is_some() { "steps" } else { "states" };
+            if e.steps.is_some() || e.states.is_some() {
+                return Err(at(
+                    find(Some("sim.expect"), key),
+                    format!("{key} pins the checker's exploration: put it in [expect], not [sim.expect]"),
+                ));
+            }
         }
+        raw.sim
+            .validate()
+            .map_err(|(key, why)| at(find(Some("sim"), &key), why))?;
         let check_clients = raw.check.clients.unwrap_or(raw.clients);
-        if check_clients == 0 {
+        if check_clients == 0 || check_clients > MAX_CLIENTS {
+            let key = if raw.check.clients.is_some() {
+                Some("check")
+            } else {
+                None
+            };
             return Err(at(
-                find("clients"),
-                "[check] clients = 0: expected 1 to 8".into(),
+                find(key, "clients"),
+                format!(
+                    "the checker explores 1 to {MAX_CLIENTS} clients, this asks for {check_clients} (set `[check] clients` to explore fewer than the simulator runs)"
+                ),
             ));
         }
         let check_acquisitions = raw.check.acquisitions.unwrap_or(raw.acquisitions);
         if check_acquisitions == 0 {
             return Err(at(
-                find("acquisitions"),
+                find(Some("check"), "acquisitions"),
                 "[check] acquisitions = 0: expected at least 1".into(),
             ));
         }
@@ -293,7 +244,9 @@ impl Scenario {
             holder_expiries: raw.faults.holder_expiries,
             connection_losses: raw.faults.connection_losses,
         };
-        check.max_states = raw.check.max_states;
+        if let Some(n) = raw.check.max_states {
+            check.max_states = n;
+        }
         check.max_depth = raw.check.max_depth.unwrap_or(usize::MAX);
         if let Some(mb) = raw.check.max_memory_mb {
             check.max_memory = mb.saturating_mul(1 << 20);
@@ -309,10 +262,35 @@ impl Scenario {
             check,
             expect,
             sim: raw.sim,
+            sim_expect,
             clients: raw.clients,
             acquisitions: raw.acquisitions,
         })
     }
+}
+
+/// The span of the line that sets `key` (`key = ...`) inside `[table]` (the
+/// top level for `None`), for messages about values that parsed but mean
+/// nothing. Falls back to the first mention of `key` anywhere.
+fn key_span(text: &str, table: Option<&str>, key: &str) -> Option<std::ops::Range<usize>> {
+    let mut offset = 0;
+    let mut current: Option<String> = None;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim_start();
+        if let Some(header) = t.strip_prefix('[') {
+            let name = header.trim_start_matches('[');
+            let name = name.split(']').next().unwrap_or("").trim();
+            current = Some(name.to_string());
+        } else if current.as_deref() == table
+            && t.strip_prefix(key)
+                .is_some_and(|rest| rest.trim_start().starts_with('='))
+        {
+            let start = offset + (line.len() - t.len());
+            return Some(start..start + key.len());
+        }
+        offset += line.len();
+    }
+    text.find(key).map(|i| i..i + key.len())
 }
 
 /// Every `*.toml` in `dir`, sorted by file name.

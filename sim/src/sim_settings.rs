@@ -15,9 +15,11 @@
 //! wake_ms = [0.0, 0.05]         # a woken thread's scheduling delay, uniform
 //! fencing = false               # the holder sends its lock node's sequence number
 //! reorder_within_session = false  # UNSAFE: breaks ZooKeeper's per-session FIFO
-//! expect = "violated"           # what `cargo test` holds the simulator to
-//! expect_property = "deadlock"
-//! expect_holds = ["mutual exclusion"]
+//!
+//! [sim.expect]                  # what `cargo test` holds the simulator to
+//! verdict = "violated"
+//! property = "deadlock"
+//! holds = ["mutual exclusion at the resource"]
 //!
 //! [sim.rates]                   # random faults, per simulated second
 //! expire = 0.0
@@ -57,7 +59,7 @@ fn d_seeds() -> u64 {
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct SimSettings {
-    /// Overrides the scenario's `clients` (the simulator takes up to 255).
+    /// Overrides the scenario's `clients` (up to [`MAX_CLIENTS`]).
     #[serde(default)]
     pub clients: Option<u8>,
     /// Overrides the scenario's `acquisitions`.
@@ -105,16 +107,13 @@ pub struct SimSettings {
     pub rates: FaultRates,
     #[serde(default)]
     pub schedule: Vec<ScheduledFault>,
-    /// What `cargo test` expects of every seed: `holds` or `violated`.
+    /// What `cargo test` expects of the seeds (`[sim.expect]`).
     #[serde(default)]
-    pub expect: Option<String>,
-    /// With `expect = "violated"`: the property some seed violates.
-    #[serde(default)]
-    pub expect_property: Option<String>,
-    /// Properties no seed may violate.
-    #[serde(default)]
-    pub expect_holds: Vec<String>,
+    pub expect: Option<crate::expect::RawExpect>,
 }
+
+/// The most clients the simulator runs (client numbers are `u8`s).
+pub const MAX_CLIENTS: u8 = u8::MAX;
 
 impl Default for SimSettings {
     fn default() -> Self {
@@ -135,8 +134,6 @@ impl Default for SimSettings {
             rates: FaultRates::default(),
             schedule: Vec::new(),
             expect: None,
-            expect_property: None,
-            expect_holds: Vec::new(),
         }
     }
 }
@@ -236,10 +233,15 @@ impl SimSettings {
     /// Checks the ranges; returns the offending key and why.
     pub fn validate(&self) -> Result<(), (String, String)> {
         let range = |key: &str, r: [f64; 2]| {
-            if !(r[0] >= 0.0 && r[1] >= r[0] && r[1].is_finite()) {
+            // An hour bounds every duration: beyond it a run never ends in
+            // any useful time (and 1e308 ms overflows the clock).
+            if !(r[0] >= 0.0 && r[1] >= r[0] && r[1] <= 3_600_000.0) {
                 Err((
                     key.to_string(),
-                    format!("{key} = [{}, {}]: expected 0 ≤ min ≤ max", r[0], r[1]),
+                    format!(
+                        "{key} = [{}, {}]: expected 0 ≤ min ≤ max ≤ 3600000 (an hour)",
+                        r[0], r[1]
+                    ),
                 ))
             } else {
                 Ok(())
@@ -259,7 +261,16 @@ impl SimSettings {
             ));
         }
         if self.clients == Some(0) {
-            return Err(("clients".into(), "clients = 0: expected 1 to 255".into()));
+            return Err((
+                "clients".into(),
+                format!("clients = 0: expected 1 to {MAX_CLIENTS}"),
+            ));
+        }
+        if self.seeds == 0 {
+            return Err((
+                "seeds".into(),
+                "seeds = 0: expected at least 1 (a run of no seeds proves nothing)".into(),
+            ));
         }
         if self.acquisitions == Some(0) {
             return Err((
@@ -280,14 +291,6 @@ impl SimSettings {
         for f in &self.schedule {
             if !(f.at_ms >= 0.0 && f.at_ms.is_finite()) {
                 return Err(("at_ms".into(), format!("at_ms = {}: expected ≥ 0", f.at_ms)));
-            }
-        }
-        if let Some(e) = &self.expect {
-            if e != "holds" && e != "violated" {
-                return Err((
-                    "expect".into(),
-                    format!("expect = \"{e}\": expected \"holds\" or \"violated\""),
-                ));
             }
         }
         Ok(())

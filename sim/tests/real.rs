@@ -87,7 +87,7 @@ fn a_holder_that_never_lets_go_is_a_stall() {
     cfg.stall_after = std::time::Duration::from_secs(1);
     let r = run(&cfg).unwrap_or_else(|e| panic!("{e}"));
     let (property, why) = r.violation.expect("a stall");
-    assert_eq!(property, "stall");
+    assert_eq!(property, locksmith_model::harness::Property::Deadlock);
     assert!(why.contains("holds the lock"), "{why}");
     assert!(
         r.elapsed < std::time::Duration::from_secs(3),

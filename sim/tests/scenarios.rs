@@ -1,50 +1,113 @@
-//! Runs every `scenarios/*.toml` that has an `[expect]` table through the
-//! exhaustive checker, one named test per file (`cargo test racy` runs one),
-//! and compares the explored verdict with the expected one. A failure prints
-//! the whole report: verdicts, figures and the shortest trace.
+//! Every `scenarios/*.toml` as named tests, one per driver it expects
+//! something of: `check::<name>` runs the exhaustive checker against the
+//! `[expect]` table, `sim::<name>` sweeps the simulator's seeds against
+//! `[sim.expect]` (`cargo test racy` runs both of racy-wait's). A failure
+//! prints what differs, the whole report, and the command that replays it.
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use locksmith::cli::check_report_text;
+use locksmith::expect::{Expectation, Found};
 use locksmith::scenario::{all_in, Scenario};
-use locksmith_model::check::{check, Verdict};
+use locksmith::simulate::sweep::{sweep, SweepOptions};
+use locksmith::simulate::SimConfig;
+use locksmith_model::check::check;
+use locksmith_model::harness::{Property, Verdict};
 use std::path::{Path, PathBuf};
 
-fn judge(path: &Path) -> Result<(), Failed> {
-    let sc = Scenario::load(path).map_err(|e| Failed::from(e.to_string()))?;
+fn load(path: &Path) -> Result<Scenario, Failed> {
+    Scenario::load(path).map_err(|e| Failed::from(e.to_string()))
+}
+
+fn judge_check(path: &Path) -> Result<(), Failed> {
+    let sc = load(path)?;
     let Some(expect) = sc.expect.clone() else {
         return Ok(());
     };
-    sc.check.validate().map_err(Failed::from)?;
     let report = check(&sc.check);
-    let mut problems = Vec::new();
-    if report.verdict != expect.verdict {
-        problems.push(format!(
-            "expected verdict {}, explored {}",
-            expect.verdict, report.verdict
-        ));
-    }
-    if expect.verdict != Verdict::Holds && report.property != expect.property {
-        problems.push(format!(
-            "expected the verdict to be about {:?}, it is about {:?}",
-            expect.property.map(|p| p.name()),
-            report.property.map(|p| p.name())
-        ));
-    }
-    for p in &expect.holds {
-        if report.of(*p) != Verdict::Holds {
-            problems.push(format!("expected {p} to hold, explored {}", report.of(*p)));
-        }
-    }
+    let steps = report.property.and_then(|p| {
+        report
+            .properties
+            .iter()
+            .find(|r| r.property == p)
+            .and_then(|r| r.trace.as_ref())
+            .map(|t| t.steps.len())
+    });
+    let of = |p| report.of(p);
+    let found = Found {
+        verdict: report.verdict,
+        property: report.property,
+        of: &of,
+        steps,
+        states: Some(report.states),
+    };
+    let problems = expect.problems(&found);
     if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(Failed::from(format!(
-            "{}\n\n{}\nreplay: cargo run --release -- check {}",
-            problems.join("\n"),
-            check_report_text(&sc, &report),
-            path.display()
-        )))
+        return Ok(());
     }
+    Err(Failed::from(format!(
+        "{}\n\n{}\nreplay: cargo run --release -- check {}",
+        problems.join("\n"),
+        check_report_text(&sc, &report),
+        path.display()
+    )))
+}
+
+fn jobs() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(2)
+}
+
+fn judge_sim(path: &Path) -> Result<(), Failed> {
+    let sc = load(path)?;
+    let Some(expect): Option<Expectation> = sc.sim_expect.clone() else {
+        return Ok(());
+    };
+    let cfg = SimConfig::of(&sc);
+    let opts = SweepOptions {
+        first: 0,
+        count: sc.sim.seeds,
+        keep_going: false,
+        jobs: jobs(),
+    };
+    let r = sweep(&cfg, &opts, &|| {});
+    let failure = r.first_failure();
+    let violations = failure.map(|f| f.violations.clone()).unwrap_or_default();
+    let of = |p: Property| {
+        if violations.contains(p) {
+            Verdict::Violated
+        } else {
+            Verdict::Holds
+        }
+    };
+    let found = Found {
+        verdict: if failure.is_some() {
+            Verdict::Violated
+        } else {
+            Verdict::Holds
+        },
+        property: violations.headline().map(|(p, _)| p),
+        of: &of,
+        steps: None,
+        states: None,
+    };
+    let problems = expect.problems(&found);
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let seen: Vec<String> = violations
+        .iter()
+        .map(|(p, why)| format!("  {p}: {why}"))
+        .collect();
+    Err(Failed::from(format!(
+        "{}\nover {} seed(s); violations of the first failing seed:\n{}\nreplay: cargo run --release -- replay {} --seed {}",
+        problems.join("\n"),
+        sc.sim.seeds,
+        seen.join("\n"),
+        path.display(),
+        failure.map_or(0, |f| f.seed)
+    )))
 }
 
 fn main() {
@@ -57,20 +120,26 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let trials: Vec<Trial> = files
-        .into_iter()
-        .filter(|f| {
-            Scenario::load(f)
-                .map(|s| s.expect.is_some())
-                .unwrap_or(true)
-        })
-        .map(|f| {
-            let name = f
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            Trial::test(format!("check::{name}"), move || judge(&f))
-        })
-        .collect();
+    let mut trials = Vec::new();
+    for f in files {
+        let name = f
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        // A file that does not load fails as its own test.
+        let (check, sim) = match Scenario::load(&f) {
+            Ok(s) => (s.expect.is_some(), s.sim_expect.is_some()),
+            Err(_) => (true, false),
+        };
+        if check {
+            let f = f.clone();
+            trials.push(Trial::test(format!("check::{name}"), move || {
+                judge_check(&f)
+            }));
+        }
+        if sim {
+            trials.push(Trial::test(format!("sim::{name}"), move || judge_sim(&f)));
+        }
+    }
     libtest_mimic::run(&args, trials).exit();
 }

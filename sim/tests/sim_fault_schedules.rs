@@ -13,7 +13,8 @@
 //! beside this file (committed), and replayed first on every run.
 
 use locksmith::sim_settings::{FaultKind, ScheduledFault, SimSettings, Target, TargetName};
-use locksmith::simulate::{run_seed, SimConfig, SimProperty};
+use locksmith::simulate::{run_seed, SimConfig};
+use locksmith_model::harness::Property;
 use locksmith_model::recipe::RecipeId;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence, TestError, TestRunner};
@@ -81,7 +82,7 @@ fn fenced_resource_never_accepts_overlap_or_stale_tokens() {
         let r = run_seed(&config(true, s), 0, false);
         let bad = matches!(
             r.violation.as_ref().map(|v| v.0),
-            Some(SimProperty::MutualExclusion | SimProperty::FencedSafety)
+            Some(Property::MutualExclusionAtResource | Property::FencedSafety)
         );
         prop_assert!(!bad, "{:?}", r.violation);
         Ok(())
@@ -97,7 +98,7 @@ fn unfenced_mutual_exclusion_breaks_with_one_holder_fault() {
         let r = run_seed(&config(false, s), 0, false);
         prop_assert_ne!(
             r.violation.as_ref().map(|v| v.0),
-            Some(SimProperty::MutualExclusion)
+            Some(Property::MutualExclusionAtResource)
         );
         Ok(())
     });
@@ -107,7 +108,7 @@ fn unfenced_mutual_exclusion_breaks_with_one_holder_fault() {
             let breaks = |s: &[ScheduledFault]| {
                 run_seed(&config(false, s.to_vec()), 0, false)
                     .violation
-                    .is_some_and(|v| v.0 == SimProperty::MutualExclusion)
+                    .is_some_and(|v| v.0 == Property::MutualExclusionAtResource)
             };
             assert!(breaks(&shrunk));
             // proptest's shrinking is local (it does not retry removing a

@@ -20,6 +20,10 @@ pub struct FaultBudget {
     pub connection_losses: u8,
 }
 
+/// The most clients the checker explores (its graph keeps a byte of
+/// per-client bits per state).
+pub const MAX_CLIENTS: u8 = 8;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckConfig {
     pub recipe: RecipeId,
@@ -43,9 +47,9 @@ pub struct CheckConfig {
 impl CheckConfig {
     /// Why the checker cannot explore this configuration, if it cannot.
     pub fn validate(&self) -> Result<(), String> {
-        if self.clients == 0 || self.clients > 8 {
+        if self.clients == 0 || self.clients > MAX_CLIENTS {
             return Err(format!(
-                "the checker explores 1 to 8 clients, this asks for {} (set `[check] clients` in the scenario or pass --clients)",
+                "the checker explores 1 to {MAX_CLIENTS} clients, this asks for {} (set `[check] clients` in the scenario or pass --clients)",
                 self.clients
             ));
         }

@@ -139,14 +139,16 @@ pub fn explore(cfg: &CheckConfig) -> Exploration {
     });
     let mut found: BTreeMap<Property, Path> = BTreeMap::new();
     let mut queue: VecDeque<(u32, System)> = VecDeque::new();
-    if property::two_holders(&init) {
-        found.insert(
-            Property::MutualExclusion,
-            Path {
-                ordinals: vec![],
-                cycle_start: None,
-            },
-        );
+    for p in property::STATE_PROPERTIES {
+        if property::violated_in(p, &init) {
+            found.insert(
+                p,
+                Path {
+                    ordinals: vec![],
+                    cycle_start: None,
+                },
+            );
+        }
     }
     let state_bytes = approx_state_bytes(&init);
     queue.push_back((0, init));
@@ -216,10 +218,10 @@ pub fn explore(cfg: &CheckConfig) -> Exploration {
                     let t = parents.len() as u32;
                     index.insert(fp, t);
                     parents.push((id, k as u16));
-                    if !found.contains_key(&Property::MutualExclusion)
-                        && property::two_holders(&next)
-                    {
-                        found.insert(Property::MutualExclusion, trace_to(&parents, t));
+                    for p in property::STATE_PROPERTIES {
+                        if !found.contains_key(&p) && property::violated_in(p, &next) {
+                            found.insert(p, trace_to(&parents, t));
+                        }
                     }
                     if parents.len() > cfg.max_states {
                         bound = Some(Bound::MaxStates(cfg.max_states));

@@ -21,7 +21,7 @@ pub mod system;
 pub mod trace;
 pub mod verdict;
 
-pub use config::{CheckConfig, FaultBudget};
+pub use config::{CheckConfig, FaultBudget, MAX_CLIENTS};
 pub use property::Property;
 pub use verdict::{Report, Verdict};
 

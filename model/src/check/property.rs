@@ -1,57 +1,47 @@
-//! The properties a check judges, and how each is read off a state or a
-//! transition.
+//! How the checker reads each property ([`Property`], defined once in the
+//! harness) off a state or a transition of the explored graph. Mutual
+//! exclusion, thread died and herd use the harness's own definitions;
+//! deadlock and starvation are the checker's own way of judging liveness
+//! (a state, and a cycle analysis in [`starvation`](super::starvation)).
 
 use super::system::{Effect, System};
-use serde::Serialize;
-use std::fmt;
+use crate::harness::judge;
+pub use crate::harness::Property;
+use crate::runtime::Status;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-pub enum Property {
-    /// At most one client believes it holds the lock.
-    MutualExclusion,
-    /// Never a state with nothing left to happen (no thread can run, no
-    /// message is in flight; faults are not counted on to rescue anyone)
-    /// while a client still waits for the lock.
-    Deadlock,
-    /// No reachable cycle in which a waiting client never acquires (and is
-    /// not merely never scheduled).
-    Starvation,
-    /// No release (a deleting transaction) notifies more than one waiter.
-    Herd,
+/// Whether the checker judges `p` (the others are `n/a`: the checked
+/// system has no protected resource yet).
+pub fn judged(p: Property) -> bool {
+    !matches!(
+        p,
+        Property::MutualExclusionAtResource | Property::FencedSafety
+    )
 }
 
-impl Property {
-    pub const ALL: [Property; 4] = [
-        Property::MutualExclusion,
-        Property::Deadlock,
-        Property::Starvation,
-        Property::Herd,
-    ];
+/// The properties a single state can violate, judged on every new state.
+pub const STATE_PROPERTIES: [Property; 2] = [Property::MutualExclusion, Property::ThreadDied];
 
-    pub fn name(self) -> &'static str {
-        match self {
-            Property::MutualExclusion => "mutual exclusion",
-            Property::Deadlock => "deadlock",
-            Property::Starvation => "starvation",
-            Property::Herd => "herd",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Property> {
-        let s = s.trim().replace(['-', '_'], " ");
-        Property::ALL.into_iter().find(|p| p.name() == s)
-    }
-}
-
-impl fmt::Display for Property {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+/// Whether the state `s` violates the state property `p`.
+pub fn violated_in(p: Property, s: &System) -> bool {
+    match p {
+        Property::MutualExclusion => two_holders(s),
+        Property::ThreadDied => thread_died(s),
+        _ => false,
     }
 }
 
 /// Mutual exclusion fails in this state.
 pub fn two_holders(s: &System) -> bool {
-    s.peers.iter().filter(|p| p.client.holds).count() >= 2
+    judge::two_holders(s.peers.iter().map(|p| p.client.phase))
+}
+
+/// A thread of some client ended on an uncaught exception. Reported even
+/// when nobody else is left waiting: the seeds have no `catch`, and a dead
+/// thread is a liveness failure of its own.
+pub fn thread_died(s: &System) -> bool {
+    s.peers.iter().any(|p| {
+        matches!(p.client.main, Status::Dead(_)) || matches!(p.client.event, Status::Dead(_))
+    })
 }
 
 /// Deadlock: given the state's enabled non-fault actions.
@@ -59,18 +49,19 @@ pub fn stuck(s: &System, progress_possible: bool) -> bool {
     !progress_possible && s.peers.iter().any(|p| p.client.is_waiting())
 }
 
-/// Herd: the transition `fx`, taken from `before`, woke more than one waiter.
+/// Herd: the transition `fx`, taken from `before`, was a recipe's release
+/// that notified more than one waiting client.
 pub fn herd(before: &System, fx: &Effect) -> bool {
-    fx.deleted
-        && fx
-            .woken
-            .iter()
-            .filter(|s| {
-                before
-                    .peers
-                    .iter()
-                    .any(|p| p.session == **s && p.client.is_waiting())
-            })
-            .count()
-            >= 2
+    fx.release
+        && judge::herd(
+            fx.woken
+                .iter()
+                .filter(|s| {
+                    before
+                        .peers
+                        .iter()
+                        .any(|p| p.session == **s && p.client.is_waiting())
+                })
+                .count(),
+        )
 }

@@ -10,7 +10,8 @@
 //! guarantees, nothing more.
 
 use super::config::{CheckConfig, FaultBudget};
-use crate::recipe::{AnyRecipe, Client, Output, Recipe, RecipeConfig, Status, Step, Thread};
+use crate::recipe::AnyRecipe;
+use crate::runtime::{Client, Output, Recipe, RecipeConfig, Status, Step, Thread};
 use crate::zk::{CreateMode, Op, Reply, Service, SessionId, WatchedEvent, ZkServer};
 use std::collections::{BTreeSet, VecDeque};
 use std::fmt;
@@ -22,13 +23,22 @@ pub enum Message {
     Event(WatchedEvent),
 }
 
+/// A request on its way to the server.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Request {
+    pub thread: Thread,
+    pub op: Op,
+    /// The recipe's release operation (for the herd property).
+    pub release: bool,
+}
+
 /// A client process with its session and both directions of its connection.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Peer {
     pub session: SessionId,
     pub client: Client<AnyRecipe>,
     /// Requests on the way to the server.
-    pub outbox: VecDeque<(Thread, Op)>,
+    pub outbox: VecDeque<Request>,
     /// Replies and events on the way to the client.
     pub inbox: VecDeque<Message>,
 }
@@ -110,10 +120,10 @@ impl fmt::Display for Action {
 /// transitions and for traces.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Effect {
-    /// Sessions other than the actor's that a deleting transaction notified.
+    /// Sessions other than the actor's that the transaction notified.
     pub woken: BTreeSet<SessionId>,
-    /// The transaction deleted a node or ended a session (a release).
-    pub deleted: bool,
+    /// The transaction was a recipe's release operation, and it succeeded.
+    pub release: bool,
     /// The recipe code a client step ran, if any.
     pub code: Option<&'static str>,
     /// A human-readable account of what happened.
@@ -188,7 +198,7 @@ impl System {
         for (i, p) in self.peers.iter().enumerate() {
             let c = i as u8;
             let alive = self.server.is_alive(p.session) && !p.client.is_done();
-            let budget = if p.client.holds {
+            let budget = if p.client.holds() {
                 self.faults.holder_expiries
             } else if p.client.is_parked() {
                 self.faults.waiter_expiries
@@ -215,23 +225,37 @@ impl System {
             Action::Run(c, t) => {
                 let p = &mut self.peers[c as usize];
                 let won = matches!(p.client.status(t), Status::Entering(_));
-                if let Some((action, output)) = p.client.step(t) {
-                    fx.code = Some(action.code);
+                if let Some(stepped) = p.client.step(t) {
+                    fx.code = Some(stepped.action.code);
                     if describe {
-                        fx.text = describe_step(won, &action, &output, p.client.status(t));
+                        fx.text = describe_step(
+                            won,
+                            &stepped.action,
+                            &stepped.output,
+                            p.client.status(t),
+                        );
                     }
-                    if let Output::Send(op) = output {
-                        p.outbox.push_back((t, op));
+                    let release = stepped.sent_release();
+                    if let Output::Send(op) = stepped.output {
+                        p.outbox.push_back(Request {
+                            thread: t,
+                            op,
+                            release,
+                        });
                     }
                 }
             }
             Action::Serve(c) => {
                 let i = c as usize;
                 let session = self.peers[i].session;
-                if let Some((t, op)) = self.peers[i].outbox.pop_front() {
+                if let Some(Request {
+                    thread: t,
+                    op,
+                    release,
+                }) = self.peers[i].outbox.pop_front()
+                {
                     let outcome = self.server.handle(session, &op);
-                    fx.deleted =
-                        matches!(op, Op::Delete { .. } | Op::CloseSession) && outcome.reply.is_ok();
+                    fx.release = release && outcome.reply.is_ok();
                     if describe {
                         fx.text = match &outcome.reply {
                             Ok(r) => format!("{op} → {r}"),
@@ -275,7 +299,6 @@ impl System {
             }
             Action::Reap => {
                 let events = self.server.reap_containers();
-                fx.deleted = true;
                 if describe {
                     fx.text = "container reaper deletes empty containers".into();
                 }
@@ -283,13 +306,12 @@ impl System {
             }
             Action::Expire(c) => {
                 let session = self.peers[c as usize].session;
-                if self.peers[c as usize].client.holds {
+                if self.peers[c as usize].client.holds() {
                     self.faults.holder_expiries -= 1;
                 } else {
                     self.faults.waiter_expiries -= 1;
                 }
                 let events = self.server.expire(session);
-                fx.deleted = true;
                 if describe {
                     fx.text = format!("session {session} expires: its ephemeral nodes are deleted");
                 }
@@ -377,7 +399,7 @@ impl System {
     /// Clients that believe they hold the lock.
     pub fn holders(&self) -> Vec<u8> {
         (0..self.peers.len() as u8)
-            .filter(|&c| self.peers[c as usize].client.holds)
+            .filter(|&c| self.peers[c as usize].client.holds())
             .collect()
     }
 
@@ -392,7 +414,7 @@ impl System {
 /// "wins the monitor; watcher.wait() → waits", and the like.
 fn describe_step(
     won: bool,
-    action: &crate::recipe::Action,
+    action: &crate::runtime::Action,
     output: &Output,
     after: &Status,
 ) -> String {

@@ -4,40 +4,11 @@
 
 use super::config::CheckConfig;
 use super::explore::{Bound, Exploration};
-use super::property::Property;
+use super::property::{self, Property};
 use super::trace::{render, Trace};
 use serde::Serialize;
-use std::fmt;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Verdict {
-    Holds,
-    Violated,
-    Incomplete,
-}
-
-impl Verdict {
-    pub fn name(self) -> &'static str {
-        match self {
-            Verdict::Holds => "holds",
-            Verdict::Violated => "violated",
-            Verdict::Incomplete => "incomplete",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Verdict> {
-        [Verdict::Holds, Verdict::Violated, Verdict::Incomplete]
-            .into_iter()
-            .find(|v| v.name() == s.trim())
-    }
-}
-
-impl fmt::Display for Verdict {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+pub use crate::harness::Verdict;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct PropertyResult {
@@ -54,7 +25,7 @@ pub struct Report {
     /// any is, else holds.
     pub verdict: Verdict,
     /// The property the overall verdict is about (the first violated one, in
-    /// the order mutual exclusion, deadlock, starvation, herd).
+    /// [`Property::ALL`]'s order).
     pub property: Option<Property>,
     pub states: usize,
     pub transitions: usize,
@@ -71,6 +42,7 @@ impl Report {
         let mut properties = Vec::new();
         for p in Property::ALL {
             let (verdict, trace) = match x.found.get(&p) {
+                _ if !property::judged(p) => (Verdict::NotApplicable, None),
                 Some(cx) => (Verdict::Violated, Some(render(cfg, cx))),
                 None if x.bound.is_none() && (p != Property::Starvation || cfg.starvation) => {
                     (Verdict::Holds, None)
@@ -101,6 +73,14 @@ impl Report {
             bound: x.bound.map(|b: Bound| b.to_string()),
             properties,
         }
+    }
+
+    /// The shortest trace that violates `p`, if one was found.
+    pub fn trace_of(&self, p: Property) -> Option<&Trace> {
+        self.properties
+            .iter()
+            .find(|r| r.property == p)
+            .and_then(|r| r.trace.as_ref())
     }
 
     pub fn of(&self, p: Property) -> Verdict {

@@ -16,10 +16,10 @@
 //! that. **Costs** a herd: every release (and every new waiter's create)
 //! notifies every waiter, and all of them re-read the children.
 
-use super::children::{rank, Rank};
-use super::latch_watcher::LatchWatcher;
-use super::rounds::{Next, Rounds, Unlock, UnlockCode};
-use super::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step};
+use crate::runtime::children::{rank, Rank};
+use crate::runtime::latch_watcher::LatchWatcher;
+use crate::runtime::rounds::{Next, Rounds, Unlock, UnlockCode};
+use crate::runtime::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step, Thread};
 use crate::zk::{CreateMode, Op, OpResult};
 
 pub const ROOT: &str = "/herd";
@@ -29,7 +29,7 @@ const LATCH: u8 = 0;
 
 const UNLOCK: UnlockCode = UnlockCode {
     leave: "critical section done; unlock()",
-    delete: "zk.delete(myNode, -1)",
+    release: "zk.delete(myNode, -1)",
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -72,6 +72,15 @@ impl Recipe for HerdChildren {
         ROOT
     }
 
+    fn step(&mut self, thread: Thread, resume: Resume) -> Action {
+        match thread {
+            Thread::Main => self.main_step(resume),
+            Thread::Event => self.event_step(resume),
+        }
+    }
+}
+
+impl HerdChildren {
     fn main_step(&mut self, r: Resume) -> Action {
         use Main::*;
         let reply = r.into_reply();
@@ -79,11 +88,7 @@ impl Recipe for HerdChildren {
             (Start, _) => {
                 self.main = Create;
                 call(
-                    Op::Create {
-                        path: NODE.into(),
-                        data: Vec::new(),
-                        mode: CreateMode::EphemeralSequential,
-                    },
+                    Op::create(NODE, CreateMode::EphemeralSequential),
                     None,
                     "zk.create(/herd/lock-, EPHEMERAL_SEQUENTIAL)",
                 )
@@ -95,10 +100,7 @@ impl Recipe for HerdChildren {
             (Armed, _) => {
                 self.main = GetChildren;
                 call(
-                    Op::GetChildren {
-                        path: ROOT.into(),
-                        watch: true,
-                    },
+                    Op::get_children(ROOT, true),
                     Some(WATCHER),
                     "zk.getChildren(/herd, watcher)",
                 )
@@ -120,7 +122,12 @@ impl Recipe for HerdChildren {
             },
             (Await, _) => self.arm(),
             (Unlocking(mut unlock), reply) => {
-                let next = unlock.step(reply, &self.own, UNLOCK, &mut self.rounds);
+                let next = unlock.step(
+                    reply,
+                    || Op::delete(self.own.clone(), -1),
+                    UNLOCK,
+                    &mut self.rounds,
+                );
                 self.main = Unlocking(unlock);
                 match next {
                     Next::Act(a) => a,

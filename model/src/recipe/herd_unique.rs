@@ -17,9 +17,9 @@
 //! waiter, all of them race to create, one wins, the rest watch again — a
 //! herd, which the checker reports as a violation of the herd bound.
 
-use super::latch_watcher::LatchWatcher;
-use super::rounds::{Next, Rounds, Unlock, UnlockCode};
-use super::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step};
+use crate::runtime::latch_watcher::LatchWatcher;
+use crate::runtime::rounds::{Next, Rounds, Unlock, UnlockCode};
+use crate::runtime::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step, Thread};
 use crate::zk::{CreateMode, Op, OpResult, ZkError};
 
 pub const ROOT: &str = "/";
@@ -29,7 +29,7 @@ const LATCH: u8 = 0;
 
 const UNLOCK: UnlockCode = UnlockCode {
     leave: "critical section done; unlock()",
-    delete: "zk.delete(/myDistributeLock, -1)",
+    release: "zk.delete(/myDistributeLock, -1)",
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -62,11 +62,7 @@ impl HerdUnique {
     fn create(&mut self) -> Action {
         self.main = Main::Create;
         call(
-            Op::Create {
-                path: LOCK.into(),
-                data: Vec::new(),
-                mode: CreateMode::Ephemeral,
-            },
+            Op::create(LOCK, CreateMode::Ephemeral),
             None,
             "zk.create(/myDistributeLock, EPHEMERAL)",
         )
@@ -78,6 +74,15 @@ impl Recipe for HerdUnique {
         ROOT
     }
 
+    fn step(&mut self, thread: Thread, resume: Resume) -> Action {
+        match thread {
+            Thread::Main => self.main_step(resume),
+            Thread::Event => self.event_step(resume),
+        }
+    }
+}
+
+impl HerdUnique {
     fn main_step(&mut self, r: Resume) -> Action {
         use Main::*;
         let reply = r.into_reply();
@@ -97,10 +102,7 @@ impl Recipe for HerdUnique {
             (Armed, _) => {
                 self.main = Exists;
                 call(
-                    Op::Exists {
-                        path: LOCK.into(),
-                        watch: true,
-                    },
+                    Op::exists(LOCK, true),
                     Some(WATCHER),
                     "zk.exists(/myDistributeLock, watcher)",
                 )
@@ -112,7 +114,7 @@ impl Recipe for HerdUnique {
             (Exists, Some(Ok(OpResult::Exists(None)))) => self.create(),
             (Await, _) => self.create(),
             (Unlocking(mut unlock), reply) => {
-                let next = unlock.step(reply, LOCK, UNLOCK, &mut self.rounds);
+                let next = unlock.step(reply, || Op::delete(LOCK, -1), UNLOCK, &mut self.rounds);
                 self.main = Unlocking(unlock);
                 match next {
                     Next::Act(a) => a,

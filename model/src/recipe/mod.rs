@@ -1,17 +1,10 @@
-//! Lock recipes as sans-IO state machines, and the client runtime that runs
-//! them.
-//!
-//! A recipe ([`Recipe`]) is the seed's code turned into a state machine: each
-//! call of [`Recipe::step`] is one atomic action of one Java thread. The
-//! [`Client`] around it is the process: the main and event threads, Java
-//! monitors and latches ([`monitors`]), and the ZooKeeper client library's
-//! rules for replies, watches and connection states ([`watchers`],
-//! [`client`]). Drivers — the exhaustive checker, the simulator, a real
-//! server — move messages and choose which thread runs next; they never
-//! re-implement a recipe.
-//!
-//! One file per recipe; each opens with the seed and lines it models, what
-//! it claims, and which faults break it:
+//! The lock recipes, one file per recipe: each is the seed's code turned
+//! into a sans-IO state machine ([`Recipe`](crate::runtime::Recipe)), and
+//! each file opens with the seed and lines it models, what it claims, and
+//! which faults break it. The runtime that runs them — the client process,
+//! Java monitors and latches, the ZooKeeper client library's watch rules,
+//! the parts recipes share — is [`crate::runtime`]; the catalogue that
+//! registers them is [`catalogue`].
 //!
 //! | id | file |
 //! |---|---|
@@ -23,23 +16,12 @@
 //! | herd-children | [`herd_children`] |
 
 pub mod catalogue;
-pub mod children;
-pub mod client;
 pub mod fixed_wait;
 pub mod herd_children;
 pub mod herd_unique;
-pub mod latch_watcher;
-pub mod monitors;
 pub mod no_recheck;
 pub mod predecessor;
 pub mod racy_wait;
-pub mod rounds;
 pub mod seed000;
-pub mod step;
-pub mod watchers;
 
 pub use catalogue::{AnyRecipe, RecipeId};
-pub use client::{Client, Output, Status};
-pub use step::{
-    Action, KeeperState, Notice, Recipe, RecipeConfig, Resume, Step, Thread, WatcherId,
-};

@@ -22,10 +22,10 @@
 //! `nodeId.set(myNode)`, so `unlock()` calls `delete(null)`, which throws
 //! `IllegalArgumentException`, and the node stays until the session ends.
 
-use super::children::{lowest, rank, Rank};
-use super::latch_watcher::LatchWatcher;
-use super::rounds::{Next, Rounds, Unlock, UnlockCode};
-use super::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step};
+use crate::runtime::children::{lowest, rank, Rank};
+use crate::runtime::latch_watcher::LatchWatcher;
+use crate::runtime::rounds::{Next, Rounds, Unlock, UnlockCode};
+use crate::runtime::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step, Thread};
 use crate::zk::{CreateMode, Op, OpResult};
 
 pub const ROOT: &str = "/locks";
@@ -36,7 +36,7 @@ const LATCH: u8 = 0;
 
 const UNLOCK: UnlockCode = UnlockCode {
     leave: "critical section done; unlock()",
-    delete: "unlock: zk.delete(nodeId.get(), -1)",
+    release: "unlock: zk.delete(nodeId.get(), -1)",
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -80,6 +80,15 @@ impl Recipe for NoRecheck {
         ROOT
     }
 
+    fn step(&mut self, thread: Thread, resume: Resume) -> Action {
+        match thread {
+            Thread::Main => self.main_step(resume),
+            Thread::Event => self.event_step(resume),
+        }
+    }
+}
+
+impl NoRecheck {
     fn main_step(&mut self, r: Resume) -> Action {
         use Main::*;
         let reply = r.into_reply();
@@ -87,11 +96,7 @@ impl Recipe for NoRecheck {
             (Start, _) => {
                 self.main = Create;
                 call(
-                    Op::Create {
-                        path: LOCK_NAME.into(),
-                        data: Vec::new(),
-                        mode: CreateMode::EphemeralSequential,
-                    },
+                    Op::create(LOCK_NAME, CreateMode::EphemeralSequential),
                     None,
                     "lock: zk.create(root/lockName, EPHEMERAL_SEQUENTIAL)",
                 )
@@ -100,10 +105,7 @@ impl Recipe for NoRecheck {
                 self.my_node = p;
                 self.main = GetChildren;
                 call(
-                    Op::GetChildren {
-                        path: ROOT.into(),
-                        watch: false,
-                    },
+                    Op::get_children(ROOT, false),
                     None,
                     "lock: zk.getChildren(root, false)",
                 )
@@ -135,10 +137,7 @@ impl Recipe for NoRecheck {
             (Armed, _) => {
                 self.main = Exists;
                 call(
-                    Op::Exists {
-                        path: self.pre_node.clone(),
-                        watch: true,
-                    },
+                    Op::exists(self.pre_node.clone(), true),
                     Some(LOCK_WATCHER),
                     "lock: zk.exists(preNode, new LockWatcher(latch))",
                 )
@@ -168,9 +167,10 @@ impl Recipe for NoRecheck {
                 "unlock: zk.delete(null, -1)",
             ),
             (Unlocking(mut unlock), reply) => {
+                let node_id = &self.node_id;
                 let next = unlock.step(
                     reply,
-                    &self.node_id.clone().unwrap_or_default(),
+                    || Op::delete(node_id.clone().unwrap_or_default(), -1),
                     UNLOCK,
                     &mut self.rounds,
                 );

@@ -20,10 +20,12 @@
 //! (no ZooKeeper lock is safe without a fencing token checked by the
 //! resource).
 
-use super::children::{rank, Rank};
-use super::latch_watcher::LatchWatcher;
-use super::rounds::{Next, Rounds, Unlock, UnlockCode};
-use super::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step, DEFAULT_WATCHER};
+use crate::runtime::children::{rank, Rank};
+use crate::runtime::latch_watcher::LatchWatcher;
+use crate::runtime::rounds::{Next, Rounds, Unlock, UnlockCode};
+use crate::runtime::step::{
+    act, call, throw, Action, Recipe, RecipeConfig, Resume, Step, Thread, DEFAULT_WATCHER,
+};
 use crate::zk::{CreateMode, Op, OpResult};
 
 pub const LOCK_ROOT: &str = "/_locknode_";
@@ -32,7 +34,7 @@ const LATCH: u8 = 0;
 
 const UNLOCK: UnlockCode = UnlockCode {
     leave: "critical section done; unlock()",
-    delete: "unlock: delete(own node, -1)",
+    release: "unlock: delete(own node, -1)",
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -76,10 +78,7 @@ impl Predecessor {
     fn get_children(&mut self) -> Action {
         self.main = Main::GetChildren;
         call(
-            Op::GetChildren {
-                path: LOCK_ROOT.into(),
-                watch: false,
-            },
+            Op::get_children(LOCK_ROOT, false),
             None,
             "2. getChildren(_locknode_, false)",
         )
@@ -91,6 +90,15 @@ impl Recipe for Predecessor {
         LOCK_ROOT
     }
 
+    fn step(&mut self, thread: Thread, resume: Resume) -> Action {
+        match thread {
+            Thread::Main => self.main_step(resume),
+            Thread::Event => self.event_step(resume),
+        }
+    }
+}
+
+impl Predecessor {
     fn main_step(&mut self, r: Resume) -> Action {
         use Main::*;
         let reply = r.into_reply();
@@ -98,11 +106,7 @@ impl Recipe for Predecessor {
             (Start, _) => {
                 self.main = Create;
                 call(
-                    Op::Create {
-                        path: LOCK_NODE.into(),
-                        data: Vec::new(),
-                        mode: CreateMode::EphemeralSequential,
-                    },
+                    Op::create(LOCK_NODE, CreateMode::EphemeralSequential),
                     None,
                     "1. create(_locknode_/lock-, EPHEMERAL_SEQUENTIAL)",
                 )
@@ -130,10 +134,7 @@ impl Recipe for Predecessor {
             (Armed, _) => {
                 self.main = Exists;
                 call(
-                    Op::Exists {
-                        path: self.watched.clone(),
-                        watch: true,
-                    },
+                    Op::exists(self.watched.clone(), true),
                     Some(DEFAULT_WATCHER),
                     "4. exists(next lower node, true)",
                 )
@@ -145,7 +146,12 @@ impl Recipe for Predecessor {
             }
             (Await, _) => self.get_children(),
             (Unlocking(mut unlock), reply) => {
-                let next = unlock.step(reply, &self.own, UNLOCK, &mut self.rounds);
+                let next = unlock.step(
+                    reply,
+                    || Op::delete(self.own.clone(), -1),
+                    UNLOCK,
+                    &mut self.rounds,
+                );
                 self.main = Unlocking(unlock);
                 match next {
                     Next::Act(a) => a,

@@ -20,7 +20,7 @@
 //! showed it. The code is in [`seed000`](super::seed000).
 
 use super::seed000::{Draft, Seed000};
-use super::step::RecipeConfig;
+use crate::runtime::step::RecipeConfig;
 
 pub fn new(cfg: RecipeConfig) -> Seed000 {
     Seed000::new(Draft::First, cfg)

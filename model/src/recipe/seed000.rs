@@ -37,9 +37,9 @@
 //! created before the clients start (the seed's exists-then-create of the
 //! root is still executed each time and finds it).
 
-use super::children::{rank, Rank};
-use super::rounds::{Next, Rounds, Unlock, UnlockCode};
-use super::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step};
+use crate::runtime::children::{rank, Rank};
+use crate::runtime::rounds::{Next, Rounds, Unlock, UnlockCode};
+use crate::runtime::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step, Thread};
 use crate::zk::{CreateMode, Op, OpResult};
 
 pub const LOCK_ROOT_PATH: &str = "/DistributeLocks";
@@ -59,7 +59,7 @@ pub enum Draft {
 /// The main thread's position in the seed's code.
 const UNLOCK: UnlockCode = UnlockCode {
     leave: "buyMask() done; releaseLock()",
-    delete: "releaseLock: zkClient.delete(currentLockPath, -1)",
+    release: "releaseLock: zkClient.delete(currentLockPath, -1)",
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -124,10 +124,7 @@ impl Seed000 {
     fn get_children(&mut self) -> Action {
         self.main = Main::GetChildren;
         call(
-            Op::GetChildren {
-                path: LOCK_ROOT_PATH.into(),
-                watch: false,
-            },
+            Op::get_children(LOCK_ROOT_PATH, false),
             None,
             "attemptLock: zkClient.getChildren(LOCK_ROOT_PATH, false)",
         )
@@ -136,10 +133,7 @@ impl Seed000 {
     fn exists_pre(&mut self) -> Action {
         self.main = Main::ExistsPre;
         call(
-            Op::Exists {
-                path: self.pre_current_lock_path.clone(),
-                watch: true,
-            },
+            Op::exists(self.pre_current_lock_path.clone(), true),
             Some(WATCHER),
             "attemptLock: zkClient.exists(preCurrentLockPath, watcher)",
         )
@@ -148,11 +142,7 @@ impl Seed000 {
     fn create_lock(&mut self) -> Action {
         self.main = Main::CreateLock;
         call(
-            Op::Create {
-                path: LOCK_NODE.into(),
-                data: Vec::new(),
-                mode: CreateMode::EphemeralSequential,
-            },
+            Op::create(LOCK_NODE, CreateMode::EphemeralSequential),
             None,
             "createLock: zkClient.create(LOCK_ROOT_PATH/Lock_, EPHEMERAL_SEQUENTIAL)",
         )
@@ -164,6 +154,15 @@ impl Recipe for Seed000 {
         LOCK_ROOT_PATH
     }
 
+    fn step(&mut self, thread: Thread, resume: Resume) -> Action {
+        match thread {
+            Thread::Main => self.main_step(resume),
+            Thread::Event => self.event_step(resume),
+        }
+    }
+}
+
+impl Seed000 {
     fn main_step(&mut self, r: Resume) -> Action {
         use Main::*;
         let reply = r.into_reply();
@@ -171,10 +170,7 @@ impl Recipe for Seed000 {
             (Start, _) => {
                 self.main = ExistsRoot;
                 call(
-                    Op::Exists {
-                        path: LOCK_ROOT_PATH.into(),
-                        watch: false,
-                    },
+                    Op::exists(LOCK_ROOT_PATH, false),
                     None,
                     "createLock: zkClient.exists(LOCK_ROOT_PATH, false)",
                 )
@@ -183,11 +179,7 @@ impl Recipe for Seed000 {
             (ExistsRoot, Some(Ok(OpResult::Exists(None)))) => {
                 self.main = CreateRoot;
                 call(
-                    Op::Create {
-                        path: LOCK_ROOT_PATH.into(),
-                        data: Vec::new(),
-                        mode: CreateMode::Container,
-                    },
+                    Op::create(LOCK_ROOT_PATH, CreateMode::Container),
                     None,
                     "createLock: zkClient.create(LOCK_ROOT_PATH, CONTAINER)",
                 )
@@ -263,7 +255,12 @@ impl Recipe for Seed000 {
             }
             (Recurse, _) => self.get_children(),
             (Unlocking(mut unlock), reply) => {
-                let next = unlock.step(reply, &self.current_lock_path, UNLOCK, &mut self.rounds);
+                let next = unlock.step(
+                    reply,
+                    || Op::delete(self.current_lock_path.clone(), -1),
+                    UNLOCK,
+                    &mut self.rounds,
+                );
                 self.main = Unlocking(unlock);
                 match next {
                     Next::Act(a) => a,

@@ -64,6 +64,61 @@ pub enum Op {
 }
 
 impl Op {
+    /// `create(path, new byte[0], OPEN_ACL_UNSAFE, mode)`.
+    pub fn create(path: impl Into<String>, mode: CreateMode) -> Op {
+        Op::create_with(path, Vec::new(), mode)
+    }
+
+    /// `create(path, data, OPEN_ACL_UNSAFE, mode)`.
+    pub fn create_with(path: impl Into<String>, data: Vec<u8>, mode: CreateMode) -> Op {
+        Op::Create {
+            path: path.into(),
+            data,
+            mode,
+        }
+    }
+
+    /// `delete(path, version)`; `-1` matches any version.
+    pub fn delete(path: impl Into<String>, version: i32) -> Op {
+        Op::Delete {
+            path: path.into(),
+            version,
+        }
+    }
+
+    /// `setData(path, data, version)`; `-1` matches any version.
+    pub fn set_data(path: impl Into<String>, data: Vec<u8>, version: i32) -> Op {
+        Op::SetData {
+            path: path.into(),
+            data,
+            version,
+        }
+    }
+
+    /// `exists(path, watch)`.
+    pub fn exists(path: impl Into<String>, watch: bool) -> Op {
+        Op::Exists {
+            path: path.into(),
+            watch,
+        }
+    }
+
+    /// `getData(path, watch, stat)`.
+    pub fn get_data(path: impl Into<String>, watch: bool) -> Op {
+        Op::GetData {
+            path: path.into(),
+            watch,
+        }
+    }
+
+    /// `getChildren(path, watch)`.
+    pub fn get_children(path: impl Into<String>, watch: bool) -> Op {
+        Op::GetChildren {
+            path: path.into(),
+            watch,
+        }
+    }
+
     /// The path the request is about, if any.
     pub fn path(&self) -> Option<&str> {
         match self {

@@ -80,5 +80,8 @@ fn short(p: Property) -> &'static str {
         Property::Deadlock => "deadlock",
         Property::Starvation => "starve",
         Property::Herd => "herd",
+        Property::MutualExclusionAtResource => "mutex@res",
+        Property::FencedSafety => "fenced",
+        Property::ThreadDied => "died",
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::scenario::Scenario;
 use clap::Args;
-use locksmith_model::check::{check, Report, Verdict};
+use locksmith_model::check::{check, Report, Verdict, MAX_CLIENTS};
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -11,7 +11,7 @@ pub struct CheckArgs {
     /// The scenario file (TOML), e.g. scenarios/racy-wait.toml.
     pub scenario: PathBuf,
     /// Override the number of clients (1–8).
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=8))]
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=MAX_CLIENTS as i64))]
     pub clients: Option<u8>,
     /// Override the acquisitions per client.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..))]
@@ -119,7 +119,7 @@ pub fn to_text(sc: &Scenario, r: &Report) -> String {
             .as_ref()
             .map(|t| format!(" (shortest trace: {} steps)", t.steps.len()))
             .unwrap_or_default();
-        let _ = writeln!(out, "  {:<17} {}{}", p.property.name(), p.verdict, steps);
+        let _ = writeln!(out, "  {:<33} {}{}", p.property.name(), p.verdict, steps);
     }
     let _ = writeln!(
         out,

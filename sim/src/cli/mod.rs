@@ -84,7 +84,7 @@ pub fn run() -> i32 {
 pub fn exit_code(v: locksmith_model::check::Verdict) -> i32 {
     use locksmith_model::check::Verdict;
     match v {
-        Verdict::Holds => 0,
+        Verdict::Holds | Verdict::NotApplicable => 0,
         Verdict::Violated => 1,
         Verdict::Incomplete => 2,
     }

@@ -110,7 +110,7 @@ pub fn to_json(a: &RealArgs, cfg: &RealConfig, r: &RealReport) -> serde_json::Va
         "hold_ms": a.hold_ms,
         "think_ms": a.think_ms,
         "verdict": if r.violation.is_some() { "violated" } else { "holds" },
-        "property": r.violation.as_ref().map(|v| v.0),
+        "property": r.violation.as_ref().map(|v| v.0.name()),
         "why": r.violation.as_ref().map(|v| v.1.clone()),
         "elapsed_ms": r.elapsed.as_secs_f64() * 1e3,
         "acquisitions_per_second": r.acquisitions_per_second(),

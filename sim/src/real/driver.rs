@@ -3,9 +3,9 @@
 
 use super::session::{CallOutcome, Notification, Session};
 use crate::simulate::Metrics;
-use locksmith_model::recipe::{
-    AnyRecipe, Client, Output, Recipe, RecipeConfig, RecipeId, Status, Step, Thread,
-};
+use locksmith_model::harness::{judge, LockEvent, Phase, Property};
+use locksmith_model::recipe::{AnyRecipe, RecipeId};
+use locksmith_model::runtime::{Client, Output, Recipe, RecipeConfig, Status, Thread};
 use locksmith_model::zk::{EventType, Op, WatchedEvent, ZkError};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -66,7 +66,7 @@ impl std::fmt::Display for RealError {
 #[derive(Debug, Clone)]
 pub struct RealReport {
     /// The property violated and how, or `None`.
-    pub violation: Option<(&'static str, String)>,
+    pub violation: Option<(Property, String)>,
     /// Wall time until the run was stopped.
     pub elapsed: Duration,
     /// The simulator's figures, measured on the real server.
@@ -114,9 +114,6 @@ struct Slot {
     client: Client<AnyRecipe>,
     /// When the current `lock()` began; `None` while holding or releasing.
     attempt_since: Option<Instant>,
-    /// 0: locking or holding; 1: released, unlock's request not yet sent;
-    /// 2: unlock's request sent (the next main step begins a new attempt).
-    unlock_phase: u8,
     /// A notification arrived during the current attempt.
     notified: bool,
     /// The critical section, or the pause before the next `lock()`, lasts
@@ -133,7 +130,6 @@ impl Slot {
                 acquisitions: u8::MAX,
             })),
             attempt_since: Some(now),
-            unlock_phase: 0,
             notified: false,
             pause_until: None,
             thought: false,
@@ -150,7 +146,7 @@ struct World {
     metrics: Metrics,
     contended: u64,
     max_holders: usize,
-    violation: Option<(&'static str, String)>,
+    violation: Option<(Property, String)>,
     last_progress: Instant,
     stopped_at: Option<Instant>,
     exceptions: Vec<String>,
@@ -235,33 +231,36 @@ impl World {
     /// Runs one step of `t` of client `c`; returns the request to send.
     fn step(&mut self, c: usize, t: Thread, now: Instant) -> Option<Op> {
         let slot = &mut self.slots[c];
-        if t == Thread::Main && slot.unlock_phase == 2 {
+        if t == Thread::Main && slot.client.phase == Phase::Released {
             if !self.think.is_zero() && !slot.thought {
                 slot.thought = true;
                 slot.pause_until = Some(now + self.think);
                 return None;
             }
             slot.thought = false;
-            slot.unlock_phase = 0;
-            slot.attempt_since = Some(now);
-            slot.notified = false;
         }
-        let (action, output) = slot.client.step(t)?;
-        match action.step {
-            Step::Acquired => self.acquired(c, now),
-            Step::Released => {
-                self.slots[c].unlock_phase = 1;
-                self.last_progress = now;
+        let stepped = slot.client.step(t)?;
+        for ev in &stepped.events {
+            match ev {
+                LockEvent::AcquireStarted => {
+                    let slot = &mut self.slots[c];
+                    slot.attempt_since = Some(now);
+                    slot.notified = false;
+                }
+                LockEvent::Acquired => self.acquired(c, now),
+                LockEvent::Released | LockEvent::GaveUp => self.last_progress = now,
+                LockEvent::Finished | LockEvent::ThreadDied(_) => {
+                    self.slots[c].attempt_since = None
+                }
+                LockEvent::ReleaseSent => {}
             }
-            Step::Finished | Step::Throw(_) => self.slots[c].attempt_since = None,
-            _ => {}
         }
-        let Output::Send(op) = output else {
+        let release = stepped.sent_release();
+        let Output::Send(op) = stepped.output else {
             return None;
         };
         self.metrics.requests += 1;
-        if t == Thread::Main && self.slots[c].unlock_phase == 1 {
-            self.slots[c].unlock_phase = 2;
+        if release {
             if let Op::Delete { path, .. } = &op {
                 self.released(c, path);
             }
@@ -271,14 +270,15 @@ impl World {
 
     fn acquired(&mut self, c: usize, now: Instant) {
         let others: Vec<usize> = (0..self.slots.len())
-            .filter(|&o| o != c && self.slots[o].client.holds)
+            .filter(|&o| o != c && self.slots[o].client.holds())
             .collect();
         self.max_holders = self.max_holders.max(others.len() + 1);
-        if let Some(&o) = others.first() {
+        if judge::two_holders(self.slots.iter().map(|s| s.client.phase)) {
+            let o = others.first().copied().unwrap_or(c);
             self.metrics.belief_overlaps += 1;
             if self.violation.is_none() {
                 self.violation = Some((
-                    "mutual exclusion",
+                    Property::MutualExclusion,
                     format!(
                         "c{} acquired the lock while c{} still believed it held it",
                         c + 1,
@@ -434,7 +434,7 @@ async fn observe(world: &Shared, cfg: &RealConfig, start: Instant) {
         let waiting = w.slots.iter().position(|s| s.attempt_since.is_some());
         if let Some(c) = waiting {
             let holders: Vec<String> = (0..w.slots.len())
-                .filter(|&o| w.slots[o].client.holds)
+                .filter(|&o| w.slots[o].client.holds())
                 .map(|o| format!("c{}", o + 1))
                 .collect();
             let held = if holders.is_empty() {
@@ -448,7 +448,7 @@ async fn observe(world: &Shared, cfg: &RealConfig, start: Instant) {
                 c + 1,
                 describe(&w.slots[c].client.main)
             );
-            w.violation = Some(("stall", why));
+            w.violation = Some((Property::Deadlock, why));
             w.stop(now);
             return;
         }

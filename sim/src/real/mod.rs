@@ -35,7 +35,7 @@
 //! `packets_per_acquisition` leaves them out as well). `simulated_ms` in
 //! the shared metrics object is the run's wall-clock time here.
 //!
-//! [`Client`]: locksmith_model::recipe::Client
+//! [`Client`]: locksmith_model::runtime::Client
 //! [`Metrics`]: crate::simulate::Metrics
 
 pub mod driver;

@@ -21,18 +21,19 @@
 //! thinks before each `lock()`, and inside the critical section it writes
 //! to the protected resource, holds, and writes again.
 //!
-//! [`Client::step`]: locksmith_model::recipe::Client::step
-//! [`Client::on_reply`]: locksmith_model::recipe::Client::on_reply
-//! [`Client::on_event`]: locksmith_model::recipe::Client::on_event
-//! [`Client::on_connection_loss`]: locksmith_model::recipe::Client::on_connection_loss
-//! [`Client::learn_expiry`]: locksmith_model::recipe::Client::learn_expiry
+//! [`Client::step`]: locksmith_model::runtime::Client::step
+//! [`Client::on_reply`]: locksmith_model::runtime::Client::on_reply
+//! [`Client::on_event`]: locksmith_model::runtime::Client::on_event
+//! [`Client::on_connection_loss`]: locksmith_model::runtime::Client::on_connection_loss
+//! [`Client::learn_expiry`]: locksmith_model::runtime::Client::learn_expiry
 
 use super::trace::Party;
 use super::world::{
     ack_link, client_link, lock, now, park, recv, yield_now, Conn, Inbox, Shared, ToClient,
     ToServer, World, Write,
 };
-use locksmith_model::recipe::{Output, Status, Step, Thread};
+use locksmith_model::harness::{judge, LockEvent, Property};
+use locksmith_model::runtime::{Output, Status, Step, Thread};
 use locksmith_model::zk::OpResult;
 
 /// The connection dropped (reset, read timeout, or the server closed it):
@@ -183,13 +184,11 @@ pub async fn heartbeat(shared: Shared, c: usize) {
 /// the critical section (`Some(None)` without fencing).
 fn step(w: &mut World, c: usize, t: Thread) -> Option<Option<u64>> {
     let now_ns = now();
-    let cp = &mut w.clients[c];
-    let (action, output) = cp.client.step(t)?;
-    let mut entered = None;
+    let stepped = w.clients[c].client.step(t)?;
     if w.trace.on {
         let cp = &w.clients[c];
-        let mut text = format!("{t}: {}", action.code);
-        match (&output, &action.step, cp.client.status(t)) {
+        let mut text = format!("{t}: {}", stepped.action.code);
+        match (&stepped.output, &stepped.action.step, cp.client.status(t)) {
             (Output::Send(op), _, _) => text.push_str(&format!(" → sends {op}")),
             (_, Step::Call { .. }, Status::Ready(_)) => {
                 text.push_str(" → fails at once: session known expired")
@@ -199,52 +198,30 @@ fn step(w: &mut World, c: usize, t: Thread) -> Option<Option<u64>> {
         }
         w.trace.note(now_ns, Some(Party::Client(c)), text);
     }
-    match &action.step {
-        Step::Acquired => {
-            let others: Vec<usize> = (0..w.clients.len())
-                .filter(|&o| o != c && w.clients[o].client.holds)
-                .collect();
-            if !others.is_empty() {
-                w.metrics.belief_overlaps += 1;
-                w.trace.note(
-                    now_ns,
-                    Some(Party::Client(c)),
-                    format!(
-                        "believes it holds the lock while c{} still does",
-                        others[0] + 1
-                    ),
-                );
+    let mut entered = None;
+    for ev in &stepped.events {
+        match ev {
+            LockEvent::AcquireStarted => w.clients[c].attempt_since = Some(now_ns),
+            LockEvent::Acquired => entered = Some(acquired(w, c, now_ns)),
+            LockEvent::Released | LockEvent::GaveUp => w.last_progress = now_ns,
+            LockEvent::ReleaseSent => {}
+            LockEvent::Finished | LockEvent::ThreadDied(_) => {
+                w.last_progress = now_ns;
+                w.clients[c].attempt_since = None;
+                if let LockEvent::ThreadDied(e) = ev {
+                    let done = w.clients[c].client.acquired;
+                    w.violate(
+                        Property::ThreadDied,
+                        format!("c{} died ({e}) after {done} acquisition(s)", c + 1),
+                    );
+                }
+                w.wake_observer();
             }
-            let cp = &mut w.clients[c];
-            w.metrics.acquisitions += 1;
-            if let Some(since) = cp.attempt_since.take() {
-                w.metrics.latencies.push(now_ns - since);
-            }
-            w.last_progress = now_ns;
-            let token = if w.p.fencing {
-                cp.own_node.as_deref().and_then(sequence_number)
-            } else {
-                None
-            };
-            entered = Some(token);
         }
-        Step::Released => {
-            w.clients[c].unlock_phase = 1;
-            w.last_progress = now_ns;
-        }
-        Step::Finished | Step::Throw(_) => {
-            w.last_progress = now_ns;
-            w.clients[c].attempt_since = None;
-            w.wake_observer();
-        }
-        _ => {}
     }
-    if let Output::Send(op) = output {
-        let cp = &mut w.clients[c];
-        if t == Thread::Main && cp.unlock_phase == 1 {
-            cp.unlock_phase = 2;
-        }
-        let epoch = cp.epoch;
+    let release = stepped.sent_release();
+    if let Output::Send(op) = stepped.output {
+        let epoch = w.clients[c].epoch;
         w.metrics.requests += 1;
         if w.trace.on {
             w.trace.packet(
@@ -260,11 +237,42 @@ fn step(w: &mut World, c: usize, t: Thread) -> Option<Option<u64>> {
                 epoch,
                 thread: t,
                 op,
+                release,
             },
         );
     }
     w.wake_threads(c);
     entered
+}
+
+/// Client `c`'s `lock()` returned: judges mutual exclusion by belief,
+/// counts the acquisition, and returns the fencing token it writes with.
+fn acquired(w: &mut World, c: usize, now_ns: u64) -> Option<u64> {
+    if judge::two_holders(w.clients.iter().map(|cp| cp.client.phase)) {
+        let other = (0..w.clients.len())
+            .find(|&o| o != c && w.clients[o].client.holds())
+            .unwrap_or(c);
+        w.metrics.belief_overlaps += 1;
+        w.violate(
+            Property::MutualExclusion,
+            format!(
+                "c{} believes it holds the lock while c{} still does",
+                c + 1,
+                other + 1
+            ),
+        );
+    }
+    w.metrics.acquisitions += 1;
+    let cp = &mut w.clients[c];
+    if let Some(since) = cp.attempt_since.take() {
+        w.metrics.latencies.push(now_ns - since);
+    }
+    w.last_progress = now_ns;
+    if w.p.fencing {
+        cp.own_node.as_deref().and_then(sequence_number)
+    } else {
+        None
+    }
 }
 
 /// The sequence number at the end of a sequential node's name.
@@ -292,7 +300,7 @@ fn can_run(w: &mut World, c: usize, t: Thread, waker: &std::task::Waker) -> bool
     false
 }
 
-async fn think(shared: &Shared, c: usize) {
+async fn think(shared: &Shared) {
     let d = {
         let w = lock(shared);
         w.draw(w.p.think)
@@ -300,7 +308,6 @@ async fn think(shared: &Shared, c: usize) {
     if d > 0 {
         super::world::sleep_ns(d).await;
     }
-    lock(shared).clients[c].attempt_since = Some(now());
 }
 
 /// Lets the other thread of the client run first, if it can.
@@ -317,7 +324,6 @@ async fn maybe_yield(shared: &Shared, c: usize, t: Thread) {
 
 /// The application's thread: lock(), critical section, unlock(), K times.
 pub async fn main_thread(shared: Shared, c: usize) {
-    think(&shared, c).await;
     loop {
         park(&shared, move |w, waker| can_run(w, c, Thread::Main, waker)).await;
         let think_now = {
@@ -329,15 +335,10 @@ pub async fn main_thread(shared: Shared, c: usize) {
             if !cp.client.can_step(Thread::Main) {
                 continue;
             }
-            if cp.unlock_phase == 2 {
-                cp.unlock_phase = 0;
-                true
-            } else {
-                false
-            }
+            cp.client.phase.thinks_next()
         };
         if think_now {
-            think(&shared, c).await;
+            think(&shared).await;
         }
         let entered = {
             let mut w = lock(&shared);

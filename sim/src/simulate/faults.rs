@@ -39,7 +39,7 @@ fn candidates(w: &World, target: Target) -> Vec<usize> {
             }
         }
         Target::Named(TargetName::Holder) => (0..n)
-            .filter(|c| live(c) && w.clients[*c].client.holds)
+            .filter(|c| live(c) && w.clients[*c].client.holds())
             .collect(),
         Target::Named(TargetName::Waiter) => (0..n)
             .filter(|c| live(c) && w.clients[*c].client.is_parked())

@@ -7,7 +7,9 @@
 //! on another ([`resource`]), and the fault injector on a "chaos" node
 //! ([`faults`]). The recipes are the model's own values, driven through
 //! [`Client`]; nothing here re-implements one. The observer (this module's
-//! [`run_seed`]) judges the properties ([`SimProperty`]) and ends the run.
+//! [`run_seed`]) judges deadlock and starvation by bounds and ends the run;
+//! the other properties are judged where they happen, with the harness's
+//! definitions ([`locksmith_model::harness`]).
 //!
 //! **Why the connections are in-memory queues and not madsim's TCP.** Each
 //! session's two directions are deterministic FIFO queues ([`link`]) whose
@@ -33,7 +35,7 @@
 //! function of (scenario, seed).
 //!
 //! [`ZkServer`]: locksmith_model::zk::ZkServer
-//! [`Client`]: locksmith_model::recipe::Client
+//! [`Client`]: locksmith_model::runtime::Client
 
 pub mod client_lib;
 pub mod faults;
@@ -48,12 +50,13 @@ pub mod world;
 use crate::scenario::Scenario;
 use crate::sim_settings::{FaultKind, SimSettings};
 use link::Link;
-use locksmith_model::recipe::{Client, Recipe, RecipeConfig, RecipeId};
+use locksmith_model::harness::{Property, Violations};
+use locksmith_model::recipe::RecipeId;
+use locksmith_model::runtime::{Client, Recipe, RecipeConfig};
 use locksmith_model::zk::{CreateMode, Service, ZkServer};
 pub use metrics::{Metrics, Summary, Totals};
 use std::sync::{Arc, Mutex};
 use trace::Trace;
-pub use world::SimProperty;
 use world::{lock, now, ClientProc, Conn, Params, ServerSession, Shared, World};
 
 /// What one simulation runs.
@@ -117,8 +120,11 @@ impl SimConfig {
 #[derive(Debug, Clone)]
 pub struct RunReport {
     pub seed: u64,
-    /// The first property violated, and how.
-    pub violation: Option<(SimProperty, String)>,
+    /// The headline: the first violated property in the harness's order,
+    /// and how.
+    pub violation: Option<(Property, String)>,
+    /// Every property violated, with its first occurrence.
+    pub violations: Violations,
     pub metrics: Metrics,
     pub trace: Trace,
 }
@@ -127,20 +133,18 @@ pub struct RunReport {
 pub fn run_seed(cfg: &SimConfig, seed: u64, trace: bool) -> RunReport {
     let rt = madsim::runtime::Runtime::with_seed_and_config(seed, madsim::Config::default());
     let cfg = cfg.clone();
-    let (violation, metrics, trace) = rt.block_on(simulate(cfg, trace));
+    let (violations, metrics, trace) = rt.block_on(simulate(cfg, trace));
     RunReport {
         seed,
-        violation,
+        violation: violations.headline().map(|(p, why)| (p, why.to_string())),
+        violations,
         metrics,
         trace,
     }
 }
 
 /// The body of one run, inside a madsim runtime.
-pub async fn simulate(
-    cfg: SimConfig,
-    trace_on: bool,
-) -> (Option<(SimProperty, String)>, Metrics, Trace) {
+pub async fn simulate(cfg: SimConfig, trace_on: bool) -> (Violations, Metrics, Trace) {
     world::bind_clock();
     let n = cfg.clients;
     let s = &cfg.settings;
@@ -172,7 +176,6 @@ pub async fn simulate(
             event_waker: None,
             own_node: None,
             attempt_since: None,
-            unlock_phase: 0,
             node: None,
             paused: false,
         });
@@ -200,7 +203,8 @@ pub async fn simulate(
             on: trace_on,
             entries: Vec::new(),
         },
-        violation: None,
+        violations: Violations::default(),
+        ended: false,
         last_progress: 0,
         cut_after_serve: vec![false; n],
         observer_waker: None,
@@ -249,10 +253,10 @@ pub async fn simulate(
 
     let mut w = lock(&shared);
     w.metrics.sim_ns = now();
-    let violation = w.violation.clone();
+    let violations = std::mem::take(&mut w.violations);
     let metrics = std::mem::take(&mut w.metrics);
     let trace = std::mem::take(&mut w.trace);
-    (violation, metrics, trace)
+    (violations, metrics, trace)
 }
 
 /// The observer: ends the run at the first violation, when every client is
@@ -276,7 +280,7 @@ async fn observe(shared: &Shared, p: &Params) {
     };
     loop {
         world::park(shared, |w, waker| {
-            if w.violation.is_some() || w.tick_due || w.clients.iter().all(|c| c.client.is_done()) {
+            if w.ended || w.tick_due || w.clients.iter().all(|c| c.client.is_done()) {
                 return true;
             }
             w.observer_waker = Some(waker.clone());
@@ -285,34 +289,18 @@ async fn observe(shared: &Shared, p: &Params) {
         .await;
         let mut w = lock(shared);
         let t = now();
-        if w.violation.is_some() {
+        if w.ended {
             return;
         }
         let ticked = std::mem::replace(&mut w.tick_due, false);
         let all_done = w.clients.iter().all(|c| c.client.is_done());
         if all_done {
-            let dead: Vec<String> = w
-                .clients
-                .iter()
-                .enumerate()
-                .filter_map(|(i, c)| match &c.client.main {
-                    locksmith_model::recipe::Status::Dead(e) => Some(format!(
-                        "c{} died ({e}) after {} acquisition(s)",
-                        i + 1,
-                        c.client.acquired
-                    )),
-                    _ => None,
-                })
-                .collect();
-            if !dead.is_empty() {
-                w.violate(SimProperty::Liveness, dead.join("; "));
-            }
             return;
         }
         if !ticked {
             continue;
         }
-        let holders = w.clients.iter().any(|c| c.client.holds);
+        let holders = w.clients.iter().any(|c| c.client.holds());
         let waiters: Vec<usize> = (0..w.clients.len())
             .filter(|&i| {
                 let c = &w.clients[i];
@@ -323,7 +311,7 @@ async fn observe(shared: &Shared, p: &Params) {
             let who: Vec<String> = waiters.iter().map(|i| format!("c{}", i + 1)).collect();
             let since = world::ms(w.last_progress);
             w.violate(
-                SimProperty::Deadlock,
+                Property::Deadlock,
                 format!(
                     "no acquisition or release since {since:.3} ms while {} wait(s) and nobody holds the lock",
                     who.join(", ")
@@ -340,7 +328,7 @@ async fn observe(shared: &Shared, p: &Params) {
                 .map(|(i, c)| format!("c{} has {} acquisition(s)", i + 1, c.client.acquired))
                 .collect();
             w.violate(
-                SimProperty::Liveness,
+                Property::Starvation,
                 format!(
                     "after {:.0} ms not every client is done: {}",
                     world::ms(t),

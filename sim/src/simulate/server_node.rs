@@ -16,7 +16,8 @@
 
 use super::trace::Party;
 use super::world::{lock, now, recv, server_link, Inbox, Shared, ToClient, ToServer, World};
-use locksmith_model::zk::{Op, Service, SessionId, WatchedEvent};
+use locksmith_model::harness::{judge, Property};
+use locksmith_model::zk::{Service, SessionId, WatchedEvent};
 
 /// The server's task for client `c`'s session.
 pub async fn serve(shared: Shared, c: usize) {
@@ -78,7 +79,12 @@ fn handle(w: &mut World, c: usize, pkt: ToServer) {
             w.metrics.heartbeats += 1;
             w.send_to_client(c, ToClient::Pong { epoch });
         }
-        ToServer::Request { epoch, thread, op } => {
+        ToServer::Request {
+            epoch,
+            thread,
+            op,
+            release,
+        } => {
             let alive = w.server.is_alive(id);
             let s = &mut w.sessions[c];
             if epoch != s.epoch || (alive && !s.connected) {
@@ -86,8 +92,7 @@ fn handle(w: &mut World, c: usize, pkt: ToServer) {
             }
             s.last_heard = t;
             let outcome = w.server.handle(id, &op);
-            let deleting =
-                matches!(op, Op::Delete { .. } | Op::CloseSession) && outcome.reply.is_ok();
+            let release = release && outcome.reply.is_ok();
             if w.trace.on {
                 let r = match &outcome.reply {
                     Ok(r) => r.to_string(),
@@ -96,7 +101,7 @@ fn handle(w: &mut World, c: usize, pkt: ToServer) {
                 w.trace
                     .note(t, Some(Party::Server), format!("c{}: {op} → {r}", c + 1));
             }
-            route(w, Some(c), outcome.events, deleting);
+            route(w, Some(c), outcome.events, release);
             if std::mem::replace(&mut w.cut_after_serve[c], false) {
                 w.trace.note(
                     t,
@@ -130,8 +135,8 @@ fn handle(w: &mut World, c: usize, pkt: ToServer) {
 }
 
 /// Sends the notifications a transaction fired, each on its session's
-/// connection (or keeps it for the session's next connection), and counts
-/// the wake-ups of a release.
+/// connection (or keeps it for the session's next connection); for a
+/// recipe's release, counts its wake-ups and judges herd.
 pub fn route(
     w: &mut World,
     actor: Option<usize>,
@@ -171,6 +176,17 @@ pub fn route(
             w.metrics.contended_releases += 1;
             w.metrics.wakeups += woken.len() as u64;
         }
+        let waiters = woken
+            .iter()
+            .filter(|&&c| w.clients[c].client.is_waiting())
+            .count();
+        if judge::herd(waiters) {
+            let who = actor.map_or("the server".to_string(), |c| format!("c{}", c + 1));
+            w.violate(
+                Property::Herd,
+                format!("{who}'s release notified {waiters} waiting clients"),
+            );
+        }
     }
 }
 
@@ -191,7 +207,7 @@ pub fn expire(w: &mut World, c: usize, why: &str) {
         ),
     );
     let events = w.server.expire(id);
-    route(w, Some(c), events, true);
+    route(w, Some(c), events, false);
     let s = &mut w.sessions[c];
     if s.connected {
         s.connected = false;

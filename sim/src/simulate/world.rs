@@ -11,7 +11,9 @@ use super::link::{Link, Next};
 use super::metrics::Metrics;
 use super::trace::Trace;
 use crate::sim_settings::{LatencyDist, SimSettings};
-use locksmith_model::recipe::{AnyRecipe, Client, Thread};
+use locksmith_model::harness::{Property, Violations};
+use locksmith_model::recipe::AnyRecipe;
+use locksmith_model::runtime::{Client, Thread};
 use locksmith_model::zk::{Op, Reply, SessionId, WatchedEvent, ZkServer};
 use std::future::Future;
 use std::pin::Pin;
@@ -104,6 +106,8 @@ pub enum ToServer {
         epoch: u32,
         thread: Thread,
         op: Op,
+        /// The recipe's release operation.
+        release: bool,
     },
     Ping {
         epoch: u32,
@@ -160,16 +164,7 @@ impl ToClient {
     }
 }
 
-/// A write to the protected resource.
-#[derive(Debug, Clone)]
-pub struct Write {
-    pub client: usize,
-    /// The fencing token (the lock node's sequence number), if sent.
-    pub token: Option<u64>,
-    /// `true` for the write that opens the critical section, `false` for the
-    /// one that closes it.
-    pub begin: bool,
-}
+pub use locksmith_model::harness::resource::Write;
 
 /// The server's view of one session's connection.
 #[derive(Debug, Clone)]
@@ -206,8 +201,6 @@ pub struct ClientProc {
     pub own_node: Option<String>,
     /// In an attempt: lock() called, not returned yet.
     pub attempt_since: Option<u64>,
-    /// 0: normal; 1: released; 2: the unlock call is out (think next).
-    pub unlock_phase: u8,
     pub node: Option<madsim::task::NodeId>,
     pub paused: bool,
 }
@@ -245,41 +238,6 @@ impl Params {
     }
 }
 
-/// The properties the simulator judges.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum SimProperty {
-    /// The resource saw two holders' critical sections overlap.
-    MutualExclusion,
-    /// The resource accepted a token older than one it had accepted.
-    FencedSafety,
-    /// No acquisition or release for the bound while someone waits and
-    /// nobody holds.
-    Deadlock,
-    /// Every client completes its acquisitions within the bound.
-    Liveness,
-}
-
-impl SimProperty {
-    pub const ALL: [SimProperty; 4] = [
-        SimProperty::MutualExclusion,
-        SimProperty::FencedSafety,
-        SimProperty::Deadlock,
-        SimProperty::Liveness,
-    ];
-    pub fn name(self) -> &'static str {
-        match self {
-            SimProperty::MutualExclusion => "mutual exclusion",
-            SimProperty::FencedSafety => "fenced safety",
-            SimProperty::Deadlock => "deadlock",
-            SimProperty::Liveness => "liveness",
-        }
-    }
-    pub fn parse(s: &str) -> Option<SimProperty> {
-        let s = s.trim().replace(['-', '_'], " ");
-        SimProperty::ALL.into_iter().find(|p| p.name() == s)
-    }
-}
-
 pub struct World {
     pub p: Params,
     pub reorder_within_session: bool,
@@ -291,10 +249,13 @@ pub struct World {
     pub to_resource: Vec<Link<Write>>,
     /// The resource's acknowledgements (accepted or rejected).
     pub from_resource: Vec<Link<bool>>,
-    pub resource: super::resource::Resource,
+    pub resource: locksmith_model::harness::resource::Resource,
     pub metrics: Metrics,
     pub trace: Trace,
-    pub violation: Option<(SimProperty, String)>,
+    /// The first violation of each property.
+    pub violations: Violations,
+    /// A violation that ends the run happened.
+    pub ended: bool,
     pub last_progress: u64,
     /// Connection losses armed to strike when the server serves the
     /// client's next request (applied, reply lost).
@@ -328,11 +289,16 @@ impl World {
         }
     }
 
-    pub fn violate(&mut self, p: SimProperty, why: String) {
-        if self.violation.is_none() {
+    /// Records a violation. Every violation but mutual exclusion by belief
+    /// and herd ends the run: those two are watched on to see whether the
+    /// harm reaches the resource, or a client.
+    pub fn violate(&mut self, p: Property, why: String) {
+        if self.violations.record(p, why.clone()) {
             self.trace
                 .note(now(), None, format!("VIOLATION {}: {why}", p.name()));
-            self.violation = Some((p, why));
+        }
+        if !matches!(p, Property::MutualExclusion | Property::Herd) && !self.ended {
+            self.ended = true;
             self.wake_observer();
         }
     }

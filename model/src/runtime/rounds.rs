@@ -1,17 +1,24 @@
 //! The harness loop every recipe runs in, as the seeds' `main`s do:
 //! `lock()`, critical section, `unlock()` — `acquisitions` times. Once
-//! `lock()` has returned, every recipe here does the same thing: leave the
-//! critical section, `delete(own node, -1)`, then either start the next
-//! `lock()` or finish. [`Unlock`] is that tail, embedded in each recipe's
-//! main-thread state.
+//! `lock()` has returned, the recipes here do the same thing: leave the
+//! critical section, send their release operation (most delete their node;
+//! a recipe gives its own), then either start the next `lock()` or finish.
+//! [`Unlock`] is that tail, embedded in each recipe's main-thread state.
 
-use super::step::{act, call, throw, Action, RecipeConfig, Step};
+use super::step::{act, release, throw, Action, RecipeConfig, Step};
 use crate::zk::{Op, Reply};
 
 /// How many acquisitions are left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rounds {
     left: u8,
+}
+
+impl Rounds {
+    /// Acquisitions not yet completed.
+    pub fn left(self) -> u8 {
+        self.left
+    }
 }
 
 impl Rounds {
@@ -26,7 +33,8 @@ impl Rounds {
 #[derive(Clone, Copy, Debug)]
 pub struct UnlockCode {
     pub leave: &'static str,
-    pub delete: &'static str,
+    /// The release operation's line.
+    pub release: &'static str,
 }
 
 /// Where the main thread stands after `lock()` returned.
@@ -34,9 +42,9 @@ pub struct UnlockCode {
 pub enum Unlock {
     /// In the critical section.
     Holding,
-    /// `unlock()` began; the delete is next.
+    /// `unlock()` began; the release operation is next.
     Releasing,
-    /// The delete was sent.
+    /// The release operation was sent.
     Deleting,
 }
 
@@ -48,11 +56,12 @@ pub enum Next {
 }
 
 impl Unlock {
-    /// One step of the tail; `node` is the path `unlock()` deletes.
+    /// One step of the tail; `release` makes the recipe's release
+    /// operation (e.g. `delete(own node, -1)`).
     pub fn step(
         &mut self,
         reply: Option<Reply>,
-        node: &str,
+        release_op: impl FnOnce() -> Op,
         code: UnlockCode,
         rounds: &mut Rounds,
     ) -> Next {
@@ -63,14 +72,7 @@ impl Unlock {
             }
             (Unlock::Releasing, _) => {
                 *self = Unlock::Deleting;
-                Next::Act(call(
-                    Op::Delete {
-                        path: node.to_string(),
-                        version: -1,
-                    },
-                    None,
-                    code.delete,
-                ))
+                Next::Act(release(release_op(), code.release))
             }
             (Unlock::Deleting, Some(Ok(_))) => {
                 rounds.left = rounds.left.saturating_sub(1);

@@ -25,6 +25,7 @@ use super::step::{
     Action, KeeperState, MonitorId, Notice, Recipe, Resume, Step, Thread, WatcherId,
 };
 use super::watchers::{is_expiry, Watchers};
+use crate::harness::{LockEvent, Phase, StepKind};
 use crate::zk::{Op, Reply, WatchedEvent, ZkError};
 use std::collections::VecDeque;
 
@@ -49,6 +50,22 @@ pub enum Status {
     Dead(&'static str),
 }
 
+/// One step taken: the recipe's action, what the driver must do, and the
+/// lock events the step emitted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stepped {
+    pub action: Action,
+    pub output: Output,
+    pub events: Vec<LockEvent>,
+}
+
+impl Stepped {
+    /// The step sent the recipe's release operation.
+    pub fn sent_release(&self) -> bool {
+        self.events.contains(&LockEvent::ReleaseSent)
+    }
+}
+
 /// What the driver must do after a step.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Output {
@@ -66,8 +83,9 @@ pub struct Client<R> {
     pub watchers: Watchers,
     /// The event thread's queue: (watcher to call, what to tell it).
     pub notices: VecDeque<(WatcherId, Notice)>,
-    /// The client believes it holds the lock.
-    pub holds: bool,
+    /// Where the client stands in the harness loop (it holds the lock in
+    /// [`Phase::Holding`]).
+    pub phase: Phase,
     /// Completed acquisitions (lock → critical section → release).
     pub acquired: u8,
     /// The library knows the session has expired.
@@ -83,7 +101,7 @@ impl<R: Recipe> Client<R> {
             monitors: Monitors::default(),
             watchers: Watchers::default(),
             notices: VecDeque::new(),
-            holds: false,
+            phase: Phase::Idle,
             acquired: 0,
             session_lost: false,
         }
@@ -117,7 +135,7 @@ impl<R: Recipe> Client<R> {
     /// Runs one step of `t`: wins the monitor or passes the latch it was
     /// blocked on, or takes the next notice, and then runs one recipe step.
     /// Returns `None` if `t` cannot run.
-    pub fn step(&mut self, t: Thread) -> Option<(Action, Output)> {
+    pub fn step(&mut self, t: Thread) -> Option<Stepped> {
         if !self.can_step(t) {
             return None;
         }
@@ -139,10 +157,29 @@ impl<R: Recipe> Client<R> {
         };
         let action = self.recipe.step(t, resume);
         let output = self.apply(t, &action.step);
+        let kind = match &action.step {
+            Step::Acquired => StepKind::Acquired,
+            Step::Released => StepKind::Released,
+            Step::Call { release: true, .. } => StepKind::SentRelease,
+            Step::Finished => StepKind::Finished,
+            Step::Throw(e) => StepKind::Threw(e),
+            _ => StepKind::Other,
+        };
+        let mut events = Vec::new();
+        self.phase = self.phase.after(kind, t == Thread::Main, &mut events);
         if t == Thread::Event && self.event == Status::Ready(Resume::Go) {
             self.return_eagerly();
         }
-        Some((action, output))
+        Some(Stepped {
+            action,
+            output,
+            events,
+        })
+    }
+
+    /// The client believes it holds the lock.
+    pub fn holds(&self) -> bool {
+        self.phase.holds()
     }
 
     /// If the callback's next step is `return`, takes it now. Returning
@@ -161,7 +198,7 @@ impl<R: Recipe> Client<R> {
     fn apply(&mut self, t: Thread, step: &Step) -> Output {
         let mut output = Output::Nothing;
         let next = match step {
-            Step::Call { op, watcher } => {
+            Step::Call { op, watcher, .. } => {
                 debug_assert_eq!(
                     op.watches(),
                     watcher.is_some(),
@@ -218,12 +255,8 @@ impl<R: Recipe> Client<R> {
                     Status::Awaiting(*l)
                 }
             }
-            Step::Acquired => {
-                self.holds = true;
-                Status::Ready(Resume::Go)
-            }
+            Step::Acquired => Status::Ready(Resume::Go),
             Step::Released => {
-                self.holds = false;
                 self.acquired += 1;
                 Status::Ready(Resume::Go)
             }
@@ -302,13 +335,13 @@ impl<R: Recipe> Client<R> {
 
     /// The application still wants the lock and does not hold it.
     pub fn is_waiting(&self) -> bool {
-        !self.holds && !matches!(self.main, Status::Finished | Status::Dead(_))
+        !self.holds() && !matches!(self.main, Status::Finished | Status::Dead(_))
     }
 
     /// The main thread sleeps until notified: in `wait()`, `await()`, or
     /// blocked re-entering the monitor after a wake-up.
     pub fn is_parked(&self) -> bool {
-        !self.holds && matches!(self.main, Status::Waiting(_) | Status::Awaiting(_))
+        !self.holds() && matches!(self.main, Status::Waiting(_) | Status::Awaiting(_))
     }
 
     /// The main thread ended, normally or by an exception.

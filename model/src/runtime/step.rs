@@ -84,7 +84,13 @@ pub enum Step {
     /// A synchronous ZooKeeper call: the thread blocks until the reply. With a
     /// watcher, the call sets a watch (`exists(path, watcher)`, or
     /// `getData(path, true)` with [`DEFAULT_WATCHER`]).
-    Call { op: Op, watcher: Option<WatcherId> },
+    Call {
+        op: Op,
+        watcher: Option<WatcherId>,
+        /// The call is the recipe's release operation: the request that
+        /// frees the lock for the others (see [`crate::harness::Phase`]).
+        release: bool,
+    },
     /// `synchronized (m) {` — blocks while another thread holds `m`.
     Enter(MonitorId),
     /// `}` closing a synchronized block.
@@ -124,7 +130,26 @@ pub fn act(step: Step, code: &'static str) -> Action {
 }
 
 pub fn call(op: Op, watcher: Option<WatcherId>, code: &'static str) -> Action {
-    act(Step::Call { op, watcher }, code)
+    act(
+        Step::Call {
+            op,
+            watcher,
+            release: false,
+        },
+        code,
+    )
+}
+
+/// The recipe's release operation: `unlock()`'s call that frees the lock.
+pub fn release(op: Op, code: &'static str) -> Action {
+    act(
+        Step::Call {
+            op,
+            watcher: None,
+            release: true,
+        },
+        code,
+    )
 }
 
 /// The per-client settings every recipe receives.
@@ -141,19 +166,9 @@ pub trait Recipe: Clone + Eq + std::hash::Hash + fmt::Debug + Send + Sync + 'sta
     /// (persistent) before the clients start, as the seeds' `main` does.
     fn lock_root(&self) -> &'static str;
 
-    /// One step of the application thread.
-    fn main_step(&mut self, resume: Resume) -> Action;
-
-    /// One step of the event thread (inside a watcher's `process`).
-    fn event_step(&mut self, resume: Resume) -> Action;
-
-    /// One step of `thread`, resumed with `resume`.
-    fn step(&mut self, thread: Thread, resume: Resume) -> Action {
-        match thread {
-            Thread::Main => self.main_step(resume),
-            Thread::Event => self.event_step(resume),
-        }
-    }
+    /// One atomic step of `thread`, resumed with `resume`: the recipe's one
+    /// entry point. A recipe with code on both threads dispatches here.
+    fn step(&mut self, thread: Thread, resume: Resume) -> Action;
 }
 
 /// The step a thread takes when a call failed and the seed's code has no

@@ -1,0 +1,40 @@
+//! Lock events: what the harness loop around a recipe reports, whatever the
+//! backend. The properties are judged over these (and over the server's
+//! state where a property needs it), so every driver reads the same story.
+
+use serde::Serialize;
+use std::fmt;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum LockEvent {
+    /// `lock()` was called.
+    AcquireStarted,
+    /// `lock()` returned: the client believes it holds the lock.
+    Acquired,
+    /// `lock()` gave up without the lock (a try-lock that failed, a timed
+    /// acquire that ran out).
+    GaveUp,
+    /// The critical section ended; `unlock()` began.
+    Released,
+    /// `unlock()` sent the recipe's release operation (a delete, a
+    /// `setData`, a session close): the request that frees the lock.
+    ReleaseSent,
+    /// The client finished all its acquisitions.
+    Finished,
+    /// A thread ended on an uncaught exception (named).
+    ThreadDied(&'static str),
+}
+
+impl fmt::Display for LockEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LockEvent::AcquireStarted => f.write_str("lock() called"),
+            LockEvent::Acquired => f.write_str("lock() returned: holds the lock"),
+            LockEvent::GaveUp => f.write_str("lock() gave up"),
+            LockEvent::Released => f.write_str("critical section done: unlock()"),
+            LockEvent::ReleaseSent => f.write_str("release operation sent"),
+            LockEvent::Finished => f.write_str("all acquisitions done"),
+            LockEvent::ThreadDied(e) => write!(f, "thread died: {e}"),
+        }
+    }
+}

@@ -1,0 +1,23 @@
+//! The harness around every recipe, shared by the checker, the simulator
+//! and the real driver, and blind to the backend (ZooKeeper now; Redis and
+//! SQL recipes run in the same loop):
+//!
+//! - [`phase`]: the loop — think, `lock()`, critical section, `unlock()`,
+//!   next round — as a [`Phase`] moved by the recipe's steps;
+//! - [`event`]: the [`LockEvent`]s the loop emits;
+//! - [`property`]: every property's one name ([`Property`]) and the
+//!   [`Verdict`]s;
+//! - [`judge`]: the property definitions every driver shares;
+//! - [`resource`]: the protected resource that judges mutual exclusion by
+//!   what reaches it, with or without fencing tokens.
+
+pub mod event;
+pub mod judge;
+pub mod phase;
+pub mod property;
+pub mod resource;
+
+pub use event::LockEvent;
+pub use judge::Violations;
+pub use phase::{Phase, StepKind};
+pub use property::{Property, Verdict};

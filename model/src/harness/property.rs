@@ -1,0 +1,121 @@
+//! The properties locksmith judges: one name and one meaning each, shared by
+//! the checker, the simulator, `locksmith real`, scenario files and JSON.
+//!
+//! Each driver judges a property its own way where it must (the checker's
+//! deadlock is "nothing but faults can happen while a client waits", the
+//! simulator's is "no progress for a bound"); `docs/properties.md` has the
+//! table. A property a driver cannot judge on a run is [`Verdict::NotApplicable`],
+//! never `holds`.
+
+use serde::Serialize;
+use std::fmt;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Property {
+    /// No write of one tenure (a client's one acquisition) reaches the
+    /// protected resource between two writes of another tenure.
+    MutualExclusionAtResource,
+    /// At most one client believes it holds the lock.
+    MutualExclusion,
+    /// The resource never accepts a write with a fencing token older than
+    /// one it already accepted.
+    FencedSafety,
+    /// Never stuck while a client waits: nothing but faults can happen (the
+    /// checker), or no acquisition or release for a bound (simulator, real).
+    Deadlock,
+    /// No client waits forever while the others go on: a fair cycle in the
+    /// explored graph (the checker), or a client not done within a bound
+    /// (the simulator).
+    Starvation,
+    /// No thread ends on an uncaught exception.
+    ThreadDied,
+    /// No release (the recipe's own release operation) notifies more than
+    /// one waiting client.
+    Herd,
+}
+
+impl Property {
+    /// Every property, in the order a headline picks the first violated one.
+    pub const ALL: [Property; 7] = [
+        Property::MutualExclusionAtResource,
+        Property::MutualExclusion,
+        Property::FencedSafety,
+        Property::Deadlock,
+        Property::Starvation,
+        Property::ThreadDied,
+        Property::Herd,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Property::MutualExclusionAtResource => "mutual exclusion at the resource",
+            Property::MutualExclusion => "mutual exclusion",
+            Property::FencedSafety => "fenced safety",
+            Property::Deadlock => "deadlock",
+            Property::Starvation => "starvation",
+            Property::ThreadDied => "thread died",
+            Property::Herd => "herd",
+        }
+    }
+
+    /// Parses a name as [`name`](Self::name) writes it (`-` and `_` may
+    /// stand for spaces).
+    pub fn parse(s: &str) -> Option<Property> {
+        let s = s.trim().replace(['-', '_'], " ");
+        Property::ALL.into_iter().find(|p| p.name() == s)
+    }
+
+    /// Every name, for error messages.
+    pub fn names() -> String {
+        let names: Vec<&str> = Property::ALL.iter().map(|p| p.name()).collect();
+        names.join(", ")
+    }
+}
+
+impl fmt::Display for Property {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What a run says of one property.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// Judged on everything the run covered (exhaustively, for the checker).
+    Holds,
+    Violated,
+    /// A bound stopped the run before the property could be judged.
+    Incomplete,
+    /// The driver does not judge this property on this run.
+    #[serde(rename = "n/a")]
+    NotApplicable,
+}
+
+impl Verdict {
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Holds => "holds",
+            Verdict::Violated => "violated",
+            Verdict::Incomplete => "incomplete",
+            Verdict::NotApplicable => "n/a",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Verdict> {
+        [
+            Verdict::Holds,
+            Verdict::Violated,
+            Verdict::Incomplete,
+            Verdict::NotApplicable,
+        ]
+        .into_iter()
+        .find(|v| v.name() == s.trim())
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}

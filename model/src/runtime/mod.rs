@@ -1,0 +1,26 @@
+//! The runtime recipes run in: one client process and the part of
+//! ZooKeeper's Java client library a recipe's threads see.
+//!
+//! A recipe ([`Recipe`]) is the seed's code as a state machine: each call of
+//! [`Recipe::step`] is one atomic action of one Java thread. The [`Client`]
+//! around it is the process: the main and event threads, Java monitors and
+//! latches ([`monitors`]), and the client library's rules for replies,
+//! watches and connection states ([`watchers`], [`client`]). The pieces
+//! several recipes share — ranking a `getChildren` reply ([`children`]), a
+//! watcher that counts a latch down ([`latch_watcher`]), the `unlock()` tail
+//! ([`rounds`]) — live here too, so `recipe/` lists recipes only. Drivers —
+//! the exhaustive checker, the simulator, a real server — move messages and
+//! choose which thread runs next; they never re-implement a recipe.
+
+pub mod children;
+pub mod client;
+pub mod latch_watcher;
+pub mod monitors;
+pub mod rounds;
+pub mod step;
+pub mod watchers;
+
+pub use client::{Client, Output, Status};
+pub use step::{
+    Action, KeeperState, Notice, Recipe, RecipeConfig, Resume, Step, Thread, WatcherId,
+};

@@ -1,0 +1,152 @@
+//! What a scenario expects of a driver: one type for the checker's
+//! `[expect]` and the simulator's `[sim.expect]`, parsed and validated when
+//! the file is loaded, and judged against what the driver found.
+//!
+//! ```toml
+//! [expect]                   # the checker
+//! verdict = "violated"       # holds | violated | incomplete
+//! property = "deadlock"      # the headline: the first violated property
+//! holds = ["mutual exclusion"]
+//! steps = 33                 # the headline's shortest trace, in steps
+//! states = 359               # states explored (exhaustive runs only)
+//!
+//! [sim.expect]               # the simulator, over [sim] seeds
+//! verdict = "violated"
+//! property = "deadlock"
+//! holds = ["mutual exclusion at the resource"]
+//! ```
+
+use locksmith_model::harness::{Property, Verdict};
+use serde::{Deserialize, Serialize};
+
+/// The table as written.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawExpect {
+    pub verdict: String,
+    #[serde(default)]
+    pub property: Option<String>,
+    #[serde(default)]
+    pub holds: Vec<String>,
+    #[serde(default)]
+    pub steps: Option<usize>,
+    #[serde(default)]
+    pub states: Option<usize>,
+}
+
+/// What a driver must find.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expectation {
+    pub verdict: Verdict,
+    /// The property the verdict is about (the first violated one).
+    pub property: Option<Property>,
+    /// Properties that must hold as well.
+    pub holds: Vec<Property>,
+    /// The headline trace's length, in steps (checker only).
+    pub steps: Option<usize>,
+    /// States explored (checker only; exact where exhaustive).
+    pub states: Option<usize>,
+}
+
+/// What a driver found, as an expectation judges it.
+pub struct Found<'a> {
+    pub verdict: Verdict,
+    pub property: Option<Property>,
+    /// Each property's verdict.
+    pub of: &'a dyn Fn(Property) -> Verdict,
+    pub steps: Option<usize>,
+    pub states: Option<usize>,
+}
+
+impl Expectation {
+    /// Parses `raw`; an error names the key at fault and what was expected.
+    pub fn parse(raw: &RawExpect) -> Result<Expectation, (String, String)> {
+        let verdict = Verdict::parse(&raw.verdict)
+            .filter(|v| *v != Verdict::NotApplicable)
+            .ok_or_else(|| {
+                (
+                    "verdict".to_string(),
+                    format!(
+                        "unknown verdict `{}`: expected holds, violated or incomplete",
+                        raw.verdict
+                    ),
+                )
+            })?;
+        let property = |s: &str| {
+            Property::parse(s).ok_or_else(|| {
+                (
+                    s.to_string(),
+                    format!(
+                        "unknown property `{s}`: expected one of {}",
+                        Property::names()
+                    ),
+                )
+            })
+        };
+        let e = Expectation {
+            verdict,
+            property: raw.property.as_deref().map(property).transpose()?,
+            holds: raw
+                .holds
+                .iter()
+                .map(|s| property(s))
+                .collect::<Result<_, _>>()?,
+            steps: raw.steps,
+            states: raw.states,
+        };
+        if e.verdict == Verdict::Violated && e.property.is_none() {
+            return Err((
+                "verdict".into(),
+                "verdict = \"violated\" needs `property = ...`".into(),
+            ));
+        }
+        if e.steps.is_some() && e.verdict != Verdict::Violated {
+            return Err((
+                "steps".into(),
+                "steps pins the violation's shortest trace: it needs verdict = \"violated\"".into(),
+            ));
+        }
+        Ok(e)
+    }
+
+    /// Everything `found` gets wrong, one line each (empty: as expected).
+    pub fn problems(&self, found: &Found) -> Vec<String> {
+        let mut out = Vec::new();
+        if found.verdict != self.verdict {
+            out.push(format!(
+                "expected verdict {}, found {}",
+                self.verdict, found.verdict
+            ));
+        }
+        if self.verdict != Verdict::Holds && found.property != self.property {
+            out.push(format!(
+                "expected the verdict to be about {}, it is about {}",
+                self.property.map_or("nothing", |p| p.name()),
+                found.property.map_or("nothing", |p| p.name())
+            ));
+        }
+        for p in &self.holds {
+            let v = (found.of)(*p);
+            if v != Verdict::Holds {
+                out.push(format!("expected {p} to hold, found {v}"));
+            }
+        }
+        if let Some(want) = self.steps {
+            if found.steps != Some(want) {
+                out.push(format!(
+                    "expected a shortest trace of {want} steps, found {}",
+                    found.steps.map_or("none".into(), |s| s.to_string())
+                ));
+            }
+        }
+        if let Some(want) = self.states {
+            if found.states != Some(want) {
+                out.push(format!(
+                    "expected {want} states, explored {}",
+                    found.states.map_or("none".into(), |s| s.to_string())
+                ));
+            }
+        }
+        out
+    }
+}
