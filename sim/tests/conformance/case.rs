@@ -48,13 +48,17 @@ impl<'h> Case<'h> {
         model
             .seed_node(&root, CreateMode::Persistent)
             .map_err(|e| format!("model cannot create the root {root}: {e}"))?;
-        let observer = h.observer.borrow_mut().take().expect("observer session");
+        let model_czxid = model
+            .node(&root)
+            .ok_or_else(|| format!("the model has no root {root} right after seeding it"))?
+            .stat
+            .czxid;
+        let mut observer = h.observer.borrow_mut().take().expect("observer session");
         let create_root = Op::Create {
             path: root.clone(),
             data: Vec::new(),
             mode: CreateMode::Persistent,
         };
-        let mut observer = observer;
         let real_root = match observer.run(&create_root).await {
             Ok(Ok(RawResult::Created { stat, .. })) => stat,
             other => {
@@ -64,10 +68,7 @@ impl<'h> Case<'h> {
                 ));
             }
         };
-        let model_root = model
-            .node(&root)
-            .ok_or_else(|| format!("the model has no root {root} right after seeding it"))?;
-        let zxid_offset = real_root.czxid - model_root.stat.czxid;
+        let zxid_offset = real_root.czxid - model_czxid;
         let mut case = Case {
             h,
             root,
