@@ -238,11 +238,6 @@ impl Session {
 }
 
 impl Detached {
-    /// The server's id of the session.
-    pub fn id(&self) -> i64 {
-        self.info.id().0
-    }
-
     /// Ends the session now, the way ZooKeeper's own tests kill one:
     /// attaches a second client with the session's id and password and
     /// closes it. The server deletes the session's ephemeral nodes in one
