@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A private, standalone ZooKeeper 3.8 on 127.0.0.1:2181 for the conformance
-# test (sim/tests/conformance.rs). Uses Debian's `zookeeper` package:
+# test (sim/tests/conformance/). Uses Debian's `zookeeper` package:
 #   apt-get update && apt-get install -y zookeeper
 #
 #   scripts/zookeeper.sh start    start it (fresh data dir) and wait until it answers

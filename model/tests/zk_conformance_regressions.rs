@@ -1,5 +1,5 @@
 //! Regression tests for the model fixes that the differential conformance
-//! test (sim/tests/conformance.rs, run against a real ZooKeeper 3.8.0) led
+//! test (sim/tests/conformance/, run against a real ZooKeeper 3.8.0) led
 //! to. Each test names what the real server showed.
 
 use locksmith_model::zk::{

@@ -1,24 +1,24 @@
 //! `locksmith real` against a real ZooKeeper: the textbook lock keeps
 //! mutual exclusion and costs one notification per contended acquisition;
-//! the herd variant costs about one per other client.
+//! the herd variant costs about one per other client. Also the adapter's
+//! (`locksmith::real::zk`) detached sessions, which the conformance test
+//! lets expire.
 //!
 //! Needs a server: `scripts/zookeeper.sh start`, then
 //! `cargo test -p locksmith --test real -- --ignored` (CI:
 //! `scripts/ci-conformance.sh`).
 
+mod common;
+
+use common::{one_at_a_time, zk_addr as addr};
+use locksmith::real::zk::{Notification, Session};
 use locksmith::real::{run, RealConfig, RealReport};
 use locksmith_model::recipe::RecipeId;
-use std::sync::Mutex;
-
-/// The runs share one server and the machine's cores: one at a time.
-static SERIAL: Mutex<()> = Mutex::new(());
-
-fn addr() -> String {
-    std::env::var("LOCKSMITH_ZK").unwrap_or_else(|_| "127.0.0.1:2181".to_string())
-}
+use locksmith_model::zk::{CreateMode, EventType, Op, OpResult, WatchedEvent};
+use std::time::Duration;
 
 fn real(recipe: RecipeId, clients: usize, seconds: f64) -> RealReport {
-    let _one = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let _one = one_at_a_time();
     let cfg = RealConfig::new(recipe, clients, seconds, &addr());
     let r = match run(&cfg) {
         Ok(r) => r,
@@ -81,7 +81,7 @@ fn herd_children_wakes_every_other_client() {
 #[test]
 #[ignore = "needs a real ZooKeeper on 127.0.0.1:2181: scripts/zookeeper.sh start; cargo test --test real -- --ignored"]
 fn a_holder_that_never_lets_go_is_a_stall() {
-    let _one = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let _one = one_at_a_time();
     let mut cfg = RealConfig::new(RecipeId::Predecessor, 2, 10.0, &addr());
     cfg.hold = std::time::Duration::from_secs(4);
     cfg.stall_after = std::time::Duration::from_secs(1);
@@ -99,7 +99,7 @@ fn a_holder_that_never_lets_go_is_a_stall() {
 #[test]
 #[ignore = "needs a real ZooKeeper on 127.0.0.1:2181: scripts/zookeeper.sh start; cargo test --test real -- --ignored"]
 fn json_has_the_simulators_field_names() {
-    let _one = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let _one = one_at_a_time();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_locksmith"))
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .args(["real", "scenarios/predecessor.toml", "--zk", &addr()])
@@ -143,6 +143,57 @@ fn json_has_the_simulators_field_names() {
     assert_eq!(v["verdict"], "holds");
     assert_eq!(v["recipe"], "predecessor");
     assert_eq!(v["overlapping_holders"], 0);
+}
+
+#[test]
+#[ignore = "needs a real ZooKeeper on 127.0.0.1:2181: scripts/zookeeper.sh start; cargo test --test real -- --ignored"]
+fn a_detached_session_keeps_its_ephemerals_until_it_is_expired() {
+    let _one = one_at_a_time();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    rt.block_on(async {
+        let addr = addr();
+        let timeout = Duration::from_secs(10);
+        let mut owner = Session::connect_detachable(&addr, timeout)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        let mut other = Session::connect(&addr, timeout)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        let path = format!("/locksmith-detached-{:x}", owner.id().expect("an id"));
+        let create = Op::Create {
+            path: path.clone(),
+            data: Vec::new(),
+            mode: CreateMode::Ephemeral,
+        };
+        let created = owner.call(&create).await.reply;
+        assert_eq!(created, Ok(OpResult::Created(path.clone())));
+        let detached = owner.detach().expect("opened detachable");
+        assert!(!owner.is_open());
+        // The session outlives its client: the node stays, and is watched.
+        let watch = Op::Exists {
+            path: path.clone(),
+            watch: true,
+        };
+        let seen = other.call(&watch).await.reply;
+        assert!(matches!(seen, Ok(OpResult::Exists(Some(_)))), "{seen:?}");
+        detached.expire().await.unwrap_or_else(|e| panic!("{e}"));
+        let look = Op::Exists {
+            path: path.clone(),
+            watch: false,
+        };
+        let out = other.call(&look).await;
+        assert_eq!(out.reply, Ok(OpResult::Exists(None)));
+        // The deletion was sent before the reply to the later read.
+        let deleted = Notification::Node(WatchedEvent {
+            kind: EventType::NodeDeleted,
+            path,
+        });
+        assert_eq!(out.before, vec![deleted]);
+        other.close().await.unwrap_or_else(|e| panic!("{e}"));
+    });
 }
 
 /// Runs without a server: nothing listens on port 1.

@@ -1,7 +1,8 @@
 //! The run: clients, their driver tasks, the observer that judges mutual
 //! exclusion and stalls, and the figures.
 
-use super::session::{CallOutcome, Notification, Session};
+use super::root;
+use super::zk::{CallOutcome, Notification, Session};
 use crate::simulate::Metrics;
 use locksmith_model::harness::{judge, LockEvent, Phase, Property};
 use locksmith_model::recipe::{AnyRecipe, RecipeId};
@@ -360,11 +361,12 @@ async fn run_async(cfg: RealConfig) -> Result<RealReport, RealError> {
         let mut setup = Session::connect(&cfg.addr, cfg.session_timeout)
             .await
             .map_err(RealError::Connect)?;
-        let n = setup
-            .prepare_root(root)
+        let n = root::prepare(&mut setup, root)
             .await
             .map_err(|e| RealError::Setup(format!("lock root {root}: {e}")))?;
-        setup.close().await;
+        // A close the server does not confirm leaves the setup session to
+        // expire; the run does not depend on it.
+        let _ = setup.close().await;
         n
     };
     let mut sessions = Vec::with_capacity(cfg.clients);
@@ -505,7 +507,7 @@ async fn drive(world: Shared, c: usize, mut session: Session, cfg: RealConfig) {
             // A thread died: its session may still hold nodes the fresh
             // client would wait for. A new session lets them go.
             None => {
-                session.close().await;
+                let _ = session.close().await;
                 match Session::connect(&cfg.addr, cfg.session_timeout).await {
                     Ok(s) => session = s,
                     Err(e) => {
@@ -528,5 +530,5 @@ async fn drive(world: Shared, c: usize, mut session: Session, cfg: RealConfig) {
             Some(Err(d)) => session.changed(d).await,
         }
     }
-    session.close().await;
+    let _ = session.close().await;
 }

@@ -2,7 +2,8 @@
 //! server (`locksmith real`).
 //!
 //! One tokio runtime (built here, never inside a madsim simulation), one
-//! real session per client ([`session`]), one driver task per client
+//! real session per client ([`zk`], the adapter the conformance test uses
+//! too), one driver task per client
 //! ([`driver`]) that runs the model's [`Client`] exactly as the simulator
 //! does: it steps a runnable thread (the event thread first), sends the
 //! request a step yields as the matching `zookeeper-client` call, and hands
@@ -39,6 +40,7 @@
 //! [`Metrics`]: crate::simulate::Metrics
 
 pub mod driver;
-pub mod session;
+mod root;
+pub mod zk;
 
 pub use driver::{run, RealConfig, RealError, RealReport};

@@ -70,7 +70,7 @@ pub enum Action {
     Close,
     /// Not generated (each costs a session timeout): the client goes away
     /// without closing, and the server expires its session. Only for
-    /// sessions opened detached (see the fixed cases in conformance.rs).
+    /// sessions opened detached (see conformance/fixed.rs).
     Expire,
 }
 

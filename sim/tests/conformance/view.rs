@@ -1,0 +1,136 @@
+//! Replies in comparable form: the model's as it gives them, the real
+//! server's normalised into the model's terms (zxids through the case's
+//! offset, session ids through the opening order).
+
+use locksmith::real::zk::{stat_of, RawReply, RawResult};
+use locksmith_model::zk::{OpResult, Reply, Stat, ZkServer};
+use std::collections::BTreeMap;
+use zookeeper_client as zk;
+
+/// Maps real zxids and session ids to the model's.
+pub struct Normalizer {
+    pub zxid_offset: i64,
+    pub owners: BTreeMap<i64, i64>,
+}
+
+impl Normalizer {
+    fn stat(&self, s: &zk::Stat) -> Stat {
+        let z = |x: i64| x - self.zxid_offset;
+        let s = stat_of(s);
+        Stat {
+            czxid: z(s.czxid),
+            mzxid: z(s.mzxid),
+            pzxid: z(s.pzxid),
+            ephemeral_owner: self
+                .owners
+                .get(&s.ephemeral_owner)
+                .copied()
+                .unwrap_or(s.ephemeral_owner),
+            ..s
+        }
+    }
+
+    pub fn view(&self, reply: &RawReply) -> View {
+        let checked = |s: &zk::Stat| {
+            if s.aversion != 0 {
+                View::Err(format!("aversion {} (expected 0)", s.aversion))
+            } else {
+                View::Ok
+            }
+        };
+        match reply {
+            Err(e) => View::Err(real_error(e)),
+            Ok(r) => {
+                let stat = match r {
+                    RawResult::Created { stat, .. }
+                    | RawResult::SetData(stat)
+                    | RawResult::Exists(Some(stat))
+                    | RawResult::GetData { stat, .. }
+                    | RawResult::GetChildren { stat, .. } => Some(stat),
+                    _ => None,
+                };
+                if let Some(View::Err(e)) = stat.map(checked) {
+                    return View::Err(e);
+                }
+                match r {
+                    RawResult::Created { path, stat } => View::Created {
+                        path: path.clone(),
+                        stat: Some(self.stat(stat)),
+                    },
+                    RawResult::Deleted => View::Deleted,
+                    RawResult::SetData(stat) => View::SetData(self.stat(stat)),
+                    RawResult::Exists(stat) => View::Exists(stat.as_ref().map(|s| self.stat(s))),
+                    RawResult::GetData { data, stat } => View::GetData {
+                        data: data.clone(),
+                        stat: self.stat(stat),
+                    },
+                    RawResult::GetChildren { children, stat } => {
+                        let mut children = children.clone();
+                        children.sort();
+                        View::GetChildren {
+                            children,
+                            stat: self.stat(stat),
+                        }
+                    }
+                    RawResult::Closed => View::Closed,
+                }
+            }
+        }
+    }
+}
+
+/// The real client's error as the model's `ZkError` name (or as itself when
+/// the model has no such code, which is then a disagreement).
+fn real_error(e: &zk::Error) -> String {
+    let name = match e {
+        zk::Error::NoNode => "NoNode",
+        zk::Error::NodeExists => "NodeExists",
+        zk::Error::BadVersion => "BadVersion",
+        zk::Error::NotEmpty => "NotEmpty",
+        zk::Error::NoChildrenForEphemerals => "NoChildrenForEphemerals",
+        zk::Error::SessionExpired => "SessionExpired",
+        zk::Error::ConnectionLoss => "ConnectionLoss",
+        zk::Error::BadArguments(_) => "BadArguments",
+        other => return format!("client error: {other}"),
+    };
+    name.to_string()
+}
+
+/// One reply in comparable form: the model's reply, or the real one
+/// normalised. A create also carries the created node's stat (the real
+/// server returns it; the model's reply has only the name, so its stat is
+/// read from the model's tree right after the create).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum View {
+    Ok,
+    Err(String),
+    Created { path: String, stat: Option<Stat> },
+    Deleted,
+    SetData(Stat),
+    Exists(Option<Stat>),
+    GetData { data: Vec<u8>, stat: Stat },
+    GetChildren { children: Vec<String>, stat: Stat },
+    Closed,
+}
+
+pub fn model_view(reply: &Reply, model: &ZkServer) -> View {
+    match reply {
+        Err(e) => View::Err(format!("{e:?}")),
+        Ok(OpResult::Created(path)) => View::Created {
+            path: path.clone(),
+            stat: model.node(path).map(|n| n.stat),
+        },
+        Ok(OpResult::Deleted) => View::Deleted,
+        Ok(OpResult::SetData(s)) => View::SetData(*s),
+        Ok(OpResult::Exists(s)) => View::Exists(*s),
+        Ok(OpResult::GetData { data, stat }) => View::GetData {
+            data: data.clone(),
+            stat: *stat,
+        },
+        Ok(OpResult::GetChildren { children, stat }) => View::GetChildren {
+            children: children.clone(),
+            stat: *stat,
+        },
+        Ok(OpResult::Closed) => View::Closed,
+    }
+}
