@@ -6,7 +6,7 @@
 //! the CLI name it, the variant of [`AnyRecipe`] that holds its state, its
 //! state type, where it comes from, and its constructor.
 
-use crate::runtime::step::{Action, Recipe, RecipeConfig, Resume, Thread};
+use crate::runtime::step::{Action, Recipe, RecipeConfig, Resume, StatFields, Thread};
 use std::fmt;
 
 /// Expands the catalogue's rows into [`RecipeId`], [`AnyRecipe`] and the
@@ -54,6 +54,10 @@ macro_rules! catalogue {
             fn step(&mut self, thread: Thread, resume: Resume) -> Action {
                 match self { $( AnyRecipe::$variant(r) => r.step(thread, resume), )+ }
             }
+
+            fn reads_stat(&self) -> StatFields {
+                match self { $( AnyRecipe::$variant(r) => r.reads_stat(), )+ }
+            }
         }
     };
 }
@@ -85,4 +89,6 @@ catalogue! {
         "seed 001 step 1", herd_unique::new;
     HerdChildren => "herd-children", HerdChildren(herd_children::HerdChildren),
         "common variant: every waiter watches the children", herd_children::new;
+    CasVersion => "cas-version", CasVersion(cas_version::CasVersion),
+        "docs/writing-a-recipe.md: getData, then setData(me, version)", cas_version::new;
 }

@@ -14,7 +14,9 @@
 //! | no-recheck | [`no_recheck`] |
 //! | herd-unique | [`herd_unique`] |
 //! | herd-children | [`herd_children`] |
+//! | cas-version | [`cas_version`] (the example of `docs/writing-a-recipe.md`) |
 
+pub mod cas_version;
 pub mod catalogue;
 pub mod fixed_wait;
 pub mod herd_children;

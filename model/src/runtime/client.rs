@@ -279,8 +279,10 @@ impl<R: Recipe> Client<R> {
         matches!(self.status(t), Status::Calling { .. })
     }
 
-    /// The reply to `t`'s call arrived (the library's `SendThread`).
-    pub fn on_reply(&mut self, t: Thread, reply: Reply) {
+    /// The reply to `t`'s call arrived (the library's `SendThread`). The
+    /// recipe sees only the `Stat` fields it declares it reads.
+    pub fn on_reply(&mut self, t: Thread, mut reply: Reply) {
+        self.recipe.reads_stat().mask_reply(&mut reply);
         if let Status::Calling { op, watcher } = self.status(t).clone() {
             if let Some(w) = watcher {
                 if !self.session_lost {

@@ -22,5 +22,5 @@ pub mod watchers;
 
 pub use client::{Client, Output, Status};
 pub use step::{
-    Action, KeeperState, Notice, Recipe, RecipeConfig, Resume, Step, Thread, WatcherId,
+    Action, KeeperState, Notice, Recipe, RecipeConfig, Resume, StatFields, Step, Thread, WatcherId,
 };

@@ -7,7 +7,7 @@
 //! schedulable, so a driver can interleave the event thread's `notifyAll()`
 //! between the main thread's `exists(..., watcher)` and its `wait()`.
 
-use crate::zk::{Op, Reply, WatchedEvent};
+use crate::zk::{Op, Reply, Stat, WatchedEvent};
 use serde::Serialize;
 use std::fmt;
 
@@ -157,6 +157,20 @@ pub fn release(op: Op, code: &'static str) -> Action {
 pub struct RecipeConfig {
     /// How many times the main thread runs lock → critical section → unlock.
     pub acquisitions: u8,
+    /// Which client this is, from 0: for what a recipe writes as its own
+    /// identity (a GUID in a node name, "my id" in node data). Clients
+    /// stay interchangeable for the checker's symmetry reduction: a recipe
+    /// may only compare identities, never order them.
+    pub client: u8,
+}
+
+impl RecipeConfig {
+    pub fn new(acquisitions: u8, client: u8) -> RecipeConfig {
+        RecipeConfig {
+            acquisitions,
+            client,
+        }
+    }
 }
 
 /// A lock recipe as a sans-IO state machine. Its value is the recipe's whole
@@ -169,6 +183,66 @@ pub trait Recipe: Clone + Eq + std::hash::Hash + fmt::Debug + Send + Sync + 'sta
     /// One atomic step of `thread`, resumed with `resume`: the recipe's one
     /// entry point. A recipe with code on both threads dispatches here.
     fn step(&mut self, thread: Thread, resume: Resume) -> Action;
+
+    /// The `Stat` fields the recipe reads from replies. Every driver hands
+    /// the recipe these and zeroes the rest, so the checker does not keep
+    /// apart states that differ only in zxids nobody looks at.
+    fn reads_stat(&self) -> StatFields {
+        StatFields::NONE
+    }
+}
+
+/// A set of `Stat` fields, as a recipe declares what it reads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct StatFields {
+    pub version: bool,
+    pub czxid: bool,
+    pub mzxid: bool,
+    pub cversion: bool,
+    pub ephemeral_owner: bool,
+}
+
+impl StatFields {
+    pub const NONE: StatFields = StatFields {
+        version: false,
+        czxid: false,
+        mzxid: false,
+        cversion: false,
+        ephemeral_owner: false,
+    };
+
+    /// Zeroes every field of `stat` the set leaves out.
+    pub fn mask(self, stat: &mut Stat) {
+        let kept = *stat;
+        *stat = Stat::default();
+        if self.version {
+            stat.version = kept.version;
+        }
+        if self.czxid {
+            stat.czxid = kept.czxid;
+        }
+        if self.mzxid {
+            stat.mzxid = kept.mzxid;
+        }
+        if self.cversion {
+            stat.cversion = kept.cversion;
+        }
+        if self.ephemeral_owner {
+            stat.ephemeral_owner = kept.ephemeral_owner;
+        }
+    }
+
+    /// Masks the stat inside a reply, if it carries one.
+    pub fn mask_reply(self, reply: &mut Reply) {
+        use crate::zk::OpResult;
+        match reply {
+            Ok(OpResult::Exists(Some(st))) | Ok(OpResult::SetData(st)) => self.mask(st),
+            Ok(OpResult::GetData { stat, .. }) | Ok(OpResult::GetChildren { stat, .. }) => {
+                self.mask(stat)
+            }
+            _ => {}
+        }
+    }
 }
 
 /// The step a thread takes when a call failed and the seed's code has no

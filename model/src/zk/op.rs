@@ -149,7 +149,15 @@ impl fmt::Display for Op {
         match self {
             Op::Create { path, mode, .. } => write!(f, "create({path}, {mode:?})"),
             Op::Delete { path, version } => write!(f, "delete({path}, {version})"),
-            Op::SetData { path, version, .. } => write!(f, "setData({path}, {version})"),
+            Op::SetData {
+                path,
+                data,
+                version,
+            } => write!(
+                f,
+                "setData({path}, {:?}, {version})",
+                String::from_utf8_lossy(data)
+            ),
             Op::Exists { path, watch } => write!(f, "exists({path}{})", w(watch)),
             Op::GetData { path, watch } => write!(f, "getData({path}{})", w(watch)),
             Op::GetChildren { path, watch } => write!(f, "getChildren({path}{})", w(watch)),
@@ -190,7 +198,12 @@ impl fmt::Display for OpResult {
             OpResult::SetData(s) => write!(f, "version {}", s.version),
             OpResult::Exists(None) => write!(f, "null"),
             OpResult::Exists(Some(_)) => write!(f, "stat"),
-            OpResult::GetData { .. } => write!(f, "data"),
+            OpResult::GetData { data, stat } => write!(
+                f,
+                "data {:?}, version {}",
+                String::from_utf8_lossy(data),
+                stat.version
+            ),
             OpResult::GetChildren { children, .. } => write!(f, "[{}]", children.join(", ")),
             OpResult::Closed => write!(f, "closed"),
         }

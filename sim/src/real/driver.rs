@@ -125,11 +125,9 @@ struct Slot {
 }
 
 impl Slot {
-    fn fresh(recipe: RecipeId, now: Instant) -> Slot {
+    fn fresh(recipe: RecipeId, client: u8, now: Instant) -> Slot {
         Slot {
-            client: Client::new(recipe.instantiate(RecipeConfig {
-                acquisitions: u8::MAX,
-            })),
+            client: Client::new(recipe.instantiate(RecipeConfig::new(u8::MAX, client))),
             attempt_since: Some(now),
             notified: false,
             pause_until: None,
@@ -355,7 +353,7 @@ pub fn run(cfg: &RealConfig) -> Result<RealReport, RealError> {
 }
 
 async fn run_async(cfg: RealConfig) -> Result<RealReport, RealError> {
-    let root = cfg.recipe.instantiate(RecipeConfig { acquisitions: 1 });
+    let root = cfg.recipe.instantiate(RecipeConfig::new(1, 0));
     let root = root.lock_root();
     let leftovers_deleted = {
         let mut setup = Session::connect(&cfg.addr, cfg.session_timeout)
@@ -383,7 +381,7 @@ async fn run_async(cfg: RealConfig) -> Result<RealReport, RealError> {
         hold: cfg.hold,
         think: cfg.think,
         slots: (0..cfg.clients)
-            .map(|_| Slot::fresh(cfg.recipe, start))
+            .map(|c| Slot::fresh(cfg.recipe, c as u8, start))
             .collect(),
         metrics: Metrics::default(),
         contended: 0,
@@ -492,7 +490,7 @@ async fn drive(world: Shared, c: usize, mut session: Session, cfg: RealConfig) {
                     renew = true;
                 }
                 let recipe = w.recipe;
-                w.slots[c] = Slot::fresh(recipe, now);
+                w.slots[c] = Slot::fresh(recipe, c as u8, now);
             }
             if renew {
                 None

@@ -149,14 +149,12 @@ pub async fn simulate(cfg: SimConfig, trace_on: bool) -> (Violations, Metrics, T
     let n = cfg.clients;
     let s = &cfg.settings;
     let p = Params::from(s, n as u64 * cfg.acquisitions as u64);
-    let rcfg = RecipeConfig {
-        acquisitions: cfg.acquisitions,
-    };
     let mut server = ZkServer::new();
     let mut sessions = Vec::new();
     let mut clients = Vec::new();
-    for _ in 0..n {
+    for c in 0..n {
         let id = server.open_session();
+        let rcfg = RecipeConfig::new(cfg.acquisitions, c as u8);
         sessions.push(ServerSession {
             id,
             epoch: 0,

@@ -1,0 +1,152 @@
+//! `cas-version` — a lock written the way many teams write one on first
+//! contact with ZooKeeper, and the example recipe of
+//! `docs/writing-a-recipe.md`: no sequential nodes, only a compare-and-set on
+//! one persistent node's version.
+//!
+//! ```java
+//! // lock()
+//! while (true) {
+//!     latch = new CountDownLatch(1);
+//!     Stat stat = new Stat();
+//!     byte[] owner = zk.getData("/cas-lock", watcher, stat);   // watcher: latch.countDown()
+//!     if (owner.length == 0) {
+//!         try { zk.setData("/cas-lock", me, stat.getVersion()); return; }
+//!         catch (BadVersionException e) { continue; }              // someone else won
+//!     }
+//!     latch.await();
+//! }
+//! // unlock()
+//! zk.setData("/cas-lock", new byte[0], -1);
+//! ```
+//!
+//! **Claims:** mutual exclusion (the version check lets one writer in per
+//! version). **Holds** that. **Costs** a herd: every `setData` — the release
+//! and every acquisition — notifies every waiter, all of them re-read. And
+//! nothing releases the lock of a client that dies while holding it: the
+//! node is persistent, not ephemeral.
+
+use crate::runtime::latch_watcher::LatchWatcher;
+use crate::runtime::rounds::{Next, Rounds, Unlock, UnlockCode};
+use crate::runtime::step::{
+    act, call, throw, Action, Recipe, RecipeConfig, Resume, StatFields, Step, Thread,
+};
+use crate::zk::{Op, OpResult, ZkError};
+
+pub const LOCK: &str = "/cas-lock";
+const WATCHER: u8 = 1;
+const LATCH: u8 = 0;
+
+const UNLOCK: UnlockCode = UnlockCode {
+    leave: "critical section done; unlock()",
+    release: "unlock: zk.setData(/cas-lock, new byte[0], -1)",
+};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Main {
+    /// `latch = new CountDownLatch(1)` next.
+    Start,
+    /// `getData` sent.
+    GetData,
+    /// `setData(me, version)` sent.
+    SetData,
+    /// In `latch.await()`.
+    Await,
+    /// `lock()` returned: the critical section and `unlock()`.
+    Unlocking(Unlock),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CasVersion {
+    rounds: Rounds,
+    main: Main,
+    watcher: LatchWatcher,
+    /// `me`: the bytes this client writes as the owner.
+    me: u8,
+}
+
+pub fn new(cfg: RecipeConfig) -> CasVersion {
+    CasVersion {
+        rounds: Rounds::new(cfg),
+        main: Main::Start,
+        watcher: LatchWatcher::default(),
+        me: cfg.client,
+    }
+}
+
+impl Recipe for CasVersion {
+    fn lock_root(&self) -> &'static str {
+        LOCK
+    }
+
+    fn step(&mut self, thread: Thread, resume: Resume) -> Action {
+        match thread {
+            Thread::Main => self.main_step(resume),
+            Thread::Event => self.watcher.step(resume, WATCHER, LATCH),
+        }
+    }
+
+    /// The compare-and-set needs the version `getData` returned.
+    fn reads_stat(&self) -> StatFields {
+        StatFields {
+            version: true,
+            ..StatFields::NONE
+        }
+    }
+}
+
+impl CasVersion {
+    fn main_step(&mut self, r: Resume) -> Action {
+        use Main::*;
+        match (self.main, r.into_reply()) {
+            (Start, _) => {
+                self.main = GetData;
+                // The latch is armed in the same step as the call: nothing
+                // can notify it before `getData` sets the watch.
+                act(Step::ArmLatch(LATCH), "latch = new CountDownLatch(1)")
+            }
+            (GetData, None) => call(
+                Op::get_data(LOCK, true),
+                Some(WATCHER),
+                "lock: zk.getData(/cas-lock, watcher, stat)",
+            ),
+            (GetData, Some(Ok(OpResult::GetData { data, stat }))) if data.is_empty() => {
+                self.main = SetData;
+                call(
+                    Op::set_data(LOCK, format!("c{}", self.me + 1).into_bytes(), stat.version),
+                    None,
+                    "lock: owner empty, zk.setData(/cas-lock, me, stat.getVersion())",
+                )
+            }
+            (GetData, Some(Ok(OpResult::GetData { .. }))) => {
+                self.main = Await;
+                act(Step::Await(LATCH), "lock: owner set, latch.await()")
+            }
+            (SetData, Some(Ok(_))) => {
+                self.main = Unlocking(Unlock::Holding);
+                act(Step::Acquired, "lock: setData succeeded, return")
+            }
+            (SetData, Some(Err(ZkError::BadVersion))) | (Await, _) => self.restart(),
+            (Unlocking(mut unlock), reply) => {
+                let next = unlock.step(
+                    reply,
+                    || Op::set_data(LOCK, Vec::new(), -1),
+                    UNLOCK,
+                    &mut self.rounds,
+                );
+                self.main = Unlocking(unlock);
+                match next {
+                    Next::Act(a) => a,
+                    Next::Lock => self.restart(),
+                }
+            }
+            (_, Some(reply)) => throw(&reply, "KeeperException escapes"),
+            (_, None) => unreachable!("main thread resumed without a reply while calling"),
+        }
+    }
+
+    /// `continue`: the loop begins again with a new latch.
+    fn restart(&mut self) -> Action {
+        self.main = Main::Start;
+        self.main_step(Resume::Go)
+    }
+}
