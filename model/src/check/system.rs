@@ -220,81 +220,9 @@ impl System {
     pub fn apply(&mut self, a: Action, describe: bool) -> Effect {
         let mut fx = Effect::default();
         match a {
-            Action::Run(c, t) => {
-                let p = &mut self.peers[c as usize];
-                let won = matches!(p.client.status(t), Status::Entering(_));
-                if let Some(stepped) = p.client.step(t) {
-                    fx.code = Some(stepped.action.code);
-                    if describe {
-                        fx.text = describe_step(
-                            won,
-                            &stepped.action,
-                            &stepped.output,
-                            p.client.status(t),
-                        );
-                    }
-                    let release = stepped.sent_release();
-                    if let Output::Send(op) = stepped.output {
-                        p.outbox.push_back(Request {
-                            thread: t,
-                            op,
-                            release,
-                        });
-                    }
-                }
-            }
-            Action::Serve(c) => {
-                let i = c as usize;
-                let session = self.peers[i].session;
-                if let Some(Request {
-                    thread: t,
-                    op,
-                    release,
-                }) = self.peers[i].outbox.pop_front()
-                {
-                    let outcome = self.server.handle(session, &op);
-                    fx.release = release && outcome.reply.is_ok();
-                    if describe {
-                        fx.text = match &outcome.reply {
-                            Ok(r) => format!("{op} → {r}"),
-                            Err(e) => format!("{op} → {e}"),
-                        };
-                    }
-                    self.route(session, outcome.events, &mut fx);
-                    // The recipe will only see the fields it reads (the
-                    // client masks every reply): masking here too keeps the
-                    // zxids nobody reads out of the state.
-                    let mut reply = outcome.reply;
-                    self.peers[i]
-                        .client
-                        .recipe
-                        .reads_stat()
-                        .mask_reply(&mut reply);
-                    self.peers[i].inbox.push_back(Message::Reply(t, reply));
-                }
-            }
-            Action::Deliver(c) => {
-                let p = &mut self.peers[c as usize];
-                match p.inbox.pop_front() {
-                    Some(Message::Reply(t, reply)) => {
-                        if describe {
-                            fx.text = match &reply {
-                                Ok(r) => format!("reply to {t}: {r}"),
-                                Err(e) => format!("reply to {t}: {e}"),
-                            };
-                        }
-                        p.client.on_reply(t, reply);
-                    }
-                    Some(Message::Event(e)) => {
-                        let n = p.client.on_event(&e);
-                        if describe {
-                            fx.text =
-                                format!("event {e} → {n} watcher(s) queued for the event thread");
-                        }
-                    }
-                    None => {}
-                }
-            }
+            Action::Run(c, t) => self.run(c as usize, t, describe, &mut fx),
+            Action::Serve(c) => self.serve(c as usize, describe, &mut fx),
+            Action::Deliver(c) => self.deliver(c as usize, describe, &mut fx),
             Action::NoticeExpiry(c) => {
                 self.peers[c as usize].client.learn_expiry();
                 if describe {
@@ -309,36 +237,116 @@ impl System {
                 }
                 self.route(SessionId(0), events, &mut fx);
             }
-            Action::Expire(c) => {
-                let session = self.peers[c as usize].session;
-                if self.peers[c as usize].client.holds() {
-                    self.faults.holder_expiries -= 1;
-                } else {
-                    self.faults.waiter_expiries -= 1;
-                }
-                let events = self.server.expire(session);
-                if describe {
-                    fx.text = format!("session {session} expires: its ephemeral nodes are deleted");
-                }
-                self.route(session, events, &mut fx);
-            }
-            Action::LoseConnection(c) => {
-                self.faults.connection_losses -= 1;
-                let p = &mut self.peers[c as usize];
-                let unsent = p.outbox.len();
-                p.outbox.clear();
-                let before = p.inbox.len();
-                p.inbox.retain(|m| !matches!(m, Message::Reply(..)));
-                let applied = before - p.inbox.len();
-                p.client.on_connection_loss();
-                if describe {
-                    fx.text = format!(
-                        "connection drops: {unsent} request(s) never applied, {applied} applied with the reply lost; pending calls fail with ConnectionLoss"
-                    );
-                }
-            }
+            Action::Expire(c) => self.expire(c as usize, describe, &mut fx),
+            Action::LoseConnection(c) => self.lose_connection(c as usize, describe, &mut fx),
         }
         fx
+    }
+
+    /// A client thread takes one step; a call it makes joins the outbox.
+    fn run(&mut self, c: usize, t: Thread, describe: bool, fx: &mut Effect) {
+        let p = &mut self.peers[c];
+        let won = matches!(p.client.status(t), Status::Entering(_));
+        let Some(stepped) = p.client.step(t) else {
+            return;
+        };
+        fx.code = Some(stepped.action.code);
+        if describe {
+            fx.text = describe_step(won, &stepped.action, &stepped.output, p.client.status(t));
+        }
+        let release = stepped.sent_release();
+        if let Output::Send(op) = stepped.output {
+            p.outbox.push_back(Request {
+                thread: t,
+                op,
+                release,
+            });
+        }
+    }
+
+    /// The server handles the next request of client `c`'s session.
+    fn serve(&mut self, c: usize, describe: bool, fx: &mut Effect) {
+        let session = self.peers[c].session;
+        let Some(Request {
+            thread,
+            op,
+            release,
+        }) = self.peers[c].outbox.pop_front()
+        else {
+            return;
+        };
+        let outcome = self.server.handle(session, &op);
+        fx.release = release && outcome.reply.is_ok();
+        if describe {
+            fx.text = match &outcome.reply {
+                Ok(r) => format!("{op} → {r}"),
+                Err(e) => format!("{op} → {e}"),
+            };
+        }
+        self.route(session, outcome.events, fx);
+        // The recipe will only see the fields it reads (the client masks
+        // every reply): masking here too keeps the zxids nobody reads out of
+        // the state.
+        let mut reply = outcome.reply;
+        let p = &mut self.peers[c];
+        p.client.recipe.reads_stat().mask_reply(&mut reply);
+        p.inbox.push_back(Message::Reply(thread, reply));
+    }
+
+    /// The next reply or event reaches client `c`.
+    fn deliver(&mut self, c: usize, describe: bool, fx: &mut Effect) {
+        let p = &mut self.peers[c];
+        match p.inbox.pop_front() {
+            Some(Message::Reply(t, reply)) => {
+                if describe {
+                    fx.text = match &reply {
+                        Ok(r) => format!("reply to {t}: {r}"),
+                        Err(e) => format!("reply to {t}: {e}"),
+                    };
+                }
+                p.client.on_reply(t, reply);
+            }
+            Some(Message::Event(e)) => {
+                let n = p.client.on_event(&e);
+                if describe {
+                    fx.text = format!("event {e} → {n} watcher(s) queued for the event thread");
+                }
+            }
+            None => {}
+        }
+    }
+
+    /// Fault: the server expires client `c`'s session.
+    fn expire(&mut self, c: usize, describe: bool, fx: &mut Effect) {
+        let session = self.peers[c].session;
+        if self.peers[c].client.holds() {
+            self.faults.holder_expiries -= 1;
+        } else {
+            self.faults.waiter_expiries -= 1;
+        }
+        let events = self.server.expire(session);
+        if describe {
+            fx.text = format!("session {session} expires: its ephemeral nodes are deleted");
+        }
+        self.route(session, events, fx);
+    }
+
+    /// Fault: client `c`'s connection drops: requests not yet served are
+    /// never applied, replies not yet delivered are lost.
+    fn lose_connection(&mut self, c: usize, describe: bool, fx: &mut Effect) {
+        self.faults.connection_losses -= 1;
+        let p = &mut self.peers[c];
+        let unsent = p.outbox.len();
+        p.outbox.clear();
+        let before = p.inbox.len();
+        p.inbox.retain(|m| !matches!(m, Message::Reply(..)));
+        let applied = before - p.inbox.len();
+        p.client.on_connection_loss();
+        if describe {
+            fx.text = format!(
+                "connection drops: {unsent} request(s) never applied, {applied} applied with the reply lost; pending calls fail with ConnectionLoss"
+            );
+        }
     }
 
     fn route(&mut self, actor: SessionId, events: Vec<(SessionId, WatchedEvent)>, fx: &mut Effect) {

@@ -99,9 +99,9 @@ impl CasVersion {
         use Main::*;
         match (self.main, r.into_reply()) {
             (Start, _) => {
+                // Armed before `getData` sets the watch, so a notification
+                // that comes before `await()` is not lost.
                 self.main = GetData;
-                // The latch is armed in the same step as the call: nothing
-                // can notify it before `getData` sets the watch.
                 act(Step::ArmLatch(LATCH), "latch = new CountDownLatch(1)")
             }
             (GetData, None) => call(

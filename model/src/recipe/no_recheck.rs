@@ -26,7 +26,7 @@ use crate::runtime::children::{lowest, rank, Rank};
 use crate::runtime::latch_watcher::LatchWatcher;
 use crate::runtime::rounds::{Next, Rounds, Unlock, UnlockCode};
 use crate::runtime::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step, Thread};
-use crate::zk::{CreateMode, Op, OpResult};
+use crate::zk::{CreateMode, Op, OpResult, Reply};
 
 pub const ROOT: &str = "/locks";
 const LOCK_NAME: &str = "/locks/lock_";
@@ -89,6 +89,33 @@ impl Recipe for NoRecheck {
 }
 
 impl NoRecheck {
+    /// `lock()` after `getChildren`: the `TreeSet`, `first()`, `lower(myNode)`.
+    fn on_children(&mut self, reply: Reply) -> Action {
+        use Main::*;
+        let small = lowest(&reply, ROOT);
+        match (rank(&reply, ROOT, &self.my_node), small) {
+            (Some(Rank::First), _) => {
+                self.node_id = Some(self.my_node.clone());
+                self.main = Unlocking(Unlock::Holding);
+                act(
+                    Step::Acquired,
+                    "lock: myNode.equals(smallNode), nodeId.set(myNode)",
+                )
+            }
+            (Some(Rank::After(pre)), _) => {
+                self.pre_node = pre;
+                self.main = Armed;
+                act(Step::ArmLatch(LATCH), "lock: latch = new CountDownLatch(1)")
+            }
+            // `sortedNodes.lower(myNode)` of a missing node is still
+            // the next lower name, or null if none.
+            (Some(Rank::Missing), Some(_)) => {
+                act(Step::Throw("own node gone"), "lock: myNode not in children")
+            }
+            (_, _) => throw(&reply, "lock: getChildren threw"),
+        }
+    }
+
     fn main_step(&mut self, r: Resume) -> Action {
         use Main::*;
         let reply = r.into_reply();
@@ -110,30 +137,7 @@ impl NoRecheck {
                     "lock: zk.getChildren(root, false)",
                 )
             }
-            (GetChildren, Some(reply)) => {
-                let small = lowest(&reply, ROOT);
-                match (rank(&reply, ROOT, &self.my_node), small) {
-                    (Some(Rank::First), _) => {
-                        self.node_id = Some(self.my_node.clone());
-                        self.main = Unlocking(Unlock::Holding);
-                        act(
-                            Step::Acquired,
-                            "lock: myNode.equals(smallNode), nodeId.set(myNode)",
-                        )
-                    }
-                    (Some(Rank::After(pre)), _) => {
-                        self.pre_node = pre;
-                        self.main = Armed;
-                        act(Step::ArmLatch(LATCH), "lock: latch = new CountDownLatch(1)")
-                    }
-                    // `sortedNodes.lower(myNode)` of a missing node is still
-                    // the next lower name, or null if none.
-                    (Some(Rank::Missing), Some(_)) => {
-                        act(Step::Throw("own node gone"), "lock: myNode not in children")
-                    }
-                    (_, _) => throw(&reply, "lock: getChildren threw"),
-                }
-            }
+            (GetChildren, Some(reply)) => self.on_children(reply),
             (Armed, _) => {
                 self.main = Exists;
                 call(

@@ -40,7 +40,7 @@
 use crate::runtime::children::{rank, Rank};
 use crate::runtime::rounds::{Next, Rounds, Unlock, UnlockCode};
 use crate::runtime::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step, Thread};
-use crate::zk::{CreateMode, Op, OpResult};
+use crate::zk::{CreateMode, Op, OpResult, Reply};
 
 pub const LOCK_ROOT_PATH: &str = "/DistributeLocks";
 const LOCK_NODE: &str = "/DistributeLocks/Lock_";
@@ -139,6 +139,65 @@ impl Seed000 {
         )
     }
 
+    /// `attemptLock` after `getChildren`: sort, find our index, act on it.
+    fn on_children(&mut self, reply: Reply) -> Action {
+        use Main::*;
+        match rank(&reply, LOCK_ROOT_PATH, &self.current_lock_path) {
+            Some(Rank::First) => {
+                self.main = Unlocking(Unlock::Holding);
+                act(Step::Acquired, "attemptLock: index == 0, lock acquired")
+            }
+            Some(Rank::Missing) => act(
+                Step::Throw("Exception(锁不存在)"),
+                "attemptLock: index < 0, throw",
+            ),
+            Some(Rank::After(pre)) => {
+                self.pre_current_lock_path = pre;
+                match self.draft {
+                    Draft::First => self.exists_pre(),
+                    Draft::Final => {
+                        self.main = Synchronized;
+                        act(
+                            Step::Enter(WATCHER),
+                            "attemptLock: synchronized (watcher) {",
+                        )
+                    }
+                }
+            }
+            None => throw(&reply, "attemptLock: getChildren threw"),
+        }
+    }
+
+    /// `exists(preCurrentLockPath, watcher)` returned: `stat != null` waits,
+    /// `stat == null` recurses — each draft with its own monitor steps.
+    fn on_exists_pre(&mut self, exists: bool) -> Action {
+        use Main::*;
+        match (exists, self.draft) {
+            (true, Draft::First) => {
+                self.main = AboutToWait;
+                act(
+                    Step::Enter(WATCHER),
+                    "attemptLock: stat != null, synchronized (watcher) {",
+                )
+            }
+            (true, Draft::Final) => {
+                self.main = Woken;
+                act(
+                    Step::Wait(WATCHER),
+                    "attemptLock: stat != null, watcher.wait()",
+                )
+            }
+            (false, Draft::First) => self.get_children(),
+            (false, Draft::Final) => {
+                self.main = Recurse;
+                act(
+                    Step::Exit(WATCHER),
+                    "attemptLock: stat == null, } (leave synchronized)",
+                )
+            }
+        }
+    }
+
     fn create_lock(&mut self) -> Action {
         self.main = Main::CreateLock;
         call(
@@ -189,59 +248,9 @@ impl Seed000 {
                 self.current_lock_path = p;
                 self.get_children()
             }
-            (GetChildren, Some(reply)) => {
-                match rank(&reply, LOCK_ROOT_PATH, &self.current_lock_path) {
-                    Some(Rank::First) => {
-                        self.main = Unlocking(Unlock::Holding);
-                        act(Step::Acquired, "attemptLock: index == 0, lock acquired")
-                    }
-                    Some(Rank::Missing) => act(
-                        Step::Throw("Exception(锁不存在)"),
-                        "attemptLock: index < 0, throw",
-                    ),
-                    Some(Rank::After(pre)) => {
-                        self.pre_current_lock_path = pre;
-                        match self.draft {
-                            Draft::First => self.exists_pre(),
-                            Draft::Final => {
-                                self.main = Synchronized;
-                                act(
-                                    Step::Enter(WATCHER),
-                                    "attemptLock: synchronized (watcher) {",
-                                )
-                            }
-                        }
-                    }
-                    None => throw(&reply, "attemptLock: getChildren threw"),
-                }
-            }
+            (GetChildren, Some(reply)) => self.on_children(reply),
             (Synchronized, _) => self.exists_pre(),
-            (ExistsPre, Some(Ok(OpResult::Exists(Some(_))))) => match self.draft {
-                Draft::First => {
-                    self.main = AboutToWait;
-                    act(
-                        Step::Enter(WATCHER),
-                        "attemptLock: stat != null, synchronized (watcher) {",
-                    )
-                }
-                Draft::Final => {
-                    self.main = Woken;
-                    act(
-                        Step::Wait(WATCHER),
-                        "attemptLock: stat != null, watcher.wait()",
-                    )
-                }
-            },
-            (ExistsPre, Some(Ok(OpResult::Exists(None)))) => match self.draft {
-                Draft::First => self.get_children(),
-                Draft::Final => {
-                    self.main = Recurse;
-                    act(
-                        Step::Exit(WATCHER),
-                        "attemptLock: stat == null, } (leave synchronized)",
-                    )
-                }
-            },
+            (ExistsPre, Some(Ok(OpResult::Exists(stat)))) => self.on_exists_pre(stat.is_some()),
             (AboutToWait, _) => {
                 self.main = Woken;
                 act(Step::Wait(WATCHER), "attemptLock: watcher.wait()")
