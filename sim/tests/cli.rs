@@ -102,3 +102,86 @@ fn a_missing_file_and_a_bad_flag_exit_2_without_a_panic() {
     assert_eq!(code, 2);
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// A broken `[sim]` table fails every command, `check` included, with the
+/// line of the key inside `[sim]` (not a same-named key elsewhere).
+#[test]
+fn a_broken_sim_table_fails_check_with_its_line() {
+    let cases = [
+        (
+            "recipe = \"racy-wait\"\nclients = 2\n\n[sim]\nclients = 0\n",
+            "5:1",
+            "clients = 0",
+        ),
+        (
+            "recipe = \"racy-wait\"\nclients = 2\n\n[sim]\nthink_ms = [0.0, 1e308]\n",
+            "5:1",
+            "an hour",
+        ),
+        (
+            "recipe = \"racy-wait\"\nclients = 2\n\n[sim]\nseeds = 0\n",
+            "5:1",
+            "seeds = 0",
+        ),
+        (
+            "recipe = \"racy-wait\"\nclients = 2\n\n[sim.expect]\nverdict = \"holds\"\nstates = 3\n",
+            "6:1",
+            "[expect], not [sim.expect]",
+        ),
+        (
+            "recipe = \"racy-wait\"\nclients = 2\n\n[sim.expect]\nverdict = \"violated\"\nproperty = \"liveness\"\n",
+            "6:",
+            "unknown property `liveness`",
+        ),
+        (
+            "recipe = \"racy-wait\"\nclients = 2\n\n[expect]\nverdict = \"holds\"\nsteps = 3\n",
+            "6:1",
+            "steps pins the violation",
+        ),
+    ];
+    for (i, (text, at, what)) in cases.iter().enumerate() {
+        let path = scenario_file(&format!("broken-sim-{i}.toml"), text);
+        let p = path.to_string_lossy().into_owned();
+        let (code, out, err) = locksmith(&["check", &p]);
+        assert_eq!(code, 2, "case {i}: {out}{err}");
+        assert!(err.contains(&format!("{p}:{at}")), "case {i}: {err}");
+        assert!(err.contains(what), "case {i}: {err}");
+        assert!(!err.contains("panicked"), "case {i}: {err}");
+    }
+}
+
+/// Every checker property is listed in the JSON, with `n/a` for the ones
+/// the checker does not judge.
+#[test]
+fn json_lists_every_property_with_n_a_where_not_judged() {
+    let (code, out, _) = locksmith(&["check", "scenarios/racy-wait.toml", "--json"]);
+    assert_eq!(code, 1, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let props = v["properties"].as_array().expect("properties");
+    let names: Vec<&str> = props
+        .iter()
+        .filter_map(|p| p["property"].as_str())
+        .collect();
+    for want in [
+        "mutual exclusion at the resource",
+        "mutual exclusion",
+        "fenced safety",
+        "deadlock",
+        "starvation",
+        "thread died",
+        "herd",
+    ] {
+        assert!(names.contains(&want), "{names:?}");
+    }
+    let verdict = |name: &str| {
+        props
+            .iter()
+            .find(|p| p["property"] == name)
+            .and_then(|p| p["verdict"].as_str())
+            .unwrap_or("")
+            .to_string()
+    };
+    assert_eq!(verdict("fenced safety"), "n/a");
+    assert_eq!(verdict("deadlock"), "violated");
+    assert_eq!(verdict("thread died"), "holds");
+}
