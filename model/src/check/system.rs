@@ -11,7 +11,7 @@
 
 use super::config::{CheckConfig, FaultBudget};
 use crate::recipe::AnyRecipe;
-use crate::runtime::{Client, Output, Recipe, RecipeConfig, Status, Step, Thread};
+use crate::runtime::{Client, Output, Recipe, RecipeConfig, Status, Thread};
 use crate::zk::{CreateMode, Op, Reply, Service, SessionId, WatchedEvent, ZkServer};
 use std::collections::{BTreeSet, VecDeque};
 use std::fmt;
@@ -252,7 +252,7 @@ impl System {
         };
         fx.code = Some(stepped.action.code);
         if describe {
-            fx.text = describe_step(won, &stepped.action, &stepped.output, p.client.status(t));
+            fx.text = stepped.describe(won, p.client.status(t));
         }
         let release = stepped.sent_release();
         if let Output::Send(op) = stepped.output {
@@ -422,37 +422,4 @@ impl System {
             .filter(|&c| self.peers[c as usize].client.is_waiting())
             .collect()
     }
-}
-
-/// "wins the monitor; watcher.wait() → waits", and the like.
-fn describe_step(
-    won: bool,
-    action: &crate::runtime::Action,
-    output: &Output,
-    after: &Status,
-) -> String {
-    let mut text = String::new();
-    if won {
-        text.push_str("(wins the monitor) ");
-    }
-    text.push_str(action.code);
-    let outcome = match (output, &action.step, after) {
-        (Output::Send(op), _, _) => format!(" → sends {op}"),
-        (_, Step::Call { .. }, Status::Ready(_)) => {
-            " → fails at once: session known expired".into()
-        }
-        (_, Step::Enter(_), Status::Entering(_)) => {
-            " → blocks: the other thread holds the monitor".into()
-        }
-        (_, Step::Wait(_), _) => " → releases the monitor and sleeps".into(),
-        (_, Step::Await(_), Status::Awaiting(_)) => " → blocks until the latch opens".into(),
-        (_, Step::Await(_), _) => " → latch already open".into(),
-        (_, Step::NotifyAll(_), _) => {
-            " → wakes the threads in wait() now (none waiting: lost)".into()
-        }
-        (_, Step::Throw(e), _) => format!(" → {e} escapes; the thread dies"),
-        _ => String::new(),
-    };
-    text.push_str(&outcome);
-    text
 }

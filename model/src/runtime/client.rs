@@ -64,6 +64,36 @@ impl Stepped {
     pub fn sent_release(&self) -> bool {
         self.events.contains(&LockEvent::ReleaseSent)
     }
+
+    /// The step as every driver's trace tells it: the seed's code and what
+    /// came of it ("… → releases the monitor and sleeps"). `won`: the thread
+    /// had been blocked entering a monitor; `after`: its status now.
+    pub fn describe(&self, won: bool, after: &Status) -> String {
+        let mut text = String::new();
+        if won {
+            text.push_str("(wins the monitor) ");
+        }
+        text.push_str(self.action.code);
+        let outcome = match (&self.output, &self.action.step, after) {
+            (Output::Send(op), _, _) => format!(" → sends {op}"),
+            (_, Step::Call { .. }, Status::Ready(_)) => {
+                " → fails at once: session known expired".into()
+            }
+            (_, Step::Enter(_), Status::Entering(_)) => {
+                " → blocks: the other thread holds the monitor".into()
+            }
+            (_, Step::Wait(_), _) => " → releases the monitor and sleeps".into(),
+            (_, Step::Await(_), Status::Awaiting(_)) => " → blocks until the latch opens".into(),
+            (_, Step::Await(_), _) => " → latch already open".into(),
+            (_, Step::NotifyAll(_), _) => {
+                " → wakes the threads in wait() now (none waiting: lost)".into()
+            }
+            (_, Step::Throw(e), _) => format!(" → {e} escapes; the thread dies"),
+            _ => String::new(),
+        };
+        text.push_str(&outcome);
+        text
+    }
 }
 
 /// What the driver must do after a step.

@@ -33,7 +33,7 @@ use super::world::{
     ToServer, World, Write,
 };
 use locksmith_model::harness::{judge, LockEvent, Property};
-use locksmith_model::runtime::{Output, Status, Step, Thread};
+use locksmith_model::runtime::{Output, Status, Thread};
 use locksmith_model::zk::OpResult;
 
 /// The connection dropped (reset, read timeout, or the server closed it):
@@ -184,19 +184,12 @@ pub async fn heartbeat(shared: Shared, c: usize) {
 /// the critical section (`Some(None)` without fencing).
 fn step(w: &mut World, c: usize, t: Thread) -> Option<Option<u64>> {
     let now_ns = now();
+    let won = matches!(w.clients[c].client.status(t), Status::Entering(_));
     let stepped = w.clients[c].client.step(t)?;
     if w.trace.on {
-        let cp = &w.clients[c];
-        let mut text = format!("{t}: {}", stepped.action.code);
-        match (&stepped.output, &stepped.action.step, cp.client.status(t)) {
-            (Output::Send(op), _, _) => text.push_str(&format!(" → sends {op}")),
-            (_, Step::Call { .. }, Status::Ready(_)) => {
-                text.push_str(" → fails at once: session known expired")
-            }
-            (_, Step::Throw(e), _) => text.push_str(&format!(" → {e} escapes; the thread dies")),
-            _ => {}
-        }
-        w.trace.note(now_ns, Some(Party::Client(c)), text);
+        let text = stepped.describe(won, w.clients[c].client.status(t));
+        w.trace
+            .note(now_ns, Some(Party::Client(c)), format!("{t}: {text}"));
     }
     let mut entered = None;
     for ev in &stepped.events {
