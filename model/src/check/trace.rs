@@ -23,6 +23,25 @@ pub struct TraceStep {
     pub cycle_starts_here: bool,
 }
 
+impl TraceStep {
+    /// The step as [`Trace::text`] prints it, without its number: actor,
+    /// what happened, the tree's changes, the holders after it.
+    pub fn line(&self) -> String {
+        let tree = if self.tree.is_empty() {
+            String::new()
+        } else {
+            format!("   [{}]", self.tree.join(" "))
+        };
+        let holders = if self.holders.is_empty() {
+            String::new()
+        } else {
+            let hs: Vec<String> = self.holders.iter().map(|c| format!("c{c}")).collect();
+            format!("   holders: {}", hs.join(", "))
+        };
+        format!("{:<22} {}{}{}", self.actor, self.text, tree, holders)
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Trace {
     pub steps: Vec<TraceStep>,
@@ -34,24 +53,33 @@ fn node_set(s: &System) -> BTreeSet<String> {
     s.server.nodes().map(|(p, _)| p.clone()).collect()
 }
 
+/// Applies `a` to `s` and describes it as step `n` (1-based) of a trace:
+/// one step of [`render`], for callers that walk a path themselves (the
+/// stateright Explorer in [`model`](super::model)).
+pub fn step(s: &mut System, a: Action, n: usize) -> TraceStep {
+    let before = node_set(s);
+    let fx = s.apply(a, true);
+    let after = node_set(s);
+    let mut tree: Vec<String> = after.difference(&before).map(|p| format!("+{p}")).collect();
+    tree.extend(before.difference(&after).map(|p| format!("-{p}")));
+    TraceStep {
+        step: n,
+        actor: a.to_string(),
+        text: fx.text,
+        tree,
+        holders: s.holders().into_iter().map(|c| c + 1).collect(),
+        cycle_starts_here: false,
+    }
+}
+
 /// Replays `cx` and describes every step.
 pub fn render(cfg: &CheckConfig, cx: &Counterexample) -> Trace {
     let mut s = System::initial(cfg);
     let mut steps = Vec::new();
     for (i, &a) in cx.actions.iter().enumerate() {
-        let before = node_set(&s);
-        let fx = s.apply(a, true);
-        let after = node_set(&s);
-        let mut tree: Vec<String> = after.difference(&before).map(|p| format!("+{p}")).collect();
-        tree.extend(before.difference(&after).map(|p| format!("-{p}")));
-        steps.push(TraceStep {
-            step: i + 1,
-            actor: a.to_string(),
-            text: fx.text,
-            tree,
-            holders: s.holders().into_iter().map(|c| c + 1).collect(),
-            cycle_starts_here: cx.cycle_start == Some(i),
-        });
+        let mut st = step(&mut s, a, i + 1);
+        st.cycle_starts_here = cx.cycle_start == Some(i);
+        steps.push(st);
     }
     Trace {
         steps,
@@ -67,22 +95,7 @@ impl Trace {
             if s.cycle_starts_here {
                 let _ = writeln!(out, "      ── cycle: the steps below repeat forever ──");
             }
-            let tree = if s.tree.is_empty() {
-                String::new()
-            } else {
-                format!("   [{}]", s.tree.join(" "))
-            };
-            let holders = if s.holders.is_empty() {
-                String::new()
-            } else {
-                let hs: Vec<String> = s.holders.iter().map(|c| format!("c{c}")).collect();
-                format!("   holders: {}", hs.join(", "))
-            };
-            let _ = writeln!(
-                out,
-                "{:>4}. {:<22} {}{}{}",
-                s.step, s.actor, s.text, tree, holders
-            );
+            let _ = writeln!(out, "{:>4}. {}", s.step, s.line());
         }
         out
     }

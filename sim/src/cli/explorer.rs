@@ -1,9 +1,11 @@
 //! `locksmith explorer`: stateright's Explorer web UI on a scenario, to step
-//! through the states by hand.
+//! through the states by hand. Steps read like the checker's text trace
+//! and the path is drawn as a sequence diagram (see
+//! `locksmith_model::check::model`).
 
 use crate::scenario::Scenario;
 use clap::Args;
-use locksmith_model::check::model::LockModel;
+use locksmith_model::check::model::{LockModel, EXPLORED, NOT_EXPLORED};
 use stateright::Model;
 use std::path::PathBuf;
 
@@ -33,6 +35,14 @@ pub fn run(args: &ExplorerArgs) -> i32 {
     eprintln!(
         "stateright Explorer for {} on http://{} (Ctrl-C to stop)",
         sc.name, args.addr
+    );
+    // Say which judgments the Explorer cannot make, so that its list of
+    // properties is not read as the checker's whole verdict.
+    let left_out: Vec<&str> = NOT_EXPLORED.iter().map(|p| p.name()).collect();
+    eprintln!(
+        "properties: {} (not as stateright properties: {}; `locksmith check` judges them)",
+        EXPLORED.map(|p| p.name()).join(", "),
+        left_out.join(", ")
     );
     LockModel { cfg: sc.check }
         .checker()
