@@ -15,7 +15,7 @@ use super::property::{self, Property};
 use super::starvation;
 use super::system::{Action, System};
 use std::collections::{BTreeMap, HashMap, VecDeque};
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
 /// Which bound ended a run early.
@@ -99,12 +99,9 @@ impl Hasher for Identity {
 }
 
 fn fingerprint(s: &System) -> u64 {
-    // SipHash with fixed keys: the same state has the same fingerprint in
+    // A fixed, seedless hash: the same state has the same fingerprint in
     // every run, on every machine.
-    #[allow(deprecated)]
-    let mut h = std::hash::SipHasher::new_with_keys(0x6c6f_636b, 0x736d_6974);
-    s.hash(&mut h);
-    h.finish()
+    super::fingerprint::fingerprint(s)
 }
 
 /// The graph kept for the starvation analysis (compressed adjacency).

@@ -14,6 +14,7 @@
 
 pub mod config;
 pub mod explore;
+pub mod fingerprint;
 pub mod model;
 pub mod property;
 pub mod starvation;

@@ -13,10 +13,171 @@ use super::watches::Watches;
 use super::{
     CreateMode, Node, Op, OpResult, Outcome, Reply, Service, SessionId, WatchedEvent, ZkError,
 };
+use std::fmt;
+use std::sync::Arc;
 
 /// The whole server: tree, sessions, watches and the last zxid.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+///
+/// The state sits behind an `Arc` and is copied on the first write
+/// (`Arc::make_mut`): the checker clones the whole system for every
+/// transition, and most transitions (a client thread's step, a delivery)
+/// leave the server alone, so their successors share it with their parent.
+/// Reads never copy.
+#[derive(Clone, PartialEq, Eq, Hash, Default)]
 pub struct ZkServer {
+    inner: Arc<Inner>,
+}
+
+impl fmt::Debug for ZkServer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ZkServer")
+            .field("tree", &self.inner.tree)
+            .field("sessions", &self.inner.sessions)
+            .field("watches", &self.inner.watches)
+            .field("zxid", &self.inner.zxid)
+            .finish()
+    }
+}
+
+impl ZkServer {
+    fn m(&mut self) -> &mut Inner {
+        Arc::make_mut(&mut self.inner)
+    }
+
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The node at `path`, if any.
+    pub fn node(&self, path: &str) -> Option<&Node> {
+        self.inner.node(path)
+    }
+
+    /// The sorted child names of `path`.
+    pub fn children(&self, path: &str) -> Vec<String> {
+        self.inner.children(path)
+    }
+
+    /// Every node, in path order.
+    pub fn nodes(&self) -> impl Iterator<Item = (&String, &Node)> {
+        self.inner.nodes()
+    }
+
+    pub fn zxid(&self) -> i64 {
+        self.inner.zxid
+    }
+
+    pub fn session_state(&self, s: SessionId) -> Option<SessionState> {
+        self.inner.session_state(s)
+    }
+
+    pub fn sessions(&self) -> impl Iterator<Item = (SessionId, SessionState)> + '_ {
+        self.inner.sessions()
+    }
+
+    /// Whether `session` holds a data (or exists) watch on `path`.
+    pub fn has_data_watch(&self, path: &str, session: SessionId) -> bool {
+        self.inner.has_data_watch(path, session)
+    }
+
+    /// Whether `session` holds a child watch on `path`.
+    pub fn has_child_watch(&self, path: &str, session: SessionId) -> bool {
+        self.inner.has_child_watch(path, session)
+    }
+
+    pub fn watch_count(&self) -> usize {
+        self.inner.watch_count()
+    }
+
+    /// Creates a node directly, outside any session (test and scenario set-up:
+    /// the lock's parent that a seed's `main` creates before its threads run).
+    pub fn seed_node(&mut self, at: &str, mode: CreateMode) -> Result<(), ZkError> {
+        self.m().seed_node(at, mode)
+    }
+
+    /// The container reaper's pass: deletes every container that has had a
+    /// child and has none left. On the real server this runs every
+    /// `znode.container.checkIntervalMs` (a minute by default); drivers decide
+    /// when.
+    pub fn reap_containers(&mut self) -> Events {
+        if !self.inner.has_reapable_containers() {
+            return Vec::new();
+        }
+        self.m().reap_containers()
+    }
+
+    /// Reaps one container, if it is reapable now, in a transaction of its
+    /// own: the real `ContainerManager` takes its candidates in the order of
+    /// its container set, not in path order, so a driver that has to follow
+    /// a real server (the conformance test) reaps one at a time.
+    pub fn reap_container(&mut self, at: &str) -> Events {
+        if !self
+            .inner
+            .tree
+            .reapable_containers()
+            .iter()
+            .any(|p| p == at)
+        {
+            return Vec::new();
+        }
+        self.m().reap_container(at)
+    }
+
+    /// Whether a reaper pass would delete anything.
+    pub fn has_reapable_containers(&self) -> bool {
+        self.inner.has_reapable_containers()
+    }
+
+    /// Renames every session id by `map` (a permutation of the open ids).
+    pub fn relabel_sessions(&mut self, map: &dyn Fn(SessionId) -> SessionId) {
+        self.m().relabel_sessions(map)
+    }
+
+    /// The size of the server's state without its heap parts (it lives
+    /// behind the `Arc`, shared between copies): what the checker's memory
+    /// estimate counts per queued state.
+    pub fn state_size() -> usize {
+        std::mem::size_of::<Inner>()
+    }
+
+    /// What the server holds for `session`, with no session ids in it: its
+    /// state, its ephemeral nodes, the paths it watches. Equal facts for two
+    /// sessions make them interchangeable.
+    pub fn session_facts(&self, session: SessionId) -> impl std::hash::Hash + '_ {
+        self.inner.session_facts(session)
+    }
+}
+
+impl Service for ZkServer {
+    type Request = Op;
+    type Reply = Reply;
+    type Event = WatchedEvent;
+
+    fn open_session(&mut self) -> SessionId {
+        self.m().open_session()
+    }
+
+    fn handle(&mut self, session: SessionId, op: &Op) -> Outcome<Reply, WatchedEvent> {
+        if let Some(out) = self.inner.read_only(session, op) {
+            return out;
+        }
+        self.m().handle(session, op)
+    }
+
+    fn expire(&mut self, session: SessionId) -> Vec<(SessionId, WatchedEvent)> {
+        if !self.inner.sessions.is_alive(session) {
+            return Vec::new();
+        }
+        self.m().expire(session)
+    }
+
+    fn is_alive(&self, session: SessionId) -> bool {
+        self.inner.sessions.is_alive(session)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+struct Inner {
     tree: Tree,
     sessions: Sessions,
     watches: Watches,
@@ -25,9 +186,39 @@ pub struct ZkServer {
 
 type Events = Vec<(SessionId, WatchedEvent)>;
 
-impl ZkServer {
-    pub fn new() -> Self {
-        Self::default()
+impl Inner {
+    /// The reply to a request that changes nothing (a read that leaves no
+    /// watch, or any request of an ended session), if `op` is one; `None`
+    /// if handling it may write. Must answer as [`Service::handle`] does.
+    fn read_only(&self, session: SessionId, op: &Op) -> Option<Outcome<Reply, WatchedEvent>> {
+        let reply = if !self.sessions.is_alive(session) {
+            Err(ZkError::SessionExpired)
+        } else {
+            match op {
+                Op::Exists { path, watch: false } => {
+                    Ok(OpResult::Exists(self.tree.get(path).map(|n| n.stat)))
+                }
+                Op::GetData { path, watch: false } => match self.tree.get(path) {
+                    None => Err(ZkError::NoNode),
+                    Some(n) => Ok(OpResult::GetData {
+                        data: n.data.clone(),
+                        stat: n.stat,
+                    }),
+                },
+                Op::GetChildren { path, watch: false } => match self.tree.get(path) {
+                    None => Err(ZkError::NoNode),
+                    Some(n) => Ok(OpResult::GetChildren {
+                        children: self.tree.children(path),
+                        stat: n.stat,
+                    }),
+                },
+                _ => return None,
+            }
+        };
+        Some(Outcome {
+            reply,
+            events: Vec::new(),
+        })
     }
 
     /// The node at `path`, if any.
@@ -43,10 +234,6 @@ impl ZkServer {
     /// Every node, in path order.
     pub fn nodes(&self) -> impl Iterator<Item = (&String, &Node)> {
         self.tree.iter()
-    }
-
-    pub fn zxid(&self) -> i64 {
-        self.zxid
     }
 
     pub fn session_state(&self, s: SessionId) -> Option<SessionState> {
@@ -212,7 +399,7 @@ impl ZkServer {
     }
 }
 
-impl Service for ZkServer {
+impl Service for Inner {
     type Request = Op;
     type Reply = Reply;
     type Event = WatchedEvent;
@@ -296,7 +483,7 @@ impl Service for ZkServer {
 
 /// Symmetry support: the checker treats clients running the same recipe as
 /// interchangeable and renames their sessions to a canonical order.
-impl ZkServer {
+impl Inner {
     /// Renames every session id by `map` (a permutation of the open ids).
     pub fn relabel_sessions(&mut self, map: &dyn Fn(SessionId) -> SessionId) {
         self.sessions.relabel(map);
@@ -314,6 +501,15 @@ impl ZkServer {
     /// state, its ephemeral nodes, the paths it watches. Equal facts for two
     /// sessions make them interchangeable.
     pub fn session_facts(&self, session: SessionId) -> impl std::hash::Hash + '_ {
+        SessionFacts {
+            server: self,
+            session,
+        }
+    }
+
+    /// The facts as plain values (what [`SessionFacts`] hashes as).
+    #[cfg(test)]
+    fn session_facts_owned(&self, session: SessionId) -> impl std::hash::Hash + '_ {
         let (data, child) = self.watches.of(session);
         (
             self.sessions.state(session),
@@ -321,5 +517,124 @@ impl ZkServer {
             data,
             child,
         )
+    }
+}
+
+/// A session's facts, hashed without collecting them: the same stream of
+/// writes as hashing the tuple `(state, Vec<String> of its ephemerals,
+/// Vec<&String> of its data-watch paths, Vec<&String> of its child-watch
+/// paths)` — the checker's canonical client order is sorted by that hash,
+/// so it must not change (a test pins the equality).
+struct SessionFacts<'a> {
+    server: &'a Inner,
+    session: SessionId,
+}
+
+impl std::hash::Hash for SessionFacts<'_> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        fn seq<'p, H: std::hash::Hasher, I: Iterator<Item = &'p String>>(
+            h: &mut H,
+            items: impl Fn() -> I,
+        ) {
+            // A slice hashes its length (`write_length_prefix`, which is
+            // `write_usize` for every hasher here), then its items.
+            h.write_usize(items().count());
+            for p in items() {
+                std::hash::Hash::hash(p, h);
+            }
+        }
+        let s = self.server;
+        std::hash::Hash::hash(&s.sessions.state(self.session), h);
+        let owner = self.session.0 as i64;
+        seq(h, || {
+            s.tree
+                .iter()
+                .filter(move |(_, n)| n.is_ephemeral() && n.stat.ephemeral_owner == owner)
+                .map(|(p, _)| p)
+        });
+        let (data, child) = s.watches.paths_of(self.session);
+        seq(h, || data.clone());
+        seq(h, || child.clone());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::hash::{Hash, Hasher};
+
+    #[allow(deprecated)]
+    fn sip<T: Hash>(x: &T) -> u64 {
+        let mut h = std::hash::SipHasher::new_with_keys(7, 11);
+        x.hash(&mut h);
+        h.finish()
+    }
+
+    #[test]
+    fn session_facts_hash_as_the_collected_tuple() {
+        let mut s = Inner::default();
+        let a = s.open_session();
+        let b = s.open_session();
+        let _ = s.seed_node("/lock", CreateMode::Persistent);
+        for (who, op) in [
+            (
+                a,
+                Op::Create {
+                    path: "/lock/n-".into(),
+                    data: vec![],
+                    mode: CreateMode::EphemeralSequential,
+                },
+            ),
+            (
+                b,
+                Op::Create {
+                    path: "/lock/n-".into(),
+                    data: vec![],
+                    mode: CreateMode::EphemeralSequential,
+                },
+            ),
+            (
+                a,
+                Op::Create {
+                    path: "/lock/x".into(),
+                    data: vec![],
+                    mode: CreateMode::Ephemeral,
+                },
+            ),
+            (
+                b,
+                Op::Exists {
+                    path: "/lock/n-0000000000".into(),
+                    watch: true,
+                },
+            ),
+            (
+                b,
+                Op::GetChildren {
+                    path: "/lock".into(),
+                    watch: true,
+                },
+            ),
+            (
+                a,
+                Op::GetData {
+                    path: "/lock".into(),
+                    watch: true,
+                },
+            ),
+        ] {
+            let _ = s.handle(who, &op);
+            for x in [a, b, SessionId(9)] {
+                assert_eq!(
+                    sip(&s.session_facts(x)),
+                    sip(&s.session_facts_owned(x)),
+                    "{op:?} {x:?}"
+                );
+            }
+        }
+        s.expire(a);
+        for x in [a, b] {
+            assert_eq!(sip(&s.session_facts(x)), sip(&s.session_facts_owned(x)));
+        }
     }
 }

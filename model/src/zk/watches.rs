@@ -142,7 +142,28 @@ impl Watches {
         }
     }
 
+    /// The paths `session` watches, (data, child), without collecting them.
+    pub fn paths_of(
+        &self,
+        session: SessionId,
+    ) -> (
+        impl Iterator<Item = &String> + Clone + '_,
+        impl Iterator<Item = &String> + Clone + '_,
+    ) {
+        fn of(
+            table: &BTreeMap<String, BTreeSet<SessionId>>,
+            session: SessionId,
+        ) -> impl Iterator<Item = &String> + Clone + '_ {
+            table
+                .iter()
+                .filter(move |(_, s)| s.contains(&session))
+                .map(|(p, _)| p)
+        }
+        (of(&self.data, session), of(&self.child, session))
+    }
+
     /// The paths `session` watches: (data, child).
+    #[cfg(test)]
     pub fn of(&self, session: SessionId) -> (Vec<&String>, Vec<&String>) {
         (
             self.data
