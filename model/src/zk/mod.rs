@@ -34,7 +34,7 @@ mod watches;
 pub use error::ZkError;
 pub use event::{EventType, WatchedEvent};
 pub use op::{CreateMode, Op, OpResult, Reply};
-pub use server::ZkServer;
+pub use server::{ServerState, ZkServer};
 pub use service::{Outcome, Service, SessionId};
 pub use stat::Stat;
 pub use tree::Node;

@@ -25,7 +25,7 @@ use std::sync::Arc;
 /// Reads never copy.
 #[derive(Clone, PartialEq, Eq, Hash, Default)]
 pub struct ZkServer {
-    inner: Arc<Inner>,
+    inner: Arc<ServerState>,
 }
 
 impl fmt::Debug for ZkServer {
@@ -40,53 +40,12 @@ impl fmt::Debug for ZkServer {
 }
 
 impl ZkServer {
-    fn m(&mut self) -> &mut Inner {
+    fn m(&mut self) -> &mut ServerState {
         Arc::make_mut(&mut self.inner)
     }
 
     pub fn new() -> Self {
         Self::default()
-    }
-
-    /// The node at `path`, if any.
-    pub fn node(&self, path: &str) -> Option<&Node> {
-        self.inner.node(path)
-    }
-
-    /// The sorted child names of `path`.
-    pub fn children(&self, path: &str) -> Vec<String> {
-        self.inner.children(path)
-    }
-
-    /// Every node, in path order.
-    pub fn nodes(&self) -> impl Iterator<Item = (&String, &Node)> {
-        self.inner.nodes()
-    }
-
-    pub fn zxid(&self) -> i64 {
-        self.inner.zxid
-    }
-
-    pub fn session_state(&self, s: SessionId) -> Option<SessionState> {
-        self.inner.session_state(s)
-    }
-
-    pub fn sessions(&self) -> impl Iterator<Item = (SessionId, SessionState)> + '_ {
-        self.inner.sessions()
-    }
-
-    /// Whether `session` holds a data (or exists) watch on `path`.
-    pub fn has_data_watch(&self, path: &str, session: SessionId) -> bool {
-        self.inner.has_data_watch(path, session)
-    }
-
-    /// Whether `session` holds a child watch on `path`.
-    pub fn has_child_watch(&self, path: &str, session: SessionId) -> bool {
-        self.inner.has_child_watch(path, session)
-    }
-
-    pub fn watch_count(&self) -> usize {
-        self.inner.watch_count()
     }
 
     /// Creates a node directly, outside any session (test and scenario set-up:
@@ -123,11 +82,6 @@ impl ZkServer {
         self.m().reap_container(at)
     }
 
-    /// Whether a reaper pass would delete anything.
-    pub fn has_reapable_containers(&self) -> bool {
-        self.inner.has_reapable_containers()
-    }
-
     /// Renames every session id by `map` (a permutation of the open ids).
     pub fn relabel_sessions(&mut self, map: &dyn Fn(SessionId) -> SessionId) {
         self.m().relabel_sessions(map)
@@ -137,14 +91,16 @@ impl ZkServer {
     /// behind the `Arc`, shared between copies): what the checker's memory
     /// estimate counts per queued state.
     pub fn state_size() -> usize {
-        std::mem::size_of::<Inner>()
+        std::mem::size_of::<ServerState>()
     }
+}
 
-    /// What the server holds for `session`, with no session ids in it: its
-    /// state, its ephemeral nodes, the paths it watches. Equal facts for two
-    /// sessions make them interchangeable.
-    pub fn session_facts(&self, session: SessionId) -> impl std::hash::Hash + '_ {
-        self.inner.session_facts(session)
+/// Reads go straight to the shared state (they never copy it); only the
+/// methods above that change the server copy it first.
+impl std::ops::Deref for ZkServer {
+    type Target = ServerState;
+    fn deref(&self) -> &ServerState {
+        &self.inner
     }
 }
 
@@ -176,8 +132,10 @@ impl Service for ZkServer {
     }
 }
 
+/// The server's state: what [`ZkServer`] shares between copies. Its read
+/// methods are the server's (through `Deref`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
-struct Inner {
+pub struct ServerState {
     tree: Tree,
     sessions: Sessions,
     watches: Watches,
@@ -186,7 +144,7 @@ struct Inner {
 
 type Events = Vec<(SessionId, WatchedEvent)>;
 
-impl Inner {
+impl ServerState {
     /// The reply to a request that changes nothing (a read that leaves no
     /// watch, or any request of an ended session), if `op` is one; `None`
     /// if handling it may write. Must answer as [`Service::handle`] does.
@@ -234,6 +192,10 @@ impl Inner {
     /// Every node, in path order.
     pub fn nodes(&self) -> impl Iterator<Item = (&String, &Node)> {
         self.tree.iter()
+    }
+
+    pub fn zxid(&self) -> i64 {
+        self.zxid
     }
 
     pub fn session_state(&self, s: SessionId) -> Option<SessionState> {
@@ -395,11 +357,11 @@ impl Inner {
 
     /// Whether a reaper pass would delete anything.
     pub fn has_reapable_containers(&self) -> bool {
-        !self.tree.reapable_containers().is_empty()
+        self.tree.has_reapable()
     }
 }
 
-impl Service for Inner {
+impl Service for ServerState {
     type Request = Op;
     type Reply = Reply;
     type Event = WatchedEvent;
@@ -483,7 +445,7 @@ impl Service for Inner {
 
 /// Symmetry support: the checker treats clients running the same recipe as
 /// interchangeable and renames their sessions to a canonical order.
-impl Inner {
+impl ServerState {
     /// Renames every session id by `map` (a permutation of the open ids).
     pub fn relabel_sessions(&mut self, map: &dyn Fn(SessionId) -> SessionId) {
         self.sessions.relabel(map);
@@ -526,7 +488,7 @@ impl Inner {
 /// paths)` — the checker's canonical client order is sorted by that hash,
 /// so it must not change (a test pins the equality).
 struct SessionFacts<'a> {
-    server: &'a Inner,
+    server: &'a ServerState,
     session: SessionId,
 }
 
@@ -572,7 +534,7 @@ mod tests {
 
     #[test]
     fn session_facts_hash_as_the_collected_tuple() {
-        let mut s = Inner::default();
+        let mut s = ServerState::default();
         let a = s.open_session();
         let b = s.open_session();
         let _ = s.seed_node("/lock", CreateMode::Persistent);

@@ -149,13 +149,19 @@ impl Tree {
     /// Containers the server's `ContainerManager` would reap now: ones that
     /// have had a child (`cversion > 0`) and have none left.
     pub fn reapable_containers(&self) -> Vec<String> {
-        self.nodes
-            .iter()
-            .filter(|(_, n)| {
-                n.mode == CreateMode::Container && n.stat.cversion > 0 && n.stat.num_children == 0
-            })
-            .map(|(p, _)| p.clone())
-            .collect()
+        self.reapable().map(|(p, _)| p.clone()).collect()
+    }
+
+    /// Whether any container is reapable now (asked on every checker state,
+    /// so it collects nothing).
+    pub fn has_reapable(&self) -> bool {
+        self.reapable().next().is_some()
+    }
+
+    fn reapable(&self) -> impl Iterator<Item = (&String, &Node)> {
+        self.nodes.iter().filter(|(_, n)| {
+            n.mode == CreateMode::Container && n.stat.cversion > 0 && n.stat.num_children == 0
+        })
     }
 }
 
