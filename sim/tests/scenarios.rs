@@ -75,7 +75,9 @@ fn judge_sim(path: &Path) -> Result<(), Failed> {
     let failure = r.first_failure();
     let violations = failure.map(|f| f.violations.clone()).unwrap_or_default();
     let of = |p: Property| {
-        if violations.contains(p) {
+        if !cfg.judges(p) {
+            Verdict::NotApplicable
+        } else if violations.contains(p) {
             Verdict::Violated
         } else {
             Verdict::Holds

@@ -116,6 +116,15 @@ impl SimConfig {
     }
 }
 
+impl SimConfig {
+    /// Whether the simulator judges `p` on this configuration: fenced
+    /// safety only when holders send tokens (without them it could not fail,
+    /// so it is n/a, not "holds").
+    pub fn judges(&self, p: Property) -> bool {
+        p != Property::FencedSafety || self.settings.fencing
+    }
+}
+
 /// The result of one seed.
 #[derive(Debug, Clone)]
 pub struct RunReport {
