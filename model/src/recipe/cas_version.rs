@@ -26,20 +26,15 @@
 //! node is persistent, not ephemeral.
 
 use crate::runtime::latch_watcher::LatchWatcher;
-use crate::runtime::rounds::{Next, Rounds, Unlock, UnlockCode};
+use crate::runtime::lock_loop::Lock;
 use crate::runtime::step::{
-    act, call, throw, Action, Recipe, RecipeConfig, Resume, StatFields, Step, Thread,
+    act, call, release, unexpected, Action, RecipeConfig, Resume, StatFields, Step,
 };
 use crate::zk::{Op, OpResult, ZkError};
 
 pub const LOCK: &str = "/cas-lock";
 const WATCHER: u8 = 1;
 const LATCH: u8 = 0;
-
-const UNLOCK: UnlockCode = UnlockCode {
-    leave: "critical section done; unlock()",
-    release: "unlock: zk.setData(/cas-lock, new byte[0], -1)",
-};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Main {
@@ -51,13 +46,10 @@ enum Main {
     SetData,
     /// In `latch.await()`.
     Await,
-    /// `lock()` returned: the critical section and `unlock()`.
-    Unlocking(Unlock),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct CasVersion {
-    rounds: Rounds,
     main: Main,
     watcher: LatchWatcher,
     /// `me`: the bytes this client writes as the owner.
@@ -66,23 +58,15 @@ pub struct CasVersion {
 
 pub fn new(cfg: RecipeConfig) -> CasVersion {
     CasVersion {
-        rounds: Rounds::new(cfg),
         main: Main::Start,
         watcher: LatchWatcher::default(),
         me: cfg.client,
     }
 }
 
-impl Recipe for CasVersion {
+impl Lock for CasVersion {
     fn lock_root(&self) -> &'static str {
         LOCK
-    }
-
-    fn step(&mut self, thread: Thread, resume: Resume) -> Action {
-        match thread {
-            Thread::Main => self.main_step(resume),
-            Thread::Event => self.watcher.step(resume, WATCHER, LATCH),
-        }
     }
 
     /// The compare-and-set needs the version `getData` returned.
@@ -92,10 +76,8 @@ impl Recipe for CasVersion {
             ..StatFields::NONE
         }
     }
-}
 
-impl CasVersion {
-    fn main_step(&mut self, r: Resume) -> Action {
+    fn lock(&mut self, r: Resume) -> Action {
         use Main::*;
         match (self.main, r.into_reply()) {
             (Start, _) => {
@@ -121,32 +103,32 @@ impl CasVersion {
                 self.main = Await;
                 act(Step::Await(LATCH), "lock: owner set, latch.await()")
             }
-            (SetData, Some(Ok(_))) => {
-                self.main = Unlocking(Unlock::Holding);
-                act(Step::Acquired, "lock: setData succeeded, return")
-            }
+            (SetData, Some(Ok(_))) => act(Step::Acquired, "lock: setData succeeded, return"),
             (SetData, Some(Err(ZkError::BadVersion))) | (Await, _) => self.restart(),
-            (Unlocking(mut unlock), reply) => {
-                let next = unlock.step(
-                    reply,
-                    || Op::set_data(LOCK, Vec::new(), -1),
-                    UNLOCK,
-                    &mut self.rounds,
-                );
-                self.main = Unlocking(unlock);
-                match next {
-                    Next::Act(a) => a,
-                    Next::Lock => self.restart(),
-                }
-            }
-            (_, Some(reply)) => throw(&reply, "KeeperException escapes"),
-            (_, None) => unreachable!("main thread resumed without a reply while calling"),
+            (_, reply) => unexpected(reply, "KeeperException escapes"),
         }
     }
 
+    fn rewind(&mut self) {
+        self.main = Main::Start;
+    }
+
+    fn unlock(&self) -> Action {
+        release(
+            Op::set_data(LOCK, Vec::new(), -1),
+            "unlock: zk.setData(/cas-lock, new byte[0], -1)",
+        )
+    }
+
+    fn on_event(&mut self, r: Resume) -> Action {
+        self.watcher.step(r, WATCHER, LATCH)
+    }
+}
+
+impl CasVersion {
     /// `continue`: the loop begins again with a new latch.
     fn restart(&mut self) -> Action {
         self.main = Main::Start;
-        self.main_step(Resume::Go)
+        self.lock(Resume::Go)
     }
 }

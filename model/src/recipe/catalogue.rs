@@ -4,8 +4,10 @@
 //! Adding a recipe is one line in the [`catalogue!`] invocation at the end of
 //! this file (see `docs/writing-a-recipe.md`): its id as scenario files and
 //! the CLI name it, the variant of [`AnyRecipe`] that holds its state, its
-//! state type, where it comes from, and its constructor.
+//! [`Lock`](crate::runtime::lock_loop::Lock) type (the catalogue runs it in the
+//! harness loop), where it comes from, and its constructor.
 
+use crate::runtime::lock_loop::LockLoop;
 use crate::runtime::step::{Action, Recipe, RecipeConfig, Resume, StatFields, Thread};
 use std::fmt;
 
@@ -35,7 +37,7 @@ macro_rules! catalogue {
 
             /// A fresh client's recipe state.
             pub fn instantiate(self, cfg: RecipeConfig) -> AnyRecipe {
-                match self { $( RecipeId::$id => AnyRecipe::$variant($new(cfg)), )+ }
+                match self { $( RecipeId::$id => AnyRecipe::$variant(LockLoop::new($new(cfg), cfg)), )+ }
             }
         }
 
@@ -43,7 +45,7 @@ macro_rules! catalogue {
         #[allow(clippy::large_enum_variant)]
         #[derive(Clone, Debug, PartialEq, Eq, Hash)]
         pub enum AnyRecipe {
-            $( $variant($state), )+
+            $( $variant(LockLoop<$state>), )+
         }
 
         impl Recipe for AnyRecipe {

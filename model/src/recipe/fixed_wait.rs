@@ -19,6 +19,6 @@
 use super::seed000::{Draft, Seed000};
 use crate::runtime::step::RecipeConfig;
 
-pub fn new(cfg: RecipeConfig) -> Seed000 {
-    Seed000::new(Draft::Final, cfg)
+pub fn new(_cfg: RecipeConfig) -> Seed000 {
+    Seed000::new(Draft::Final)
 }

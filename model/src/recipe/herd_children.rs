@@ -18,19 +18,16 @@
 
 use crate::runtime::children::{rank, Rank};
 use crate::runtime::latch_watcher::LatchWatcher;
-use crate::runtime::rounds::{Next, Rounds, Unlock, UnlockCode};
-use crate::runtime::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step, Thread};
+use crate::runtime::lock_loop::Lock;
+use crate::runtime::step::{
+    act, call, release, throw, unexpected, Action, RecipeConfig, Resume, Step,
+};
 use crate::zk::{CreateMode, Op, OpResult};
 
 pub const ROOT: &str = "/herd";
 const NODE: &str = "/herd/lock-";
 const WATCHER: u8 = 1;
 const LATCH: u8 = 0;
-
-const UNLOCK: UnlockCode = UnlockCode {
-    leave: "critical section done; unlock()",
-    release: "zk.delete(myNode, -1)",
-};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Main {
@@ -39,21 +36,17 @@ enum Main {
     Armed,
     GetChildren,
     Await,
-    /// `lock()` returned: the critical section and `unlock()`.
-    Unlocking(Unlock),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct HerdChildren {
-    rounds: Rounds,
     main: Main,
     watcher: LatchWatcher,
     own: String,
 }
 
-pub fn new(cfg: RecipeConfig) -> HerdChildren {
+pub fn new(_cfg: RecipeConfig) -> HerdChildren {
     HerdChildren {
-        rounds: Rounds::new(cfg),
         main: Main::Start,
         watcher: LatchWatcher::default(),
         own: String::new(),
@@ -67,21 +60,12 @@ impl HerdChildren {
     }
 }
 
-impl Recipe for HerdChildren {
+impl Lock for HerdChildren {
     fn lock_root(&self) -> &'static str {
         ROOT
     }
 
-    fn step(&mut self, thread: Thread, resume: Resume) -> Action {
-        match thread {
-            Thread::Main => self.main_step(resume),
-            Thread::Event => self.event_step(resume),
-        }
-    }
-}
-
-impl HerdChildren {
-    fn main_step(&mut self, r: Resume) -> Action {
+    fn lock(&mut self, r: Resume) -> Action {
         use Main::*;
         let reply = r.into_reply();
         match (self.main, reply) {
@@ -106,10 +90,7 @@ impl HerdChildren {
                 )
             }
             (GetChildren, Some(reply)) => match rank(&reply, ROOT, &self.own) {
-                Some(Rank::First) => {
-                    self.main = Unlocking(Unlock::Holding);
-                    act(Step::Acquired, "lowest node: lock held")
-                }
+                Some(Rank::First) => act(Step::Acquired, "lowest node: lock held"),
                 Some(Rank::After(_)) => {
                     self.main = Await;
                     act(Step::Await(LATCH), "not lowest: latch.await()")
@@ -121,28 +102,19 @@ impl HerdChildren {
                 None => throw(&reply, "getChildren threw"),
             },
             (Await, _) => self.arm(),
-            (Unlocking(mut unlock), reply) => {
-                let next = unlock.step(
-                    reply,
-                    || Op::delete(self.own.clone(), -1),
-                    UNLOCK,
-                    &mut self.rounds,
-                );
-                self.main = Unlocking(unlock);
-                match next {
-                    Next::Act(a) => a,
-                    Next::Lock => {
-                        self.main = Start;
-                        self.main_step(Resume::Go)
-                    }
-                }
-            }
-            (_, Some(reply)) => throw(&reply, "KeeperException escapes"),
-            (_, None) => unreachable!("main thread resumed without a reply while calling"),
+            (_, reply) => unexpected(reply, "KeeperException escapes"),
         }
     }
 
-    fn event_step(&mut self, r: Resume) -> Action {
+    fn rewind(&mut self) {
+        self.main = Main::Start;
+    }
+
+    fn unlock(&self) -> Action {
+        release(Op::delete(self.own.clone(), -1), "zk.delete(myNode, -1)")
+    }
+
+    fn on_event(&mut self, r: Resume) -> Action {
         self.watcher.step(r, WATCHER, LATCH)
     }
 }

@@ -18,19 +18,14 @@
 //! herd, which the checker reports as a violation of the herd bound.
 
 use crate::runtime::latch_watcher::LatchWatcher;
-use crate::runtime::rounds::{Next, Rounds, Unlock, UnlockCode};
-use crate::runtime::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step, Thread};
+use crate::runtime::lock_loop::Lock;
+use crate::runtime::step::{act, call, release, unexpected, Action, RecipeConfig, Resume, Step};
 use crate::zk::{CreateMode, Op, OpResult, ZkError};
 
 pub const ROOT: &str = "/";
 const LOCK: &str = "/myDistributeLock";
 const WATCHER: u8 = 1;
 const LATCH: u8 = 0;
-
-const UNLOCK: UnlockCode = UnlockCode {
-    leave: "critical section done; unlock()",
-    release: "zk.delete(/myDistributeLock, -1)",
-};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Main {
@@ -39,20 +34,16 @@ enum Main {
     Armed,
     Exists,
     Await,
-    /// `lock()` returned: the critical section and `unlock()`.
-    Unlocking(Unlock),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct HerdUnique {
-    rounds: Rounds,
     main: Main,
     watcher: LatchWatcher,
 }
 
-pub fn new(cfg: RecipeConfig) -> HerdUnique {
+pub fn new(_cfg: RecipeConfig) -> HerdUnique {
     HerdUnique {
-        rounds: Rounds::new(cfg),
         main: Main::Start,
         watcher: LatchWatcher::default(),
     }
@@ -69,27 +60,17 @@ impl HerdUnique {
     }
 }
 
-impl Recipe for HerdUnique {
+impl Lock for HerdUnique {
     fn lock_root(&self) -> &'static str {
         ROOT
     }
 
-    fn step(&mut self, thread: Thread, resume: Resume) -> Action {
-        match thread {
-            Thread::Main => self.main_step(resume),
-            Thread::Event => self.event_step(resume),
-        }
-    }
-}
-
-impl HerdUnique {
-    fn main_step(&mut self, r: Resume) -> Action {
+    fn lock(&mut self, r: Resume) -> Action {
         use Main::*;
         let reply = r.into_reply();
         match (self.main, reply) {
             (Start, _) => self.create(),
             (Create, Some(Ok(OpResult::Created(_)))) => {
-                self.main = Unlocking(Unlock::Holding);
                 act(Step::Acquired, "create succeeded: lock held")
             }
             (Create, Some(Err(ZkError::NodeExists))) => {
@@ -113,23 +94,19 @@ impl HerdUnique {
             }
             (Exists, Some(Ok(OpResult::Exists(None)))) => self.create(),
             (Await, _) => self.create(),
-            (Unlocking(mut unlock), reply) => {
-                let next = unlock.step(reply, || Op::delete(LOCK, -1), UNLOCK, &mut self.rounds);
-                self.main = Unlocking(unlock);
-                match next {
-                    Next::Act(a) => a,
-                    Next::Lock => {
-                        self.main = Start;
-                        self.create()
-                    }
-                }
-            }
-            (_, Some(reply)) => throw(&reply, "KeeperException escapes"),
-            (_, None) => unreachable!("main thread resumed without a reply while calling"),
+            (_, reply) => unexpected(reply, "KeeperException escapes"),
         }
     }
 
-    fn event_step(&mut self, r: Resume) -> Action {
+    fn rewind(&mut self) {
+        self.main = Main::Start;
+    }
+
+    fn unlock(&self) -> Action {
+        release(Op::delete(LOCK, -1), "zk.delete(/myDistributeLock, -1)")
+    }
+
+    fn on_event(&mut self, r: Resume) -> Action {
         self.watcher.step(r, WATCHER, LATCH)
     }
 }

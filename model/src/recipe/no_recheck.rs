@@ -24,8 +24,10 @@
 
 use crate::runtime::children::{lowest, rank, Rank};
 use crate::runtime::latch_watcher::LatchWatcher;
-use crate::runtime::rounds::{Next, Rounds, Unlock, UnlockCode};
-use crate::runtime::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step, Thread};
+use crate::runtime::lock_loop::Lock;
+use crate::runtime::step::{
+    act, call, release, throw, unexpected, Action, RecipeConfig, Resume, Step,
+};
 use crate::zk::{CreateMode, Op, OpResult, Reply};
 
 pub const ROOT: &str = "/locks";
@@ -33,11 +35,6 @@ const LOCK_NAME: &str = "/locks/lock_";
 /// `new LockWatcher(latch)`.
 const LOCK_WATCHER: u8 = 1;
 const LATCH: u8 = 0;
-
-const UNLOCK: UnlockCode = UnlockCode {
-    leave: "critical section done; unlock()",
-    release: "unlock: zk.delete(nodeId.get(), -1)",
-};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Main {
@@ -47,13 +44,10 @@ enum Main {
     Armed,
     Exists,
     Await,
-    /// `lock()` returned: the critical section and `unlock()`.
-    Unlocking(Unlock),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct NoRecheck {
-    rounds: Rounds,
     main: Main,
     watcher: LatchWatcher,
     my_node: String,
@@ -62,29 +56,13 @@ pub struct NoRecheck {
     node_id: Option<String>,
 }
 
-pub fn new(cfg: RecipeConfig) -> NoRecheck {
+pub fn new(_cfg: RecipeConfig) -> NoRecheck {
     NoRecheck {
-        rounds: Rounds::new(cfg),
         main: Main::Start,
         watcher: LatchWatcher::default(),
         my_node: String::new(),
         pre_node: String::new(),
         node_id: None,
-    }
-}
-
-impl NoRecheck {}
-
-impl Recipe for NoRecheck {
-    fn lock_root(&self) -> &'static str {
-        ROOT
-    }
-
-    fn step(&mut self, thread: Thread, resume: Resume) -> Action {
-        match thread {
-            Thread::Main => self.main_step(resume),
-            Thread::Event => self.event_step(resume),
-        }
     }
 }
 
@@ -96,7 +74,6 @@ impl NoRecheck {
         match (rank(&reply, ROOT, &self.my_node), small) {
             (Some(Rank::First), _) => {
                 self.node_id = Some(self.my_node.clone());
-                self.main = Unlocking(Unlock::Holding);
                 act(
                     Step::Acquired,
                     "lock: myNode.equals(smallNode), nodeId.set(myNode)",
@@ -115,12 +92,20 @@ impl NoRecheck {
             (_, _) => throw(&reply, "lock: getChildren threw"),
         }
     }
+}
 
-    fn main_step(&mut self, r: Resume) -> Action {
+impl Lock for NoRecheck {
+    fn lock_root(&self) -> &'static str {
+        ROOT
+    }
+
+    fn lock(&mut self, r: Resume) -> Action {
         use Main::*;
         let reply = r.into_reply();
         match (self.main, reply) {
             (Start, _) => {
+                // `nodeId.remove()` in the last `unlock()`.
+                self.node_id = None;
                 self.main = Create;
                 call(
                     Op::create(LOCK_NAME, CreateMode::EphemeralSequential),
@@ -152,7 +137,6 @@ impl NoRecheck {
             }
             (Exists, Some(Ok(OpResult::Exists(None)))) => {
                 self.node_id = None;
-                self.main = Unlocking(Unlock::Holding);
                 act(
                     Step::Acquired,
                     "lock: stat == null, return (nodeId not set)",
@@ -160,43 +144,33 @@ impl NoRecheck {
             }
             (Await, _) => {
                 self.node_id = Some(self.my_node.clone());
-                self.main = Unlocking(Unlock::Holding);
                 act(
                     Step::Acquired,
                     "lock: latch released, nodeId.set(myNode) — no re-check",
                 )
             }
-            (Unlocking(Unlock::Releasing), _) if self.node_id.is_none() => act(
-                Step::Throw("IllegalArgumentException(Path cannot be null)"),
-                "unlock: zk.delete(null, -1)",
-            ),
-            (Unlocking(mut unlock), reply) => {
-                let node_id = &self.node_id;
-                let next = unlock.step(
-                    reply,
-                    || Op::delete(node_id.clone().unwrap_or_default(), -1),
-                    UNLOCK,
-                    &mut self.rounds,
-                );
-                self.main = Unlocking(unlock);
-                match next {
-                    Next::Act(a) => a,
-                    Next::Lock => {
-                        self.main = Start;
-                        self.node_id = None;
-                        self.main_step(Resume::Go)
-                    }
-                }
-            }
-            (_, Some(reply)) => throw(
-                &reply,
-                "KeeperException wrapped in RuntimeException escapes",
-            ),
-            (_, None) => unreachable!("main thread resumed without a reply while calling"),
+            (_, reply) => unexpected(reply, "KeeperException wrapped in RuntimeException escapes"),
         }
     }
 
-    fn event_step(&mut self, r: Resume) -> Action {
+    fn rewind(&mut self) {
+        self.main = Main::Start;
+    }
+
+    fn unlock(&self) -> Action {
+        match &self.node_id {
+            Some(node) => release(
+                Op::delete(node.clone(), -1),
+                "unlock: zk.delete(nodeId.get(), -1)",
+            ),
+            None => act(
+                Step::Throw("IllegalArgumentException(Path cannot be null)"),
+                "unlock: zk.delete(null, -1)",
+            ),
+        }
+    }
+
+    fn on_event(&mut self, r: Resume) -> Action {
         self.watcher.step(r, LOCK_WATCHER, LATCH)
     }
 }

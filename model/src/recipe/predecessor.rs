@@ -22,20 +22,15 @@
 
 use crate::runtime::children::{rank, Rank};
 use crate::runtime::latch_watcher::LatchWatcher;
-use crate::runtime::rounds::{Next, Rounds, Unlock, UnlockCode};
+use crate::runtime::lock_loop::Lock;
 use crate::runtime::step::{
-    act, call, throw, Action, Recipe, RecipeConfig, Resume, Step, Thread, DEFAULT_WATCHER,
+    act, call, release, throw, unexpected, Action, RecipeConfig, Resume, Step, DEFAULT_WATCHER,
 };
 use crate::zk::{CreateMode, Op, OpResult};
 
 pub const LOCK_ROOT: &str = "/_locknode_";
 const LOCK_NODE: &str = "/_locknode_/lock-";
 const LATCH: u8 = 0;
-
-const UNLOCK: UnlockCode = UnlockCode {
-    leave: "critical section done; unlock()",
-    release: "unlock: delete(own node, -1)",
-};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Main {
@@ -50,13 +45,10 @@ enum Main {
     Exists,
     /// Step 5: waiting for the notification.
     Await,
-    /// `lock()` returned: the critical section and `unlock()`.
-    Unlocking(Unlock),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Predecessor {
-    rounds: Rounds,
     main: Main,
     /// The event thread is inside the default watcher's `process`.
     watcher: LatchWatcher,
@@ -64,9 +56,8 @@ pub struct Predecessor {
     watched: String,
 }
 
-pub fn new(cfg: RecipeConfig) -> Predecessor {
+pub fn new(_cfg: RecipeConfig) -> Predecessor {
     Predecessor {
-        rounds: Rounds::new(cfg),
         main: Main::Start,
         watcher: LatchWatcher::default(),
         own: String::new(),
@@ -85,21 +76,12 @@ impl Predecessor {
     }
 }
 
-impl Recipe for Predecessor {
+impl Lock for Predecessor {
     fn lock_root(&self) -> &'static str {
         LOCK_ROOT
     }
 
-    fn step(&mut self, thread: Thread, resume: Resume) -> Action {
-        match thread {
-            Thread::Main => self.main_step(resume),
-            Thread::Event => self.event_step(resume),
-        }
-    }
-}
-
-impl Predecessor {
-    fn main_step(&mut self, r: Resume) -> Action {
+    fn lock(&mut self, r: Resume) -> Action {
         use Main::*;
         let reply = r.into_reply();
         match (self.main, reply) {
@@ -116,10 +98,7 @@ impl Predecessor {
                 self.get_children()
             }
             (GetChildren, Some(reply)) => match rank(&reply, LOCK_ROOT, &self.own) {
-                Some(Rank::First) => {
-                    self.main = Unlocking(Unlock::Holding);
-                    act(Step::Acquired, "3. lowest sequence number: lock held")
-                }
+                Some(Rank::First) => act(Step::Acquired, "3. lowest sequence number: lock held"),
                 Some(Rank::After(pre)) => {
                     self.watched = pre;
                     self.main = Armed;
@@ -145,28 +124,22 @@ impl Predecessor {
                 act(Step::Await(LATCH), "5. latch.await() for the notification")
             }
             (Await, _) => self.get_children(),
-            (Unlocking(mut unlock), reply) => {
-                let next = unlock.step(
-                    reply,
-                    || Op::delete(self.own.clone(), -1),
-                    UNLOCK,
-                    &mut self.rounds,
-                );
-                self.main = Unlocking(unlock);
-                match next {
-                    Next::Act(a) => a,
-                    Next::Lock => {
-                        self.main = Start;
-                        self.main_step(Resume::Go)
-                    }
-                }
-            }
-            (_, Some(reply)) => throw(&reply, "KeeperException escapes"),
-            (_, None) => unreachable!("main thread resumed without a reply while calling"),
+            (_, reply) => unexpected(reply, "KeeperException escapes"),
         }
     }
 
-    fn event_step(&mut self, r: Resume) -> Action {
+    fn rewind(&mut self) {
+        self.main = Main::Start;
+    }
+
+    fn unlock(&self) -> Action {
+        release(
+            Op::delete(self.own.clone(), -1),
+            "unlock: delete(own node, -1)",
+        )
+    }
+
+    fn on_event(&mut self, r: Resume) -> Action {
         self.watcher.step(r, DEFAULT_WATCHER, LATCH)
     }
 }

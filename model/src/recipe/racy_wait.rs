@@ -22,6 +22,6 @@
 use super::seed000::{Draft, Seed000};
 use crate::runtime::step::RecipeConfig;
 
-pub fn new(cfg: RecipeConfig) -> Seed000 {
-    Seed000::new(Draft::First, cfg)
+pub fn new(_cfg: RecipeConfig) -> Seed000 {
+    Seed000::new(Draft::First)
 }

@@ -38,8 +38,8 @@
 //! root is still executed each time and finds it).
 
 use crate::runtime::children::{rank, Rank};
-use crate::runtime::rounds::{Next, Rounds, Unlock, UnlockCode};
-use crate::runtime::step::{act, call, throw, Action, Recipe, RecipeConfig, Resume, Step, Thread};
+use crate::runtime::lock_loop::Lock;
+use crate::runtime::step::{act, call, release, throw, unexpected, Action, Resume, Step};
 use crate::zk::{CreateMode, Op, OpResult, Reply};
 
 pub const LOCK_ROOT_PATH: &str = "/DistributeLocks";
@@ -55,12 +55,6 @@ pub enum Draft {
     /// `exists(pre, watcher)` and `wait()` in one `synchronized (watcher)`.
     Final,
 }
-
-/// The main thread's position in the seed's code.
-const UNLOCK: UnlockCode = UnlockCode {
-    leave: "buyMask() done; releaseLock()",
-    release: "releaseLock: zkClient.delete(currentLockPath, -1)",
-};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Main {
@@ -83,8 +77,6 @@ enum Main {
     Woken,
     /// Left the synchronized block; `attemptLock()` recurses.
     Recurse,
-    /// `lock()` returned: the critical section and `unlock()`.
-    Unlocking(Unlock),
 }
 
 /// The event thread's position in `watcher.process(event)`.
@@ -102,7 +94,6 @@ enum Event {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Seed000 {
     draft: Draft,
-    rounds: Rounds,
     main: Main,
     event: Event,
     current_lock_path: String,
@@ -110,10 +101,9 @@ pub struct Seed000 {
 }
 
 impl Seed000 {
-    pub fn new(draft: Draft, cfg: RecipeConfig) -> Self {
+    pub fn new(draft: Draft) -> Self {
         Seed000 {
             draft,
-            rounds: Rounds::new(cfg),
             main: Main::Start,
             event: Event::Idle,
             current_lock_path: String::new(),
@@ -141,12 +131,8 @@ impl Seed000 {
 
     /// `attemptLock` after `getChildren`: sort, find our index, act on it.
     fn on_children(&mut self, reply: Reply) -> Action {
-        use Main::*;
         match rank(&reply, LOCK_ROOT_PATH, &self.current_lock_path) {
-            Some(Rank::First) => {
-                self.main = Unlocking(Unlock::Holding);
-                act(Step::Acquired, "attemptLock: index == 0, lock acquired")
-            }
+            Some(Rank::First) => act(Step::Acquired, "attemptLock: index == 0, lock acquired"),
             Some(Rank::Missing) => act(
                 Step::Throw("Exception(锁不存在)"),
                 "attemptLock: index < 0, throw",
@@ -156,7 +142,7 @@ impl Seed000 {
                 match self.draft {
                     Draft::First => self.exists_pre(),
                     Draft::Final => {
-                        self.main = Synchronized;
+                        self.main = Main::Synchronized;
                         act(
                             Step::Enter(WATCHER),
                             "attemptLock: synchronized (watcher) {",
@@ -208,21 +194,14 @@ impl Seed000 {
     }
 }
 
-impl Recipe for Seed000 {
+impl Lock for Seed000 {
+    const LEAVE: &'static str = "buyMask() done; releaseLock()";
+
     fn lock_root(&self) -> &'static str {
         LOCK_ROOT_PATH
     }
 
-    fn step(&mut self, thread: Thread, resume: Resume) -> Action {
-        match thread {
-            Thread::Main => self.main_step(resume),
-            Thread::Event => self.event_step(resume),
-        }
-    }
-}
-
-impl Seed000 {
-    fn main_step(&mut self, r: Resume) -> Action {
+    fn lock(&mut self, r: Resume) -> Action {
         use Main::*;
         let reply = r.into_reply();
         match (self.main, reply) {
@@ -263,28 +242,22 @@ impl Seed000 {
                 )
             }
             (Recurse, _) => self.get_children(),
-            (Unlocking(mut unlock), reply) => {
-                let next = unlock.step(
-                    reply,
-                    || Op::delete(self.current_lock_path.clone(), -1),
-                    UNLOCK,
-                    &mut self.rounds,
-                );
-                self.main = Unlocking(unlock);
-                match next {
-                    Next::Act(a) => a,
-                    Next::Lock => {
-                        self.main = Start;
-                        self.main_step(Resume::Go)
-                    }
-                }
-            }
-            (_, Some(reply)) => throw(&reply, "KeeperException escapes"),
-            (_, None) => unreachable!("main thread resumed without a reply while calling"),
+            (_, reply) => unexpected(reply, "KeeperException escapes"),
         }
     }
 
-    fn event_step(&mut self, r: Resume) -> Action {
+    fn rewind(&mut self) {
+        self.main = Main::Start;
+    }
+
+    fn unlock(&self) -> Action {
+        release(
+            Op::delete(self.current_lock_path.clone(), -1),
+            "releaseLock: zkClient.delete(currentLockPath, -1)",
+        )
+    }
+
+    fn on_event(&mut self, r: Resume) -> Action {
         match (self.event, r) {
             (
                 Event::Idle,

@@ -7,16 +7,16 @@
 //! latches ([`monitors`]), and the client library's rules for replies,
 //! watches and connection states ([`watchers`], [`client`]). The pieces
 //! several recipes share — ranking a `getChildren` reply ([`children`]), a
-//! watcher that counts a latch down ([`latch_watcher`]), the `unlock()` tail
-//! ([`rounds`]) — live here too, so `recipe/` lists recipes only. Drivers —
+//! watcher that counts a latch down ([`latch_watcher`]), the harness loop
+//! around `lock()` and `unlock()` ([`lock_loop`]) — live here too, so `recipe/` lists recipes only. Drivers —
 //! the exhaustive checker, the simulator, a real server — move messages and
 //! choose which thread runs next; they never re-implement a recipe.
 
 pub mod children;
 pub mod client;
 pub mod latch_watcher;
+pub mod lock_loop;
 pub mod monitors;
-pub mod rounds;
 pub mod step;
 pub mod watchers;
 

@@ -255,6 +255,15 @@ pub fn throw(reply: &Reply, code: &'static str) -> Action {
     act(Step::Throw(name), code)
 }
 
+/// A reply the seed's code has no branch for: the exception escapes and
+/// the thread dies.
+pub fn unexpected(reply: Option<Reply>, code: &'static str) -> Action {
+    match reply {
+        Some(reply) => throw(&reply, code),
+        None => unreachable!("a thread resumed without a reply while calling"),
+    }
+}
+
 impl Resume {
     /// The reply, if the thread resumed from a call.
     pub fn into_reply(self) -> Option<Reply> {
