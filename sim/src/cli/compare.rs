@@ -42,31 +42,40 @@ fn select<T: Clone>(
     wanted
         .iter()
         .map(|w| {
-            all.iter().find(|x| name(x) == w.trim()).cloned().ok_or_else(|| {
-                let names: Vec<&str> = all.iter().map(&name).collect();
-                format!("unknown {what} `{w}`: expected one of {}", names.join(", "))
-            })
+            all.iter()
+                .find(|x| name(x) == w.trim())
+                .cloned()
+                .ok_or_else(|| {
+                    let names: Vec<&str> = all.iter().map(&name).collect();
+                    format!("unknown {what} `{w}`: expected one of {}", names.join(", "))
+                })
         })
         .collect()
 }
 
-/// The options the arguments ask for.
-pub fn options(a: &CompareArgs) -> Result<Options, String> {
+/// The options for these recipe and fault-class names (all when empty),
+/// writing to `out`, on one thread; an unknown name is an error that lists
+/// the valid ones.
+pub fn options(recipes: &[String], faults: &[String], out: &str) -> Result<Options, String> {
     let rows = recipes::rows()?;
     let all_faults: Vec<&'static faults::FaultClass> = faults::FAULTS.iter().collect();
     Ok(Options {
-        recipes: select("recipe", &a.recipes, &rows, |r| r.id.name())?,
-        faults: select("fault class", &a.faults, &all_faults, |f| f.id)?,
-        out: a.out.display().to_string(),
-        jobs: a.jobs.map(usize::from).unwrap_or_else(|| {
-            std::thread::available_parallelism().map_or(1, |n| n.get())
-        }),
+        recipes: select("recipe", recipes, &rows, |r| r.id.name())?,
+        faults: select("fault class", faults, &all_faults, |f| f.id)?,
+        out: out.to_string(),
+        jobs: 1,
     })
 }
 
 pub fn run(a: &CompareArgs) -> i32 {
-    let opts = match options(a) {
-        Ok(o) => o,
+    let opts = match options(&a.recipes, &a.faults, &a.out.display().to_string()) {
+        Ok(mut o) => {
+            o.jobs = a
+                .jobs
+                .map(usize::from)
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            o
+        }
         Err(e) => {
             eprintln!("error: {e}");
             return 2;
@@ -113,11 +122,7 @@ pub fn run(a: &CompareArgs) -> i32 {
         return 2;
     }
     let full = a.recipes.is_empty() && a.faults.is_empty();
-    let readme = a
-        .out
-        .parent()
-        .unwrap_or(Path::new(""))
-        .join("README.md");
+    let readme = a.out.parent().unwrap_or(Path::new("")).join("README.md");
     if full {
         if let Ok(text) = std::fs::read_to_string(&readme) {
             if let Some(new) = files::with_excerpt(&text, &files::excerpt(&m)) {
@@ -182,7 +187,10 @@ fn text(m: &Matrix, out: &Path, files: usize) -> String {
                 (Verdict::Violated, Some(p)) => format!(
                     "✗ {}{}",
                     markdown::short(p),
-                    c.trace.as_ref().map(|t| format!(" {}", t.steps)).unwrap_or_default()
+                    c.trace
+                        .as_ref()
+                        .map(|t| format!(" {}", t.steps))
+                        .unwrap_or_default()
                 ),
                 (Verdict::Incomplete, Some(p)) => format!("? {}", markdown::short(p)),
                 _ => "✓ holds".into(),

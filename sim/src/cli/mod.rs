@@ -9,6 +9,7 @@ mod real;
 mod simulate;
 
 pub use check::to_text as check_report_text;
+pub use compare::options as compare_options;
 
 use clap::{Parser, Subcommand};
 

@@ -39,7 +39,7 @@ pub fn cell_id(recipe: RecipeId, fault: &FaultClass) -> String {
 impl CellConfig {
     /// The recipe's configuration for `fault`'s driver, changed by `fault`.
     pub fn new(row: &RecipeRow, fault: &FaultClass) -> CellConfig {
-        let s = &row.setup;
+        let s = &row.setup_for(fault.id);
         let (clients, acquisitions) = match fault.driver {
             Driver::Check => (s.check_clients, s.check_acquisitions),
             Driver::Sim => (s.sim_clients, s.sim_acquisitions),
@@ -111,9 +111,10 @@ fn sim_table(s: &SimSettings) -> String {
     ) else {
         return String::from("[sim]\n");
     };
+    // The seeds always: they say how much the simulator's "holds" is worth.
     let diff: toml::Table = mine
         .into_iter()
-        .filter(|(k, v)| def.get(k) != Some(v))
+        .filter(|(k, v)| k == "seeds" || def.get(k) != Some(v))
         .collect();
     let mut top = toml::Table::new();
     top.insert("sim".into(), toml::Value::Table(diff));

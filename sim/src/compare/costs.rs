@@ -57,7 +57,8 @@ pub fn scenario_path(recipe: RecipeId) -> String {
 /// Runs every point of `recipe`.
 pub fn run(recipe: RecipeId, out: &str) -> Result<Vec<CostPoint>, String> {
     let path = format!("{out}/{}", scenario_path(recipe));
-    let sc = Scenario::parse(Path::new(&path), &scenario_text(recipe)).map_err(|e| e.to_string())?;
+    let sc =
+        Scenario::parse(Path::new(&path), &scenario_text(recipe)).map_err(|e| e.to_string())?;
     let mut points = Vec::new();
     for n in CLIENTS {
         let mut cfg = SimConfig::of(&sc);
@@ -76,15 +77,15 @@ pub fn run(recipe: RecipeId, out: &str) -> Result<Vec<CostPoint>, String> {
             seeds: r.seeds_run,
             acquisitions: s.acquisitions,
             contended_acquisitions: s.contended_acquisitions,
-            notifications_per_contended_acquisition: round(s.notifications_per_contended_acquisition),
+            notifications_per_contended_acquisition: round(
+                s.notifications_per_contended_acquisition,
+            ),
             packets_per_acquisition: round(s.packets_per_acquisition),
             wakeups_per_release: round(s.wakeups_per_release),
             latency_p50_ms: round(s.latency_p50_ms),
             latency_p99_ms: round(s.latency_p99_ms),
             failing_seeds: r.failures.len() as u64,
-            command: format!(
-                "cargo run --release -- sim {path} --clients {n} --keep-going --json"
-            ),
+            command: format!("cargo run --release -- sim {path} --clients {n} --keep-going --json"),
         });
     }
     Ok(points)

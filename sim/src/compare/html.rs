@@ -127,7 +127,12 @@ pub fn page(m: &Matrix, readme_intro: &str, charts: &[String]) -> String {
     }
     o.push_str("<h2>Every cell</h2>\n");
     for (r, row) in m.recipes.iter().enumerate() {
-        let _ = writeln!(o, "<h3>{}</h3><p>{}</p>", esc(row.id.name()), esc(&row.claim));
+        let _ = writeln!(
+            o,
+            "<h3>{}</h3><p>{}</p>",
+            esc(row.id.name()),
+            esc(&row.claim)
+        );
         if !row.instead.is_empty() {
             let _ = writeln!(o, "<p><b>Use instead:</b> {}</p>", esc(&row.instead));
         }

@@ -30,6 +30,8 @@ struct Recipe<'a> {
     id: &'static str,
     origin: &'static str,
     setup: &'a Setup,
+    /// Sizes that differ under some fault classes.
+    per_fault: &'a std::collections::BTreeMap<String, super::recipes::Sizes>,
 }
 
 #[derive(Serialize)]
@@ -95,6 +97,7 @@ pub fn value(m: &Matrix) -> serde_json::Value {
                 id: r.id.name(),
                 origin: r.id.origin(),
                 setup: &r.setup,
+                per_fault: &r.per_fault,
             })
             .collect(),
         summary: Summary {

@@ -155,7 +155,14 @@ fn legend(o: &mut String, m: &Matrix) {
     );
     let _ = writeln!(o, "| fault class | driver | what strikes |\n|---|---|---|");
     for f in &m.faults {
-        let _ = writeln!(o, "| `{}` {} | {} | {} |", f.id, f.label, f.driver.name(), f.about);
+        let _ = writeln!(
+            o,
+            "| `{}` {} | {} | {} |",
+            f.id,
+            f.label,
+            f.driver.name(),
+            f.about
+        );
     }
     for (f, about) in NOT_MODELLED {
         let _ = writeln!(
@@ -216,7 +223,10 @@ fn recipe_section(o: &mut String, m: &Matrix, r: usize) {
     let row = &m.recipes[r];
     let _ = writeln!(o, "### {}\n", row.id);
     let claim = if row.claim.is_empty() {
-        format!("Origin: {}. (No text in `sim/src/compare/recipes.toml` yet.)", row.id.origin())
+        format!(
+            "Origin: {}. (No text in `sim/src/compare/recipes.toml` yet.)",
+            row.id.origin()
+        )
     } else {
         row.claim.clone()
     };
@@ -239,7 +249,13 @@ fn recipe_section(o: &mut String, m: &Matrix, r: usize) {
         .filter(|(_, c)| c.verdict == Verdict::Incomplete)
         .map(|(l, _)| *l)
         .collect();
-    let list = |v: &[String]| if v.is_empty() { "nothing".to_string() } else { v.join("; ") };
+    let list = |v: &[String]| {
+        if v.is_empty() {
+            "nothing".to_string()
+        } else {
+            v.join("; ")
+        }
+    };
     let _ = writeln!(o, "**What breaks it** (this run): {}.", list(&broken));
     let _ = writeln!(
         o,
@@ -247,7 +263,11 @@ fn recipe_section(o: &mut String, m: &Matrix, r: usize) {
         list(&holds.iter().map(|s| s.to_string()).collect::<Vec<_>>())
     );
     if !unknown.is_empty() {
-        let _ = writeln!(o, "**Incomplete** (a bound was hit): {}.", unknown.join("; "));
+        let _ = writeln!(
+            o,
+            "**Incomplete** (a bound was hit): {}.",
+            unknown.join("; ")
+        );
     }
     if !row.instead.is_empty() {
         let _ = writeln!(o, "**Use instead:** {}", row.instead);
@@ -306,6 +326,37 @@ pub fn trace_page(m: &Matrix, c: &CellResult) -> Option<String> {
         c.scenario, c.scenario
     );
     let _ = writeln!(o, "## Trace\n\n```text\n{}```\n", t.text);
-    let _ = writeln!(o, "## Sequence diagram\n\n```mermaid\n{}```", t.mermaid);
+    let (diagram, cut) = fit_mermaid(&t.mermaid);
+    let _ = writeln!(o, "## Sequence diagram\n");
+    if let Some(lines) = cut {
+        let _ = writeln!(
+            o,
+            "The first {lines} lines of the diagram (GitHub renders Mermaid up to {MERMAID_MAX} \
+             characters); the text trace above is whole.\n"
+        );
+    }
+    let _ = writeln!(o, "```mermaid\n{diagram}```");
     Some(o)
+}
+
+/// The most Mermaid source a page carries: GitHub refuses to render more
+/// than 50,000 characters.
+pub const MERMAID_MAX: usize = 45_000;
+
+/// `mermaid` cut at a line so that it fits [`MERMAID_MAX`], and how many
+/// lines were kept if it was cut.
+pub fn fit_mermaid(mermaid: &str) -> (String, Option<usize>) {
+    if mermaid.len() <= MERMAID_MAX {
+        return (mermaid.to_string(), None);
+    }
+    let mut out = String::new();
+    let mut lines = 0;
+    for line in mermaid.split_inclusive('\n') {
+        if out.len() + line.len() > MERMAID_MAX {
+            break;
+        }
+        out.push_str(line);
+        lines += 1;
+    }
+    (out, Some(lines))
 }

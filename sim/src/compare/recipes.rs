@@ -31,6 +31,26 @@ struct Partial {
     claim: String,
     #[serde(default)]
     instead: String,
+    /// Per fault class (by id), sizes that differ from the recipe's.
+    #[serde(default)]
+    faults: BTreeMap<String, Sizes>,
+}
+
+/// Sizes a recipe sets for one fault class only (so that, say, a costly
+/// recipe's faulted checks stay small while its fault-free one shows a herd).
+#[derive(Clone, Debug, Deserialize, Serialize, Default, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Sizes {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check_clients: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check_acquisitions: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sim_clients: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sim_acquisitions: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seeds: Option<u64>,
 }
 
 /// How big a recipe's cells are.
@@ -54,6 +74,23 @@ pub struct RecipeRow {
     pub claim: String,
     /// What to use instead.
     pub instead: String,
+    /// Per fault class id, sizes that differ from [`setup`](Self::setup).
+    pub per_fault: BTreeMap<String, Sizes>,
+}
+
+impl RecipeRow {
+    /// The recipe's configuration under the fault class `fault`.
+    pub fn setup_for(&self, fault: &str) -> Setup {
+        let mut s = self.setup.clone();
+        if let Some(o) = self.per_fault.get(fault) {
+            s.check_clients = o.check_clients.unwrap_or(s.check_clients);
+            s.check_acquisitions = o.check_acquisitions.unwrap_or(s.check_acquisitions);
+            s.sim_clients = o.sim_clients.unwrap_or(s.sim_clients);
+            s.sim_acquisitions = o.sim_acquisitions.unwrap_or(s.sim_acquisitions);
+            s.seeds = o.seeds.unwrap_or(s.seeds);
+        }
+        s
+    }
 }
 
 /// Every recipe of the catalogue, in catalogue order. Fails only on a
@@ -65,6 +102,13 @@ pub fn rows() -> Result<Vec<RecipeRow>, String> {
         return Err(format!(
             "compare/recipes.toml: [recipe.{unknown}] is not in the catalogue"
         ));
+    }
+    for (id, p) in &f.recipe {
+        if let Some(fault) = p.faults.keys().find(|k| super::faults::find(k).is_none()) {
+            return Err(format!(
+                "compare/recipes.toml: [recipe.{id}.faults.{fault}] is not a fault class"
+            ));
+        }
     }
     Ok(RecipeId::ALL
         .iter()
@@ -87,6 +131,7 @@ pub fn rows() -> Result<Vec<RecipeRow>, String> {
                 },
                 claim: p.map(|p| p.claim.clone()).unwrap_or_default(),
                 instead: p.map(|p| p.instead.clone()).unwrap_or_default(),
+                per_fault: p.map(|p| p.faults.clone()).unwrap_or_default(),
             }
         })
         .collect())

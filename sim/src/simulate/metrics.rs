@@ -119,10 +119,7 @@ impl Totals {
             notifications: m.notifications,
             heartbeats: m.heartbeats,
             notifications_per_acquisition: per(m.notifications, m.acquisitions),
-            notifications_per_contended_acquisition: per(
-                m.notifications,
-                m.contended_acquisitions,
-            ),
+            notifications_per_contended_acquisition: per(m.notifications, m.contended_acquisitions),
             packets_per_acquisition: per(m.requests + m.replies + m.notifications, m.acquisitions),
             wakeups_per_release: per(m.wakeups, m.contended_releases),
             latency_p50_ms: pct(0.5),
