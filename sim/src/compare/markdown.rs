@@ -110,7 +110,7 @@ fn summary_line(m: &Matrix) -> String {
 /// The excerpt for the repository's README (links into `reports/`).
 pub fn excerpt(m: &Matrix) -> String {
     format!(
-        "{}\n{}\nEvery cell, its properties, its reproduce command and the cost charts: [reports/README.md](reports/README.md).\n",
+        "{}\n\n{}\nEvery cell, its properties, its reproduce command and the cost charts: [reports/README.md](reports/README.md).\n",
         summary_line(m),
         matrix_table(m, "reports/")
     )
