@@ -74,3 +74,92 @@ fn unknown_names_are_refused_with_the_valid_ones() {
         .expect("an unknown fault");
     assert!(e.contains("holder-pause"), "{e}");
 }
+
+fn locksmith(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_locksmith"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .output()
+        .expect("run locksmith");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The committed cell `id` of `reports/compare.json`.
+fn committed_cell(id: &str) -> serde_json::Value {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../reports/compare.json"
+    ))
+    .expect("reports/compare.json");
+    let v: serde_json::Value = serde_json::from_str(&text).expect("json");
+    v["cells"]
+        .as_array()
+        .and_then(|cs| {
+            cs.iter().find(|c| {
+                format!(
+                    "{}--{}",
+                    c["recipe"].as_str().unwrap_or(""),
+                    c["fault"].as_str().unwrap_or("")
+                ) == id
+            })
+        })
+        .cloned()
+        .expect("the cell is in compare.json")
+}
+
+/// The arguments of a cell's command (after `cargo run --release --`).
+fn args_of(command: &str) -> Vec<String> {
+    command
+        .split(" -- ")
+        .nth(1)
+        .expect("a cargo run command")
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_commands_in_the_report_reproduce_their_cells() {
+    for id in ["predecessor--holder-expiry", "no-recheck--none"] {
+        let c = committed_cell(id);
+        let mut args = args_of(c["command"].as_str().unwrap_or(""));
+        args.push("--json".into());
+        let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (_, out, err) = locksmith(&argv);
+        let j: serde_json::Value =
+            serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {err}"));
+        assert_eq!(j["verdict"], c["verdict"], "{id}");
+        assert_eq!(j["property"], c["property"], "{id}");
+        assert_eq!(j["states"], c["source"]["states"], "{id}");
+    }
+    let c = committed_cell("predecessor--holder-pause");
+    let mut args = args_of(c["command"].as_str().unwrap_or(""));
+    args.push("--json".into());
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, out, err) = locksmith(&argv);
+    assert_eq!(code, 1, "{err}");
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {err}"));
+    assert_eq!(j["failing_seeds"], c["source"]["failing_seeds"]);
+    let replay = args_of(c["trace"]["command"].as_str().unwrap_or(""));
+    let argv: Vec<&str> = replay.iter().map(String::as_str).collect();
+    let (_, out, _) = locksmith(&argv);
+    let want = format!(
+        "verdict: violated: {}",
+        c["property"].as_str().unwrap_or("")
+    );
+    assert!(out.contains(&want), "{want} not in the replay");
+}
+
+#[test]
+fn bad_names_exit_2_with_the_valid_ones() {
+    let (code, _, err) = locksmith(&["compare", "--faults", "gc-pause", "--out", "/nonexistent"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("unknown fault class `gc-pause`: expected one of none, waiter-expiry"),
+        "{err}"
+    );
+}

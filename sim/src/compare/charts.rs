@@ -77,6 +77,7 @@ pub fn svg(chart: &Chart, series: &[(String, Vec<CostPoint>)]) -> Result<String,
             .x_desc("clients")
             .x_labels(12)
             .y_labels(8)
+            .light_line_style(RGBColor(242, 242, 242))
             .x_label_formatter(&|x| format!("{x:.0}"))
             .y_label_formatter(&|y| format!("{y:.1}"))
             .draw()

@@ -4,7 +4,7 @@
 //! (the Markdown pages under `traces/` render them on GitHub).
 
 use super::cell::CellResult;
-use super::markdown::{mark, short, source_text};
+use super::markdown::{short, source_text};
 use super::Matrix;
 use locksmith_model::harness::{Property, Verdict};
 use std::fmt::Write;
@@ -30,6 +30,17 @@ th{background:#f3f3f3}td.holds{background:#e8f6e8}td.violated{background:#fbe4e4
 pre{background:#f7f7f7;padding:8px;overflow-x:auto;font-size:12px}details{margin:.5em 0}summary{cursor:pointer;font-weight:600}\
 .charts{display:flex;flex-wrap:wrap;gap:12px}.charts svg{border:1px solid #ddd}code{font-size:13px}";
 
+/// A verdict as one mark: plain symbols every font has (no emoji, which a
+/// machine without an emoji font draws as boxes).
+fn mark(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Holds => "✓",
+        Verdict::Violated => "✗",
+        Verdict::Incomplete => "?",
+        Verdict::NotApplicable => "–",
+    }
+}
+
 fn anchor(c: &CellResult) -> String {
     format!("{}--{}", c.recipe, c.fault)
 }
@@ -38,13 +49,13 @@ fn cell_html(c: &CellResult) -> String {
     let class = c.verdict.name();
     let body = match (c.verdict, c.property, &c.trace) {
         (Verdict::Violated, Some(p), Some(t)) => format!(
-            "❌ <a href=\"#{}\">{}</a> ({} {})",
+            "✗ <a href=\"#{}\">{}</a> ({} {})",
             anchor(c),
             esc(p.name()),
             t.steps,
             if t.seed.is_some() { "entries" } else { "steps" }
         ),
-        (Verdict::Incomplete, Some(p), _) => format!("⚠️ incomplete: {}", esc(p.name())),
+        (Verdict::Incomplete, Some(p), _) => format!("? incomplete: {}", esc(p.name())),
         (v, _, _) => format!("{} {v}", mark(v)),
     };
     format!(

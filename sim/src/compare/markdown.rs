@@ -256,10 +256,10 @@ fn recipe_section(o: &mut String, m: &Matrix, r: usize) {
             v.join("; ")
         }
     };
-    let _ = writeln!(o, "**What breaks it** (this run): {}.", list(&broken));
+    let _ = writeln!(o, "- **What breaks it** (this run): {}.", list(&broken));
     let _ = writeln!(
         o,
-        "**Holds** under: {}.",
+        "- **Holds** under: {}.",
         list(&holds.iter().map(|s| s.to_string()).collect::<Vec<_>>())
     );
     if !unknown.is_empty() {
@@ -270,7 +270,7 @@ fn recipe_section(o: &mut String, m: &Matrix, r: usize) {
         );
     }
     if !row.instead.is_empty() {
-        let _ = writeln!(o, "**Use instead:** {}", row.instead);
+        let _ = writeln!(o, "- **Use instead:** {}", row.instead);
     }
     o.push('\n');
     let _ = write!(o, "| fault | verdict |");
