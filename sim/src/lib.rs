@@ -2,6 +2,7 @@
 //! (the deterministic simulator), and the command-line interface.
 
 pub mod cli;
+pub mod compare;
 pub mod expect;
 pub mod real;
 pub mod scenario;

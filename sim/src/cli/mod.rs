@@ -3,11 +3,13 @@
 
 mod bench;
 mod check;
+mod compare;
 mod explorer;
 mod real;
 mod simulate;
 
 pub use check::to_text as check_report_text;
+pub use compare::options as compare_options;
 
 use clap::{Parser, Subcommand};
 
@@ -64,6 +66,16 @@ pub enum Command {
     /// violation, 1 overlapping holders or a stall, 2 no server or bad
     /// input. See docs/real.md.
     Real(real::RealArgs),
+    /// Every recipe under every fault class: the matrix, written to
+    /// reports/ (README.md, index.html, compare.json, traces/, charts/).
+    ///
+    /// Each cell is judged in this run by the exhaustive checker or the
+    /// simulator; the costs (notifications, packets, wake-ups, latency at
+    /// 2, 5, 10, 20 clients) come from the simulator. Prints the matrix and
+    /// where the report went. Exit codes: 0 every cell reached a verdict, 2
+    /// a cell is incomplete or an input is wrong. Example: `locksmith
+    /// compare --recipes predecessor,no-recheck --faults none,waiter-expiry`.
+    Compare(compare::CompareArgs),
 }
 
 /// Parses the arguments, runs the command, returns the exit code.
@@ -77,6 +89,7 @@ pub fn run() -> i32 {
         Command::Replay(args) => simulate::run_replay(&args),
         Command::BenchSim(args) => simulate::run_bench(&args),
         Command::Real(args) => real::run_real(&args),
+        Command::Compare(args) => compare::run(&args),
     }
 }
 

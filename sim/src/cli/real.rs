@@ -90,10 +90,13 @@ pub fn run_real(a: &RealArgs) -> i32 {
     }
 }
 
-/// The simulator's summary of the run's metrics.
+/// The simulator's summary of the run's metrics (with the driver's own
+/// count of contended acquisitions, which its metrics do not keep).
 fn summary(r: &RealReport) -> crate::simulate::Summary {
     let mut t = Totals::default();
-    t.add(&r.metrics);
+    let mut m = r.metrics.clone();
+    m.contended_acquisitions = r.contended_acquisitions;
+    t.add(&m);
     t.summary()
 }
 

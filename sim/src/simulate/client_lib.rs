@@ -92,6 +92,9 @@ fn on_packet(w: &mut World, c: usize, pkt: ToClient) {
                 return;
             }
             cp.seen_event = seq;
+            if cp.attempt_since.is_some() {
+                cp.notified_in_attempt = true;
+            }
             let n = cp.client.on_event(&event);
             if w.trace.on {
                 w.trace.note(
@@ -194,7 +197,10 @@ fn step(w: &mut World, c: usize, t: Thread) -> Option<Option<u64>> {
     let mut entered = None;
     for ev in &stepped.events {
         match ev {
-            LockEvent::AcquireStarted => w.clients[c].attempt_since = Some(now_ns),
+            LockEvent::AcquireStarted => {
+                w.clients[c].attempt_since = Some(now_ns);
+                w.clients[c].notified_in_attempt = false;
+            }
             LockEvent::Acquired => entered = Some(acquired(w, c, now_ns)),
             LockEvent::Released | LockEvent::GaveUp => w.last_progress = now_ns,
             LockEvent::ReleaseSent => {}
@@ -256,6 +262,9 @@ fn acquired(w: &mut World, c: usize, now_ns: u64) -> Option<u64> {
         );
     }
     w.metrics.acquisitions += 1;
+    if std::mem::take(&mut w.clients[c].notified_in_attempt) {
+        w.metrics.contended_acquisitions += 1;
+    }
     let cp = &mut w.clients[c];
     if let Some(since) = cp.attempt_since.take() {
         w.metrics.latencies.push(now_ns - since);

@@ -7,6 +7,9 @@ use serde::Serialize;
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Metrics {
     pub acquisitions: u64,
+    /// Acquisitions during whose attempt the client received a watch
+    /// notification (the definition `locksmith real` uses).
+    pub contended_acquisitions: u64,
     /// Requests the recipes sent.
     pub requests: u64,
     /// Replies the server sent to them.
@@ -39,11 +42,14 @@ pub struct Metrics {
 pub struct Summary {
     pub runs: u64,
     pub acquisitions: u64,
+    pub contended_acquisitions: u64,
     pub requests: u64,
     pub replies: u64,
     pub notifications: u64,
     pub heartbeats: u64,
     pub notifications_per_acquisition: f64,
+    /// All notifications ÷ contended acquisitions (1 for the textbook lock).
+    pub notifications_per_contended_acquisition: f64,
     pub packets_per_acquisition: f64,
     pub wakeups_per_release: f64,
     pub latency_p50_ms: f64,
@@ -67,6 +73,7 @@ impl Totals {
         let m = &mut self.m;
         self.runs += 1;
         m.acquisitions += r.acquisitions;
+        m.contended_acquisitions += r.contended_acquisitions;
         m.requests += r.requests;
         m.replies += r.replies;
         m.notifications += r.notifications;
@@ -106,11 +113,13 @@ impl Totals {
         Summary {
             runs: self.runs,
             acquisitions: m.acquisitions,
+            contended_acquisitions: m.contended_acquisitions,
             requests: m.requests,
             replies: m.replies,
             notifications: m.notifications,
             heartbeats: m.heartbeats,
             notifications_per_acquisition: per(m.notifications, m.acquisitions),
+            notifications_per_contended_acquisition: per(m.notifications, m.contended_acquisitions),
             packets_per_acquisition: per(m.requests + m.replies + m.notifications, m.acquisitions),
             wakeups_per_release: per(m.wakeups, m.contended_releases),
             latency_p50_ms: pct(0.5),

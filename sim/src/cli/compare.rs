@@ -1,0 +1,208 @@
+//! `locksmith compare`: the recipe × fault matrix of the whole catalogue,
+//! written to `reports/` (README.md, index.html, compare.json, traces/,
+//! charts/, scenarios/). Exit codes: 0 every cell reached a verdict (holds
+//! or violated), 2 a cell is incomplete or an input is wrong.
+
+use crate::compare::{self, faults, files, markdown, recipes, Matrix, Options};
+use clap::Args;
+use locksmith_model::harness::Verdict;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// Only these recipes (comma-separated ids; default: the whole catalogue).
+    #[arg(long, value_delimiter = ',')]
+    pub recipes: Vec<String>,
+    /// Only these fault classes (comma-separated ids; default: all).
+    #[arg(long, value_delimiter = ',')]
+    pub faults: Vec<String>,
+    /// The report folder.
+    #[arg(long, default_value = "reports")]
+    pub out: PathBuf,
+    /// Print the matrix as one JSON object (the report is written too).
+    #[arg(long)]
+    pub json: bool,
+    /// Parallel workers (OS threads; default: the machine's cores).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+}
+
+/// Picks the rows or columns named in `wanted` (all when empty), or says
+/// which name is unknown and lists the valid ones.
+fn select<T: Clone>(
+    what: &str,
+    wanted: &[String],
+    all: &[T],
+    name: impl Fn(&T) -> &str,
+) -> Result<Vec<T>, String> {
+    if wanted.is_empty() {
+        return Ok(all.to_vec());
+    }
+    wanted
+        .iter()
+        .map(|w| {
+            all.iter()
+                .find(|x| name(x) == w.trim())
+                .cloned()
+                .ok_or_else(|| {
+                    let names: Vec<&str> = all.iter().map(&name).collect();
+                    format!("unknown {what} `{w}`: expected one of {}", names.join(", "))
+                })
+        })
+        .collect()
+}
+
+/// The options for these recipe and fault-class names (all when empty),
+/// writing to `out`, on one thread; an unknown name is an error that lists
+/// the valid ones.
+pub fn options(recipes: &[String], faults: &[String], out: &str) -> Result<Options, String> {
+    let rows = recipes::rows()?;
+    let all_faults: Vec<&'static faults::FaultClass> = faults::FAULTS.iter().collect();
+    Ok(Options {
+        recipes: select("recipe", recipes, &rows, |r| r.id.name())?,
+        faults: select("fault class", faults, &all_faults, |f| f.id)?,
+        out: out.to_string(),
+        jobs: 1,
+    })
+}
+
+pub fn run(a: &CompareArgs) -> i32 {
+    let opts = match options(&a.recipes, &a.faults, &a.out.display().to_string()) {
+        Ok(mut o) => {
+            o.jobs = a
+                .jobs
+                .map(usize::from)
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            o
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let started = Instant::now();
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(compare::job_count(&opts) as u64),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} {msg}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let timings = std::sync::Mutex::new(Vec::new());
+    let done = |d: compare::Done| {
+        bar.set_message(format!("{}: {}", d.name, d.summary));
+        bar.inc(1);
+        timings
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((d.elapsed_ms, d.name));
+    };
+    let matrix = compare::run(&opts, &done);
+    bar.finish_and_clear();
+    let m = match matrix {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let report = match files::build(&m) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: cannot draw the report: {e}");
+            return 2;
+        }
+    };
+    if let Err(e) = files::write(&a.out, &report) {
+        eprintln!("error: cannot write {}: {e}", a.out.display());
+        return 2;
+    }
+    let full = a.recipes.is_empty() && a.faults.is_empty();
+    let readme = a.out.parent().unwrap_or(Path::new("")).join("README.md");
+    if full {
+        if let Ok(text) = std::fs::read_to_string(&readme) {
+            if let Some(new) = files::with_excerpt(&text, &files::excerpt(&m)) {
+                if new != text {
+                    if let Err(e) = std::fs::write(&readme, new) {
+                        eprintln!("error: cannot update {}: {e}", readme.display());
+                        return 2;
+                    }
+                }
+            }
+        }
+    }
+    let mut t = timings.into_inner().unwrap_or_else(|e| e.into_inner());
+    t.sort_by(|a, b| b.cmp(a));
+    let slow: Vec<String> = t
+        .iter()
+        .take(5)
+        .map(|(ms, n)| format!("{n} {:.1} s", *ms as f64 / 1000.0))
+        .collect();
+    eprintln!(
+        "compare: {} jobs on {} threads in {:.1} s wall; slowest: {}",
+        t.len(),
+        opts.jobs,
+        started.elapsed().as_secs_f64(),
+        slow.join(", ")
+    );
+    if a.json {
+        println!("{}", compare::json::value(&m));
+    } else {
+        print!("{}", text(&m, &a.out, report.len()));
+    }
+    if m.cells.iter().any(|c| c.verdict == Verdict::Incomplete) {
+        2
+    } else {
+        0
+    }
+}
+
+/// What the command prints: the counts, the matrix in the terminal, where
+/// the report went.
+fn text(m: &Matrix, out: &Path, files: usize) -> String {
+    use std::fmt::Write;
+    let (holds, violated, incomplete) = compare::json::counts(m);
+    let mut o = format!(
+        "locksmith compare: {} recipes × {} fault classes = {} cells: {violated} violated, {holds} hold, {incomplete} incomplete\n\n",
+        m.recipes.len(),
+        m.faults.len(),
+        m.cells.len()
+    );
+    let width = 14;
+    let _ = write!(o, "{:<15}", "");
+    for f in &m.faults {
+        let id: String = f.id.chars().take(width - 1).collect();
+        let _ = write!(o, "{id:<width$}");
+    }
+    o.push('\n');
+    for (r, row) in m.recipes.iter().enumerate() {
+        let _ = write!(o, "{:<15}", row.id.name());
+        for f in 0..m.faults.len() {
+            let c = m.cell(r, f);
+            let s = match (c.verdict, c.property) {
+                (Verdict::Violated, Some(p)) => format!(
+                    "✗ {}{}",
+                    markdown::short(p),
+                    c.trace
+                        .as_ref()
+                        .map(|t| format!(" {}", t.steps))
+                        .unwrap_or_default()
+                ),
+                (Verdict::Incomplete, Some(p)) => format!("? {}", markdown::short(p)),
+                _ => "✓ holds".into(),
+            };
+            let _ = write!(o, "{s:<width$}");
+        }
+        o.push('\n');
+    }
+    let _ = writeln!(
+        o,
+        "\n✓ holds, ✗ violated (property, shortest trace length), ? incomplete; check columns explored exhaustively, sim columns over seeds.\nreport: {dir}/README.md (matrix, legend, charts, recipes), {dir}/index.html (one offline page), {dir}/compare.json, {dir}/traces/ — {files} files",
+        dir = out.display()
+    );
+    o
+}

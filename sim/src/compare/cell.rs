@@ -1,0 +1,357 @@
+//! One cell of the matrix: a recipe's comparison configuration under one
+//! fault class, written as a scenario file and judged by loading that very
+//! file the way `locksmith check` / `locksmith sim` load it — so the
+//! command printed beside the cell reproduces it.
+
+use super::faults::{Driver, FaultClass};
+use super::recipes::RecipeRow;
+use crate::scenario::Scenario;
+use crate::sim_settings::SimSettings;
+use crate::simulate::sweep::{sweep, SweepOptions};
+use crate::simulate::{run_seed, SimConfig};
+use locksmith_model::check::{check, FaultBudget};
+use locksmith_model::harness::{Property, Verdict};
+use locksmith_model::recipe::RecipeId;
+use serde::Serialize;
+use std::path::Path;
+use std::time::Instant;
+
+/// What a fault class changes: the configuration a cell's scenario file
+/// spells out.
+#[derive(Clone, Debug)]
+pub struct CellConfig {
+    pub recipe: RecipeId,
+    pub clients: u8,
+    pub acquisitions: u8,
+    /// The checker's fault budgets (`[faults]`).
+    pub faults: FaultBudget,
+    /// The simulator's settings (`[sim]`, seeds included).
+    pub sim: SimSettings,
+    /// The checker's bound (`[check] max_states`).
+    pub max_states: usize,
+}
+
+/// The cell's name, as file names and `--json` spell it.
+pub fn cell_id(recipe: RecipeId, fault: &FaultClass) -> String {
+    format!("{}--{}", recipe.name(), fault.id)
+}
+
+impl CellConfig {
+    /// The recipe's configuration for `fault`'s driver, changed by `fault`.
+    pub fn new(row: &RecipeRow, fault: &FaultClass) -> CellConfig {
+        let s = &row.setup_for(fault.id);
+        let (clients, acquisitions) = match fault.driver {
+            Driver::Check => (s.check_clients, s.check_acquisitions),
+            Driver::Sim => (s.sim_clients, s.sim_acquisitions),
+        };
+        let mut c = CellConfig {
+            recipe: row.id,
+            clients,
+            acquisitions,
+            faults: FaultBudget::default(),
+            sim: SimSettings {
+                seeds: s.seeds,
+                ..SimSettings::default()
+            },
+            max_states: s.max_states,
+        };
+        (fault.apply)(&mut c);
+        c
+    }
+
+    /// The scenario file: only what differs from the defaults, so a reader
+    /// sees what the fault class changed.
+    pub fn to_toml(&self, fault: &FaultClass) -> String {
+        let mut out = format!(
+            "# {} × {}: a cell of `locksmith compare`, generated; do not edit\n\
+             # (regenerate with `cargo run --release -- compare`).\n\
+             description = {}\nrecipe = \"{}\"\nclients = {}\nacquisitions = {}\n",
+            self.recipe.name(),
+            fault.label,
+            toml_string(fault.about),
+            self.recipe.name(),
+            self.clients,
+            self.acquisitions
+        );
+        match fault.driver {
+            Driver::Check => {
+                let f = self.faults;
+                let budgets = [
+                    ("waiter_expiries", f.waiter_expiries),
+                    ("holder_expiries", f.holder_expiries),
+                    ("connection_losses", f.connection_losses),
+                ];
+                if budgets.iter().any(|(_, n)| *n > 0) {
+                    out.push_str("\n[faults]\n");
+                    for (k, n) in budgets.iter().filter(|(_, n)| *n > 0) {
+                        out.push_str(&format!("{k} = {n}\n"));
+                    }
+                }
+                out.push_str(&format!("\n[check]\nmax_states = {}\n", self.max_states));
+            }
+            Driver::Sim => {
+                out.push('\n');
+                out.push_str(&sim_table(&self.sim));
+            }
+        }
+        out
+    }
+}
+
+/// A TOML basic string.
+fn toml_string(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+/// `[sim]` with the keys that differ from [`SimSettings::default`].
+fn sim_table(s: &SimSettings) -> String {
+    let (Ok(toml::Value::Table(mine)), Ok(toml::Value::Table(def))) = (
+        toml::Value::try_from(s),
+        toml::Value::try_from(SimSettings::default()),
+    ) else {
+        return String::from("[sim]\n");
+    };
+    // The seeds always: they say how much the simulator's "holds" is worth.
+    let diff: toml::Table = mine
+        .into_iter()
+        .filter(|(k, v)| k == "seeds" || def.get(k) != Some(v))
+        .collect();
+    let mut top = toml::Table::new();
+    top.insert("sim".into(), toml::Value::Table(diff));
+    toml::to_string(&top).unwrap_or_else(|_| String::from("[sim]\n"))
+}
+
+/// Where a cell's verdict came from.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "driver", rename_all = "lowercase")]
+pub enum Source {
+    /// The exhaustive checker.
+    Check {
+        clients: u8,
+        acquisitions: u8,
+        states: usize,
+        transitions: usize,
+        depth: usize,
+        /// The bound that stopped the run, if one did (then incomplete).
+        bound: Option<String>,
+    },
+    /// The simulator, seeds `0 .. seeds`, every one run.
+    Sim {
+        clients: u8,
+        acquisitions: u8,
+        seeds: u64,
+        failing_seeds: Vec<u64>,
+    },
+}
+
+/// The shortest trace of a cell's headline violation.
+#[derive(Clone, Debug, Serialize)]
+pub struct CellTrace {
+    /// Steps (checker) or trace entries (simulator).
+    pub steps: usize,
+    /// The simulator's seed (the failing seed with the shortest trace).
+    pub seed: Option<u64>,
+    /// What the run said of the violation (simulator).
+    pub why: Option<String>,
+    /// The page, relative to the report folder.
+    pub page: String,
+    /// The command that prints this trace.
+    pub command: String,
+    #[serde(skip)]
+    pub text: String,
+    #[serde(skip)]
+    pub mermaid: String,
+}
+
+/// A judged cell.
+#[derive(Clone, Debug, Serialize)]
+pub struct CellResult {
+    pub recipe: String,
+    pub fault: String,
+    /// The headline verdict: violated if any property is, else incomplete
+    /// if any is, else holds.
+    pub verdict: Verdict,
+    /// The first violated (or incomplete) property in `Property::ALL` order.
+    #[serde(serialize_with = "property_name")]
+    pub property: Option<Property>,
+    /// Every property's verdict, in `Property::ALL` order.
+    pub properties: Vec<PropertyVerdict>,
+    pub source: Source,
+    pub trace: Option<CellTrace>,
+    /// The scenario file, relative to the report folder.
+    pub scenario: String,
+    /// The command that reproduces the cell (from the repository's top).
+    pub command: String,
+    #[serde(skip)]
+    pub scenario_text: String,
+    #[serde(skip)]
+    pub elapsed_ms: u128,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PropertyVerdict {
+    #[serde(serialize_with = "one_property_name")]
+    pub property: Property,
+    pub verdict: Verdict,
+}
+
+/// Properties go out by their one name (`mutual exclusion`), as in every
+/// other `--json`.
+fn property_name<S: serde::Serializer>(p: &Option<Property>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_some(&p.map(|p| p.name()))
+}
+
+fn one_property_name<S: serde::Serializer>(p: &Property, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(p.name())
+}
+
+/// The overall verdict of per-property verdicts, as the checker's report
+/// forms it.
+fn headline(props: &[PropertyVerdict]) -> (Verdict, Option<Property>) {
+    let first = |v: Verdict| props.iter().find(|p| p.verdict == v).map(|p| p.property);
+    match (first(Verdict::Violated), first(Verdict::Incomplete)) {
+        (Some(p), _) => (Verdict::Violated, Some(p)),
+        (None, Some(p)) => (Verdict::Incomplete, Some(p)),
+        (None, None) => (Verdict::Holds, None),
+    }
+}
+
+/// Runs the cell `row` × `fault`; `out` is the report folder as the
+/// commands should name it (e.g. `reports`).
+pub fn run(row: &RecipeRow, fault: &FaultClass, out: &str) -> Result<CellResult, String> {
+    let started = Instant::now();
+    let id = cell_id(row.id, fault);
+    let cfg = CellConfig::new(row, fault);
+    let text = cfg.to_toml(fault);
+    let scenario = format!("scenarios/{id}.toml");
+    let path = format!("{out}/{scenario}");
+    let sc = Scenario::parse(Path::new(&path), &text).map_err(|e| e.to_string())?;
+    let page = format!("traces/{id}.md");
+    let mut r = match fault.driver {
+        Driver::Check => run_check(&sc, &path, page),
+        Driver::Sim => run_sim(&sc, &path, page),
+    };
+    r.recipe = row.id.name().into();
+    r.fault = fault.id.into();
+    r.scenario = scenario;
+    r.scenario_text = text;
+    r.elapsed_ms = started.elapsed().as_millis();
+    Ok(r)
+}
+
+fn blank(source: Source, command: String) -> CellResult {
+    CellResult {
+        recipe: String::new(),
+        fault: String::new(),
+        verdict: Verdict::Holds,
+        property: None,
+        properties: Vec::new(),
+        source,
+        trace: None,
+        scenario: String::new(),
+        command,
+        scenario_text: String::new(),
+        elapsed_ms: 0,
+    }
+}
+
+fn run_check(sc: &Scenario, path: &str, page: String) -> CellResult {
+    let report = check(&sc.check);
+    let command = format!("cargo run --release -- check {path}");
+    let mut r = blank(
+        Source::Check {
+            clients: sc.check.clients,
+            acquisitions: sc.check.acquisitions,
+            states: report.states,
+            transitions: report.transitions,
+            depth: report.depth,
+            bound: report.bound.clone(),
+        },
+        command.clone(),
+    );
+    r.properties = report
+        .properties
+        .iter()
+        .map(|p| PropertyVerdict {
+            property: p.property,
+            verdict: p.verdict,
+        })
+        .collect();
+    (r.verdict, r.property) = headline(&r.properties);
+    if r.verdict == Verdict::Violated {
+        if let Some(t) = r.property.and_then(|p| report.trace_of(p)) {
+            r.trace = Some(CellTrace {
+                steps: t.steps.len(),
+                seed: None,
+                why: None,
+                page,
+                command,
+                text: t.text(),
+                mermaid: t.mermaid(sc.check.clients),
+            });
+        }
+    }
+    r
+}
+
+/// How many failing seeds are replayed with a trace to find the shortest.
+const TRACE_CANDIDATES: usize = 20;
+
+fn run_sim(sc: &Scenario, path: &str, page: String) -> CellResult {
+    let cfg = SimConfig::of(sc);
+    let opts = SweepOptions {
+        first: 0,
+        count: sc.sim.seeds,
+        keep_going: true,
+        jobs: 1,
+    };
+    let sweep = sweep(&cfg, &opts, &|| {});
+    let command = format!("cargo run --release -- sim {path} --keep-going");
+    let mut r = blank(
+        Source::Sim {
+            clients: cfg.clients as u8,
+            acquisitions: cfg.acquisitions,
+            seeds: sweep.seeds_run,
+            failing_seeds: sweep.failures.iter().map(|f| f.seed).collect(),
+        },
+        command,
+    );
+    r.properties = Property::ALL
+        .into_iter()
+        .map(|p| PropertyVerdict {
+            property: p,
+            verdict: if !cfg.judges(p) {
+                Verdict::NotApplicable
+            } else if sweep.failures.iter().any(|f| f.violations.contains(p)) {
+                Verdict::Violated
+            } else if sweep.seeds_run < opts.count {
+                Verdict::Incomplete
+            } else {
+                Verdict::Holds
+            },
+        })
+        .collect();
+    (r.verdict, r.property) = headline(&r.properties);
+    if let (Verdict::Violated, Some(p)) = (r.verdict, r.property) {
+        // The failing seed with the fewest trace entries (lowest on a tie).
+        let best = sweep
+            .failures
+            .iter()
+            .filter(|f| f.violations.contains(p))
+            .take(TRACE_CANDIDATES)
+            .map(|f| run_seed(&cfg, f.seed, true))
+            .min_by_key(|run| (run.trace.entries.len(), run.seed));
+        if let Some(run) = best {
+            r.trace = Some(CellTrace {
+                steps: run.trace.entries.len(),
+                seed: Some(run.seed),
+                why: run.violations.get(p).map(str::to_string),
+                page,
+                command: format!("cargo run --release -- replay {path} --seed {}", run.seed),
+                text: run.trace.text(),
+                mermaid: run.trace.mermaid(cfg.clients),
+            });
+        }
+    }
+    r
+}

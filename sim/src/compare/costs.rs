@@ -1,0 +1,98 @@
+//! What each recipe costs when it works: the simulator's figures without
+//! faults, at growing numbers of clients, so the herd's growth against the
+//! textbook lock's flat line shows in the charts.
+
+use crate::scenario::Scenario;
+use crate::simulate::sweep::{sweep, SweepOptions};
+use crate::simulate::SimConfig;
+use locksmith_model::recipe::RecipeId;
+use serde::Serialize;
+use std::path::Path;
+
+/// The client counts of every cost series.
+pub const CLIENTS: [u8; 4] = [2, 5, 10, 20];
+/// Acquisitions per client in a cost run.
+pub const ACQUISITIONS: u8 = 10;
+/// Seeds per point.
+pub const SEEDS: u64 = 20;
+
+/// One point of a recipe's cost series.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct CostPoint {
+    pub recipe: String,
+    pub clients: u8,
+    pub seeds: u64,
+    pub acquisitions: u64,
+    /// Acquisitions during whose attempt a notification arrived.
+    pub contended_acquisitions: u64,
+    /// All notifications ÷ contended acquisitions.
+    pub notifications_per_contended_acquisition: f64,
+    /// Requests + replies + notifications ÷ acquisitions (heartbeats apart).
+    pub packets_per_acquisition: f64,
+    /// Sessions notified per release that had a waiter.
+    pub wakeups_per_release: f64,
+    pub latency_p50_ms: f64,
+    pub latency_p99_ms: f64,
+    /// Seeds that ended on a violation (their figures count up to it).
+    pub failing_seeds: u64,
+    /// The command that prints these figures.
+    pub command: String,
+}
+
+/// The scenario file every point of `recipe` runs (`--clients` varies).
+pub fn scenario_text(recipe: RecipeId) -> String {
+    format!(
+        "# {recipe}'s costs: `locksmith compare` runs this file with --clients 2, 5, 10, 20.\n\
+         # Generated; do not edit (regenerate with `cargo run --release -- compare`).\n\
+         description = \"Costs without faults: default [sim] settings.\"\n\
+         recipe = \"{recipe}\"\nclients = 2\nacquisitions = {ACQUISITIONS}\n\n[sim]\nseeds = {SEEDS}\n"
+    )
+}
+
+/// The scenario's path, relative to the report folder.
+pub fn scenario_path(recipe: RecipeId) -> String {
+    format!("scenarios/costs--{}.toml", recipe.name())
+}
+
+/// Runs every point of `recipe`.
+pub fn run(recipe: RecipeId, out: &str) -> Result<Vec<CostPoint>, String> {
+    let path = format!("{out}/{}", scenario_path(recipe));
+    let sc =
+        Scenario::parse(Path::new(&path), &scenario_text(recipe)).map_err(|e| e.to_string())?;
+    let mut points = Vec::new();
+    for n in CLIENTS {
+        let mut cfg = SimConfig::of(&sc);
+        cfg.clients = n as usize;
+        let opts = SweepOptions {
+            first: 0,
+            count: sc.sim.seeds,
+            keep_going: true,
+            jobs: 1,
+        };
+        let r = sweep(&cfg, &opts, &|| {});
+        let s = r.totals.summary();
+        points.push(CostPoint {
+            recipe: recipe.name().into(),
+            clients: n,
+            seeds: r.seeds_run,
+            acquisitions: s.acquisitions,
+            contended_acquisitions: s.contended_acquisitions,
+            notifications_per_contended_acquisition: round(
+                s.notifications_per_contended_acquisition,
+            ),
+            packets_per_acquisition: round(s.packets_per_acquisition),
+            wakeups_per_release: round(s.wakeups_per_release),
+            latency_p50_ms: round(s.latency_p50_ms),
+            latency_p99_ms: round(s.latency_p99_ms),
+            failing_seeds: r.failures.len() as u64,
+            command: format!("cargo run --release -- sim {path} --clients {n} --keep-going --json"),
+        });
+    }
+    Ok(points)
+}
+
+/// Three decimals: what the report prints, and what the JSON keeps (so the
+/// committed files do not depend on the last bits of a float sum).
+fn round(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}

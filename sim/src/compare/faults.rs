@@ -1,0 +1,156 @@
+//! The fault classes of the comparison: one registry, [`FAULTS`]. A row
+//! names the class, says which driver judges it and how it changes a
+//! recipe's comparison configuration; the matrix, the JSON and the pages
+//! are drawn from this table, so a new class is one new row here.
+//!
+//! Classes the design lists that neither driver models yet are named in
+//! [`NOT_MODELLED`], so the report says so instead of leaving them out
+//! silently.
+
+use super::cell::CellConfig;
+use crate::sim_settings::{FaultKind, ScheduledFault, Target, TargetName};
+use serde::Serialize;
+
+/// Which driver judges a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Driver {
+    /// The exhaustive checker (`locksmith check`): every interleaving of a
+    /// small configuration, shortest traces.
+    Check,
+    /// The deterministic simulator (`locksmith sim`): real timers, many
+    /// seeds; "holds" means no seed violated it.
+    Sim,
+}
+
+impl Driver {
+    pub fn name(self) -> &'static str {
+        match self {
+            Driver::Check => "check",
+            Driver::Sim => "sim",
+        }
+    }
+}
+
+/// One column of the matrix.
+pub struct FaultClass {
+    /// As `--faults` and file names spell it.
+    pub id: &'static str,
+    /// As the report's column header reads.
+    pub label: &'static str,
+    pub driver: Driver,
+    /// The legend's sentence: what strikes, when, how often.
+    pub about: &'static str,
+    /// Turns the recipe's comparison configuration into this class's.
+    pub apply: fn(&mut CellConfig),
+}
+
+/// A holder fault of the simulator, scheduled once, 5 ms into the run (the
+/// first holder after that is struck).
+fn at_holder(c: &mut CellConfig, fault: FaultKind, fencing: bool) {
+    // A longer critical section than the default makes the holder easy to
+    // catch inside it.
+    c.sim.hold_ms = [2.0, 4.0];
+    c.sim.fencing = fencing;
+    let duration_ms = (fault != FaultKind::Expire).then_some(c.sim.session_timeout_ms * 1.5);
+    c.sim.schedule = vec![ScheduledFault {
+        at_ms: 5.0,
+        fault,
+        target: Target::Named(TargetName::Holder),
+        duration_ms,
+        applied: false,
+    }];
+}
+
+/// Every fault class, in the matrix's column order.
+pub static FAULTS: &[FaultClass] = &[
+    FaultClass {
+        id: "none",
+        label: "no fault",
+        driver: Driver::Check,
+        about: "no fault: every interleaving of the clients' threads and the server's steps",
+        apply: |_| {},
+    },
+    FaultClass {
+        id: "waiter-expiry",
+        label: "waiter expiry",
+        driver: Driver::Check,
+        about: "the session of a client parked in wait()/await() expires, once, at any point it is parked",
+        apply: |c| c.faults.waiter_expiries = 1,
+    },
+    FaultClass {
+        id: "holder-expiry",
+        label: "holder expiry",
+        driver: Driver::Check,
+        about: "the session of the client that believes it holds the lock expires inside its critical section, once (the stale holder)",
+        apply: |c| c.faults.holder_expiries = 1,
+    },
+    FaultClass {
+        id: "connection-loss",
+        label: "connection loss",
+        driver: Driver::Check,
+        about: "a client's connection drops once with a request in flight; the checker explores both outcomes (applied with the reply lost, never applied) in one class: its fault budget does not tell them apart",
+        apply: |c| c.faults.connection_losses = 1,
+    },
+    FaultClass {
+        id: "reorder",
+        label: "reordering within a session (UNSAFE)",
+        driver: Driver::Sim,
+        about: "UNSAFE, never done by ZooKeeper: replies and events of one session may overtake each other (`reorder_within_session`), to show which recipes rely on per-session FIFO",
+        apply: |c| {
+            c.sim.reorder_within_session = true;
+            c.sim.seeds = c.sim.seeds.max(300);
+        },
+    },
+    FaultClass {
+        id: "holder-pause",
+        label: "holder pause > session timeout",
+        driver: Driver::Sim,
+        about: "the holder's process stops (GC) for 1.5 × the session timeout inside its critical section, then resumes and goes on writing",
+        apply: |c| at_holder(c, FaultKind::Pause, false),
+    },
+    FaultClass {
+        id: "partition",
+        label: "holder partition",
+        driver: Driver::Sim,
+        about: "the holder is cut off from ZooKeeper (not from the resource) for 1.5 × the session timeout inside its critical section",
+        apply: |c| at_holder(c, FaultKind::Partition, false),
+    },
+    FaultClass {
+        id: "holder-expiry-fenced",
+        label: "holder expiry, fenced",
+        driver: Driver::Sim,
+        about: "holder expiry in the simulator, with fencing: the holder sends its lock node's sequence number and the resource rejects older tokens",
+        apply: |c| at_holder(c, FaultKind::Expire, true),
+    },
+    FaultClass {
+        id: "holder-pause-fenced",
+        label: "holder pause, fenced",
+        driver: Driver::Sim,
+        about: "holder pause with fencing tokens",
+        apply: |c| at_holder(c, FaultKind::Pause, true),
+    },
+    FaultClass {
+        id: "partition-fenced",
+        label: "holder partition, fenced",
+        driver: Driver::Sim,
+        about: "holder partition with fencing tokens",
+        apply: |c| at_holder(c, FaultKind::Partition, true),
+    },
+];
+
+/// Fault classes of the design that no driver models yet.
+pub static NOT_MODELLED: &[(&str, &str)] = &[
+    ("any-step expiry", "a session expiring at any step, not only while waiting or holding"),
+    ("client-side expiry", "the client library giving up on its session and opening a new one before the server expires the old one (Curator)"),
+    ("disconnect", "a connection dropping with nothing in flight, then reconnecting"),
+    ("crash", "a client process dying and restarting"),
+];
+
+/// The issue that adds the classes of [`NOT_MODELLED`].
+pub const NOT_MODELLED_ISSUE: &str = "issue 9";
+
+/// The class spelled `id`.
+pub fn find(id: &str) -> Option<&'static FaultClass> {
+    FAULTS.iter().find(|f| f.id == id)
+}

@@ -1,0 +1,194 @@
+//! `reports/index.html`: one self-contained page — the matrix, the charts
+//! inline as SVG, every trace — with no script and no network, readable
+//! offline. Mermaid needs a script, so the diagrams stay as their source
+//! (the Markdown pages under `traces/` render them on GitHub).
+
+use super::cell::CellResult;
+use super::markdown::{short, source_text};
+use super::Matrix;
+use locksmith_model::harness::{Property, Verdict};
+use std::fmt::Write;
+
+/// Escapes text for HTML.
+pub fn esc(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for ch in s.chars() {
+        match ch {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '"' => o.push_str("&quot;"),
+            c => o.push(c),
+        }
+    }
+    o
+}
+
+const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em;max-width:1400px;color:#222}\
+table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;vertical-align:top;font-size:14px}\
+th{background:#f3f3f3}td.holds{background:#e8f6e8}td.violated{background:#fbe4e4}td.incomplete{background:#fff4d6}\
+pre{background:#f7f7f7;padding:8px;overflow-x:auto;font-size:12px}details{margin:.5em 0}summary{cursor:pointer;font-weight:600}\
+.charts{display:flex;flex-wrap:wrap;gap:12px}.charts svg{border:1px solid #ddd}code{font-size:13px}";
+
+/// A verdict as one mark: plain symbols every font has (no emoji, which a
+/// machine without an emoji font draws as boxes).
+fn mark(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Holds => "✓",
+        Verdict::Violated => "✗",
+        Verdict::Incomplete => "?",
+        Verdict::NotApplicable => "–",
+    }
+}
+
+fn anchor(c: &CellResult) -> String {
+    format!("{}--{}", c.recipe, c.fault)
+}
+
+fn cell_html(c: &CellResult) -> String {
+    let class = c.verdict.name();
+    let body = match (c.verdict, c.property, &c.trace) {
+        (Verdict::Violated, Some(p), Some(t)) => format!(
+            "✗ <a href=\"#{}\">{}</a> ({} {})",
+            anchor(c),
+            esc(p.name()),
+            t.steps,
+            if t.seed.is_some() { "entries" } else { "steps" }
+        ),
+        (Verdict::Incomplete, Some(p), _) => format!("? incomplete: {}", esc(p.name())),
+        (v, _, _) => format!("{} {v}", mark(v)),
+    };
+    format!(
+        "<td class=\"{class}\" title=\"{}\">{body}</td>",
+        esc(&source_text(c))
+    )
+}
+
+/// The whole page; `charts` are the SVGs in [`super::charts::CHARTS`] order.
+pub fn page(m: &Matrix, readme_intro: &str, charts: &[String]) -> String {
+    let mut o = String::new();
+    let _ = write!(
+        o,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <title>locksmith compare</title><style>{STYLE}</style></head><body>\n\
+         <h1>Which lock recipe should I use?</h1>\n<p>{}</p>\n",
+        esc(readme_intro)
+    );
+    let (holds, violated, incomplete) = super::json::counts(m);
+    let _ = writeln!(
+        o,
+        "<h2>The matrix</h2><p>{} recipes × {} fault classes: {violated} violated, {holds} hold, {incomplete} incomplete. Hover a cell for its source.</p>",
+        m.recipes.len(),
+        m.faults.len()
+    );
+    o.push_str("<table><tr><th>recipe</th>");
+    for f in &m.faults {
+        let _ = write!(
+            o,
+            "<th title=\"{}\">{}<br><i>{}</i></th>",
+            esc(f.about),
+            esc(f.label),
+            f.driver.name()
+        );
+    }
+    o.push_str("</tr>\n");
+    for (r, row) in m.recipes.iter().enumerate() {
+        let _ = write!(o, "<tr><th>{}</th>", esc(row.id.name()));
+        for f in 0..m.faults.len() {
+            o.push_str(&cell_html(m.cell(r, f)));
+        }
+        o.push_str("</tr>\n");
+    }
+    o.push_str("</table>\n<h3>Fault classes</h3><ul>\n");
+    for f in &m.faults {
+        let _ = writeln!(
+            o,
+            "<li><b>{}</b> ({}): {}</li>",
+            esc(f.label),
+            f.driver.name(),
+            esc(f.about)
+        );
+    }
+    for (f, about) in super::faults::NOT_MODELLED {
+        let _ = writeln!(
+            o,
+            "<li><b>{}</b>: not modelled yet ({}): {}</li>",
+            esc(f),
+            super::faults::NOT_MODELLED_ISSUE,
+            esc(about)
+        );
+    }
+    o.push_str("</ul>\n");
+    if !charts.is_empty() {
+        let _ = writeln!(
+            o,
+            "<h2>What it costs</h2><p>The simulator without faults, {} acquisitions per client, {} seeds per point.</p><div class=\"charts\">",
+            super::costs::ACQUISITIONS,
+            super::costs::SEEDS
+        );
+        for svg in charts {
+            let svg = svg.trim_start_matches(|c| c != '<');
+            let svg = svg.strip_prefix("<?xml").map_or(svg, |rest| {
+                rest.split_once("?>").map_or(rest, |(_, after)| after)
+            });
+            o.push_str(svg.trim());
+            o.push('\n');
+        }
+        o.push_str("</div>\n");
+    }
+    o.push_str("<h2>Every cell</h2>\n");
+    for (r, row) in m.recipes.iter().enumerate() {
+        let _ = writeln!(
+            o,
+            "<h3>{}</h3><p>{}</p>",
+            esc(row.id.name()),
+            esc(&row.claim)
+        );
+        if !row.instead.is_empty() {
+            let _ = writeln!(o, "<p><b>Use instead:</b> {}</p>", esc(&row.instead));
+        }
+        o.push_str("<table><tr><th>fault</th><th>verdict</th>");
+        for p in Property::ALL {
+            let _ = write!(o, "<th title=\"{}\">{}</th>", esc(p.name()), short(p));
+        }
+        o.push_str("<th>source</th><th>reproduce</th></tr>\n");
+        for (f, fault) in m.faults.iter().enumerate() {
+            let c = m.cell(r, f);
+            let _ = write!(o, "<tr><td>{}</td>{}", esc(fault.label), cell_html(c));
+            for p in &c.properties {
+                let _ = write!(o, "<td>{}</td>", mark(p.verdict));
+            }
+            let _ = writeln!(
+                o,
+                "<td>{}</td><td><code>{}</code></td></tr>",
+                esc(&source_text(c)),
+                esc(&c.command)
+            );
+        }
+        o.push_str("</table>\n");
+    }
+    o.push_str("<h2>Traces</h2>\n");
+    for c in &m.cells {
+        let (Some(t), Some(p)) = (&c.trace, c.property) else {
+            continue;
+        };
+        let _ = writeln!(
+            o,
+            "<details id=\"{}\"><summary>{} × {}: {} ({} {})</summary>\n<p>{}<br>Reproduce: <code>{}</code><br>This trace: <code>{}</code></p>\
+             <pre>{}</pre><details><summary>Mermaid source</summary><pre>{}</pre></details></details>",
+            anchor(c),
+            esc(&c.recipe),
+            esc(&c.fault),
+            esc(p.name()),
+            t.steps,
+            if t.seed.is_some() { "entries" } else { "steps" },
+            esc(&source_text(c)),
+            esc(&c.command),
+            esc(&t.command),
+            esc(&t.text),
+            esc(&t.mermaid)
+        );
+    }
+    o.push_str("</body></html>\n");
+    o
+}

@@ -1,0 +1,120 @@
+//! `reports/compare.json`, and what `--json` prints: the matrix for
+//! machines, with the same names as every other `--json` (property names,
+//! verdicts `holds` / `violated` / `incomplete` / `n/a`).
+
+use super::cell::CellResult;
+use super::costs::CostPoint;
+use super::faults::{Driver, NOT_MODELLED, NOT_MODELLED_ISSUE};
+use super::recipes::Setup;
+use super::Matrix;
+use locksmith_model::harness::Property;
+use serde::Serialize;
+
+#[derive(Serialize)]
+struct Fault {
+    id: &'static str,
+    label: &'static str,
+    driver: Driver,
+    about: &'static str,
+}
+
+#[derive(Serialize)]
+struct NotModelled {
+    fault: &'static str,
+    about: &'static str,
+    status: String,
+}
+
+#[derive(Serialize)]
+struct Recipe<'a> {
+    id: &'static str,
+    origin: &'static str,
+    setup: &'a Setup,
+    /// Sizes that differ under some fault classes.
+    per_fault: &'a std::collections::BTreeMap<String, super::recipes::Sizes>,
+}
+
+#[derive(Serialize)]
+struct Summary {
+    cells: usize,
+    holds: usize,
+    violated: usize,
+    incomplete: usize,
+}
+
+#[derive(Serialize)]
+struct Json<'a> {
+    regenerate: &'static str,
+    /// The headline order.
+    properties: Vec<&'static str>,
+    faults: Vec<Fault>,
+    not_modelled: Vec<NotModelled>,
+    recipes: Vec<Recipe<'a>>,
+    summary: Summary,
+    cells: &'a [CellResult],
+    costs: Vec<&'a CostPoint>,
+}
+
+/// How many cells hold, are violated, are incomplete.
+pub fn counts(m: &Matrix) -> (usize, usize, usize) {
+    use locksmith_model::harness::Verdict;
+    let n = |v| m.cells.iter().filter(|c| c.verdict == v).count();
+    (
+        n(Verdict::Holds),
+        n(Verdict::Violated),
+        n(Verdict::Incomplete),
+    )
+}
+
+/// The matrix as one JSON value.
+pub fn value(m: &Matrix) -> serde_json::Value {
+    let (holds, violated, incomplete) = counts(m);
+    let j = Json {
+        regenerate: "cargo run --release -- compare",
+        properties: Property::ALL.iter().map(|p| p.name()).collect(),
+        faults: m
+            .faults
+            .iter()
+            .map(|f| Fault {
+                id: f.id,
+                label: f.label,
+                driver: f.driver,
+                about: f.about,
+            })
+            .collect(),
+        not_modelled: NOT_MODELLED
+            .iter()
+            .map(|(fault, about)| NotModelled {
+                fault,
+                about,
+                status: format!("not modelled yet ({NOT_MODELLED_ISSUE})"),
+            })
+            .collect(),
+        recipes: m
+            .recipes
+            .iter()
+            .map(|r| Recipe {
+                id: r.id.name(),
+                origin: r.id.origin(),
+                setup: &r.setup,
+                per_fault: &r.per_fault,
+            })
+            .collect(),
+        summary: Summary {
+            cells: m.cells.len(),
+            holds,
+            violated,
+            incomplete,
+        },
+        cells: &m.cells,
+        costs: m.costs.iter().flat_map(|(_, ps)| ps.iter()).collect(),
+    };
+    serde_json::to_value(&j).unwrap_or(serde_json::Value::Null)
+}
+
+/// `compare.json`'s text: pretty, with a final newline.
+pub fn text(m: &Matrix) -> String {
+    let mut s = serde_json::to_string_pretty(&value(m)).unwrap_or_default();
+    s.push('\n');
+    s
+}

@@ -1,0 +1,165 @@
+//! The committed report in `reports/` (and the excerpt in the README) is
+//! what `locksmith compare` produces now: this test runs the whole
+//! comparison in memory and fails on any difference, naming the files and
+//! cells that changed and the one command that regenerates them.
+
+use locksmith::cli::compare_options;
+use locksmith::compare::{self, files};
+use std::path::Path;
+
+const REGENERATE: &str = "cargo run --release -- compare";
+
+#[test]
+fn reports_are_up_to_date() {
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let mut opts = compare_options(&[], &[], "reports").expect("the whole catalogue");
+    opts.jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let started = std::time::Instant::now();
+    let m = compare::run(&opts, &|_| {}).expect("every cell runs");
+    eprintln!(
+        "compare: {} cells and {} cost series in {:.1} s",
+        m.cells.len(),
+        m.costs.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let report = files::build(&m).expect("the report draws");
+    let mut problems = files::differences(&root.join("reports"), &report);
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    match files::with_excerpt(&readme, &files::excerpt(&m)) {
+        None => problems.push(format!(
+            "README.md lacks the markers {} … {}",
+            files::BEGIN,
+            files::END
+        )),
+        Some(new) if new != readme => {
+            problems.push("changed: README.md (the matrix excerpt)".into())
+        }
+        Some(_) => {}
+    }
+    assert!(
+        problems.is_empty(),
+        "reports/ is not what `locksmith compare` produces now:\n{}\nregenerate with: {REGENERATE}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn a_cell_reproduces_by_its_own_scenario_file() {
+    // The cell's scenario text, loaded as `locksmith check` loads it, gives
+    // the cell's verdict: the command in the report is the cell.
+    let opts = compare_options(&["no-recheck".into()], &["waiter-expiry".into()], "reports")
+        .expect("known names");
+    let m = compare::run(&opts, &|_| {}).expect("runs");
+    let c = &m.cells[0];
+    let sc = locksmith::scenario::Scenario::parse(Path::new("x.toml"), &c.scenario_text)
+        .expect("the cell's scenario parses");
+    let r = locksmith_model::check::check(&sc.check);
+    assert_eq!(r.verdict, c.verdict);
+    assert_eq!(r.property, c.property);
+    assert_eq!(
+        c.command,
+        "cargo run --release -- check reports/scenarios/no-recheck--waiter-expiry.toml"
+    );
+}
+
+#[test]
+fn unknown_names_are_refused_with_the_valid_ones() {
+    let e = compare_options(&["predecesor".into()], &[], "reports")
+        .err()
+        .expect("an unknown recipe");
+    assert!(e.contains("unknown recipe `predecesor`"), "{e}");
+    assert!(e.contains("predecessor, racy-wait"), "{e}");
+    let e = compare_options(&[], &["gc".into()], "reports")
+        .err()
+        .expect("an unknown fault");
+    assert!(e.contains("holder-pause"), "{e}");
+}
+
+fn locksmith(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_locksmith"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .output()
+        .expect("run locksmith");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The committed cell `id` of `reports/compare.json`.
+fn committed_cell(id: &str) -> serde_json::Value {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../reports/compare.json"
+    ))
+    .expect("reports/compare.json");
+    let v: serde_json::Value = serde_json::from_str(&text).expect("json");
+    v["cells"]
+        .as_array()
+        .and_then(|cs| {
+            cs.iter().find(|c| {
+                format!(
+                    "{}--{}",
+                    c["recipe"].as_str().unwrap_or(""),
+                    c["fault"].as_str().unwrap_or("")
+                ) == id
+            })
+        })
+        .cloned()
+        .expect("the cell is in compare.json")
+}
+
+/// The arguments of a cell's command (after `cargo run --release --`).
+fn args_of(command: &str) -> Vec<String> {
+    command
+        .split(" -- ")
+        .nth(1)
+        .expect("a cargo run command")
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_commands_in_the_report_reproduce_their_cells() {
+    for id in ["predecessor--holder-expiry", "no-recheck--none"] {
+        let c = committed_cell(id);
+        let mut args = args_of(c["command"].as_str().unwrap_or(""));
+        args.push("--json".into());
+        let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (_, out, err) = locksmith(&argv);
+        let j: serde_json::Value =
+            serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {err}"));
+        assert_eq!(j["verdict"], c["verdict"], "{id}");
+        assert_eq!(j["property"], c["property"], "{id}");
+        assert_eq!(j["states"], c["source"]["states"], "{id}");
+    }
+    let c = committed_cell("predecessor--holder-pause");
+    let mut args = args_of(c["command"].as_str().unwrap_or(""));
+    args.push("--json".into());
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, out, err) = locksmith(&argv);
+    assert_eq!(code, 1, "{err}");
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {err}"));
+    assert_eq!(j["failing_seeds"], c["source"]["failing_seeds"]);
+    let replay = args_of(c["trace"]["command"].as_str().unwrap_or(""));
+    let argv: Vec<&str> = replay.iter().map(String::as_str).collect();
+    let (_, out, _) = locksmith(&argv);
+    let want = format!(
+        "verdict: violated: {}",
+        c["property"].as_str().unwrap_or("")
+    );
+    assert!(out.contains(&want), "{want} not in the replay");
+}
+
+#[test]
+fn bad_names_exit_2_with_the_valid_ones() {
+    let (code, _, err) = locksmith(&["compare", "--faults", "gc-pause", "--out", "/nonexistent"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("unknown fault class `gc-pause`: expected one of none, waiter-expiry"),
+        "{err}"
+    );
+}
