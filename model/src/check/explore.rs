@@ -104,12 +104,44 @@ fn fingerprint(s: &System) -> u64 {
     super::fingerprint::fingerprint(s)
 }
 
+/// A renumbering of at most 8 clients: the client at new position `j` was
+/// at old position `self.old(j)`, four bits per position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Renumbering(pub u32);
+
+impl Renumbering {
+    pub const IDENTITY: Renumbering = Renumbering(0x7654_3210);
+
+    /// From `canonicalize`'s permutation: new position `j` ← old `perm[j]`.
+    pub fn of(perm: &[u8]) -> Renumbering {
+        let mut r = Self::IDENTITY.0;
+        for (j, &i) in perm.iter().enumerate() {
+            r = (r & !(0xF << (4 * j))) | (u32::from(i) << (4 * j));
+        }
+        Renumbering(r)
+    }
+
+    /// The old position of the client now at `j`.
+    pub fn old(self, j: u8) -> u8 {
+        ((self.0 >> (4 * u32::from(j))) & 0xF) as u8
+    }
+
+    /// The new position of the client that was at `i`.
+    pub fn new_position(self, i: u8) -> u8 {
+        (0..8).find(|&j| self.old(j) == i).unwrap_or(i)
+    }
+}
+
 /// The graph kept for the starvation analysis (compressed adjacency).
 pub struct Graph {
     pub offsets: Vec<u32>,
     pub targets: Vec<u32>,
-    /// The client that acted on each edge (`u8::MAX` for none).
+    /// The client that acted on each edge (`u8::MAX` for none), numbered
+    /// as in the edge's source state.
     pub actors: Vec<u8>,
+    /// Per edge: how the symmetry reduction renumbered the clients, packed
+    /// four bits per position (see [`Renumbering`]).
+    pub renumberings: Vec<Renumbering>,
     /// Per state: bit c set if client c is waiting.
     pub waiting: Vec<u8>,
     /// Per state: bit c set if client c has a non-fault action enabled.
@@ -130,6 +162,7 @@ pub fn explore(cfg: &CheckConfig) -> Exploration {
         offsets: vec![0],
         targets: Vec::new(),
         actors: Vec::new(),
+        renumberings: Vec::new(),
         waiting: Vec::new(),
         enabled: Vec::new(),
         parents: Vec::new(),
@@ -199,9 +232,11 @@ pub fn explore(cfg: &CheckConfig) -> Exploration {
         for (k, &a) in actions.iter().enumerate() {
             let mut next = state.clone();
             let fx = next.apply(a, false);
-            if cfg.symmetry {
-                next.canonicalize();
-            }
+            let renumbering = if cfg.symmetry {
+                Renumbering::of(&next.canonicalize())
+            } else {
+                Renumbering::IDENTITY
+            };
             transitions += 1;
             if !found.contains_key(&Property::Herd) && property::herd(&state, &fx) {
                 let mut t = trace_to(&parents, id);
@@ -238,6 +273,7 @@ pub fn explore(cfg: &CheckConfig) -> Exploration {
             if let Some(g) = graph.as_mut() {
                 g.targets.push(target);
                 g.actors.push(a.client().unwrap_or(u8::MAX));
+                g.renumberings.push(renumbering);
             }
         }
         if let Some(g) = graph.as_mut() {
@@ -297,6 +333,7 @@ fn table_bytes(
     let g = graph.map_or(0, |g| {
         g.targets.capacity() * 4
             + g.actors.capacity()
+            + g.renumberings.capacity() * 4
             + g.offsets.capacity() * 4
             + g.waiting.capacity() * 2
     });

@@ -219,7 +219,7 @@ pub fn sequence_svg(clients: u8, steps: &[(Action, TraceStep)]) -> String {
                 );
             }
             Action::Reap => dot(&mut svg, zk, y, "#888"),
-            Action::Run(c, _) | Action::NoticeExpiry(c) => {
+            Action::Run(c, _) | Action::TimeOut(c, _) | Action::NoticeExpiry(c) => {
                 dot(&mut svg, lane(c as usize), y, "#47c")
             }
         }

@@ -64,6 +64,9 @@ pub enum Action {
     NoticeExpiry(u8),
     /// The server's container reaper runs.
     Reap,
+    /// A thread's timed `wait(millis)` runs out. Not a fault: time passes
+    /// whatever else happens, and the checker lets it run out at any moment.
+    TimeOut(u8, Thread),
     /// Fault: the server expires the client's session.
     Expire(u8),
     /// Fault: the client's connection drops with a request in flight.
@@ -80,6 +83,7 @@ impl Action {
     pub fn relabel(self, f: impl Fn(u8) -> u8) -> Action {
         match self {
             Action::Run(c, t) => Action::Run(f(c), t),
+            Action::TimeOut(c, t) => Action::TimeOut(f(c), t),
             Action::Serve(c) => Action::Serve(f(c)),
             Action::Deliver(c) => Action::Deliver(f(c)),
             Action::NoticeExpiry(c) => Action::NoticeExpiry(f(c)),
@@ -92,6 +96,7 @@ impl Action {
     pub fn client(self) -> Option<u8> {
         match self {
             Action::Run(c, _)
+            | Action::TimeOut(c, _)
             | Action::Serve(c)
             | Action::Deliver(c)
             | Action::NoticeExpiry(c)
@@ -105,7 +110,7 @@ impl Action {
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Action::Run(c, t) => write!(f, "c{}.{t}", c + 1),
+            Action::Run(c, t) | Action::TimeOut(c, t) => write!(f, "c{}.{t}", c + 1),
             Action::Serve(c) => write!(f, "server<-c{}", c + 1),
             Action::Deliver(c) => write!(f, "server->c{}", c + 1),
             Action::NoticeExpiry(c) => write!(f, "c{} heartbeat", c + 1),
@@ -175,6 +180,9 @@ impl System {
                 if p.client.can_step(t) {
                     out.push(Action::Run(c, t));
                 }
+                if p.client.timed_wait(t).is_some() {
+                    out.push(Action::TimeOut(c, t));
+                }
             }
             if !p.inbox.is_empty() {
                 out.push(Action::Deliver(c));
@@ -236,6 +244,16 @@ impl System {
                     fx.text = "container reaper deletes empty containers".into();
                 }
                 self.route(SessionId(0), events, &mut fx);
+            }
+            Action::TimeOut(c, t) => {
+                let p = &mut self.peers[c as usize];
+                if let Some(ms) = p.client.timed_wait(t) {
+                    p.client.time_out(t);
+                    if describe {
+                        fx.text =
+                            format!("wait({ms}) times out: the thread must win the monitor back");
+                    }
+                }
             }
             Action::Expire(c) => self.expire(c as usize, describe, &mut fx),
             Action::LoseConnection(c) => self.lose_connection(c as usize, describe, &mut fx),

@@ -85,6 +85,8 @@ catalogue! {
         "seed 000, first draft of attemptLock", racy_wait::new;
     FixedWait => "fixed-wait", FixedWait(seed000::Seed000),
         "seed 000, final attemptLock", fixed_wait::new;
+    TimedWait => "timed-wait", TimedWait(seed000::Seed000),
+        "seed 000, first draft with the second fix: wait(millis)", timed_wait::new;
     NoRecheck => "no-recheck", NoRecheck(no_recheck::NoRecheck),
         "seed 003 lock()", no_recheck::new;
     HerdUnique => "herd-unique", HerdUnique(herd_unique::HerdUnique),

@@ -11,6 +11,7 @@
 //! | predecessor | [`predecessor`] |
 //! | racy-wait | [`racy_wait`] (code in [`seed000`]) |
 //! | fixed-wait | [`fixed_wait`] (code in [`seed000`]) |
+//! | timed-wait | [`timed_wait`] (code in [`seed000`]) |
 //! | no-recheck | [`no_recheck`] |
 //! | herd-unique | [`herd_unique`] |
 //! | herd-children | [`herd_children`] |
@@ -25,5 +26,6 @@ pub mod no_recheck;
 pub mod predecessor;
 pub mod racy_wait;
 pub mod seed000;
+pub mod timed_wait;
 
 pub use catalogue::{AnyRecipe, RecipeId};

@@ -54,7 +54,14 @@ pub enum Draft {
     First,
     /// `exists(pre, watcher)` and `wait()` in one `synchronized (watcher)`.
     Final,
+    /// The first draft with the article's second fix: `watcher.wait(ms)`.
+    Timed,
 }
+
+/// The timed draft's `wait` bound. The article names no figure ("wait方法设置
+/// 等待时间"); a second is long next to the simulator's millisecond hold
+/// times and short next to its 4 s session timeout.
+pub const WAIT_MS: u32 = 1000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Main {
@@ -140,7 +147,7 @@ impl Seed000 {
             Some(Rank::After(pre)) => {
                 self.pre_current_lock_path = pre;
                 match self.draft {
-                    Draft::First => self.exists_pre(),
+                    Draft::First | Draft::Timed => self.exists_pre(),
                     Draft::Final => {
                         self.main = Main::Synchronized;
                         act(
@@ -159,7 +166,7 @@ impl Seed000 {
     fn on_exists_pre(&mut self, exists: bool) -> Action {
         use Main::*;
         match (exists, self.draft) {
-            (true, Draft::First) => {
+            (true, Draft::First | Draft::Timed) => {
                 self.main = AboutToWait;
                 act(
                     Step::Enter(WATCHER),
@@ -173,7 +180,7 @@ impl Seed000 {
                     "attemptLock: stat != null, watcher.wait()",
                 )
             }
-            (false, Draft::First) => self.get_children(),
+            (false, Draft::First | Draft::Timed) => self.get_children(),
             (false, Draft::Final) => {
                 self.main = Recurse;
                 act(
@@ -232,7 +239,16 @@ impl Lock for Seed000 {
             (ExistsPre, Some(Ok(OpResult::Exists(stat)))) => self.on_exists_pre(stat.is_some()),
             (AboutToWait, _) => {
                 self.main = Woken;
-                act(Step::Wait(WATCHER), "attemptLock: watcher.wait()")
+                match self.draft {
+                    Draft::Timed => act(
+                        Step::TimedWait {
+                            monitor: WATCHER,
+                            millis: WAIT_MS,
+                        },
+                        "attemptLock: watcher.wait(millis) (解决方案二)",
+                    ),
+                    _ => act(Step::Wait(WATCHER), "attemptLock: watcher.wait()"),
+                }
             }
             (Woken, _) => {
                 self.main = Recurse;

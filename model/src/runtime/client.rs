@@ -40,6 +40,8 @@ pub enum Status {
     Entering(MonitorId),
     /// In the monitor's wait set.
     Waiting(MonitorId),
+    /// In the monitor's wait set until notified or `millis` have passed.
+    TimedWaiting { monitor: MonitorId, millis: u32 },
     /// In `latch.await()`.
     Awaiting(super::step::LatchId),
     /// The event thread with nothing queued.
@@ -83,6 +85,9 @@ impl Stepped {
                 " → blocks: the other thread holds the monitor".into()
             }
             (_, Step::Wait(_), _) => " → releases the monitor and sleeps".into(),
+            (_, Step::TimedWait { millis, .. }, _) => {
+                format!(" → releases the monitor and sleeps (for at most {millis} ms)")
+            }
             (_, Step::Await(_), Status::Awaiting(_)) => " → blocks until the latch opens".into(),
             (_, Step::Await(_), _) => " → latch already open".into(),
             (_, Step::NotifyAll(_), _) => {
@@ -260,12 +265,19 @@ impl<R: Recipe> Client<R> {
                 self.monitors.release(*m);
                 Status::Waiting(*m)
             }
+            Step::TimedWait { monitor, millis } => {
+                self.monitors.release(*monitor);
+                Status::TimedWaiting {
+                    monitor: *monitor,
+                    millis: *millis,
+                }
+            }
             Step::NotifyAll(m) => {
                 let other = match t {
                     Thread::Main => Thread::Event,
                     Thread::Event => Thread::Main,
                 };
-                if *self.status(other) == Status::Waiting(*m) {
+                if self.waits_on(other) == Some(*m) {
                     *self.status_mut(other) = Status::Entering(*m);
                 }
                 Status::Ready(Resume::Go)
@@ -300,6 +312,33 @@ impl<R: Recipe> Client<R> {
         };
         *self.status_mut(t) = next;
         output
+    }
+
+    /// The monitor whose wait set `t` is in, timed or not.
+    fn waits_on(&self, t: Thread) -> Option<MonitorId> {
+        match self.status(t) {
+            Status::Waiting(m) | Status::TimedWaiting { monitor: m, .. } => Some(*m),
+            _ => None,
+        }
+    }
+
+    /// How long `t`'s timed `wait` may last, if it is in one.
+    pub fn timed_wait(&self, t: Thread) -> Option<u32> {
+        match self.status(t) {
+            Status::TimedWaiting { millis, .. } => Some(*millis),
+            _ => None,
+        }
+    }
+
+    /// `t`'s timed `wait` runs out: the thread leaves the wait set and must
+    /// win the monitor back, as after a notification. Returns whether `t`
+    /// was in a timed wait.
+    pub fn time_out(&mut self, t: Thread) -> bool {
+        let Status::TimedWaiting { monitor, .. } = *self.status(t) else {
+            return false;
+        };
+        *self.status_mut(t) = Status::Entering(monitor);
+        true
     }
 
     /// The thread waiting for a reply, if any: replies come back in the
@@ -373,7 +412,11 @@ impl<R: Recipe> Client<R> {
     /// The main thread sleeps until notified: in `wait()`, `await()`, or
     /// blocked re-entering the monitor after a wake-up.
     pub fn is_parked(&self) -> bool {
-        !self.holds() && matches!(self.main, Status::Waiting(_) | Status::Awaiting(_))
+        !self.holds()
+            && matches!(
+                self.main,
+                Status::Waiting(_) | Status::TimedWaiting { .. } | Status::Awaiting(_)
+            )
     }
 
     /// The main thread ended, normally or by an exception.

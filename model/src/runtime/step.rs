@@ -97,6 +97,11 @@ pub enum Step {
     Exit(MonitorId),
     /// `m.wait()`: releases `m`, sleeps until notified, re-acquires `m`.
     Wait(MonitorId),
+    /// `m.wait(millis)`: as `Wait`, but the thread also wakes when the time
+    /// is up — and cannot tell which woke it (Java's `wait(long)` returns
+    /// nothing). The checker lets the timeout come at any moment; the
+    /// simulator and a real run wait `millis`.
+    TimedWait { monitor: MonitorId, millis: u32 },
     /// `m.notifyAll()`: wakes the threads waiting on `m` *now*; lost if none.
     NotifyAll(MonitorId),
     /// `latch = new CountDownLatch(1)`.

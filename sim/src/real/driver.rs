@@ -122,6 +122,8 @@ struct Slot {
     pause_until: Option<Instant>,
     /// The pause before the next `lock()` has been taken.
     thought: bool,
+    /// When each thread's timed `wait` runs out (main, event).
+    wait_until: [Option<Instant>; 2],
 }
 
 impl Slot {
@@ -132,6 +134,7 @@ impl Slot {
             notified: false,
             pause_until: None,
             thought: false,
+            wait_until: [None, None],
         }
     }
 }
@@ -214,6 +217,21 @@ impl World {
 
     fn next(&mut self, c: usize, now: Instant) -> Next {
         let slot = &mut self.slots[c];
+        let mut idle = IDLE;
+        for (i, t) in [Thread::Main, Thread::Event].into_iter().enumerate() {
+            let Some(ms) = slot.client.timed_wait(t) else {
+                slot.wait_until[i] = None;
+                continue;
+            };
+            let until =
+                *slot.wait_until[i].get_or_insert(now + Duration::from_millis(u64::from(ms)));
+            if now >= until {
+                slot.client.time_out(t);
+                slot.wait_until[i] = None;
+            } else {
+                idle = idle.min(until - now);
+            }
+        }
         if slot.client.can_step(Thread::Event) {
             return Next::Step(Thread::Event);
         }
@@ -224,7 +242,7 @@ impl World {
             }
             return Next::Step(Thread::Main);
         }
-        Next::Wait(IDLE)
+        Next::Wait(idle)
     }
 
     /// Runs one step of `t` of client `c`; returns the request to send.
@@ -461,6 +479,9 @@ fn describe(s: &Status) -> String {
         Status::Calling { op, .. } => format!("waiting for the reply to {op}"),
         Status::Entering(m) => format!("blocked entering monitor {m}"),
         Status::Waiting(m) => format!("in wait() on monitor {m}"),
+        Status::TimedWaiting { monitor, millis } => {
+            format!("in wait({millis}) on monitor {monitor}")
+        }
         Status::Awaiting(l) => format!("in await() on latch {l}"),
         Status::Idle => "idle".into(),
         Status::Finished => "finished".into(),

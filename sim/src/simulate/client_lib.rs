@@ -244,6 +244,38 @@ fn step(w: &mut World, c: usize, t: Thread) -> Option<Option<u64>> {
     entered
 }
 
+/// If `t`'s last step began a timed `wait(ms)`, a timer on the client's
+/// node ends that wait after `ms` of simulated time, unless a notification
+/// ended it first. (A thread in a timed wait takes no step until it is
+/// woken, so a timed wait seen right after its step is a new one.)
+fn start_timer(shared: &Shared, c: usize, t: Thread) {
+    let i = t as usize;
+    let (ms, nth) = {
+        let mut w = lock(shared);
+        let cp = &mut w.clients[c];
+        let Some(ms) = cp.client.timed_wait(t) else {
+            return;
+        };
+        cp.timed_waits[i] += 1;
+        (ms, cp.timed_waits[i])
+    };
+    let shared = shared.clone();
+    madsim::task::spawn(async move {
+        super::world::sleep_ns(u64::from(ms) * 1_000_000).await;
+        let mut w = lock(&shared);
+        if w.clients[c].timed_waits[i] == nth && w.clients[c].client.time_out(t) {
+            if w.trace.on {
+                w.trace.note(
+                    now(),
+                    Some(Party::Client(c)),
+                    format!("{t}: wait({ms}) times out: must win the monitor back"),
+                );
+            }
+            w.wake_threads(c);
+        }
+    });
+}
+
 /// Client `c`'s `lock()` returned: judges mutual exclusion by belief,
 /// counts the acquisition, and returns the fencing token it writes with.
 fn acquired(w: &mut World, c: usize, now_ns: u64) -> Option<u64> {
@@ -346,6 +378,7 @@ pub async fn main_thread(shared: Shared, c: usize) {
             let mut w = lock(&shared);
             step(&mut w, c, Thread::Main)
         };
+        start_timer(&shared, c, Thread::Main);
         if let Some(token) = entered {
             critical_section(&shared, c, token).await;
         }
@@ -394,6 +427,7 @@ pub async fn event_thread(shared: Shared, c: usize) {
             let mut w = lock(&shared);
             step(&mut w, c, Thread::Event);
         }
+        start_timer(&shared, c, Thread::Event);
         maybe_yield(&shared, c, Thread::Event).await;
     }
 }

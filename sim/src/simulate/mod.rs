@@ -186,6 +186,7 @@ pub async fn simulate(cfg: SimConfig, trace_on: bool) -> (Violations, Metrics, T
             notified_in_attempt: false,
             node: None,
             paused: false,
+            timed_waits: [0, 0],
         });
     }
     if let Some(root) = clients.first().map(|c| c.client.recipe.lock_root()) {

@@ -206,6 +206,9 @@ pub struct ClientProc {
     pub notified_in_attempt: bool,
     pub node: Option<madsim::task::NodeId>,
     pub paused: bool,
+    /// How many timed `wait`s each thread (main, event) has begun: a timer
+    /// only ends the wait it was set for.
+    pub timed_waits: [u64; 2],
 }
 
 /// Run-level parameters in nanoseconds.
