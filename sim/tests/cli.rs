@@ -1,21 +1,11 @@
 //! The `locksmith` binary as users and scripts see it: exit codes, the
 //! `--json` fields, and clear errors for bad input.
 
-use std::io::Write;
-use std::process::Command;
+mod binary;
 
-fn locksmith(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_locksmith"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .output()
-        .expect("run locksmith");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use binary::locksmith;
+
+use std::io::Write;
 
 fn scenario_file(name: &str, text: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("locksmith-cli-{}", std::process::id()));

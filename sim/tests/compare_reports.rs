@@ -3,6 +3,10 @@
 //! comparison in memory and fails on any difference, naming the files and
 //! cells that changed and the one command that regenerates them.
 
+mod binary;
+
+use binary::locksmith;
+
 use locksmith::cli::compare_options;
 use locksmith::compare::{self, files};
 use std::path::Path;
@@ -73,19 +77,6 @@ fn unknown_names_are_refused_with_the_valid_ones() {
         .err()
         .expect("an unknown fault");
     assert!(e.contains("holder-pause"), "{e}");
-}
-
-fn locksmith(args: &[&str]) -> (i32, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_locksmith"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .output()
-        .expect("run locksmith");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 /// The committed cell `id` of `reports/compare.json`.

@@ -11,6 +11,7 @@
 //! starvation analysis.
 
 use super::config::CheckConfig;
+use super::graph::{Graph, Renumbering};
 use super::property::{self, Property};
 use super::starvation;
 use super::system::{Action, System};
@@ -104,213 +105,187 @@ fn fingerprint(s: &System) -> u64 {
     super::fingerprint::fingerprint(s)
 }
 
-/// A renumbering of at most 8 clients: the client at new position `j` was
-/// at old position `self.old(j)`, four bits per position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Renumbering(pub u32);
-
-impl Renumbering {
-    pub const IDENTITY: Renumbering = Renumbering(0x7654_3210);
-
-    /// From `canonicalize`'s permutation: new position `j` ← old `perm[j]`.
-    pub fn of(perm: &[u8]) -> Renumbering {
-        let mut r = Self::IDENTITY.0;
-        for (j, &i) in perm.iter().enumerate() {
-            r = (r & !(0xF << (4 * j))) | (u32::from(i) << (4 * j));
-        }
-        Renumbering(r)
-    }
-
-    /// The old position of the client now at `j`.
-    pub fn old(self, j: u8) -> u8 {
-        ((self.0 >> (4 * u32::from(j))) & 0xF) as u8
-    }
-
-    /// The new position of the client that was at `i`.
-    pub fn new_position(self, i: u8) -> u8 {
-        (0..8).find(|&j| self.old(j) == i).unwrap_or(i)
-    }
-}
-
-/// The graph kept for the starvation analysis (compressed adjacency).
-pub struct Graph {
-    pub offsets: Vec<u32>,
-    pub targets: Vec<u32>,
-    /// The client that acted on each edge (`u8::MAX` for none), numbered
-    /// as in the edge's source state.
-    pub actors: Vec<u8>,
-    /// Per edge: how the symmetry reduction renumbered the clients, packed
-    /// four bits per position (see [`Renumbering`]).
-    pub renumberings: Vec<Renumbering>,
-    /// Per state: bit c set if client c is waiting.
-    pub waiting: Vec<u8>,
-    /// Per state: bit c set if client c has a non-fault action enabled.
-    pub enabled: Vec<u8>,
-    pub parents: Vec<(u32, u16)>,
-}
-
 pub fn explore(cfg: &CheckConfig) -> Exploration {
     let start = Instant::now();
-    let mut init = System::initial(cfg);
-    if cfg.symmetry {
-        init.canonicalize();
-    }
-    let mut index: HashMap<u64, u32, BuildHasherDefault<Identity>> = HashMap::default();
-    let mut parents: Vec<(u32, u16)> = vec![(u32::MAX, 0)];
-    index.insert(fingerprint(&init), 0);
-    let mut graph = cfg.starvation.then(|| Graph {
-        offsets: vec![0],
-        targets: Vec::new(),
-        actors: Vec::new(),
-        renumberings: Vec::new(),
-        waiting: Vec::new(),
-        enabled: Vec::new(),
-        parents: Vec::new(),
-    });
-    let mut found: BTreeMap<Property, Path> = BTreeMap::new();
-    let mut queue: VecDeque<(u32, System)> = VecDeque::new();
-    for p in property::STATE_PROPERTIES {
-        if property::violated_in(p, &init) {
-            found.insert(
-                p,
-                Path {
-                    ordinals: vec![],
-                    cycle_start: None,
-                },
-            );
-        }
-    }
-    let state_bytes = approx_state_bytes(&init);
-    queue.push_back((0, init));
-    let mut depth_of_level_end = 1usize; // states with id < this are at `depth`
-    let mut depth = 0usize;
-    let mut transitions = 0usize;
-    let mut bound = None;
+    let mut search = Search::new(cfg);
     let mut actions = Vec::new();
-    let mut peak_queue = 0usize;
-    let mut peak_bytes = 0usize;
-
-    while let Some((id, state)) = queue.pop_front() {
-        if id as usize >= depth_of_level_end {
-            depth += 1;
-            depth_of_level_end = parents.len();
-        }
-        peak_queue = peak_queue.max(queue.len() + 1);
-        state.actions(&mut actions);
-        let progress = actions.iter().any(|a| !a.is_fault());
-        if !found.contains_key(&Property::Deadlock) && property::stuck(&state, progress) {
-            found.insert(Property::Deadlock, trace_to(&parents, id));
-        }
-        if depth >= cfg.max_depth {
-            // States at the bound are judged but not expanded.
-            if !actions.is_empty() {
-                bound = Some(Bound::MaxDepth(cfg.max_depth));
-            }
-            if let Some(g) = graph.as_mut() {
-                g.waiting.push(0);
-                g.enabled.push(0);
-                g.offsets.push(g.targets.len() as u32);
-            }
-            continue;
-        }
-        if let Some(g) = graph.as_mut() {
-            let mut w = 0u8;
-            let mut e = 0u8;
-            for (c, p) in state.peers.iter().enumerate() {
-                if p.client.is_waiting() {
-                    w |= 1 << c;
-                }
-            }
-            for a in actions.iter().filter(|a| !a.is_fault()) {
-                if let Some(c) = a.client() {
-                    e |= 1 << c;
-                }
-            }
-            g.waiting.push(w);
-            g.enabled.push(e);
-        }
-        for (k, &a) in actions.iter().enumerate() {
-            let mut next = state.clone();
-            let fx = next.apply(a, false);
-            let renumbering = if cfg.symmetry {
-                Renumbering::of(&next.canonicalize())
-            } else {
-                Renumbering::IDENTITY
-            };
-            transitions += 1;
-            if !found.contains_key(&Property::Herd) && property::herd(&state, &fx) {
-                let mut t = trace_to(&parents, id);
-                t.ordinals.push(k as u16);
-                found.insert(Property::Herd, t);
-            }
-            let fp = fingerprint(&next);
-            let target = match index.get(&fp) {
-                Some(&t) => t,
-                None => {
-                    let t = parents.len() as u32;
-                    index.insert(fp, t);
-                    parents.push((id, k as u16));
-                    for p in property::STATE_PROPERTIES {
-                        if !found.contains_key(&p) && property::violated_in(p, &next) {
-                            found.insert(p, trace_to(&parents, t));
-                        }
-                    }
-                    if parents.len() > cfg.max_states {
-                        bound = Some(Bound::MaxStates(cfg.max_states));
-                    }
-                    if parents.len().is_multiple_of(4096) {
-                        let used =
-                            table_bytes(&index, &parents, queue.len(), state_bytes, graph.as_ref());
-                        peak_bytes = peak_bytes.max(used);
-                        if used > cfg.max_memory {
-                            bound = Some(Bound::MaxMemory(cfg.max_memory));
-                        }
-                    }
-                    queue.push_back((t, next));
-                    t
-                }
-            };
-            if let Some(g) = graph.as_mut() {
-                g.targets.push(target);
-                g.actors.push(a.client().unwrap_or(u8::MAX));
-                g.renumberings.push(renumbering);
-            }
-        }
-        if let Some(g) = graph.as_mut() {
-            g.offsets.push(g.targets.len() as u32);
-        }
-        if bound.is_some() {
+    while let Some((id, state)) = search.queue.pop_front() {
+        // A state at the depth bound is judged, not expanded, and the
+        // search goes on judging the rest of the last level; the other
+        // bounds stop it at once.
+        if search.visit(id, state, &mut actions) && search.bound.is_some() {
             break;
         }
     }
+    search.finish(start)
+}
 
-    peak_bytes = peak_bytes.max(table_bytes(
-        &index,
-        &parents,
-        peak_queue,
-        state_bytes,
-        graph.as_ref(),
-    ));
-    if bound.is_none() {
-        if let Some(mut g) = graph {
-            g.parents = parents.clone();
-            if let Some(cx) = starvation::find(&g) {
-                found.insert(Property::Starvation, cx);
+/// The BFS in progress: the visited set, the tree of parent pointers, the
+/// frontier, and what has been found so far.
+struct Search<'c> {
+    cfg: &'c CheckConfig,
+    index: HashMap<u64, u32, BuildHasherDefault<Identity>>,
+    /// Per state: its parent and the ordinal of the action that reached it.
+    parents: Vec<(u32, u16)>,
+    queue: VecDeque<(u32, System)>,
+    graph: Option<Graph>,
+    found: BTreeMap<Property, Path>,
+    /// States with an id below this are at `depth`.
+    depth_of_level_end: usize,
+    depth: usize,
+    transitions: usize,
+    bound: Option<Bound>,
+    state_bytes: usize,
+    peak_queue: usize,
+    peak_bytes: usize,
+}
+
+impl<'c> Search<'c> {
+    fn new(cfg: &'c CheckConfig) -> Search<'c> {
+        let mut init = System::initial(cfg);
+        if cfg.symmetry {
+            init.canonicalize();
+        }
+        let mut index: HashMap<u64, u32, BuildHasherDefault<Identity>> = HashMap::default();
+        index.insert(fingerprint(&init), 0);
+        let mut found = BTreeMap::new();
+        for p in property::STATE_PROPERTIES {
+            if property::violated_in(p, &init) {
+                found.insert(p, trace_to(&[], 0));
             }
         }
+        Search {
+            cfg,
+            index,
+            parents: vec![(u32::MAX, 0)],
+            state_bytes: approx_state_bytes(&init),
+            queue: VecDeque::from([(0, init)]),
+            graph: cfg.starvation.then(Graph::default),
+            found,
+            depth_of_level_end: 1,
+            depth: 0,
+            transitions: 0,
+            bound: None,
+            peak_queue: 0,
+            peak_bytes: 0,
+        }
     }
-    let found = found
-        .into_iter()
-        .map(|(p, path)| (p, resolve(cfg, &path)))
-        .collect();
-    Exploration {
-        states: parents.len(),
-        transitions,
-        depth,
-        bound,
-        found,
-        elapsed_ms: start.elapsed().as_millis(),
-        peak_bytes,
+
+    /// Judges state `id` and expands it, unless it is at the depth bound;
+    /// returns whether it was expanded.
+    fn visit(&mut self, id: u32, state: System, actions: &mut Vec<Action>) -> bool {
+        if id as usize >= self.depth_of_level_end {
+            self.depth += 1;
+            self.depth_of_level_end = self.parents.len();
+        }
+        self.peak_queue = self.peak_queue.max(self.queue.len() + 1);
+        state.actions(actions);
+        let progress = actions.iter().any(|a| !a.is_fault());
+        if !self.found.contains_key(&Property::Deadlock) && property::stuck(&state, progress) {
+            self.found
+                .insert(Property::Deadlock, trace_to(&self.parents, id));
+        }
+        if self.depth >= self.cfg.max_depth {
+            // States at the bound are judged but not expanded.
+            if !actions.is_empty() {
+                self.bound = Some(Bound::MaxDepth(self.cfg.max_depth));
+            }
+            if let Some(g) = self.graph.as_mut() {
+                g.unexpanded();
+            }
+            return false;
+        }
+        if let Some(g) = self.graph.as_mut() {
+            g.node(&state, actions);
+        }
+        for (k, &a) in actions.iter().enumerate() {
+            self.step(id, &state, k as u16, a);
+        }
+        if let Some(g) = self.graph.as_mut() {
+            g.end_node();
+        }
+        true
+    }
+
+    /// Takes action `a` (ordinal `k`) from state `id`.
+    fn step(&mut self, id: u32, state: &System, k: u16, a: Action) {
+        let mut next = state.clone();
+        let fx = next.apply(a, false);
+        let renumbering = if self.cfg.symmetry {
+            Renumbering::of(&next.canonicalize())
+        } else {
+            Renumbering::IDENTITY
+        };
+        self.transitions += 1;
+        if !self.found.contains_key(&Property::Herd) && property::herd(state, &fx) {
+            let mut t = trace_to(&self.parents, id);
+            t.ordinals.push(k);
+            self.found.insert(Property::Herd, t);
+        }
+        let target = match self.index.get(&fingerprint(&next)) {
+            Some(&t) => t,
+            None => self.discover(id, k, next),
+        };
+        if let Some(g) = self.graph.as_mut() {
+            g.edge(target, a.client().unwrap_or(u8::MAX), renumbering);
+        }
+    }
+
+    /// A new state: numbers it, judges it, checks the bounds, queues it.
+    fn discover(&mut self, id: u32, k: u16, next: System) -> u32 {
+        let t = self.parents.len() as u32;
+        self.index.insert(fingerprint(&next), t);
+        self.parents.push((id, k));
+        for p in property::STATE_PROPERTIES {
+            if !self.found.contains_key(&p) && property::violated_in(p, &next) {
+                self.found.insert(p, trace_to(&self.parents, t));
+            }
+        }
+        if self.parents.len() > self.cfg.max_states {
+            self.bound = Some(Bound::MaxStates(self.cfg.max_states));
+        }
+        if self.parents.len().is_multiple_of(4096) {
+            let used = self.table_bytes(self.queue.len());
+            self.peak_bytes = self.peak_bytes.max(used);
+            if used > self.cfg.max_memory {
+                self.bound = Some(Bound::MaxMemory(self.cfg.max_memory));
+            }
+        }
+        self.queue.push_back((t, next));
+        t
+    }
+
+    /// Estimated bytes held by the tables, with `queued` states waiting.
+    fn table_bytes(&self, queued: usize) -> usize {
+        let g = self.graph.as_ref().map_or(0, Graph::bytes);
+        self.index.capacity() * 17 + self.parents.len() * 8 + queued * self.state_bytes + g
+    }
+
+    /// The run's result; the starvation analysis runs here, on a complete
+    /// graph only.
+    fn finish(mut self, start: Instant) -> Exploration {
+        self.peak_bytes = self.peak_bytes.max(self.table_bytes(self.peak_queue));
+        if self.bound.is_none() {
+            if let Some(g) = self.graph.take() {
+                if let Some(cx) = starvation::find(&g, &self.parents) {
+                    self.found.insert(Property::Starvation, cx);
+                }
+            }
+        }
+        let cfg = self.cfg;
+        Exploration {
+            states: self.parents.len(),
+            transitions: self.transitions,
+            depth: self.depth,
+            bound: self.bound,
+            found: self
+                .found
+                .into_iter()
+                .map(|(p, path)| (p, resolve(cfg, &path)))
+                .collect(),
+            elapsed_ms: start.elapsed().as_millis(),
+            peak_bytes: self.peak_bytes,
+        }
     }
 }
 
@@ -320,24 +295,6 @@ fn approx_state_bytes(s: &System) -> usize {
     std::mem::size_of::<System>()
         + s.peers.len() * (std::mem::size_of::<super::system::Peer>() + 320)
         + s.server.nodes().count() * 160
-}
-
-/// Estimated bytes held by the explorer's tables now.
-fn table_bytes(
-    index: &HashMap<u64, u32, BuildHasherDefault<Identity>>,
-    parents: &[(u32, u16)],
-    queued: usize,
-    state_bytes: usize,
-    graph: Option<&Graph>,
-) -> usize {
-    let g = graph.map_or(0, |g| {
-        g.targets.capacity() * 4
-            + g.actors.capacity()
-            + g.renumberings.capacity() * 4
-            + g.offsets.capacity() * 4
-            + g.waiting.capacity() * 2
-    });
-    index.capacity() * 17 + parents.len() * 8 + queued * state_bytes + g
 }
 
 /// The path from the initial state to state `id`.

@@ -15,6 +15,7 @@
 pub mod config;
 pub mod explore;
 pub mod fingerprint;
+pub mod graph;
 pub mod model;
 pub mod property;
 pub mod starvation;

@@ -30,12 +30,8 @@ pub struct CheckArgs {
 }
 
 pub fn run(args: &CheckArgs) -> i32 {
-    let mut sc = match Scenario::load(&args.scenario) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 2;
-        }
+    let Some(mut sc) = super::load(&args.scenario) else {
+        return 2;
     };
     if let Some(n) = args.clients {
         sc.check.clients = n;

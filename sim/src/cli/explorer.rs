@@ -3,7 +3,6 @@
 //! and the path is drawn as a sequence diagram (see
 //! `locksmith_model::check::model`).
 
-use crate::scenario::Scenario;
 use clap::Args;
 use locksmith_model::check::model::{LockModel, EXPLORED, NOT_EXPLORED};
 use stateright::Model;
@@ -22,12 +21,8 @@ pub struct ExplorerArgs {
 }
 
 pub fn run(args: &ExplorerArgs) -> i32 {
-    let mut sc = match Scenario::load(&args.scenario) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 2;
-        }
+    let Some(mut sc) = super::load(&args.scenario) else {
+        return 2;
     };
     if let Some(n) = args.clients {
         sc.check.clients = n;

@@ -94,6 +94,17 @@ pub fn run() -> i32 {
 }
 
 /// Exit code for a verdict.
+/// Loads a scenario file, or says why it cannot (the caller exits 2).
+fn load(path: &std::path::Path) -> Option<crate::scenario::Scenario> {
+    match crate::scenario::Scenario::load(path) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            eprintln!("error: {e}");
+            None
+        }
+    }
+}
+
 pub fn exit_code(v: locksmith_model::check::Verdict) -> i32 {
     use locksmith_model::check::Verdict;
     match v {

@@ -2,7 +2,6 @@
 //! with the figures `locksmith sim` prints, under the same names.
 
 use crate::real::{run, RealConfig, RealError, RealReport};
-use crate::scenario::Scenario;
 use crate::simulate::{SimConfig, Totals};
 use clap::Args;
 use serde_json::json;
@@ -53,12 +52,8 @@ fn positive_seconds(s: &str) -> Result<f64, String> {
 /// Runs the command; exit code 0 clean, 1 violated (overlap or stall), 2
 /// error (no server, bad scenario).
 pub fn run_real(a: &RealArgs) -> i32 {
-    let sc = match Scenario::load(&a.scenario) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 2;
-        }
+    let Some(sc) = super::load(&a.scenario) else {
+        return 2;
     };
     let sim = SimConfig::of(&sc);
     let clients = a.clients.map(usize::from).unwrap_or(sim.clients).max(1);

@@ -224,14 +224,15 @@ fn to_text(cfg: &SimConfig, a: &SimArgs, r: &SweepReport) -> String {
     );
     let _ = writeln!(
         out,
-        "wake-ups per release {:.2}; acquisition latency p50 {:.3} ms, p99 {:.3} ms; stale writes rejected {}; belief overlaps {}; expiries {}; faults {}",
+        "wake-ups per release {:.2}; acquisition latency p50 {:.3} ms, p99 {:.3} ms; stale writes rejected {}; belief overlaps {}; expiries {}; faults {}; wait timeouts {}",
         s.wakeups_per_release,
         s.latency_p50_ms,
         s.latency_p99_ms,
         s.rejected_writes,
         s.belief_overlaps,
         s.expiries,
-        s.faults
+        s.faults,
+        s.wait_timeouts
     );
     out
 }

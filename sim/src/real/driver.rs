@@ -228,6 +228,7 @@ impl World {
             if now >= until {
                 slot.client.time_out(t);
                 slot.wait_until[i] = None;
+                self.metrics.wait_timeouts += 1;
             } else {
                 idle = idle.min(until - now);
             }

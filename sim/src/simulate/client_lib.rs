@@ -264,6 +264,7 @@ fn start_timer(shared: &Shared, c: usize, t: Thread) {
         super::world::sleep_ns(u64::from(ms) * 1_000_000).await;
         let mut w = lock(&shared);
         if w.clients[c].timed_waits[i] == nth && w.clients[c].client.time_out(t) {
+            w.metrics.wait_timeouts += 1;
             if w.trace.on {
                 w.trace.note(
                     now(),

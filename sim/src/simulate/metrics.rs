@@ -33,6 +33,8 @@ pub struct Metrics {
     pub expiries: u64,
     /// Faults injected.
     pub faults: u64,
+    /// Timed `wait(millis)`s that ran out before a notification came.
+    pub wait_timeouts: u64,
     /// Simulated duration of the run, ns.
     pub sim_ns: u64,
 }
@@ -58,6 +60,7 @@ pub struct Summary {
     pub belief_overlaps: u64,
     pub expiries: u64,
     pub faults: u64,
+    pub wait_timeouts: u64,
     pub simulated_ms: f64,
 }
 
@@ -82,6 +85,7 @@ impl Totals {
         m.wakeups += r.wakeups;
         m.rejected_writes += r.rejected_writes;
         m.belief_overlaps += r.belief_overlaps;
+        m.wait_timeouts += r.wait_timeouts;
         m.expiries += r.expiries;
         m.faults += r.faults;
         m.sim_ns += r.sim_ns;
@@ -126,6 +130,7 @@ impl Totals {
             latency_p99_ms: pct(0.99),
             rejected_writes: m.rejected_writes,
             belief_overlaps: m.belief_overlaps,
+            wait_timeouts: m.wait_timeouts,
             expiries: m.expiries,
             faults: m.faults,
             simulated_ms: m.sim_ns as f64 / 1e6,

@@ -1,0 +1,116 @@
+//! The state graph kept for the starvation analysis: compressed adjacency,
+//! per edge the client that acted and how the symmetry reduction renumbered
+//! the clients, per state who waits and who can move.
+
+use super::system::{Action, System};
+
+/// A renumbering of at most 8 clients: the client at new position `j` was
+/// at old position `self.old(j)`, four bits per position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Renumbering(pub u32);
+
+impl Renumbering {
+    pub const IDENTITY: Renumbering = Renumbering(0x7654_3210);
+
+    /// From `canonicalize`'s permutation: new position `j` ← old `perm[j]`.
+    pub fn of(perm: &[u8]) -> Renumbering {
+        let mut r = Self::IDENTITY.0;
+        for (j, &i) in perm.iter().enumerate() {
+            r = (r & !(0xF << (4 * j))) | (u32::from(i) << (4 * j));
+        }
+        Renumbering(r)
+    }
+
+    /// The old position of the client now at `j`.
+    pub fn old(self, j: u8) -> u8 {
+        ((self.0 >> (4 * u32::from(j))) & 0xF) as u8
+    }
+
+    /// The new position of the client that was at `i`.
+    pub fn new_position(self, i: u8) -> u8 {
+        (0..8).find(|&j| self.old(j) == i).unwrap_or(i)
+    }
+}
+
+/// The graph kept for the starvation analysis (compressed adjacency).
+pub struct Graph {
+    pub offsets: Vec<u32>,
+    pub targets: Vec<u32>,
+    /// The client that acted on each edge (`u8::MAX` for none), numbered
+    /// as in the edge's source state.
+    pub actors: Vec<u8>,
+    /// Per edge: how the symmetry reduction renumbered the clients, packed
+    /// four bits per position (see [`Renumbering`]).
+    pub renumberings: Vec<Renumbering>,
+    /// Per state: bit c set if client c is waiting.
+    pub waiting: Vec<u8>,
+    /// Per state: bit c set if client c has a non-fault action enabled.
+    pub enabled: Vec<u8>,
+}
+
+impl Default for Graph {
+    fn default() -> Graph {
+        Graph {
+            offsets: vec![0],
+            targets: Vec::new(),
+            actors: Vec::new(),
+            renumberings: Vec::new(),
+            waiting: Vec::new(),
+            enabled: Vec::new(),
+        }
+    }
+}
+
+impl Graph {
+    /// The next state's node: who waits in it and who can move.
+    pub fn node(&mut self, state: &System, actions: &[Action]) {
+        let mut w = 0u8;
+        let mut e = 0u8;
+        for (c, p) in state.peers.iter().enumerate() {
+            if p.client.is_waiting() {
+                w |= 1 << c;
+            }
+        }
+        for a in actions.iter().filter(|a| !a.is_fault()) {
+            if let Some(c) = a.client() {
+                e |= 1 << c;
+            }
+        }
+        self.waiting.push(w);
+        self.enabled.push(e);
+    }
+
+    /// One edge of the current node.
+    pub fn edge(&mut self, target: u32, actor: u8, renumbering: Renumbering) {
+        self.targets.push(target);
+        self.actors.push(actor);
+        self.renumberings.push(renumbering);
+    }
+
+    /// The current node's edges are all in.
+    pub fn end_node(&mut self) {
+        self.offsets.push(self.targets.len() as u32);
+    }
+
+    /// A node that is not expanded (at the depth bound): no edges, and
+    /// nobody waits in it for the analysis.
+    pub fn unexpanded(&mut self) {
+        self.waiting.push(0);
+        self.enabled.push(0);
+        self.end_node();
+    }
+
+    /// The edges of state `v`, as indices into `targets`.
+    pub fn edges(&self, v: u32) -> std::ops::Range<usize> {
+        self.offsets[v as usize] as usize..self.offsets[v as usize + 1] as usize
+    }
+
+    /// Estimated bytes held.
+    pub fn bytes(&self) -> usize {
+        self.targets.capacity() * 4
+            + self.actors.capacity()
+            + self.renumberings.capacity() * 4
+            + self.offsets.capacity() * 4
+            + self.waiting.capacity() * 2
+    }
+}
