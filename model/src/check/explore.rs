@@ -105,11 +105,38 @@ fn fingerprint(s: &System) -> u64 {
     super::fingerprint::fingerprint(s)
 }
 
+/// How far a run has come, for a progress line.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    pub states: usize,
+    pub transitions: usize,
+    pub depth: usize,
+    /// Estimated bytes of the checker's tables.
+    pub table_bytes: usize,
+    pub elapsed: std::time::Duration,
+}
+
 pub fn explore(cfg: &CheckConfig) -> Exploration {
+    explore_with_progress(cfg, &mut |_| {})
+}
+
+/// [`explore`], telling `progress` how far it has come every 65,536 states.
+pub fn explore_with_progress(cfg: &CheckConfig, progress: &mut dyn FnMut(Progress)) -> Exploration {
     let start = Instant::now();
     let mut search = Search::new(cfg);
     let mut actions = Vec::new();
+    let mut reported = 0;
     while let Some((id, state)) = search.queue.pop_front() {
+        if search.parents.len() >= reported + (1 << 16) {
+            reported = search.parents.len();
+            progress(Progress {
+                states: reported,
+                transitions: search.transitions,
+                depth: search.depth,
+                table_bytes: search.table_bytes(search.queue.len()),
+                elapsed: start.elapsed(),
+            });
+        }
         // A state at the depth bound is judged, not expanded, and the
         // search goes on judging the rest of the last level; the other
         // bounds stop it at once.

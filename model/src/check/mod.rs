@@ -31,10 +31,18 @@ pub use verdict::{Report, Verdict};
 /// [`CheckConfig::validate`] first: a configuration it rejects is reported
 /// as incomplete here, never explored.
 pub fn check(cfg: &CheckConfig) -> Report {
+    check_with_progress(cfg, &mut |_| {})
+}
+
+/// [`check`], telling `progress` how far the exploration has come.
+pub fn check_with_progress(
+    cfg: &CheckConfig,
+    progress: &mut dyn FnMut(explore::Progress),
+) -> Report {
     if cfg.validate().is_err() {
         let x = explore::Exploration::nothing();
         return Report::from_exploration(cfg, &x);
     }
-    let x = explore::explore(cfg);
+    let x = explore::explore_with_progress(cfg, progress);
     Report::from_exploration(cfg, &x)
 }

@@ -2,7 +2,8 @@
 
 use crate::scenario::Scenario;
 use clap::Args;
-use locksmith_model::check::{check, Report, Verdict, MAX_CLIENTS};
+use locksmith_model::check::explore::Progress;
+use locksmith_model::check::{check_with_progress, Report, Verdict, MAX_CLIENTS};
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -49,13 +50,50 @@ pub fn run(args: &CheckArgs) -> i32 {
         eprintln!("error: {}: {e}", sc.path.display());
         return 2;
     }
-    let report = check(&sc.check);
+    let bar = progress_bar();
+    let report = check_with_progress(&sc.check, &mut |p| show(&bar, p));
+    bar.finish_and_clear();
     if args.json {
         println!("{}", to_json(&sc, &report));
     } else {
         print!("{}", to_text(&sc, &report));
     }
     super::exit_code(report.verdict)
+}
+
+/// A progress line on stderr (drawn only when stderr is a terminal).
+fn progress_bar() -> indicatif::ProgressBar {
+    let bar =
+        indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+    );
+    bar
+}
+
+/// Runs under a second stay quiet.
+fn show(bar: &indicatif::ProgressBar, p: Progress) {
+    let secs = p.elapsed.as_secs_f64();
+    if secs < 1.0 {
+        return;
+    }
+    bar.set_message(format!(
+        "{} states, {:.0} states/s, depth {}, tables ≈ {:.0} MB",
+        p.states,
+        p.states as f64 / secs,
+        p.depth,
+        p.table_bytes as f64 / 1e6
+    ));
+    bar.tick();
+}
+
+/// The process's peak resident memory (Linux `VmHWM`), if it can be read.
+fn peak_memory_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
 }
 
 /// The trace of the property the overall verdict is about.
@@ -81,7 +119,10 @@ pub fn to_json(sc: &Scenario, r: &Report) -> serde_json::Value {
         "transitions": r.transitions,
         "depth": r.depth,
         "elapsed_ms": r.elapsed_ms,
+        "states_per_second": r.states as f64 / (r.elapsed_ms.max(1) as f64 / 1e3),
         "peak_bytes": r.peak_bytes,
+        "bytes_per_state": r.peak_bytes / r.states.max(1),
+        "peak_memory_bytes": peak_memory_bytes(),
         "bound": r.bound,
         "properties": r.properties.iter().map(|p| json!({
             "property": p.property.name(),
@@ -119,12 +160,15 @@ pub fn to_text(sc: &Scenario, r: &Report) -> String {
     }
     let _ = writeln!(
         out,
-        "explored {} states, {} transitions, depth {}, in {} ms (checker tables ≈ {:.1} MB)",
+        "explored {} states, {} transitions, depth {}, in {} ms ({:.0} states/s; checker tables ≈ {:.1} MB, {} bytes/state; peak memory {:.0} MB)",
         r.states,
         r.transitions,
         r.depth,
         r.elapsed_ms,
-        r.peak_bytes as f64 / 1e6
+        r.states as f64 / (r.elapsed_ms.max(1) as f64 / 1e3),
+        r.peak_bytes as f64 / 1e6,
+        r.peak_bytes / r.states.max(1),
+        peak_memory_bytes().unwrap_or(0) as f64 / 1e6
     );
     if let Some(b) = &r.bound {
         let _ = writeln!(
