@@ -39,12 +39,24 @@ fn json_has_the_promised_fields() {
     let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
     assert_eq!(v["verdict"], "violated");
     assert_eq!(v["property"], "deadlock");
-    for field in ["states", "depth", "elapsed_ms", "peak_bytes", "bytes_per_state"] {
+    for field in [
+        "states",
+        "depth",
+        "elapsed_ms",
+        "peak_bytes",
+        "bytes_per_state",
+    ] {
         assert!(v[field].is_u64(), "{field} in {v}");
     }
-    assert!(v["states_per_second"].as_f64().is_some_and(|x| x > 0.0), "{v}");
+    assert!(
+        v["states_per_second"].as_f64().is_some_and(|x| x > 0.0),
+        "{v}"
+    );
     // The process's peak resident memory, read from /proc on Linux.
-    assert!(v["peak_memory_bytes"].as_u64().is_some_and(|b| b > 1 << 20), "{v}");
+    assert!(
+        v["peak_memory_bytes"].as_u64().is_some_and(|b| b > 1 << 20),
+        "{v}"
+    );
     assert!(v["trace"].as_array().is_some_and(|t| !t.is_empty()));
 }
 

@@ -88,14 +88,6 @@ fn show(bar: &indicatif::ProgressBar, p: Progress) {
     bar.tick();
 }
 
-/// The process's peak resident memory (Linux `VmHWM`), if it can be read.
-fn peak_memory_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
-
 /// The trace of the property the overall verdict is about.
 fn headline_trace(r: &Report) -> Option<&locksmith_model::check::trace::Trace> {
     let p = r.property?;
@@ -122,7 +114,7 @@ pub fn to_json(sc: &Scenario, r: &Report) -> serde_json::Value {
         "states_per_second": r.states as f64 / (r.elapsed_ms.max(1) as f64 / 1e3),
         "peak_bytes": r.peak_bytes,
         "bytes_per_state": r.peak_bytes / r.states.max(1),
-        "peak_memory_bytes": peak_memory_bytes(),
+        "peak_memory_bytes": super::peak_memory_bytes(),
         "bound": r.bound,
         "properties": r.properties.iter().map(|p| json!({
             "property": p.property.name(),
@@ -168,7 +160,7 @@ pub fn to_text(sc: &Scenario, r: &Report) -> String {
         r.states as f64 / (r.elapsed_ms.max(1) as f64 / 1e3),
         r.peak_bytes as f64 / 1e6,
         r.peak_bytes / r.states.max(1),
-        peak_memory_bytes().unwrap_or(0) as f64 / 1e6
+        super::peak_memory_bytes().unwrap_or(0) as f64 / 1e6
     );
     if let Some(b) = &r.bound {
         let _ = writeln!(

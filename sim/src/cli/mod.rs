@@ -36,7 +36,9 @@ pub enum Command {
     /// diagram. Example: `locksmith check scenarios/racy-wait.toml`.
     Check(check::CheckArgs),
     /// Print checker figures: time to the lost wake-up (racy-wait, N=2 and
-    /// N=3), states, states/s and peak memory for fixed-wait at N=3 and N=4.
+    /// N=3), states, states/s, bytes/state and peak memory for fixed-wait at
+    /// N=3 and N=4 and predecessor 3 × 2 (`--large`: also fixed-wait N=5 and
+    /// N=6 and predecessor 4 × 2).
     Bench(bench::BenchArgs),
     /// Serve stateright's Explorer web UI on a scenario, to step through
     /// states by hand (http://127.0.0.1:3000 by default).
@@ -94,6 +96,14 @@ pub fn run() -> i32 {
 }
 
 /// Exit code for a verdict.
+/// The process's peak resident memory (Linux `VmHWM`), if it can be read.
+fn peak_memory_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
 /// Loads a scenario file, or says why it cannot (the caller exits 2).
 fn load(path: &std::path::Path) -> Option<crate::scenario::Scenario> {
     match crate::scenario::Scenario::load(path) {
