@@ -37,58 +37,76 @@ fn edges(g: &Graph, v: u32) -> std::ops::Range<usize> {
 
 /// The starvation lasso closest to the initial state's root of search, if any.
 pub fn find(g: &Graph, parents: &[(u32, u16)]) -> Option<Path> {
-    let n = g.waiting.len();
+    let succ = |v: u32, i: usize| {
+        let r = edges(g, v);
+        (r.start + i < r.end).then(|| g.targets[r.start + i])
+    };
+    strongly_connected(
+        g.waiting.len(),
+        |v| in_sub(g, v),
+        succ,
+        |scc| judge(g, parents, scc),
+    )
+}
+
+/// Tarjan's strongly-connected components over the nodes `0..n` that
+/// `keep` admits, following `succ(v, i)` (the `i`-th successor of `v`,
+/// `None` past the last). Hands each component to `visit` as it completes
+/// and stops at the first `Some`.
+fn strongly_connected<T>(
+    n: usize,
+    keep: impl Fn(u32) -> bool,
+    succ: impl Fn(u32, usize) -> Option<u32>,
+    mut visit: impl FnMut(&mut Vec<u32>) -> Option<T>,
+) -> Option<T> {
     const UNSEEN: u32 = u32::MAX;
-    let mut index = vec![UNSEEN; n];
-    let mut low = vec![0u32; n];
+    let (mut index, mut low) = (vec![UNSEEN; n], vec![0u32; n]);
     let mut on_stack = vec![false; n];
     let mut stack: Vec<u32> = Vec::new();
-    let mut next_index = 0u32;
+    let mut counter = 0u32;
     for root in 0..n as u32 {
-        if index[root as usize] != UNSEEN || !in_sub(g, root) {
+        if index[root as usize] != UNSEEN || !keep(root) {
             continue;
         }
-        let mut call: Vec<(u32, usize)> = vec![(root, edges(g, root).start)];
-        index[root as usize] = next_index;
-        low[root as usize] = next_index;
-        next_index += 1;
+        let mut call: Vec<(u32, usize)> = vec![(root, 0)];
+        index[root as usize] = counter;
+        low[root as usize] = counter;
+        counter += 1;
         stack.push(root);
         on_stack[root as usize] = true;
         while let Some(&mut (v, ref mut pos)) = call.last_mut() {
-            let end = edges(g, v).end;
-            if *pos < end {
-                let w = g.targets[*pos];
+            if let Some(w) = succ(v, *pos) {
                 *pos += 1;
-                if !in_sub(g, w) {
+                if !keep(w) {
                     continue;
                 }
                 if index[w as usize] == UNSEEN {
-                    index[w as usize] = next_index;
-                    low[w as usize] = next_index;
-                    next_index += 1;
+                    index[w as usize] = counter;
+                    low[w as usize] = counter;
+                    counter += 1;
                     stack.push(w);
                     on_stack[w as usize] = true;
-                    call.push((w, edges(g, w).start));
+                    call.push((w, 0));
                 } else if on_stack[w as usize] {
                     low[v as usize] = low[v as usize].min(index[w as usize]);
                 }
-            } else {
-                call.pop();
-                if let Some(&(u, _)) = call.last() {
-                    low[u as usize] = low[u as usize].min(low[v as usize]);
+                continue;
+            }
+            call.pop();
+            if let Some(&(u, _)) = call.last() {
+                low[u as usize] = low[u as usize].min(low[v as usize]);
+            }
+            if low[v as usize] == index[v as usize] {
+                let mut scc = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w as usize] = false;
+                    scc.push(w);
+                    if w == v {
+                        break;
+                    }
                 }
-                if low[v as usize] == index[v as usize] {
-                    let mut scc = Vec::new();
-                    while let Some(w) = stack.pop() {
-                        on_stack[w as usize] = false;
-                        scc.push(w);
-                        if w == v {
-                            break;
-                        }
-                    }
-                    if let Some(p) = judge(g, parents, &mut scc) {
-                        return Some(p);
-                    }
+                if let Some(found) = visit(&mut scc) {
+                    return Some(found);
                 }
             }
         }
@@ -108,19 +126,24 @@ fn judge(g: &Graph, parents: &[(u32, u16)], scc: &mut [u32]) -> Option<Path> {
         return None;
     }
     let lift = Lift::new(g, scc, &member);
-    for comp in lift.components() {
-        if let Some(cycle) = lift.fair_cycle(&comp) {
-            let (v, _) = lift.nodes[cycle.start as usize];
-            let mut ordinals = path_indices(parents, v);
-            let cycle_start = ordinals.len();
-            ordinals.extend(cycle.ordinals);
-            return Some(Path {
-                ordinals,
-                cycle_start: Some(cycle_start),
-            });
-        }
-    }
-    None
+    let succ = |x: u32, i: usize| lift.out[x as usize].get(i).map(|e| e.to);
+    let cycle = strongly_connected(
+        lift.nodes.len(),
+        |_| true,
+        succ,
+        |comp| {
+            comp.sort_unstable();
+            lift.fair_cycle(comp)
+        },
+    )?;
+    let (v, _) = lift.nodes[cycle.start as usize];
+    let mut ordinals = path_indices(parents, v);
+    let cycle_start = ordinals.len();
+    ordinals.extend(cycle.ordinals);
+    Some(Path {
+        ordinals,
+        cycle_start: Some(cycle_start),
+    })
 }
 
 /// Where each concrete client stands in a state's numbering: position of
@@ -210,62 +233,6 @@ impl<'g> Lift<'g> {
             next += 1;
         }
         lift
-    }
-
-    /// The lift's strongly connected components (Tarjan), in the order
-    /// they complete.
-    fn components(&self) -> Vec<Vec<u32>> {
-        const UNSEEN: u32 = u32::MAX;
-        let n = self.nodes.len();
-        let (mut index, mut low) = (vec![UNSEEN; n], vec![0u32; n]);
-        let mut on_stack = vec![false; n];
-        let (mut stack, mut comps) = (Vec::new(), Vec::new());
-        let mut counter = 0u32;
-        for root in 0..n as u32 {
-            if index[root as usize] != UNSEEN {
-                continue;
-            }
-            let mut call: Vec<(u32, usize)> = vec![(root, 0)];
-            index[root as usize] = counter;
-            low[root as usize] = counter;
-            counter += 1;
-            stack.push(root);
-            on_stack[root as usize] = true;
-            while let Some(&mut (v, ref mut pos)) = call.last_mut() {
-                if let Some(e) = self.out[v as usize].get(*pos) {
-                    *pos += 1;
-                    let w = e.to;
-                    if index[w as usize] == UNSEEN {
-                        index[w as usize] = counter;
-                        low[w as usize] = counter;
-                        counter += 1;
-                        stack.push(w);
-                        on_stack[w as usize] = true;
-                        call.push((w, 0));
-                    } else if on_stack[w as usize] {
-                        low[v as usize] = low[v as usize].min(index[w as usize]);
-                    }
-                    continue;
-                }
-                call.pop();
-                if let Some(&(u, _)) = call.last() {
-                    low[u as usize] = low[u as usize].min(low[v as usize]);
-                }
-                if low[v as usize] == index[v as usize] {
-                    let mut comp = Vec::new();
-                    while let Some(w) = stack.pop() {
-                        on_stack[w as usize] = false;
-                        comp.push(w);
-                        if w == v {
-                            break;
-                        }
-                    }
-                    comp.sort_unstable();
-                    comps.push(comp);
-                }
-            }
-        }
-        comps
     }
 
     /// Whether concrete client `c` has a step enabled at lifted node `x`.
