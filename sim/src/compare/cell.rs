@@ -299,12 +299,7 @@ const TRACE_CANDIDATES: usize = 20;
 
 fn run_sim(sc: &Scenario, path: &str, page: String) -> CellResult {
     let cfg = SimConfig::of(sc);
-    let opts = SweepOptions {
-        first: 0,
-        count: sc.sim.seeds,
-        keep_going: true,
-        jobs: 1,
-    };
+    let opts = SweepOptions::every_seed(sc.sim.seeds);
     let sweep = sweep(&cfg, &opts, &|| {});
     let command = format!("cargo run --release -- sim {path} --keep-going");
     let mut r = blank(

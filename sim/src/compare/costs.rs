@@ -63,12 +63,7 @@ pub fn run(recipe: RecipeId, out: &str) -> Result<Vec<CostPoint>, String> {
     for n in CLIENTS {
         let mut cfg = SimConfig::of(&sc);
         cfg.clients = n as usize;
-        let opts = SweepOptions {
-            first: 0,
-            count: sc.sim.seeds,
-            keep_going: true,
-            jobs: 1,
-        };
+        let opts = SweepOptions::every_seed(sc.sim.seeds);
         let r = sweep(&cfg, &opts, &|| {});
         let s = r.totals.summary();
         points.push(CostPoint {

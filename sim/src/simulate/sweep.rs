@@ -15,6 +15,19 @@ pub struct SweepOptions {
     pub jobs: usize,
 }
 
+impl SweepOptions {
+    /// Seeds `0..count`, every one run (a failure does not stop the
+    /// sweep), on one thread: what a comparison cell needs.
+    pub fn every_seed(count: u64) -> SweepOptions {
+        SweepOptions {
+            first: 0,
+            count,
+            keep_going: true,
+            jobs: 1,
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct SweepReport {
     pub seeds_run: u64,
