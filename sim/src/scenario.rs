@@ -7,6 +7,7 @@
 //! recipe = "racy-wait"
 //! clients = 2
 //! acquisitions = 1
+//! reentries = 0            # lock() again by the holder, per round
 //!
 //! [faults]                 # budgets per run for the checker
 //! waiter_expiries = 0
@@ -71,6 +72,9 @@ struct Raw {
     clients: u8,
     #[serde(default = "one")]
     acquisitions: u8,
+    /// The holder calls `lock()` again this many times per round.
+    #[serde(default)]
+    reentries: u8,
     #[serde(default)]
     description: String,
     #[serde(default)]
@@ -239,6 +243,7 @@ impl Scenario {
             ));
         }
         let mut check = CheckConfig::new(recipe, check_clients, check_acquisitions);
+        check.reentries = raw.reentries;
         check.faults = FaultBudget {
             waiter_expiries: raw.faults.waiter_expiries,
             holder_expiries: raw.faults.holder_expiries,

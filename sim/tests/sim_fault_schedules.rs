@@ -59,6 +59,7 @@ fn config(fencing: bool, schedule: Vec<ScheduledFault>) -> SimConfig {
         recipe: RecipeId::Predecessor,
         clients: 3,
         acquisitions: 3,
+        reentries: 0,
         settings: SimSettings {
             hold_ms: [2.0, 4.0],
             fencing,

@@ -29,6 +29,9 @@ pub struct CheckConfig {
     pub recipe: RecipeId,
     pub clients: u8,
     pub acquisitions: u8,
+    /// Re-entrant `lock()` calls per round (see
+    /// [`RecipeConfig::reentries`](crate::runtime::step::RecipeConfig::reentries)).
+    pub reentries: u8,
     pub faults: FaultBudget,
     /// Stop after this many distinct states.
     pub max_states: usize,
@@ -64,6 +67,7 @@ impl CheckConfig {
             recipe,
             clients,
             acquisitions,
+            reentries: 0,
             faults: FaultBudget::default(),
             max_states: 20_000_000,
             max_memory: 4 << 30,

@@ -144,7 +144,7 @@ impl System {
         let mut peers = Vec::new();
         for c in 0..cfg.clients {
             let session = server.open_session();
-            let rcfg = RecipeConfig::new(cfg.acquisitions, c);
+            let rcfg = RecipeConfig::new(cfg.acquisitions, c).with_reentries(cfg.reentries);
             peers.push(Peer {
                 session,
                 client: Client::new(cfg.recipe.instantiate(rcfg)),

@@ -11,6 +11,8 @@ pub enum LockEvent {
     AcquireStarted,
     /// `lock()` returned: the client believes it holds the lock.
     Acquired,
+    /// A re-entrant `lock()` call by the holder returned: one more hold.
+    Reentered,
     /// `lock()` gave up without the lock (a try-lock that failed, a timed
     /// acquire that ran out).
     GaveUp,
@@ -19,6 +21,9 @@ pub enum LockEvent {
     /// `unlock()` sent the recipe's release operation (a delete, a
     /// `setData`, a session close): the request that frees the lock.
     ReleaseSent,
+    /// `unlock()` returned without a release operation: a re-entered hold
+    /// was counted down.
+    Unlocked,
     /// The client finished all its acquisitions.
     Finished,
     /// A thread ended on an uncaught exception (named).
@@ -30,9 +35,11 @@ impl fmt::Display for LockEvent {
         match self {
             LockEvent::AcquireStarted => f.write_str("lock() called"),
             LockEvent::Acquired => f.write_str("lock() returned: holds the lock"),
+            LockEvent::Reentered => f.write_str("lock() returned again: re-entered"),
             LockEvent::GaveUp => f.write_str("lock() gave up"),
             LockEvent::Released => f.write_str("critical section done: unlock()"),
             LockEvent::ReleaseSent => f.write_str("release operation sent"),
+            LockEvent::Unlocked => f.write_str("unlock() returned without a release"),
             LockEvent::Finished => f.write_str("all acquisitions done"),
             LockEvent::ThreadDied(e) => write!(f, "thread died: {e}"),
         }

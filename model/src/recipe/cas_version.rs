@@ -5,19 +5,25 @@
 //!
 //! ```java
 //! // lock()
+//! if (holds > 0) { holds++; return; }                         // re-entrant
 //! while (true) {
 //!     latch = new CountDownLatch(1);
 //!     Stat stat = new Stat();
 //!     byte[] owner = zk.getData("/cas-lock", watcher, stat);   // watcher: latch.countDown()
 //!     if (owner.length == 0) {
-//!         try { zk.setData("/cas-lock", me, stat.getVersion()); return; }
+//!         try { zk.setData("/cas-lock", me, stat.getVersion()); holds = 1; return; }
 //!         catch (BadVersionException e) { continue; }              // someone else won
 //!     }
 //!     latch.await();
 //! }
 //! // unlock()
+//! if (--holds > 0) return;
 //! zk.setData("/cas-lock", new byte[0], -1);
 //! ```
+//!
+//! It is the catalogue's one re-entrant lock (`holds`, as Curator counts
+//! per thread): with `reentries = 1` the holder's second `lock()` returns at
+//! once and only the outer `unlock()` releases.
 //!
 //! **Claims:** mutual exclusion (the version check lets one writer in per
 //! version). **Holds** that. **Costs** a herd: every `setData` — the release
@@ -54,6 +60,8 @@ pub struct CasVersion {
     watcher: LatchWatcher,
     /// `me`: the bytes this client writes as the owner.
     me: u8,
+    /// `holds`: `lock()` calls not yet matched by `unlock()`.
+    holds: u8,
 }
 
 pub fn new(cfg: RecipeConfig) -> CasVersion {
@@ -61,6 +69,7 @@ pub fn new(cfg: RecipeConfig) -> CasVersion {
         main: Main::Start,
         watcher: LatchWatcher::default(),
         me: cfg.client,
+        holds: 0,
     }
 }
 
@@ -80,6 +89,10 @@ impl Lock for CasVersion {
     fn lock(&mut self, r: Resume) -> Action {
         use Main::*;
         match (self.main, r.into_reply()) {
+            (Start, _) if self.holds > 0 => {
+                self.holds += 1;
+                act(Step::Acquired, "lock: holds > 0, holds++; return")
+            }
             (Start, _) => {
                 // Armed before `getData` sets the watch, so a notification
                 // that comes before `await()` is not lost.
@@ -103,7 +116,10 @@ impl Lock for CasVersion {
                 self.main = Await;
                 act(Step::Await(LATCH), "lock: owner set, latch.await()")
             }
-            (SetData, Some(Ok(_))) => act(Step::Acquired, "lock: setData succeeded, return"),
+            (SetData, Some(Ok(_))) => {
+                self.holds = 1;
+                act(Step::Acquired, "lock: setData succeeded, holds = 1; return")
+            }
             (SetData, Some(Err(ZkError::BadVersion))) | (Await, _) => self.restart(),
             (_, reply) => unexpected(reply, "KeeperException escapes"),
         }
@@ -113,7 +129,11 @@ impl Lock for CasVersion {
         self.main = Main::Start;
     }
 
-    fn unlock(&self) -> Action {
+    fn unlock(&mut self) -> Action {
+        self.holds = self.holds.saturating_sub(1);
+        if self.holds > 0 {
+            return act(Step::Unlocked, "unlock: --holds > 0, return");
+        }
         release(
             Op::set_data(LOCK, Vec::new(), -1),
             "unlock: zk.setData(/cas-lock, new byte[0], -1)",

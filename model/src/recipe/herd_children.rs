@@ -110,7 +110,7 @@ impl Lock for HerdChildren {
         self.main = Main::Start;
     }
 
-    fn unlock(&self) -> Action {
+    fn unlock(&mut self) -> Action {
         release(Op::delete(self.own.clone(), -1), "zk.delete(myNode, -1)")
     }
 

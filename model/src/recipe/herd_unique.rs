@@ -102,7 +102,7 @@ impl Lock for HerdUnique {
         self.main = Main::Start;
     }
 
-    fn unlock(&self) -> Action {
+    fn unlock(&mut self) -> Action {
         release(Op::delete(LOCK, -1), "zk.delete(/myDistributeLock, -1)")
     }
 

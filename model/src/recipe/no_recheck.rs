@@ -157,7 +157,7 @@ impl Lock for NoRecheck {
         self.main = Main::Start;
     }
 
-    fn unlock(&self) -> Action {
+    fn unlock(&mut self) -> Action {
         match &self.node_id {
             Some(node) => release(
                 Op::delete(node.clone(), -1),

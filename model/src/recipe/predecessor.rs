@@ -132,7 +132,7 @@ impl Lock for Predecessor {
         self.main = Main::Start;
     }
 
-    fn unlock(&self) -> Action {
+    fn unlock(&mut self) -> Action {
         release(
             Op::delete(self.own.clone(), -1),
             "unlock: delete(own node, -1)",

@@ -266,7 +266,7 @@ impl Lock for Seed000 {
         self.main = Main::Start;
     }
 
-    fn unlock(&self) -> Action {
+    fn unlock(&mut self) -> Action {
         release(
             Op::delete(self.current_lock_path.clone(), -1),
             "releaseLock: zkClient.delete(currentLockPath, -1)",

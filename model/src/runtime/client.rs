@@ -194,6 +194,9 @@ impl<R: Recipe> Client<R> {
         let output = self.apply(t, &action.step);
         let kind = match &action.step {
             Step::Acquired => StepKind::Acquired,
+            Step::GaveUp => StepKind::GaveUp,
+            Step::Reenter => StepKind::Reenter,
+            Step::Unlocked => StepKind::Unlocked,
             Step::Released => StepKind::Released,
             Step::Call { release: true, .. } => StepKind::SentRelease,
             Step::Finished => StepKind::Finished,
@@ -297,9 +300,14 @@ impl<R: Recipe> Client<R> {
                     Status::Awaiting(*l)
                 }
             }
-            Step::Acquired => Status::Ready(Resume::Go),
+            Step::Acquired | Step::GaveUp | Step::Reenter | Step::Unlocked => {
+                Status::Ready(Resume::Go)
+            }
             Step::Released => {
-                self.acquired += 1;
+                // One completed acquisition per round, however deep it went.
+                if self.phase == Phase::Holding(1) {
+                    self.acquired += 1;
+                }
                 Status::Ready(Resume::Go)
             }
             Step::Return => Status::Idle,
@@ -405,8 +413,10 @@ impl<R: Recipe> Client<R> {
     }
 
     /// The application still wants the lock and does not hold it.
+    /// A holder inside a re-entrant `lock()` call waits too.
     pub fn is_waiting(&self) -> bool {
-        !self.holds() && !matches!(self.main, Status::Finished | Status::Dead(_))
+        (!self.holds() || self.phase.locking())
+            && !matches!(self.main, Status::Finished | Status::Dead(_))
     }
 
     /// The main thread sleeps until notified: in `wait()`, `await()`, or

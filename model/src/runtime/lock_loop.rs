@@ -27,8 +27,9 @@ pub trait Lock: Clone + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + '
     fn rewind(&mut self);
 
     /// `unlock()`'s release operation ([`release`](super::step::release)),
-    /// or the exception `unlock()` throws instead.
-    fn unlock(&self) -> Action;
+    /// or the exception `unlock()` throws instead, or — for a re-entrant
+    /// recipe counting down an inner hold — [`Step::Unlocked`].
+    fn unlock(&mut self) -> Action;
 
     /// One step of the event thread: a watcher's `process`.
     fn on_event(&mut self, resume: Resume) -> Action;
@@ -51,6 +52,11 @@ enum Stage {
     Unlocking,
     /// The release operation was sent.
     Released,
+    /// An inner `unlock()` returned without a release; the next outer one
+    /// is next.
+    Unwinding,
+    /// The outermost `unlock()` returned without a release; the round is over.
+    Unwound,
 }
 
 /// A recipe's [`Lock`] inside the harness loop.
@@ -60,6 +66,10 @@ pub struct LockLoop<L> {
     stage: Stage,
     /// Acquisitions not yet completed.
     left: u8,
+    /// `lock()` calls of this round that returned and are not yet unlocked.
+    held: u8,
+    /// `lock()` calls per round: 1 + [`RecipeConfig::reentries`].
+    depth: u8,
 }
 
 impl<L: Lock> LockLoop<L> {
@@ -68,6 +78,8 @@ impl<L: Lock> LockLoop<L> {
             lock,
             stage: Stage::Locking,
             left: cfg.acquisitions,
+            held: 0,
+            depth: cfg.reentries.saturating_add(1),
         }
     }
 
@@ -78,9 +90,21 @@ impl<L: Lock> LockLoop<L> {
 
     fn locking(&mut self, resume: Resume) -> Action {
         let action = self.lock.lock(resume);
-        if action.step == Step::Acquired {
-            self.stage = Stage::Holding;
-            self.lock.rewind();
+        match action.step {
+            Step::Acquired => {
+                self.held += 1;
+                self.stage = Stage::Holding;
+                self.lock.rewind();
+            }
+            // The caller tries again, as the seeds' polling loops do (a
+            // re-entrant call that gave up leaves the outer holds as they are).
+            Step::GaveUp => {
+                if self.held > 0 {
+                    self.stage = Stage::Holding;
+                }
+                self.lock.rewind();
+            }
+            _ => {}
         }
         action
     }
@@ -88,30 +112,63 @@ impl<L: Lock> LockLoop<L> {
     fn main_step(&mut self, resume: Resume) -> Action {
         match self.stage {
             Stage::Locking => self.locking(resume),
+            Stage::Holding if self.held < self.depth => {
+                self.stage = Stage::Locking;
+                act(Step::Reenter, "lock() again: a re-entrant call")
+            }
             Stage::Holding => {
                 self.stage = Stage::Unlocking;
                 act(Step::Released, L::LEAVE)
             }
-            Stage::Unlocking => {
-                let action = self.lock.unlock();
-                if matches!(action.step, Step::Call { .. }) {
-                    self.stage = Stage::Released;
-                }
-                action
-            }
+            Stage::Unlocking => self.unlocking(),
             Stage::Released => match resume.into_reply() {
                 Some(Ok(_)) => {
-                    self.left = self.left.saturating_sub(1);
-                    if self.left == 0 {
-                        act(Step::Finished, "all acquisitions done")
+                    self.held = self.held.saturating_sub(1);
+                    if self.held > 0 {
+                        self.unwind()
                     } else {
-                        self.stage = Stage::Locking;
-                        self.locking(Resume::Go)
+                        self.next_round()
                     }
                 }
                 Some(reply) => throw(&reply, "unlock: KeeperException escapes"),
                 None => unreachable!("main thread resumed without the release's reply"),
             },
+            Stage::Unwinding => self.unwind(),
+            Stage::Unwound => self.next_round(),
+        }
+    }
+
+    fn unlocking(&mut self) -> Action {
+        let action = self.lock.unlock();
+        match action.step {
+            Step::Call { .. } => self.stage = Stage::Released,
+            Step::Unlocked => {
+                self.held = self.held.saturating_sub(1);
+                self.stage = if self.held > 0 {
+                    Stage::Unwinding
+                } else {
+                    Stage::Unwound
+                };
+            }
+            _ => {}
+        }
+        action
+    }
+
+    /// The `unlock()` of the next outer hold.
+    fn unwind(&mut self) -> Action {
+        self.stage = Stage::Unlocking;
+        act(Step::Released, "unlock() again: the outer hold")
+    }
+
+    /// Every `unlock()` of the round returned: the next round, or the end.
+    fn next_round(&mut self) -> Action {
+        self.left = self.left.saturating_sub(1);
+        if self.left == 0 {
+            act(Step::Finished, "all acquisitions done")
+        } else {
+            self.stage = Stage::Locking;
+            self.locking(Resume::Go)
         }
     }
 }

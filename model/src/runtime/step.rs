@@ -112,6 +112,15 @@ pub enum Step {
     Await(LatchId),
     /// `lock()` returned: the client now believes it holds the lock.
     Acquired,
+    /// `lock()` returned without the lock (a try-lock that failed, a timed
+    /// acquire that ran out); the caller tries again.
+    GaveUp,
+    /// The holder calls `lock()` again (a re-entrant call; see
+    /// [`RecipeConfig::reentries`]).
+    Reenter,
+    /// `unlock()` returned without a release operation: a re-entrant
+    /// recipe counted a hold down.
+    Unlocked,
     /// The critical section ends; `unlock()` begins.
     Released,
     /// The event thread's callback returned.
@@ -167,6 +176,11 @@ pub struct RecipeConfig {
     /// stay interchangeable for the checker's symmetry reduction: a recipe
     /// may only compare identities, never order them.
     pub client: u8,
+    /// How many times, in each round, the holder calls `lock()` again
+    /// before its `unlock()`s (one `unlock()` per `lock()`). 0 for the
+    /// seeds' `main`s; a lock that is not re-entrant usually deadlocks on
+    /// its own node.
+    pub reentries: u8,
 }
 
 impl RecipeConfig {
@@ -174,7 +188,12 @@ impl RecipeConfig {
         RecipeConfig {
             acquisitions,
             client,
+            reentries: 0,
         }
+    }
+
+    pub fn with_reentries(self, reentries: u8) -> RecipeConfig {
+        RecipeConfig { reentries, ..self }
     }
 }
 

@@ -105,6 +105,7 @@ pub fn to_json(sc: &Scenario, r: &Report) -> serde_json::Value {
         "recipe": sc.recipe().name(),
         "clients": sc.check.clients,
         "acquisitions": sc.check.acquisitions,
+        "reentries": sc.check.reentries,
         "verdict": r.verdict.name(),
         "property": r.property.map(|p| p.name()),
         "states": r.states,
@@ -133,9 +134,13 @@ pub fn to_text(sc: &Scenario, r: &Report) -> String {
         Some(p) => format!("{}: {}", r.verdict, p),
         None => r.verdict.to_string(),
     };
+    let reentries = match sc.check.reentries {
+        0 => String::new(),
+        r => format!(", each lock() re-entered {r}×"),
+    };
     let _ = writeln!(
         out,
-        "{}  —  {} with {} clients × {} acquisitions",
+        "{}  —  {} with {} clients × {} acquisitions{reentries}",
         sc.name,
         sc.recipe(),
         sc.check.clients,

@@ -11,7 +11,8 @@ use std::time::Duration;
 #[derive(Args, Debug)]
 pub struct RealArgs {
     /// The scenario file (TOML), e.g. scenarios/predecessor.toml; only its
-    /// recipe and client count are used (faults are the real world's).
+    /// recipe, client count and `reentries` are used (faults are the real
+    /// world's).
     pub scenario: PathBuf,
     /// The ZooKeeper server, host:port (`scripts/zookeeper.sh start` runs
     /// one on 127.0.0.1:2181).
@@ -61,6 +62,7 @@ pub fn run_real(a: &RealArgs) -> i32 {
     cfg.hold = Duration::from_millis(a.hold_ms);
     cfg.think = Duration::from_millis(a.think_ms);
     cfg.stall_after = Duration::from_secs_f64(a.stall_seconds);
+    cfg.reentries = sim.reentries;
     match run(&cfg) {
         Ok(r) => {
             if a.json {

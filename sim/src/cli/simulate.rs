@@ -310,6 +310,7 @@ pub fn run_bench(a: &BenchSimArgs) -> i32 {
         recipe,
         clients,
         acquisitions,
+        reentries: 0,
         settings: SimSettings::default(),
     };
     println!("simulator figures (one core unless noted; default [sim] settings)");

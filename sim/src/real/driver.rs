@@ -29,6 +29,8 @@ pub struct RealConfig {
     pub stall_after: Duration,
     /// The sessions' timeout.
     pub session_timeout: Duration,
+    /// Re-entrant `lock()` calls per round (the scenario's `reentries`).
+    pub reentries: u8,
 }
 
 impl RealConfig {
@@ -42,6 +44,7 @@ impl RealConfig {
             think: Duration::ZERO,
             stall_after: Duration::from_secs(5),
             session_timeout: Duration::from_secs(10),
+            reentries: 0,
         }
     }
 }
@@ -126,10 +129,15 @@ struct Slot {
     wait_until: [Option<Instant>; 2],
 }
 
+/// A real client locks until the run ends.
+fn client_config(c: usize, reentries: u8) -> RecipeConfig {
+    RecipeConfig::new(u8::MAX, c as u8).with_reentries(reentries)
+}
+
 impl Slot {
-    fn fresh(recipe: RecipeId, client: u8, now: Instant) -> Slot {
+    fn fresh(recipe: RecipeId, rcfg: RecipeConfig, now: Instant) -> Slot {
         Slot {
-            client: Client::new(recipe.instantiate(RecipeConfig::new(u8::MAX, client))),
+            client: Client::new(recipe.instantiate(rcfg)),
             attempt_since: Some(now),
             notified: false,
             pause_until: None,
@@ -142,6 +150,7 @@ impl Slot {
 /// Everything the drivers share, behind one lock.
 struct World {
     recipe: RecipeId,
+    reentries: u8,
     hold: Duration,
     think: Duration,
     slots: Vec<Slot>,
@@ -266,7 +275,10 @@ impl World {
                     slot.notified = false;
                 }
                 LockEvent::Acquired => self.acquired(c, now),
-                LockEvent::Released | LockEvent::GaveUp => self.last_progress = now,
+                LockEvent::Released
+                | LockEvent::GaveUp
+                | LockEvent::Reentered
+                | LockEvent::Unlocked => self.last_progress = now,
                 LockEvent::Finished | LockEvent::ThreadDied(_) => {
                     self.slots[c].attempt_since = None
                 }
@@ -397,10 +409,11 @@ async fn run_async(cfg: RealConfig) -> Result<RealReport, RealError> {
     let start = Instant::now();
     let world: Shared = Arc::new(Mutex::new(World {
         recipe: cfg.recipe,
+        reentries: cfg.reentries,
         hold: cfg.hold,
         think: cfg.think,
         slots: (0..cfg.clients)
-            .map(|c| Slot::fresh(cfg.recipe, c as u8, start))
+            .map(|c| Slot::fresh(cfg.recipe, client_config(c, cfg.reentries), start))
             .collect(),
         metrics: Metrics::default(),
         contended: 0,
@@ -511,8 +524,8 @@ async fn drive(world: Shared, c: usize, mut session: Session, cfg: RealConfig) {
                     w.exceptions.push(format!("c{}: {e}", c + 1));
                     renew = true;
                 }
-                let recipe = w.recipe;
-                w.slots[c] = Slot::fresh(recipe, c as u8, now);
+                let (recipe, rcfg) = (w.recipe, client_config(c, w.reentries));
+                w.slots[c] = Slot::fresh(recipe, rcfg, now);
             }
             if renew {
                 None

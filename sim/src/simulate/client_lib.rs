@@ -202,7 +202,10 @@ fn step(w: &mut World, c: usize, t: Thread) -> Option<Option<u64>> {
                 w.clients[c].notified_in_attempt = false;
             }
             LockEvent::Acquired => entered = Some(acquired(w, c, now_ns)),
-            LockEvent::Released | LockEvent::GaveUp => w.last_progress = now_ns,
+            LockEvent::Released
+            | LockEvent::GaveUp
+            | LockEvent::Reentered
+            | LockEvent::Unlocked => w.last_progress = now_ns,
             LockEvent::ReleaseSent => {}
             LockEvent::Finished | LockEvent::ThreadDied(_) => {
                 w.last_progress = now_ns;

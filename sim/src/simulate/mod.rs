@@ -65,6 +65,8 @@ pub struct SimConfig {
     pub recipe: RecipeId,
     pub clients: usize,
     pub acquisitions: u8,
+    /// Re-entrant `lock()` calls per round.
+    pub reentries: u8,
     pub settings: SimSettings,
 }
 
@@ -111,6 +113,7 @@ impl SimConfig {
             recipe: sc.recipe(),
             clients: sc.sim.clients.unwrap_or(sc.clients) as usize,
             acquisitions: sc.sim.acquisitions.unwrap_or(sc.acquisitions),
+            reentries: sc.check.reentries,
             settings,
         }
     }
@@ -163,7 +166,7 @@ pub async fn simulate(cfg: SimConfig, trace_on: bool) -> (Violations, Metrics, T
     let mut clients = Vec::new();
     for c in 0..n {
         let id = server.open_session();
-        let rcfg = RecipeConfig::new(cfg.acquisitions, c as u8);
+        let rcfg = RecipeConfig::new(cfg.acquisitions, c as u8).with_reentries(cfg.reentries);
         sessions.push(ServerSession {
             id,
             epoch: 0,
@@ -309,20 +312,29 @@ async fn observe(shared: &Shared, p: &Params) {
         if !ticked {
             continue;
         }
-        let holders = w.clients.iter().any(|c| c.client.holds());
+        // A holder inside a re-entrant `lock()` waits like anyone else.
+        let holders = w
+            .clients
+            .iter()
+            .any(|c| c.client.holds() && !c.client.phase.locking());
         let waiters: Vec<usize> = (0..w.clients.len())
             .filter(|&i| {
                 let c = &w.clients[i];
-                c.attempt_since.is_some() && !c.client.is_done()
+                (c.attempt_since.is_some() || c.client.phase.locking()) && !c.client.is_done()
             })
             .collect();
         if !holders && !waiters.is_empty() && t.saturating_sub(w.last_progress) > p.deadlock {
             let who: Vec<String> = waiters.iter().map(|i| format!("c{}", i + 1)).collect();
             let since = world::ms(w.last_progress);
+            let nobody = if w.clients.iter().any(|c| c.client.holds()) {
+                "nobody holding the lock is out of lock()"
+            } else {
+                "nobody holds the lock"
+            };
             w.violate(
                 Property::Deadlock,
                 format!(
-                    "no acquisition or release since {since:.3} ms while {} wait(s) and nobody holds the lock",
+                    "no acquisition or release since {since:.3} ms while {} wait(s) and {nobody}",
                     who.join(", ")
                 ),
             );
