@@ -90,13 +90,7 @@ fn target() -> impl Strategy<Value = Target> {
 }
 
 fn mode() -> impl Strategy<Value = CreateMode> {
-    prop_oneof![
-        Just(CreateMode::Persistent),
-        Just(CreateMode::PersistentSequential),
-        Just(CreateMode::Ephemeral),
-        Just(CreateMode::EphemeralSequential),
-        Just(CreateMode::Container),
-    ]
+    prop::sample::select(&CreateMode::ALL[..])
 }
 
 fn version() -> impl Strategy<Value = i32> {

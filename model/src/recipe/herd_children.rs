@@ -16,13 +16,13 @@
 //! that. **Costs** a herd: every release (and every new waiter's create)
 //! notifies every waiter, and all of them re-read the children.
 
-use crate::runtime::children::{rank, Rank};
+use crate::runtime::children::{create_own, rank, Rank};
 use crate::runtime::latch_watcher::LatchWatcher;
 use crate::runtime::lock_loop::Lock;
 use crate::runtime::step::{
     act, call, release, throw, unexpected, Action, RecipeConfig, Resume, Step,
 };
-use crate::zk::{CreateMode, Op, OpResult};
+use crate::zk::{Op, OpResult};
 
 pub const ROOT: &str = "/herd";
 const NODE: &str = "/herd/lock-";
@@ -71,11 +71,7 @@ impl Lock for HerdChildren {
         match (self.main, reply) {
             (Start, _) => {
                 self.main = Create;
-                call(
-                    Op::create(NODE, CreateMode::EphemeralSequential),
-                    None,
-                    "zk.create(/herd/lock-, EPHEMERAL_SEQUENTIAL)",
-                )
+                create_own(NODE, "zk.create(/herd/lock-, EPHEMERAL_SEQUENTIAL)")
             }
             (Create, Some(Ok(OpResult::Created(p)))) => {
                 self.own = p;

@@ -22,13 +22,13 @@
 //! `nodeId.set(myNode)`, so `unlock()` calls `delete(null)`, which throws
 //! `IllegalArgumentException`, and the node stays until the session ends.
 
-use crate::runtime::children::{lowest, rank, Rank};
+use crate::runtime::children::{create_own, lowest, rank, Rank};
 use crate::runtime::latch_watcher::LatchWatcher;
 use crate::runtime::lock_loop::Lock;
 use crate::runtime::step::{
     act, call, release, throw, unexpected, Action, RecipeConfig, Resume, Step,
 };
-use crate::zk::{CreateMode, Op, OpResult, Reply};
+use crate::zk::{Op, OpResult, Reply};
 
 pub const ROOT: &str = "/locks";
 const LOCK_NAME: &str = "/locks/lock_";
@@ -107,9 +107,8 @@ impl Lock for NoRecheck {
                 // `nodeId.remove()` in the last `unlock()`.
                 self.node_id = None;
                 self.main = Create;
-                call(
-                    Op::create(LOCK_NAME, CreateMode::EphemeralSequential),
-                    None,
+                create_own(
+                    LOCK_NAME,
                     "lock: zk.create(root/lockName, EPHEMERAL_SEQUENTIAL)",
                 )
             }

@@ -20,13 +20,13 @@
 //! (no ZooKeeper lock is safe without a fencing token checked by the
 //! resource).
 
-use crate::runtime::children::{rank, Rank};
+use crate::runtime::children::{create_own, rank, Rank};
 use crate::runtime::latch_watcher::LatchWatcher;
 use crate::runtime::lock_loop::Lock;
 use crate::runtime::step::{
     act, call, release, throw, unexpected, Action, RecipeConfig, Resume, Step, DEFAULT_WATCHER,
 };
-use crate::zk::{CreateMode, Op, OpResult};
+use crate::zk::{Op, OpResult};
 
 pub const LOCK_ROOT: &str = "/_locknode_";
 const LOCK_NODE: &str = "/_locknode_/lock-";
@@ -87,9 +87,8 @@ impl Lock for Predecessor {
         match (self.main, reply) {
             (Start, _) => {
                 self.main = Create;
-                call(
-                    Op::create(LOCK_NODE, CreateMode::EphemeralSequential),
-                    None,
+                create_own(
+                    LOCK_NODE,
                     "1. create(_locknode_/lock-, EPHEMERAL_SEQUENTIAL)",
                 )
             }

@@ -37,7 +37,7 @@
 //! created before the clients start (the seed's exists-then-create of the
 //! root is still executed each time and finds it).
 
-use crate::runtime::children::{rank, Rank};
+use crate::runtime::children::{create_own, rank, Rank};
 use crate::runtime::lock_loop::Lock;
 use crate::runtime::step::{act, call, release, throw, unexpected, Action, Resume, Step};
 use crate::zk::{CreateMode, Op, OpResult, Reply};
@@ -193,9 +193,8 @@ impl Seed000 {
 
     fn create_lock(&mut self) -> Action {
         self.main = Main::CreateLock;
-        call(
-            Op::create(LOCK_NODE, CreateMode::EphemeralSequential),
-            None,
+        create_own(
+            LOCK_NODE,
             "createLock: zkClient.create(LOCK_ROOT_PATH/Lock_, EPHEMERAL_SEQUENTIAL)",
         )
     }

@@ -1,9 +1,20 @@
-//! What every sequential-node recipe does with a `getChildren` reply:
-//! sort the names (`Collections.sort`, a `TreeSet`) and find its own.
+//! What every sequential-node recipe does: create its own node, and with a
+//! `getChildren` reply sort the names (`Collections.sort`, a `TreeSet`) and
+//! find its own.
 //! Sequence suffixes are zero-padded to ten digits, so for names with one
 //! prefix the string order is the creation order.
 
-use crate::zk::{path, OpResult, Reply};
+use super::step::{call, Action};
+use crate::zk::{path, CreateMode, Op, OpResult, Reply};
+
+/// `create(prefix, EPHEMERAL_SEQUENTIAL)`: the client's own lock node.
+pub fn create_own(prefix: &str, code: &'static str) -> Action {
+    call(
+        Op::create(prefix, CreateMode::EphemeralSequential),
+        None,
+        code,
+    )
+}
 
 /// Where `own` (a full path) stands among the sorted children, and the full
 /// path of the child just before it.

@@ -16,6 +16,15 @@ pub enum CreateMode {
 }
 
 impl CreateMode {
+    /// Every mode, for generators that pick one.
+    pub const ALL: [CreateMode; 5] = [
+        CreateMode::Persistent,
+        CreateMode::PersistentSequential,
+        CreateMode::Ephemeral,
+        CreateMode::EphemeralSequential,
+        CreateMode::Container,
+    ];
+
     pub fn is_ephemeral(self) -> bool {
         matches!(
             self,

@@ -129,7 +129,6 @@ pub fn to_json(sc: &Scenario, r: &Report) -> serde_json::Value {
 
 pub fn to_text(sc: &Scenario, r: &Report) -> String {
     use std::fmt::Write;
-    let mut out = String::new();
     let about = match r.property {
         Some(p) => format!("{}: {}", r.verdict, p),
         None => r.verdict.to_string(),
@@ -138,14 +137,8 @@ pub fn to_text(sc: &Scenario, r: &Report) -> String {
         0 => String::new(),
         r => format!(", each lock() re-entered {r}×"),
     };
-    let _ = writeln!(
-        out,
-        "{}  —  {} with {} clients × {} acquisitions{reentries}",
-        sc.name,
-        sc.recipe(),
-        sc.check.clients,
-        sc.check.acquisitions
-    );
+    let how = format!(" × {} acquisitions{reentries}", sc.check.acquisitions);
+    let mut out = super::title(&sc.name, sc.recipe(), sc.check.clients, &how);
     let _ = writeln!(out, "verdict: {about}");
     for p in &r.properties {
         let steps = p

@@ -12,6 +12,7 @@ pub use check::to_text as check_report_text;
 pub use compare::options as compare_options;
 
 use clap::{Parser, Subcommand};
+use locksmith_model::recipe::RecipeId;
 
 /// locksmith finds the bugs in distributed lock recipes before production
 /// does: it runs the recipes engineers copy from blog posts against an
@@ -97,6 +98,17 @@ pub fn run() -> i32 {
 
 /// Exit code for a verdict.
 /// The process's peak resident memory (Linux `VmHWM`), if it can be read.
+/// A report's first line, the same for every command: which scenario,
+/// which recipe, how many clients, and what ran them.
+fn title(
+    scenario: impl std::fmt::Display,
+    recipe: RecipeId,
+    clients: impl std::fmt::Display,
+    how: &str,
+) -> String {
+    format!("{scenario}  —  {recipe} with {clients} clients{how}\n")
+}
+
 fn peak_memory_bytes() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;

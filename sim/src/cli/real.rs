@@ -135,16 +135,12 @@ pub fn to_text(a: &RealArgs, cfg: &RealConfig, r: &RealReport) -> String {
     let s = summary(r);
     let m = &r.metrics;
     let acq = m.acquisitions as f64;
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{}  —  {} with {} clients against ZooKeeper at {} for {:.1} s",
-        a.scenario.display(),
-        cfg.recipe,
-        cfg.clients,
+    let how = format!(
+        " against ZooKeeper at {} for {:.1} s",
         cfg.addr,
         r.elapsed.as_secs_f64()
     );
+    let mut out = super::title(a.scenario.display(), cfg.recipe, cfg.clients, &how);
     match &r.violation {
         Some((p, why)) => {
             let _ = writeln!(out, "verdict: violated: {p}");

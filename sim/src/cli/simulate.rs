@@ -170,15 +170,8 @@ fn to_json(cfg: &SimConfig, a: &SimArgs, r: &SweepReport) -> serde_json::Value {
 fn to_text(cfg: &SimConfig, a: &SimArgs, r: &SweepReport) -> String {
     use std::fmt::Write;
     let s = r.totals.summary();
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{}  —  {} with {} clients × {} acquisitions, simulated",
-        a.scenario.display(),
-        cfg.recipe,
-        cfg.clients,
-        cfg.acquisitions
-    );
+    let how = format!(" × {} acquisitions, simulated", cfg.acquisitions);
+    let mut out = super::title(a.scenario.display(), cfg.recipe, cfg.clients, &how);
     match r.first_failure() {
         Some(f) => {
             let (p, why) = f

@@ -15,32 +15,30 @@ pub struct Chart {
 
 /// Every chart, in the report's order.
 pub static CHARTS: &[Chart] = &[
-    Chart {
-        id: "notifications",
-        title: "notifications per contended acquisition",
-        value: |p| p.notifications_per_contended_acquisition,
-    },
-    Chart {
-        id: "packets",
-        title: "packets per acquisition (requests + replies + notifications)",
-        value: |p| p.packets_per_acquisition,
-    },
-    Chart {
-        id: "wakeups",
-        title: "wake-ups per release with a waiter",
-        value: |p| p.wakeups_per_release,
-    },
-    Chart {
-        id: "latency-p50",
-        title: "acquisition latency p50 (ms)",
-        value: |p| p.latency_p50_ms,
-    },
-    Chart {
-        id: "latency-p99",
-        title: "acquisition latency p99 (ms)",
-        value: |p| p.latency_p99_ms,
-    },
+    chart(
+        "notifications",
+        "notifications per contended acquisition",
+        |p| p.notifications_per_contended_acquisition,
+    ),
+    chart(
+        "packets",
+        "packets per acquisition (requests + replies + notifications)",
+        |p| p.packets_per_acquisition,
+    ),
+    chart("wakeups", "wake-ups per release with a waiter", |p| {
+        p.wakeups_per_release
+    }),
+    chart("latency-p50", "acquisition latency p50 (ms)", |p| {
+        p.latency_p50_ms
+    }),
+    chart("latency-p99", "acquisition latency p99 (ms)", |p| {
+        p.latency_p99_ms
+    }),
 ];
+
+const fn chart(id: &'static str, title: &'static str, value: fn(&CostPoint) -> f64) -> Chart {
+    Chart { id, title, value }
+}
 
 /// Colours that stay apart on white, one per recipe (cycled).
 const COLOURS: [RGBColor; 8] = [

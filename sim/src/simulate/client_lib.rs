@@ -393,34 +393,28 @@ pub async fn main_thread(shared: Shared, c: usize) {
 async fn critical_section(shared: &Shared, c: usize, token: Option<u64>) {
     let hold = {
         let mut w = lock(shared);
-        let at = now() + w.latency();
-        w.to_resource[c].send(
-            at,
-            Write {
-                client: c,
-                token,
-                begin: true,
-            },
-        );
+        write(&mut w, c, token, true);
         w.draw(w.p.hold)
     };
     // The opening write is not waited for: the closing one follows it on
     // the same FIFO link, and *it* is acknowledged before unlock() runs, so
     // a correct recipe's next holder can never be seen overlapping.
     super::world::sleep_ns(hold).await;
-    {
-        let mut w = lock(shared);
-        let at = now() + w.latency();
-        w.to_resource[c].send(
-            at,
-            Write {
-                client: c,
-                token,
-                begin: false,
-            },
-        );
-    }
+    write(&mut lock(shared), c, token, false);
     recv(shared, Inbox::Client(c), ack_link).await;
+}
+
+/// Sends the critical section's opening (`begin`) or closing write.
+fn write(w: &mut World, client: usize, token: Option<u64>, begin: bool) {
+    let at = now() + w.latency();
+    w.to_resource[client].send(
+        at,
+        Write {
+            client,
+            token,
+            begin,
+        },
+    );
 }
 
 /// ZooKeeper's event thread: runs the watchers' callbacks.

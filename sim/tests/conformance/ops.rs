@@ -253,13 +253,7 @@ fn watch() -> impl Strategy<Value = bool> {
 }
 
 fn mode() -> impl Strategy<Value = CreateMode> {
-    prop_oneof![
-        Just(CreateMode::Persistent),
-        Just(CreateMode::PersistentSequential),
-        Just(CreateMode::Ephemeral),
-        Just(CreateMode::EphemeralSequential),
-        Just(CreateMode::Container),
-    ]
+    prop::sample::select(&CreateMode::ALL[..])
 }
 
 fn action() -> impl Strategy<Value = Action> {
