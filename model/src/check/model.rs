@@ -205,25 +205,8 @@ pub fn sequence_svg(clients: u8, steps: &[(Action, TraceStep)]) -> String {
                 x - 3
             );
         }
-        let fault = a.is_fault();
-        match *a {
-            Action::Serve(c) => arrow(&mut svg, lane(c as usize), zk, y, false),
-            Action::Deliver(c) => arrow(&mut svg, zk, lane(c as usize), y, true),
-            Action::Expire(c) | Action::LoseConnection(c) => {
-                let x = lane(c as usize);
-                let _ = writeln!(
-                    svg,
-                    "<path d='M{} {} l10 10 m0 -10 l-10 10' stroke='#d33' stroke-width='3' />",
-                    x - 5,
-                    y - 5
-                );
-            }
-            Action::Reap => dot(&mut svg, zk, y, "#888"),
-            Action::Run(c, _) | Action::TimeOut(c, _) | Action::NoticeExpiry(c) => {
-                dot(&mut svg, lane(c as usize), y, "#47c")
-            }
-        }
-        let (fill, class) = if fault {
+        mark(&mut svg, a, lane, zk, y);
+        let (fill, class) = if a.is_fault() {
             ("#d33", "fault")
         } else {
             ("#333", "svg-event-label")
@@ -237,6 +220,28 @@ pub fn sequence_svg(clients: u8, steps: &[(Action, TraceStep)]) -> String {
     }
     svg.push_str("</svg>\n");
     svg
+}
+
+/// The step's mark on the lanes: an arrow for a message, a cross for a
+/// fault, a dot for a local step.
+fn mark(svg: &mut String, a: &Action, lane: impl Fn(usize) -> usize, zk: usize, y: usize) {
+    match *a {
+        Action::Serve(c) => arrow(svg, lane(c as usize), zk, y, false),
+        Action::Deliver(c) => arrow(svg, zk, lane(c as usize), y, true),
+        Action::Expire(c) | Action::LoseConnection(c) => {
+            let x = lane(c as usize);
+            let _ = writeln!(
+                svg,
+                "<path d='M{} {} l10 10 m0 -10 l-10 10' stroke='#d33' stroke-width='3' />",
+                x - 5,
+                y - 5
+            );
+        }
+        Action::Reap => dot(svg, zk, y, "#888"),
+        Action::Run(c, _) | Action::TimeOut(c, _) | Action::NoticeExpiry(c) => {
+            dot(svg, lane(c as usize), y, "#47c")
+        }
+    }
 }
 
 fn arrow(svg: &mut String, from: usize, to: usize, y: usize, reply: bool) {
