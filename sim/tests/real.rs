@@ -236,3 +236,23 @@ fn no_server_is_a_clear_error() {
     assert!(text.contains("127.0.0.1:1"), "{text}");
     assert!(text.contains("scripts/zookeeper.sh start"), "{text}");
 }
+
+#[test]
+#[ignore = "needs a real ZooKeeper on 127.0.0.1:2181: scripts/zookeeper.sh start; cargo test --test real -- --ignored"]
+fn a_reentrant_call_deadlocks_the_textbook_lock_and_not_a_counting_one() {
+    let _one = one_at_a_time();
+    let mut cfg = RealConfig::new(RecipeId::Predecessor, 1, 10.0, &addr());
+    cfg.reentries = 1;
+    cfg.stall_after = std::time::Duration::from_secs(1);
+    let r = run(&cfg).unwrap_or_else(|e| panic!("{e}"));
+    let (property, why) = r.violation.expect("a stall");
+    assert_eq!(property, locksmith_model::harness::Property::Deadlock);
+    assert!(why.contains("c1 holds the lock"), "{why}");
+
+    let mut cfg = RealConfig::new(RecipeId::CasVersion, 2, 1.0, &addr());
+    cfg.reentries = 1;
+    let r = run(&cfg).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(r.violation, None);
+    assert!(r.metrics.acquisitions > 10, "{}", r.metrics.acquisitions);
+    assert_eq!(r.max_holders, 1);
+}

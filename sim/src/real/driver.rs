@@ -291,9 +291,7 @@ impl World {
         };
         self.metrics.requests += 1;
         if release {
-            if let Op::Delete { path, .. } = &op {
-                self.released(c, path);
-            }
+            self.released(c, &op);
         }
         Some(op)
     }
@@ -338,39 +336,49 @@ impl World {
     /// client is trying to acquire, it is a contended release, and every
     /// other client whose watch table has a watch this delete triggers (its
     /// node's deletion, its parent's children change) is woken by it.
-    fn released(&mut self, c: usize, path: &str) {
+    /// Estimates whom the release `op` wakes, from the clients' registered
+    /// watchers and the events the release fires. A session close fires
+    /// events for nodes this driver does not track: it is not estimated.
+    fn released(&mut self, c: usize, op: &Op) {
         let contended = self
             .slots
             .iter()
             .enumerate()
             .any(|(o, s)| o != c && s.attempt_since.is_some());
-        if !contended {
+        let events = release_events(op);
+        if !contended || events.is_empty() {
             return;
         }
-        let parent = match path.rfind('/') {
-            Some(0) | None => "/",
-            Some(i) => &path[..i],
-        };
-        let deleted = WatchedEvent {
-            kind: EventType::NodeDeleted,
-            path: path.to_string(),
-        };
-        let changed = WatchedEvent {
-            kind: EventType::NodeChildrenChanged,
-            path: parent.to_string(),
-        };
         let woken = self
             .slots
             .iter()
             .enumerate()
             .filter(|(o, s)| {
                 let mut w = s.client.watchers.clone();
-                *o != c
-                    && (!w.materialize(&deleted).is_empty() || !w.materialize(&changed).is_empty())
+                *o != c && events.iter().any(|e| !w.materialize(e).is_empty())
             })
             .count();
         self.metrics.contended_releases += 1;
         self.metrics.wakeups += woken as u64;
+    }
+}
+
+/// The watch events a release operation fires on the server.
+fn release_events(op: &Op) -> Vec<WatchedEvent> {
+    let event = |kind, path: &str| WatchedEvent {
+        kind,
+        path: path.to_string(),
+    };
+    match op {
+        Op::Delete { path, .. } => vec![
+            event(EventType::NodeDeleted, path),
+            event(
+                EventType::NodeChildrenChanged,
+                locksmith_model::zk::path::parent(path).unwrap_or("/"),
+            ),
+        ],
+        Op::SetData { path, .. } => vec![event(EventType::NodeDataChanged, path)],
+        _ => Vec::new(),
     }
 }
 
@@ -463,7 +471,10 @@ async fn observe(world: &Shared, cfg: &RealConfig, start: Instant) {
         if now - w.last_progress < cfg.stall_after {
             continue;
         }
-        let waiting = w.slots.iter().position(|s| s.attempt_since.is_some());
+        let waiting = w
+            .slots
+            .iter()
+            .position(|s| s.attempt_since.is_some() || s.client.phase.locking());
         if let Some(c) = waiting {
             let holders: Vec<String> = (0..w.slots.len())
                 .filter(|&o| w.slots[o].client.holds())

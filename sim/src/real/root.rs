@@ -1,6 +1,8 @@
-//! The lock root of a real run: created if missing, and cleared of the
-//! ephemeral nodes that sessions of an earlier run left behind before they
-//! expire (a fresh client would otherwise wait for them).
+//! The lock root of a real run: created if missing, its data emptied, and
+//! cleared of the ephemeral nodes that sessions of an earlier run left
+//! behind before they expire (a fresh client would otherwise wait for
+//! them). A recipe whose lock is the root's data (`cas-version`) would
+//! otherwise find the owner an interrupted run left there.
 
 use super::zk::{CallOutcome, RawReply, RawResult, Session};
 use locksmith_model::zk::{CreateMode, Op};
@@ -27,6 +29,14 @@ pub async fn prepare(session: &mut Session, path: &str) -> Result<usize, String>
         match answered("create", path, session.call_raw(&create).await)? {
             Ok(_) | Err(zkc::Error::NodeExists) => {}
             Err(e) => return Err(format!("create {path}: {e}")),
+        }
+        let empty = Op::SetData {
+            path: path.to_string(),
+            data: Vec::new(),
+            version: -1,
+        };
+        if let Err(e) = answered("setData", path, session.call_raw(&empty).await)? {
+            return Err(format!("setData {path}: {e}"));
         }
     }
     let list = Op::GetChildren {
