@@ -106,6 +106,10 @@ fn a_missing_file_and_a_bad_flag_exit_2_without_a_panic() {
     let (code, _, err) = locksmith(&["check", "scenarios/racy-wait.toml", "--clients", "0"]);
     assert_eq!(code, 2);
     assert!(!err.contains("panicked"), "{err}");
+    // A run of no seeds proves nothing: an error, not a pass.
+    let (code, out, err) = locksmith(&["sim", "scenarios/racy-wait-sim.toml", "--seeds", "0"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains("--seeds"), "{err}");
 }
 
 /// A broken `[sim]` table fails every command, `check` included, with the

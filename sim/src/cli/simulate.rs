@@ -13,9 +13,9 @@ use std::time::Instant;
 pub struct SimArgs {
     /// The scenario file (TOML), e.g. scenarios/predecessor.toml.
     pub scenario: PathBuf,
-    /// How many seeds to run (default: the scenario's `[sim] seeds`, or 1
-    /// with --seed).
-    #[arg(long)]
+    /// How many seeds to run, at least 1 (default: the scenario's `[sim]
+    /// seeds`, or 1 with --seed).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub seeds: Option<u64>,
     /// The first seed.
     #[arg(long)]
