@@ -5,11 +5,36 @@
 //! this file (see `docs/writing-a-recipe.md`): its id as scenario files and
 //! the CLI name it, the variant of [`AnyRecipe`] that holds its state, its
 //! [`Lock`](crate::runtime::lock_loop::Lock) type (the catalogue runs it in the
-//! harness loop), where it comes from, and its constructor.
+//! harness loop) — or, for a recipe whose lock is not taken by a `lock()`
+//! call, a [`Recipe`] of its own with a [`Start`] impl — where it comes
+//! from, and its constructor.
 
-use crate::runtime::lock_loop::LockLoop;
+use crate::runtime::lock_loop::{Lock, LockLoop};
 use crate::runtime::step::{Action, Recipe, RecipeConfig, Resume, StatFields, Thread};
 use std::fmt;
+
+/// How a row's state type runs: a [`Lock`] runs in the harness loop
+/// ([`LockLoop`]); a recipe whose lock is not taken by a `lock()` call on
+/// the main thread (seed 001 takes it in a watcher callback) is a
+/// [`Recipe`] of its own.
+pub trait Start {
+    type Running: Recipe;
+    fn start(self, cfg: RecipeConfig) -> Self::Running;
+}
+
+impl<L: Lock> Start for L {
+    type Running = LockLoop<L>;
+    fn start(self, cfg: RecipeConfig) -> LockLoop<L> {
+        LockLoop::new(self, cfg)
+    }
+}
+
+impl Start for watcher_callback::WatcherCallback {
+    type Running = Self;
+    fn start(self, _cfg: RecipeConfig) -> Self {
+        self
+    }
+}
 
 /// Expands the catalogue's rows into [`RecipeId`], [`AnyRecipe`] and the
 /// lookups between them. Two ids may share a state type (the two drafts of
@@ -37,7 +62,7 @@ macro_rules! catalogue {
 
             /// A fresh client's recipe state.
             pub fn instantiate(self, cfg: RecipeConfig) -> AnyRecipe {
-                match self { $( RecipeId::$id => AnyRecipe::$variant(LockLoop::new($new(cfg), cfg)), )+ }
+                match self { $( RecipeId::$id => AnyRecipe::$variant(Start::start($new(cfg), cfg)), )+ }
             }
         }
 
@@ -45,7 +70,7 @@ macro_rules! catalogue {
         #[allow(clippy::large_enum_variant)]
         #[derive(Clone, Debug, PartialEq, Eq, Hash)]
         pub enum AnyRecipe {
-            $( $variant(LockLoop<$state>), )+
+            $( $variant(<$state as Start>::Running), )+
         }
 
         impl Recipe for AnyRecipe {
@@ -95,4 +120,6 @@ catalogue! {
         "common variant: every waiter watches the children", herd_children::new;
     CasVersion => "cas-version", CasVersion(cas_version::CasVersion),
         "docs/writing-a-recipe.md: getData, then setData(me, version)", cas_version::new;
+    WatcherCallback => "watcher-callback", WatcherCallback(watcher_callback::WatcherCallback),
+        "seeds 001 (LockWatcher) and 004: the lock taken inside process(NodeDeleted)", watcher_callback::new;
 }

@@ -16,6 +16,7 @@
 //! | herd-unique | [`herd_unique`] |
 //! | herd-children | [`herd_children`] |
 //! | cas-version | [`cas_version`] (the example of `docs/writing-a-recipe.md`) |
+//! | watcher-callback | [`watcher_callback`] (a [`Recipe`](crate::runtime::Recipe) of its own: the lock is taken in a callback) |
 
 pub mod cas_version;
 pub mod catalogue;
@@ -27,5 +28,6 @@ pub mod predecessor;
 pub mod racy_wait;
 pub mod seed000;
 pub mod timed_wait;
+pub mod watcher_callback;
 
 pub use catalogue::{AnyRecipe, RecipeId};

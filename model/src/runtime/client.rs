@@ -46,7 +46,8 @@ pub enum Status {
     Awaiting(super::step::LatchId),
     /// The event thread with nothing queued.
     Idle,
-    /// The main thread finished its acquisitions.
+    /// The thread's code returned: the main thread after the client's last
+    /// acquisition or its `run()` ([`Step::End`](super::step::Step::End)).
     Finished,
     /// An exception ended the thread.
     Dead(&'static str),
@@ -92,6 +93,10 @@ impl Stepped {
             (_, Step::Await(_), _) => " → latch already open".into(),
             (_, Step::NotifyAll(_), _) => {
                 " → wakes the threads in wait() now (none waiting: lost)".into()
+            }
+            (_, Step::End, _) => " → run() ends".into(),
+            (_, Step::Throw(e), Status::Idle) => {
+                format!(" → {e} escapes process(); the event thread logs it and goes on")
             }
             (_, Step::Throw(e), _) => format!(" → {e} escapes; the thread dies"),
             _ => String::new(),
@@ -200,7 +205,7 @@ impl<R: Recipe> Client<R> {
             Step::Released => StepKind::Released,
             Step::Call { release: true, .. } => StepKind::SentRelease,
             Step::Finished => StepKind::Finished,
-            Step::Throw(e) => StepKind::Threw(e),
+            Step::Throw(e) if t == Thread::Main => StepKind::Threw(e),
             _ => StepKind::Other,
         };
         let mut events = Vec::new();
@@ -311,11 +316,15 @@ impl<R: Recipe> Client<R> {
                 Status::Ready(Resume::Go)
             }
             Step::Return => Status::Idle,
-            Step::Finished => Status::Finished,
+            Step::Finished | Step::End => Status::Finished,
             Step::Throw(e) => {
                 // Leaving the synchronized blocks on the way out releases them.
                 self.monitors.release_all_of(t);
-                Status::Dead(e)
+                match t {
+                    Thread::Main => Status::Dead(e),
+                    // ClientCnxn.EventThread: "Error while calling watcher".
+                    Thread::Event => Status::Idle,
+                }
             }
         };
         *self.status_mut(t) = next;
@@ -413,25 +422,29 @@ impl<R: Recipe> Client<R> {
     }
 
     /// The application still wants the lock and does not hold it.
-    /// A holder inside a re-entrant `lock()` call waits too.
+    /// A holder inside a re-entrant `lock()` call waits too, and so does a
+    /// client whose main thread has returned while its callbacks still want
+    /// the lock.
     pub fn is_waiting(&self) -> bool {
-        (!self.holds() || self.phase.locking())
-            && !matches!(self.main, Status::Finished | Status::Dead(_))
+        (!self.holds() || self.phase.locking()) && !self.is_done()
     }
 
-    /// The main thread sleeps until notified: in `wait()`, `await()`, or
-    /// blocked re-entering the monitor after a wake-up.
+    /// The client sleeps until notified: its main thread in `wait()`,
+    /// `await()`, or blocked re-entering the monitor after a wake-up — or
+    /// returned, leaving the lock to a callback (seed 001) that is not
+    /// running.
     pub fn is_parked(&self) -> bool {
         !self.holds()
-            && matches!(
-                self.main,
-                Status::Waiting(_) | Status::TimedWaiting { .. } | Status::Awaiting(_)
-            )
+            && match self.main {
+                Status::Waiting(_) | Status::TimedWaiting { .. } | Status::Awaiting(_) => true,
+                Status::Finished => !self.is_done() && self.event == Status::Idle,
+                _ => false,
+            }
     }
 
-    /// The main thread ended, normally or by an exception.
+    /// The client finished its acquisitions, or its main thread died.
     pub fn is_done(&self) -> bool {
-        matches!(self.main, Status::Finished | Status::Dead(_))
+        matches!(self.phase, Phase::Finished | Phase::Died)
     }
 
     /// Whether the main thread has a call in flight.

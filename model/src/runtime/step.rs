@@ -125,9 +125,16 @@ pub enum Step {
     Released,
     /// The event thread's callback returned.
     Return,
-    /// The main thread finished all its acquisitions.
+    /// The client finished all its acquisitions (on whichever thread
+    /// finished the last one).
     Finished,
-    /// An exception escaped the thread's code: the thread dies. Names the
+    /// The main thread's code returned (a pool thread's `run()` ended)
+    /// while the client goes on in its event thread's callbacks: seed 001
+    /// takes the lock inside `process(NodeDeleted)`.
+    End,
+    /// An exception escaped the thread's code. The main thread dies; the
+    /// event thread's `ClientCnxn.EventThread` catches whatever a
+    /// `process` throws, logs it and goes on with the next event. Names the
     /// exception (`KeeperException` code name or the recipe's own).
     Throw(&'static str),
 }

@@ -520,6 +520,9 @@ async fn drive(world: Shared, c: usize, mut session: Session, cfg: RealConfig) {
     let mut steps: u32 = 0;
     loop {
         let notes = session.take_notifications();
+        // A recipe that releases by closing its session (seed 001) needs a
+        // new one for its next round.
+        let closed = !session.is_open();
         let now = Instant::now();
         let next = {
             let mut w = lock(&world);
@@ -535,6 +538,7 @@ async fn drive(world: Shared, c: usize, mut session: Session, cfg: RealConfig) {
                     w.exceptions.push(format!("c{}: {e}", c + 1));
                     renew = true;
                 }
+                renew |= closed;
                 let (recipe, rcfg) = (w.recipe, client_config(c, w.reentries));
                 w.slots[c] = Slot::fresh(recipe, rcfg, now);
             }
@@ -549,7 +553,8 @@ async fn drive(world: Shared, c: usize, mut session: Session, cfg: RealConfig) {
         };
         match next {
             // A thread died: its session may still hold nodes the fresh
-            // client would wait for. A new session lets them go.
+            // client would wait for. A new session lets them go. (Or the
+            // recipe closed its session.)
             None => {
                 let _ = session.close().await;
                 match Session::connect(&cfg.addr, cfg.session_timeout).await {

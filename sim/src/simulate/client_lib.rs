@@ -421,11 +421,16 @@ fn write(w: &mut World, client: usize, token: Option<u64>, begin: bool) {
 pub async fn event_thread(shared: Shared, c: usize) {
     loop {
         park(&shared, move |w, waker| can_run(w, c, Thread::Event, waker)).await;
-        {
+        let entered = {
             let mut w = lock(&shared);
-            step(&mut w, c, Thread::Event);
-        }
+            step(&mut w, c, Thread::Event)
+        };
         start_timer(&shared, c, Thread::Event);
+        // A recipe that takes the lock inside a callback (seed 001) holds
+        // it on the event thread.
+        if let Some(token) = entered {
+            critical_section(&shared, c, token).await;
+        }
         maybe_yield(&shared, c, Thread::Event).await;
     }
 }
