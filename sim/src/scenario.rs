@@ -13,6 +13,7 @@
 //! waiter_expiries = 0
 //! holder_expiries = 0
 //! connection_losses = 0
+//! disconnects = 0          # a drop with nothing in flight; the reconnect follows
 //!
 //! [expect]                 # what `cargo test` holds the checker to
 //! verdict = "violated"     # holds | violated | incomplete
@@ -100,6 +101,8 @@ struct RawFaults {
     holder_expiries: u8,
     #[serde(default)]
     connection_losses: u8,
+    #[serde(default)]
+    disconnects: u8,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -248,6 +251,7 @@ impl Scenario {
             waiter_expiries: raw.faults.waiter_expiries,
             holder_expiries: raw.faults.holder_expiries,
             connection_losses: raw.faults.connection_losses,
+            disconnects: raw.faults.disconnects,
         };
         if let Some(n) = raw.check.max_states {
             check.max_states = n;

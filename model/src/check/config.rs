@@ -18,6 +18,10 @@ pub struct FaultBudget {
     /// A client's connection drops while a request is in flight; the request
     /// may or may not have been applied.
     pub connection_losses: u8,
+    /// A client's connection drops with no request in flight, and the
+    /// library reconnects later (not a fault: any time): every registered
+    /// watcher hears `Disconnected`, then `SyncConnected`.
+    pub disconnects: u8,
 }
 
 /// The most clients the checker explores (its graph keeps a byte of

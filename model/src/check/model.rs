@@ -228,7 +228,7 @@ fn mark(svg: &mut String, a: &Action, lane: impl Fn(usize) -> usize, zk: usize, 
     match *a {
         Action::Serve(c) => arrow(svg, lane(c as usize), zk, y, false),
         Action::Deliver(c) => arrow(svg, zk, lane(c as usize), y, true),
-        Action::Expire(c) | Action::LoseConnection(c) => {
+        Action::Expire(c) | Action::LoseConnection(c) | Action::Disconnect(c) => {
             let x = lane(c as usize);
             let _ = writeln!(
                 svg,
@@ -238,9 +238,10 @@ fn mark(svg: &mut String, a: &Action, lane: impl Fn(usize) -> usize, zk: usize, 
             );
         }
         Action::Reap => dot(svg, zk, y, "#888"),
-        Action::Run(c, _) | Action::TimeOut(c, _) | Action::NoticeExpiry(c) => {
-            dot(svg, lane(c as usize), y, "#47c")
-        }
+        Action::Run(c, _)
+        | Action::TimeOut(c, _)
+        | Action::NoticeExpiry(c)
+        | Action::Reconnect(c) => dot(svg, lane(c as usize), y, "#47c"),
     }
 }
 

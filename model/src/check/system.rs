@@ -41,6 +41,9 @@ pub struct Peer {
     pub outbox: VecDeque<Request>,
     /// Replies and events on the way to the client.
     pub inbox: VecDeque<Message>,
+    /// The connection dropped and the library has not reconnected yet:
+    /// nothing moves on it.
+    pub disconnected: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -71,11 +74,19 @@ pub enum Action {
     Expire(u8),
     /// Fault: the client's connection drops with a request in flight.
     LoseConnection(u8),
+    /// Fault: the client's connection drops with nothing in flight.
+    Disconnect(u8),
+    /// The client library reconnects within the session timeout. Not a
+    /// fault: it follows a disconnect, at any moment.
+    Reconnect(u8),
 }
 
 impl Action {
     pub fn is_fault(self) -> bool {
-        matches!(self, Action::Expire(_) | Action::LoseConnection(_))
+        matches!(
+            self,
+            Action::Expire(_) | Action::LoseConnection(_) | Action::Disconnect(_)
+        )
     }
 
     /// The client the action belongs to, if any.
@@ -89,6 +100,8 @@ impl Action {
             Action::NoticeExpiry(c) => Action::NoticeExpiry(f(c)),
             Action::Expire(c) => Action::Expire(f(c)),
             Action::LoseConnection(c) => Action::LoseConnection(f(c)),
+            Action::Disconnect(c) => Action::Disconnect(f(c)),
+            Action::Reconnect(c) => Action::Reconnect(f(c)),
             Action::Reap => Action::Reap,
         }
     }
@@ -101,7 +114,9 @@ impl Action {
             | Action::Deliver(c)
             | Action::NoticeExpiry(c)
             | Action::Expire(c)
-            | Action::LoseConnection(c) => Some(c),
+            | Action::LoseConnection(c)
+            | Action::Disconnect(c)
+            | Action::Reconnect(c) => Some(c),
             Action::Reap => None,
         }
     }
@@ -117,6 +132,8 @@ impl fmt::Display for Action {
             Action::Reap => write!(f, "reaper"),
             Action::Expire(c) => write!(f, "FAULT expire c{}", c + 1),
             Action::LoseConnection(c) => write!(f, "FAULT connection loss c{}", c + 1),
+            Action::Disconnect(c) => write!(f, "FAULT disconnect c{}", c + 1),
+            Action::Reconnect(c) => write!(f, "c{} reconnects", c + 1),
         }
     }
 }
@@ -150,6 +167,7 @@ impl System {
                 client: Client::new(cfg.recipe.instantiate(rcfg)),
                 outbox: VecDeque::new(),
                 inbox: VecDeque::new(),
+                disconnected: false,
             });
         }
         let root = peers
@@ -184,11 +202,14 @@ impl System {
                     out.push(Action::TimeOut(c, t));
                 }
             }
-            if !p.inbox.is_empty() {
+            if !p.inbox.is_empty() && !p.disconnected {
                 out.push(Action::Deliver(c));
             }
-            if !p.outbox.is_empty() {
+            if !p.outbox.is_empty() && !p.disconnected {
                 out.push(Action::Serve(c));
+            }
+            if p.disconnected && self.server.is_alive(p.session) {
+                out.push(Action::Reconnect(c));
             }
             if !p.client.session_lost
                 && !p.client.is_done()
@@ -217,8 +238,17 @@ impl System {
             if self.faults.connection_losses > 0
                 && p.client.has_pending_call()
                 && !p.client.session_lost
+                && !p.disconnected
             {
                 out.push(Action::LoseConnection(c));
+            }
+            if self.faults.disconnects > 0
+                && !p.client.has_pending_call()
+                && !p.client.session_lost
+                && !p.client.is_done()
+                && !p.disconnected
+            {
+                out.push(Action::Disconnect(c));
             }
         }
     }
@@ -257,6 +287,27 @@ impl System {
             }
             Action::Expire(c) => self.expire(c as usize, describe, &mut fx),
             Action::LoseConnection(c) => self.lose_connection(c as usize, describe, &mut fx),
+            Action::Disconnect(c) => {
+                self.faults.disconnects -= 1;
+                let p = &mut self.peers[c as usize];
+                p.disconnected = true;
+                p.client.on_connection_loss();
+                if describe {
+                    fx.text =
+                        "connection drops with nothing in flight: every watcher hears Disconnected"
+                            .into();
+                }
+            }
+            Action::Reconnect(c) => {
+                let p = &mut self.peers[c as usize];
+                p.disconnected = false;
+                p.client.on_reconnect();
+                if describe {
+                    fx.text =
+                        "reconnected within the session timeout: every watcher hears SyncConnected"
+                            .into();
+                }
+            }
         }
         fx
     }
@@ -399,6 +450,9 @@ impl System {
                 p.outbox.hash(&mut h);
                 p.inbox.hash(&mut h);
                 self.server.session_facts(p.session).hash(&mut h);
+                if p.disconnected {
+                    p.disconnected.hash(&mut h);
+                }
                 h.finish()
             })
             .collect();

@@ -114,6 +114,8 @@ catalogue! {
         "seed 000, first draft with the second fix: wait(millis)", timed_wait::new;
     NoRecheck => "no-recheck", NoRecheck(no_recheck::NoRecheck),
         "seed 003 lock()", no_recheck::new;
+    NoRecheckDeleted => "no-recheck-deleted", NoRecheckDeleted(no_recheck::NoRecheck),
+        "seed 003 lock(), its LockWatcher counting down on NodeDeleted only", no_recheck::new_deleted_only;
     HerdUnique => "herd-unique", HerdUnique(herd_unique::HerdUnique),
         "seed 001 step 1", herd_unique::new;
     HerdChildren => "herd-children", HerdChildren(herd_children::HerdChildren),

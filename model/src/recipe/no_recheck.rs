@@ -21,6 +21,15 @@
 //! finds the predecessor already gone, `lock()` returns without
 //! `nodeId.set(myNode)`, so `unlock()` calls `delete(null)`, which throws
 //! `IllegalArgumentException`, and the node stays until the session ends.
+//!
+//! The seed does not show its `LockWatcher`. The common form counts the
+//! latch down on whatever `process` receives, and the Java client hands
+//! connection-state events (`Disconnected`, `SyncConnected`, `Expired`) to
+//! every registered watcher, the one passed to `exists` included: one
+//! disconnect while a waiter is parked lets it in beside the holder, with
+//! no expiry at all (`no-recheck-disconnect.toml`). `no-recheck-deleted`
+//! is the same lock with a `LockWatcher` that counts down only on
+//! `NodeDeleted` (`no-recheck-deleted-disconnect.toml`).
 
 use crate::runtime::children::{create_own, lowest, rank, Rank};
 use crate::runtime::latch_watcher::LatchWatcher;
@@ -28,7 +37,8 @@ use crate::runtime::lock_loop::Lock;
 use crate::runtime::step::{
     act, call, release, throw, unexpected, Action, RecipeConfig, Resume, Step,
 };
-use crate::zk::{Op, OpResult, Reply};
+use crate::runtime::Notice;
+use crate::zk::{EventType, Op, OpResult, Reply};
 
 pub const ROOT: &str = "/locks";
 const LOCK_NAME: &str = "/locks/lock_";
@@ -54,6 +64,8 @@ pub struct NoRecheck {
     pre_node: String,
     /// `nodeId.get()`: `None` when `lock()` returned without setting it.
     node_id: Option<String>,
+    /// The `LockWatcher` counts down only on `NodeDeleted`.
+    deleted_only: bool,
 }
 
 pub fn new(_cfg: RecipeConfig) -> NoRecheck {
@@ -63,6 +75,15 @@ pub fn new(_cfg: RecipeConfig) -> NoRecheck {
         my_node: String::new(),
         pre_node: String::new(),
         node_id: None,
+        deleted_only: false,
+    }
+}
+
+/// The same lock with `if (event.getType() == NodeDeleted) latch.countDown()`.
+pub fn new_deleted_only(cfg: RecipeConfig) -> NoRecheck {
+    NoRecheck {
+        deleted_only: true,
+        ..new(cfg)
     }
 }
 
@@ -170,6 +191,16 @@ impl Lock for NoRecheck {
     }
 
     fn on_event(&mut self, r: Resume) -> Action {
+        let deleted = matches!(
+            &r,
+            Resume::Notify { notice: Notice::Node(e), .. } if e.kind == EventType::NodeDeleted
+        );
+        if self.deleted_only && !deleted && matches!(r, Resume::Notify { .. }) {
+            return act(
+                Step::Return,
+                "LockWatcher.process: not NodeDeleted, ignored",
+            );
+        }
         self.watcher.step(r, LOCK_WATCHER, LATCH)
     }
 }

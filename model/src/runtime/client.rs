@@ -402,9 +402,20 @@ impl<R: Recipe> Client<R> {
                 *self.status_mut(t) = Status::Ready(Resume::Reply(Err(ZkError::ConnectionLoss)));
             }
         }
+        self.tell_everyone(KeeperState::Disconnected);
+    }
+
+    /// The library reconnected within the session timeout. Like
+    /// `Disconnected`, `SyncConnected` reaches every registered watcher
+    /// (the Java client's `ZKWatchManager.materialize` for `EventType.None`),
+    /// a watcher passed to `exists` or `getData` included.
+    pub fn on_reconnect(&mut self) {
+        self.tell_everyone(KeeperState::SyncConnected);
+    }
+
+    fn tell_everyone(&mut self, state: KeeperState) {
         for w in self.watchers.everyone() {
-            self.notices
-                .push_back((w, Notice::State(KeeperState::Disconnected)));
+            self.notices.push_back((w, Notice::State(state)));
         }
     }
 
@@ -414,10 +425,7 @@ impl<R: Recipe> Client<R> {
             return;
         }
         self.session_lost = true;
-        for w in self.watchers.everyone() {
-            self.notices
-                .push_back((w, Notice::State(KeeperState::Expired)));
-        }
+        self.tell_everyone(KeeperState::Expired);
         self.watchers.clear();
     }
 

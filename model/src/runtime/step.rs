@@ -46,6 +46,8 @@ pub type LatchId = u8;
 pub enum KeeperState {
     /// The connection dropped; the library will reconnect.
     Disconnected,
+    /// The library reconnected, and the session lives on.
+    SyncConnected,
     /// The session is gone for good; every later call fails.
     Expired,
 }

@@ -80,6 +80,7 @@ impl CellConfig {
                     ("waiter_expiries", f.waiter_expiries),
                     ("holder_expiries", f.holder_expiries),
                     ("connection_losses", f.connection_losses),
+                    ("disconnects", f.disconnects),
                 ];
                 if budgets.iter().any(|(_, n)| *n > 0) {
                     out.push_str("\n[faults]\n");

@@ -93,6 +93,13 @@ pub static FAULTS: &[FaultClass] = &[
         apply: |c| c.faults.connection_losses = 1,
     },
     FaultClass {
+        id: "disconnect",
+        label: "disconnect",
+        driver: Driver::Check,
+        about: "a client's connection drops once with nothing in flight and the library reconnects later: every registered watcher hears Disconnected, then SyncConnected (as the Java client hands them out), the watcher passed to exists or getData included",
+        apply: |c| c.faults.disconnects = 1,
+    },
+    FaultClass {
         id: "reorder",
         label: "reordering within a session (UNSAFE)",
         driver: Driver::Sim,
@@ -143,7 +150,6 @@ pub static FAULTS: &[FaultClass] = &[
 pub static NOT_MODELLED: &[(&str, &str)] = &[
     ("any-step expiry", "a session expiring at any step, not only while waiting or holding"),
     ("client-side expiry", "the client library giving up on its session and opening a new one before the server expires the old one (Curator)"),
-    ("disconnect", "a connection dropping with nothing in flight, then reconnecting"),
     ("crash", "a client process dying and restarting"),
 ];
 

@@ -107,10 +107,11 @@ fn on_packet(w: &mut World, c: usize, pkt: ToClient) {
         ToClient::Pong { .. } => {}
         ToClient::Connected { .. } => {
             cp.conn = Conn::Connected;
+            cp.client.on_reconnect();
             w.trace.note(
                 t,
                 Some(Party::Client(c)),
-                "reconnected: session resumed".into(),
+                "reconnected: session resumed; every watcher hears SyncConnected".into(),
             );
         }
         ToClient::Expired { .. } => {

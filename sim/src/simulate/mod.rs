@@ -97,6 +97,12 @@ impl SimConfig {
             .chain(std::iter::repeat_n(
                 (FaultKind::ConnectionLoss, TargetName::Any),
                 b.connection_losses as usize,
+            ))
+            // The simulator's connection loss drops whatever is in flight,
+            // nothing included; a parked waiter is where a disconnect bites.
+            .chain(std::iter::repeat_n(
+                (FaultKind::ConnectionLoss, TargetName::Waiter),
+                b.disconnects as usize,
             ));
             settings.schedule = faults
                 .enumerate()
