@@ -411,9 +411,10 @@ impl System {
         p.inbox.retain(|m| !matches!(m, Message::Reply(..)));
         let applied = before - p.inbox.len();
         p.client.on_connection_loss();
+        p.disconnected = true;
         if describe {
             fx.text = format!(
-                "connection drops: {unsent} request(s) never applied, {applied} applied with the reply lost; pending calls fail with ConnectionLoss"
+                "connection drops: {unsent} request(s) never applied, {applied} applied with the reply lost; pending calls fail with ConnectionLoss, every watcher hears Disconnected"
             );
         }
     }

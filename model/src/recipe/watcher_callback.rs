@@ -62,7 +62,7 @@
 //! logs `Expired`, and nothing counts its latch down (`-waiter-expiry`:
 //! deadlock, 31 steps); a connection loss on a call ends the pool thread in
 //! `run()`'s `catch`, and its node, on a live session, blocks everyone
-//! behind it (`-connection-loss`: deadlock, 15 steps).
+//! behind it (`-connection-loss`: deadlock, 17 steps).
 
 use crate::runtime::children::{create_own, rank, Rank};
 use crate::runtime::step::{
