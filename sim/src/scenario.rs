@@ -14,6 +14,8 @@
 //! holder_expiries = 0
 //! connection_losses = 0
 //! disconnects = 0          # a drop with nothing in flight; the reconnect follows
+//! expiries = 0             # any live session expires, at any step
+//! crashes = 0              # a client process crashes; its session times out later
 //!
 //! [expect]                 # what `cargo test` holds the checker to
 //! verdict = "violated"     # holds | violated | incomplete
@@ -103,6 +105,10 @@ struct RawFaults {
     connection_losses: u8,
     #[serde(default)]
     disconnects: u8,
+    #[serde(default)]
+    expiries: u8,
+    #[serde(default)]
+    crashes: u8,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -252,6 +258,8 @@ impl Scenario {
             holder_expiries: raw.faults.holder_expiries,
             connection_losses: raw.faults.connection_losses,
             disconnects: raw.faults.disconnects,
+            expiries: raw.faults.expiries,
+            crashes: raw.faults.crashes,
         };
         if let Some(n) = raw.check.max_states {
             check.max_states = n;

@@ -22,6 +22,12 @@ pub struct FaultBudget {
     /// library reconnects later (not a fault: any time): every registered
     /// watcher hears `Disconnected`, then `SyncConnected`.
     pub disconnects: u8,
+    /// The server expires the session of any client that is not done, at
+    /// any step (the holder's and the parked waiter's included).
+    pub expiries: u8,
+    /// A client process crashes at any step: its threads stop, and the
+    /// server expires its session later (a fair transition, not a fault).
+    pub crashes: u8,
 }
 
 /// The most clients the checker explores (its graph keeps a byte of

@@ -228,7 +228,10 @@ fn mark(svg: &mut String, a: &Action, lane: impl Fn(usize) -> usize, zk: usize, 
     match *a {
         Action::Serve(c) => arrow(svg, lane(c as usize), zk, y, false),
         Action::Deliver(c) => arrow(svg, zk, lane(c as usize), y, true),
-        Action::Expire(c) | Action::LoseConnection(c) | Action::Disconnect(c) => {
+        Action::Expire(c)
+        | Action::LoseConnection(c)
+        | Action::Disconnect(c)
+        | Action::Crash(c) => {
             let x = lane(c as usize);
             let _ = writeln!(
                 svg,
@@ -241,7 +244,8 @@ fn mark(svg: &mut String, a: &Action, lane: impl Fn(usize) -> usize, zk: usize, 
         Action::Run(c, _)
         | Action::TimeOut(c, _)
         | Action::NoticeExpiry(c)
-        | Action::Reconnect(c) => dot(svg, lane(c as usize), y, "#47c"),
+        | Action::Reconnect(c)
+        | Action::TimeOutSession(c) => dot(svg, lane(c as usize), y, "#47c"),
     }
 }
 

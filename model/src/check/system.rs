@@ -10,6 +10,7 @@
 //! guarantees, nothing more.
 
 use super::config::{CheckConfig, FaultBudget};
+use crate::harness::Phase;
 use crate::recipe::AnyRecipe;
 use crate::runtime::{Client, Output, Recipe, RecipeConfig, Status, Thread};
 use crate::zk::{CreateMode, Op, Reply, Service, SessionId, WatchedEvent, ZkServer};
@@ -76,6 +77,11 @@ pub enum Action {
     LoseConnection(u8),
     /// Fault: the client's connection drops with nothing in flight.
     Disconnect(u8),
+    /// Fault: the client's process crashes.
+    Crash(u8),
+    /// The server times out a crashed client's session. Not a fault: it
+    /// follows a crash, at any moment.
+    TimeOutSession(u8),
     /// The client library reconnects within the session timeout. Not a
     /// fault: it follows a disconnect, at any moment.
     Reconnect(u8),
@@ -85,7 +91,10 @@ impl Action {
     pub fn is_fault(self) -> bool {
         matches!(
             self,
-            Action::Expire(_) | Action::LoseConnection(_) | Action::Disconnect(_)
+            Action::Expire(_)
+                | Action::LoseConnection(_)
+                | Action::Disconnect(_)
+                | Action::Crash(_)
         )
     }
 
@@ -101,6 +110,8 @@ impl Action {
             Action::Expire(c) => Action::Expire(f(c)),
             Action::LoseConnection(c) => Action::LoseConnection(f(c)),
             Action::Disconnect(c) => Action::Disconnect(f(c)),
+            Action::Crash(c) => Action::Crash(f(c)),
+            Action::TimeOutSession(c) => Action::TimeOutSession(f(c)),
             Action::Reconnect(c) => Action::Reconnect(f(c)),
             Action::Reap => Action::Reap,
         }
@@ -116,7 +127,9 @@ impl Action {
             | Action::Expire(c)
             | Action::LoseConnection(c)
             | Action::Disconnect(c)
-            | Action::Reconnect(c) => Some(c),
+            | Action::Reconnect(c)
+            | Action::Crash(c)
+            | Action::TimeOutSession(c) => Some(c),
             Action::Reap => None,
         }
     }
@@ -133,6 +146,8 @@ impl fmt::Display for Action {
             Action::Expire(c) => write!(f, "FAULT expire c{}", c + 1),
             Action::LoseConnection(c) => write!(f, "FAULT connection loss c{}", c + 1),
             Action::Disconnect(c) => write!(f, "FAULT disconnect c{}", c + 1),
+            Action::Crash(c) => write!(f, "FAULT crash c{}", c + 1),
+            Action::TimeOutSession(c) => write!(f, "server times out c{}", c + 1),
             Action::Reconnect(c) => write!(f, "c{} reconnects", c + 1),
         }
     }
@@ -208,7 +223,10 @@ impl System {
             if !p.outbox.is_empty() && !p.disconnected {
                 out.push(Action::Serve(c));
             }
-            if p.disconnected && self.server.is_alive(p.session) {
+            // The library of a client whose thread died still reconnects;
+            // a crashed process's does not.
+            if p.disconnected && self.server.is_alive(p.session) && p.client.phase != Phase::Crashed
+            {
                 out.push(Action::Reconnect(c));
             }
             if !p.client.session_lost
@@ -225,15 +243,14 @@ impl System {
         for (i, p) in self.peers.iter().enumerate() {
             let c = i as u8;
             let alive = self.server.is_alive(p.session) && !p.client.is_done();
-            let budget = if p.client.holds() {
-                self.faults.holder_expiries
-            } else if p.client.is_parked() {
-                self.faults.waiter_expiries
-            } else {
-                0
-            };
-            if alive && budget > 0 {
+            if alive && self.expiry_budget(p) > 0 {
                 out.push(Action::Expire(c));
+            }
+            if alive && self.faults.crashes > 0 {
+                out.push(Action::Crash(c));
+            }
+            if p.client.phase == Phase::Crashed && self.server.is_alive(p.session) {
+                out.push(Action::TimeOutSession(c));
             }
             if self.faults.connection_losses > 0
                 && p.client.has_pending_call()
@@ -298,6 +315,18 @@ impl System {
                             .into();
                 }
             }
+            Action::Crash(c) => {
+                self.faults.crashes -= 1;
+                let p = &mut self.peers[c as usize];
+                p.client.crash();
+                p.inbox.clear();
+                if describe {
+                    fx.text = "the process crashes: its threads stop; its session lives until the server times it out".into();
+                }
+            }
+            Action::TimeOutSession(c) => {
+                self.end_session(c as usize, "times out after the crash", describe, &mut fx)
+            }
             Action::Reconnect(c) => {
                 let p = &mut self.peers[c as usize];
                 p.disconnected = false;
@@ -358,6 +387,9 @@ impl System {
         // the state.
         let mut reply = outcome.reply;
         let p = &mut self.peers[c];
+        if p.client.phase == Phase::Crashed {
+            return;
+        }
         p.client.recipe.reads_stat().mask_reply(&mut reply);
         p.inbox.push_back(Message::Reply(thread, reply));
     }
@@ -385,17 +417,45 @@ impl System {
         }
     }
 
-    /// Fault: the server expires client `c`'s session.
-    fn expire(&mut self, c: usize, describe: bool, fx: &mut Effect) {
-        let session = self.peers[c].session;
-        if self.peers[c].client.holds() {
-            self.faults.holder_expiries -= 1;
+    /// The expiries client `p` may still suffer: its role's budget
+    /// (holder, parked waiter), then the any-step one.
+    fn expiry_budget(&self, p: &Peer) -> u8 {
+        let role = if p.client.holds() {
+            self.faults.holder_expiries
+        } else if p.client.is_parked() {
+            self.faults.waiter_expiries
         } else {
-            self.faults.waiter_expiries -= 1;
+            0
+        };
+        role.saturating_add(self.faults.expiries)
+    }
+
+    /// Fault: the server expires client `c`'s session. The role's budget
+    /// goes first, so an any-step expiry stays for a step no role covers.
+    fn expire(&mut self, c: usize, describe: bool, fx: &mut Effect) {
+        let p = &self.peers[c];
+        let role = if p.client.holds() {
+            &mut self.faults.holder_expiries
+        } else if p.client.is_parked() {
+            &mut self.faults.waiter_expiries
+        } else {
+            &mut self.faults.expiries
+        };
+        if *role > 0 {
+            *role -= 1;
+        } else {
+            self.faults.expiries -= 1;
         }
+        self.end_session(c, "expires", describe, fx);
+    }
+
+    /// The server ends client `c`'s session (expiry or time-out after a
+    /// crash): its ephemeral nodes go, its watchers are told.
+    fn end_session(&mut self, c: usize, how: &str, describe: bool, fx: &mut Effect) {
+        let session = self.peers[c].session;
         let events = self.server.expire(session);
         if describe {
-            fx.text = format!("session {session} expires: its ephemeral nodes are deleted");
+            fx.text = format!("session {session} {how}: its ephemeral nodes are deleted");
         }
         self.route(session, events, fx);
     }
@@ -424,8 +484,11 @@ impl System {
             if s != actor {
                 fx.woken.insert(s);
             }
-            if let Some(i) = self.peer_of(s) {
-                self.peers[i].inbox.push_back(Message::Event(e));
+            match self.peer_of(s) {
+                Some(i) if self.peers[i].client.phase != Phase::Crashed => {
+                    self.peers[i].inbox.push_back(Message::Event(e))
+                }
+                _ => {}
             }
         }
     }

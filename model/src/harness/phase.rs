@@ -39,6 +39,9 @@ pub enum Phase {
     Finished,
     /// The main thread died of an exception.
     Died,
+    /// The client's process crashed: none of its threads runs again, and
+    /// its session lives on until the server times it out.
+    Crashed,
 }
 
 /// What a recipe step means to the harness.

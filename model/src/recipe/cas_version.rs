@@ -29,7 +29,8 @@
 //! version). **Holds** that. **Costs** a herd: every `setData` — the release
 //! and every acquisition — notifies every waiter, all of them re-read. And
 //! nothing releases the lock of a client that dies while holding it: the
-//! node is persistent, not ephemeral.
+//! node is persistent, not ephemeral (`cas-version-crash.toml`: deadlock,
+//! 13 steps).
 
 use crate::runtime::latch_watcher::LatchWatcher;
 use crate::runtime::lock_loop::Lock;

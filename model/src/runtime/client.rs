@@ -405,6 +405,15 @@ impl<R: Recipe> Client<R> {
         self.tell_everyone(KeeperState::Disconnected);
     }
 
+    /// The process crashed: both threads stop where they are, with what
+    /// they held, and nothing reaches them any more.
+    pub fn crash(&mut self) {
+        self.main = Status::Finished;
+        self.event = Status::Finished;
+        self.notices.clear();
+        self.phase = Phase::Crashed;
+    }
+
     /// The library reconnected within the session timeout. Like
     /// `Disconnected`, `SyncConnected` reaches every registered watcher
     /// (the Java client's `ZKWatchManager.materialize` for `EventType.None`),
@@ -450,9 +459,10 @@ impl<R: Recipe> Client<R> {
             }
     }
 
-    /// The client finished its acquisitions, or its main thread died.
+    /// The client finished its acquisitions, or its main thread died, or
+    /// its process crashed.
     pub fn is_done(&self) -> bool {
-        matches!(self.phase, Phase::Finished | Phase::Died)
+        matches!(self.phase, Phase::Finished | Phase::Died | Phase::Crashed)
     }
 
     /// Whether the main thread has a call in flight.

@@ -81,6 +81,8 @@ impl CellConfig {
                     ("holder_expiries", f.holder_expiries),
                     ("connection_losses", f.connection_losses),
                     ("disconnects", f.disconnects),
+                    ("expiries", f.expiries),
+                    ("crashes", f.crashes),
                 ];
                 if budgets.iter().any(|(_, n)| *n > 0) {
                     out.push_str("\n[faults]\n");

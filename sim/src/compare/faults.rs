@@ -100,6 +100,20 @@ pub static FAULTS: &[FaultClass] = &[
         apply: |c| c.faults.disconnects = 1,
     },
     FaultClass {
+        id: "expiry",
+        label: "expiry at any step",
+        driver: Driver::Check,
+        about: "the session of any client not yet done expires once, at any step: before its first call, between a check and its use, in a callback, as well as while it waits or holds",
+        apply: |c| c.faults.expiries = 1,
+    },
+    FaultClass {
+        id: "crash",
+        label: "crash",
+        driver: Driver::Check,
+        about: "a client process crashes once, at any step: its threads stop; the server times its session out at any later moment (not a fault)",
+        apply: |c| c.faults.crashes = 1,
+    },
+    FaultClass {
         id: "reorder",
         label: "reordering within a session (UNSAFE)",
         driver: Driver::Sim,
@@ -148,9 +162,7 @@ pub static FAULTS: &[FaultClass] = &[
 
 /// Fault classes of the design that no driver models yet.
 pub static NOT_MODELLED: &[(&str, &str)] = &[
-    ("any-step expiry", "a session expiring at any step, not only while waiting or holding"),
     ("client-side expiry", "the client library giving up on its session and opening a new one before the server expires the old one (Curator)"),
-    ("crash", "a client process dying and restarting"),
 ];
 
 /// The issue that adds the classes of [`NOT_MODELLED`].

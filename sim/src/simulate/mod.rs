@@ -86,24 +86,23 @@ impl SimConfig {
         if !own {
             use crate::sim_settings::{FaultKind, ScheduledFault, Target, TargetName};
             let b = sc.check.faults;
-            let faults = std::iter::repeat_n(
-                (FaultKind::Expire, TargetName::Waiter),
-                b.waiter_expiries as usize,
-            )
-            .chain(std::iter::repeat_n(
-                (FaultKind::Expire, TargetName::Holder),
-                b.holder_expiries as usize,
-            ))
-            .chain(std::iter::repeat_n(
-                (FaultKind::ConnectionLoss, TargetName::Any),
-                b.connection_losses as usize,
-            ))
             // The simulator's connection loss drops whatever is in flight,
             // nothing included; a parked waiter is where a disconnect bites.
-            .chain(std::iter::repeat_n(
-                (FaultKind::ConnectionLoss, TargetName::Waiter),
-                b.disconnects as usize,
-            ));
+            // It has no crash: a `crashes` budget is the checker's only.
+            let budgets = [
+                (FaultKind::Expire, TargetName::Waiter, b.waiter_expiries),
+                (FaultKind::Expire, TargetName::Holder, b.holder_expiries),
+                (
+                    FaultKind::ConnectionLoss,
+                    TargetName::Any,
+                    b.connection_losses,
+                ),
+                (FaultKind::ConnectionLoss, TargetName::Waiter, b.disconnects),
+                (FaultKind::Expire, TargetName::Any, b.expiries),
+            ];
+            let faults = budgets
+                .into_iter()
+                .flat_map(|(fault, target, n)| std::iter::repeat_n((fault, target), n as usize));
             settings.schedule = faults
                 .enumerate()
                 .map(|(i, (fault, target))| ScheduledFault {
