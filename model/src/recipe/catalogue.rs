@@ -5,7 +5,9 @@
 //! this file (see `docs/writing-a-recipe.md`): its id as scenario files and
 //! the CLI name it, the variant of [`AnyRecipe`] that holds its state, its
 //! [`Lock`](crate::runtime::lock_loop::Lock) type (the catalogue runs it in the
-//! harness loop), where it comes from, and its constructor.
+//! harness loop), where it comes from, what it claims (one sentence from
+//! its file's doc comment; `locksmith recipes` prints it), and its
+//! constructor.
 
 use crate::runtime::lock_loop::LockLoop;
 use crate::runtime::step::{Action, Recipe, RecipeConfig, Resume, StatFields, Thread};
@@ -15,7 +17,7 @@ use std::fmt;
 /// lookups between them. Two ids may share a state type (the two drafts of
 /// seed 000): each row names its own variant.
 macro_rules! catalogue {
-    ($( $id:ident => $name:literal, $variant:ident($state:ty), $origin:literal, $new:path; )+) => {
+    ($( $id:ident => $name:literal, $variant:ident($state:ty), $origin:literal, $claim:literal, $new:path; )+) => {
         /// A recipe id, as scenario files and the CLI name it.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum RecipeId {
@@ -33,6 +35,11 @@ macro_rules! catalogue {
             /// Where the recipe comes from, in a line.
             pub fn origin(self) -> &'static str {
                 match self { $( RecipeId::$id => $origin, )+ }
+            }
+
+            /// What the recipe claims, in a sentence from its file's doc comment.
+            pub fn claim(self) -> &'static str {
+                match self { $( RecipeId::$id => $claim, )+ }
             }
 
             /// A fresh client's recipe state.
@@ -80,19 +87,39 @@ use super::*;
 
 catalogue! {
     Predecessor => "predecessor", Predecessor(predecessor::Predecessor),
-        "ZooKeeper recipes page; seeds 001/004 checkMinPath", predecessor::new;
+        "ZooKeeper recipes page; seeds 001/004 checkMinPath",
+        "mutual exclusion, no herd (a release wakes one waiter), no lost wake-up",
+        predecessor::new;
     RacyWait => "racy-wait", RacyWait(seed000::Seed000),
-        "seed 000, first draft of attemptLock", racy_wait::new;
+        "seed 000, first draft of attemptLock",
+        "a waiter sleeps until its predecessor's node is deleted, then re-checks",
+        racy_wait::new;
     FixedWait => "fixed-wait", FixedWait(seed000::Seed000),
-        "seed 000, final attemptLock", fixed_wait::new;
+        "seed 000, final attemptLock",
+        "no lost wake-up: the callback cannot notifyAll() until the main thread is inside wait()",
+        fixed_wait::new;
     TimedWait => "timed-wait", TimedWait(seed000::Seed000),
-        "seed 000, first draft with the second fix: wait(millis)", timed_wait::new;
+        "seed 000, first draft with the second fix: wait(millis)",
+        "a lost wake-up no longer deadlocks: the waiter re-checks when wait(millis) times out",
+        timed_wait::new;
     NoRecheck => "no-recheck", NoRecheck(no_recheck::NoRecheck),
-        "seed 003 lock()", no_recheck::new;
+        "seed 003 lock()",
+        "a waiter holds the lock once its predecessor's node is gone",
+        no_recheck::new;
     HerdUnique => "herd-unique", HerdUnique(herd_unique::HerdUnique),
-        "seed 001 step 1", herd_unique::new;
+        "seed 001 step 1",
+        "mutual exclusion (node names are unique)",
+        herd_unique::new;
     HerdChildren => "herd-children", HerdChildren(herd_children::HerdChildren),
-        "common variant: every waiter watches the children", herd_children::new;
+        "common variant: every waiter watches the children",
+        "mutual exclusion (it re-checks after every change)",
+        herd_children::new;
+    HerdLowest => "herd-lowest", HerdLowest(herd_lowest::HerdLowest),
+        "seed 003's text: every waiter watches the lowest node",
+        "mutual exclusion: only the smallest node holds, and a waiter re-checks on every wake-up",
+        herd_lowest::new;
     CasVersion => "cas-version", CasVersion(cas_version::CasVersion),
-        "docs/writing-a-recipe.md: getData, then setData(me, version)", cas_version::new;
+        "docs/writing-a-recipe.md: getData, then setData(me, version)",
+        "mutual exclusion (the version check lets one writer in per version)",
+        cas_version::new;
 }

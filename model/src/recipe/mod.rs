@@ -15,12 +15,14 @@
 //! | no-recheck | [`no_recheck`] |
 //! | herd-unique | [`herd_unique`] |
 //! | herd-children | [`herd_children`] |
+//! | herd-lowest | [`herd_lowest`] |
 //! | cas-version | [`cas_version`] (the example of `docs/writing-a-recipe.md`) |
 
 pub mod cas_version;
 pub mod catalogue;
 pub mod fixed_wait;
 pub mod herd_children;
+pub mod herd_lowest;
 pub mod herd_unique;
 pub mod no_recheck;
 pub mod predecessor;
