@@ -8,8 +8,9 @@
 //! The seed's code beneath that sentence (lines 226–267, modelled as
 //! `no-recheck`) is a different variant: it watches `preNode` and does not
 //! re-check. This recipe keeps that code's calls, order and names (lines
-//! 230, 236–245, 252–253, 259, and `unlock()` at 272–275) and changes only
-//! what the text says differently:
+//! 230, 236–242, 245–253, 255, 259, and `unlock()` at 272–275; line 243's
+//! `preNode` is not needed) and changes only what the text says
+//! differently:
 //!
 //! ```java
 //! String myNode = zk.create(root + "/" + lockName, data, ..., EPHEMERAL_SEQUENTIAL);
