@@ -62,6 +62,21 @@ fn herd_children_wakes_every_waiter_predecessor_one() {
     }
 }
 
+/// Seed 003's text: every waiter watches the lowest node, so a release
+/// wakes them all, like herd-children (measured: 3.46 at 5 clients, 8.11 at
+/// 10, 17.39 at 20 over `herd-lowest-sim`'s 20 seeds).
+#[test]
+fn herd_lowest_wakes_every_waiter() {
+    for n in [5, 10, 20] {
+        let herd = wakeups(RecipeId::HerdLowest, n);
+        let want = (n - 1) as f64;
+        assert!(
+            herd >= 0.7 * want && herd <= want + 1e-9,
+            "herd-lowest × {n}: {herd:.2} wake-ups per release, expected ≈ {want}"
+        );
+    }
+}
+
 #[test]
 fn predecessor_costs_eleven_packets_and_one_notification() {
     let cfg = load("predecessor-sim-20");

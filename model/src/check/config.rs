@@ -30,6 +30,20 @@ pub struct FaultBudget {
     pub crashes: u8,
 }
 
+impl FaultBudget {
+    /// Every budget by its scenario-file key (`[faults]`), in file order.
+    pub fn by_key(&self) -> [(&'static str, u8); 6] {
+        [
+            ("waiter_expiries", self.waiter_expiries),
+            ("holder_expiries", self.holder_expiries),
+            ("connection_losses", self.connection_losses),
+            ("disconnects", self.disconnects),
+            ("expiries", self.expiries),
+            ("crashes", self.crashes),
+        ]
+    }
+}
+
 /// The most clients the checker explores (its graph keeps a byte of
 /// per-client bits per state).
 pub const MAX_CLIENTS: u8 = 8;

@@ -7,7 +7,8 @@
 //! [`Lock`](crate::runtime::lock_loop::Lock) type (the catalogue runs it in the
 //! harness loop) — or, for a recipe whose lock is not taken by a `lock()`
 //! call, a [`Recipe`] of its own with a [`Start`] impl — where it comes
-//! from, and its constructor.
+//! from, what it claims (one sentence from its file's doc comment;
+//! `locksmith recipes` prints it), and its constructor.
 
 use crate::runtime::lock_loop::{Lock, LockLoop};
 use crate::runtime::step::{Action, Recipe, RecipeConfig, Resume, StatFields, Thread};
@@ -40,7 +41,7 @@ impl Start for watcher_callback::WatcherCallback {
 /// lookups between them. Two ids may share a state type (the two drafts of
 /// seed 000): each row names its own variant.
 macro_rules! catalogue {
-    ($( $id:ident => $name:literal, $variant:ident($state:ty), $origin:literal, $new:path; )+) => {
+    ($( $id:ident => $name:literal, $variant:ident($state:ty), $origin:literal, $claim:literal, $new:path; )+) => {
         /// A recipe id, as scenario files and the CLI name it.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum RecipeId {
@@ -58,6 +59,11 @@ macro_rules! catalogue {
             /// Where the recipe comes from, in a line.
             pub fn origin(self) -> &'static str {
                 match self { $( RecipeId::$id => $origin, )+ }
+            }
+
+            /// What the recipe claims, in a sentence from its file's doc comment.
+            pub fn claim(self) -> &'static str {
+                match self { $( RecipeId::$id => $claim, )+ }
             }
 
             /// A fresh client's recipe state.
@@ -105,23 +111,47 @@ use super::*;
 
 catalogue! {
     Predecessor => "predecessor", Predecessor(predecessor::Predecessor),
-        "ZooKeeper recipes page; seeds 001/004 checkMinPath", predecessor::new;
+        "ZooKeeper recipes page; seeds 001/004 checkMinPath",
+        "mutual exclusion, no herd (a release wakes one waiter), no lost wake-up",
+        predecessor::new;
     RacyWait => "racy-wait", RacyWait(seed000::Seed000),
-        "seed 000, first draft of attemptLock", racy_wait::new;
+        "seed 000, first draft of attemptLock",
+        "a waiter sleeps until its predecessor's node is deleted, then re-checks",
+        racy_wait::new;
     FixedWait => "fixed-wait", FixedWait(seed000::Seed000),
-        "seed 000, final attemptLock", fixed_wait::new;
+        "seed 000, final attemptLock",
+        "no lost wake-up: the callback cannot notifyAll() until the main thread is inside wait()",
+        fixed_wait::new;
     TimedWait => "timed-wait", TimedWait(seed000::Seed000),
-        "seed 000, first draft with the second fix: wait(millis)", timed_wait::new;
+        "seed 000, first draft with the second fix: wait(millis)",
+        "a lost wake-up no longer deadlocks: the waiter re-checks when wait(millis) times out",
+        timed_wait::new;
     NoRecheck => "no-recheck", NoRecheck(no_recheck::NoRecheck),
-        "seed 003 lock()", no_recheck::new;
+        "seed 003 lock()",
+        "a waiter holds the lock once its predecessor's node is gone",
+        no_recheck::new;
     NoRecheckDeleted => "no-recheck-deleted", NoRecheckDeleted(no_recheck::NoRecheck),
-        "seed 003 lock(), its LockWatcher counting down on NodeDeleted only", no_recheck::new_deleted_only;
+        "seed 003 lock(), its LockWatcher counting down on NodeDeleted only",
+        "a waiter holds the lock once its predecessor's node is gone, and only a NodeDeleted wakes it",
+        no_recheck::new_deleted_only;
     HerdUnique => "herd-unique", HerdUnique(herd_unique::HerdUnique),
-        "seed 001 step 1", herd_unique::new;
+        "seed 001 step 1",
+        "mutual exclusion (node names are unique)",
+        herd_unique::new;
     HerdChildren => "herd-children", HerdChildren(herd_children::HerdChildren),
-        "common variant: every waiter watches the children", herd_children::new;
+        "common variant: every waiter watches the children",
+        "mutual exclusion (it re-checks after every change)",
+        herd_children::new;
+    HerdLowest => "herd-lowest", HerdLowest(herd_lowest::HerdLowest),
+        "seed 003's text: every waiter watches the lowest node",
+        "mutual exclusion: only the smallest node holds, and a waiter re-checks on every wake-up",
+        herd_lowest::new;
     CasVersion => "cas-version", CasVersion(cas_version::CasVersion),
-        "docs/writing-a-recipe.md: getData, then setData(me, version)", cas_version::new;
+        "docs/writing-a-recipe.md: getData, then setData(me, version)",
+        "mutual exclusion (the version check lets one writer in per version)",
+        cas_version::new;
     WatcherCallback => "watcher-callback", WatcherCallback(watcher_callback::WatcherCallback),
-        "seeds 001 (LockWatcher) and 004: the lock taken inside process(NodeDeleted)", watcher_callback::new;
+        "seeds 001 (LockWatcher) and 004: the lock taken inside process(NodeDeleted)",
+        "mutual exclusion without a herd: each waiter watches its predecessor and takes the lock in the callback",
+        watcher_callback::new;
 }

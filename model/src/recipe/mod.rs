@@ -15,6 +15,7 @@
 //! | no-recheck | [`no_recheck`] |
 //! | herd-unique | [`herd_unique`] |
 //! | herd-children | [`herd_children`] |
+//! | herd-lowest | [`herd_lowest`] |
 //! | cas-version | [`cas_version`] (the example of `docs/writing-a-recipe.md`) |
 //! | watcher-callback | [`watcher_callback`] (a [`Recipe`](crate::runtime::Recipe) of its own: the lock is taken in a callback) |
 
@@ -22,6 +23,7 @@ pub mod cas_version;
 pub mod catalogue;
 pub mod fixed_wait;
 pub mod herd_children;
+pub mod herd_lowest;
 pub mod herd_unique;
 pub mod no_recheck;
 pub mod predecessor;

@@ -51,3 +51,48 @@ pub fn lowest(reply: &Reply, root: &str) -> Option<String> {
     };
     children.iter().min().map(|c| path::join(root, c))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::zk::{Stat, ZkError};
+
+    fn children(names: &[&str]) -> Reply {
+        Ok(OpResult::GetChildren {
+            children: names.iter().map(|n| n.to_string()).collect(),
+            stat: Stat::default(),
+        })
+    }
+
+    // getChildren returns names in no particular order: the answers must
+    // not depend on it.
+    const UNSORTED: [&str; 3] = ["lock_0000000002", "lock_0000000000", "lock_0000000001"];
+
+    #[test]
+    fn lowest_is_the_smallest_suffix_whatever_the_order() {
+        let r = children(&UNSORTED);
+        assert_eq!(
+            lowest(&r, "/locks"),
+            Some("/locks/lock_0000000000".to_string())
+        );
+        assert_eq!(lowest(&children(&[]), "/locks"), None);
+        assert_eq!(lowest(&Err(ZkError::NoNode), "/locks"), None);
+    }
+
+    #[test]
+    fn rank_names_the_node_just_below() {
+        let r = children(&UNSORTED);
+        assert_eq!(
+            rank(&r, "/locks", "/locks/lock_0000000000"),
+            Some(Rank::First)
+        );
+        assert_eq!(
+            rank(&r, "/locks", "/locks/lock_0000000002"),
+            Some(Rank::After("/locks/lock_0000000001".to_string()))
+        );
+        assert_eq!(
+            rank(&r, "/locks", "/locks/lock_0000000009"),
+            Some(Rank::Missing)
+        );
+    }
+}

@@ -6,6 +6,7 @@ mod check;
 mod compare;
 mod explorer;
 mod real;
+mod recipes;
 mod simulate;
 
 pub use check::to_text as check_report_text;
@@ -79,6 +80,11 @@ pub enum Command {
     /// a cell is incomplete or an input is wrong. Example: `locksmith
     /// compare --recipes predecessor,no-recheck --faults none,waiter-expiry`.
     Compare(compare::CompareArgs),
+    /// List every recipe: its id, where it comes from, what it claims, and
+    /// the faults known to break it — read from the scenario files whose
+    /// pinned expectation (`[expect]` or `[sim.expect]`, held by `cargo
+    /// test`) is a violation. Example: `locksmith recipes --json`.
+    Recipes(recipes::RecipesArgs),
 }
 
 /// Parses the arguments, runs the command, returns the exit code.
@@ -93,6 +99,7 @@ pub fn run() -> i32 {
         Command::BenchSim(args) => simulate::run_bench(&args),
         Command::Real(args) => real::run_real(&args),
         Command::Compare(args) => compare::run(&args),
+        Command::Recipes(args) => recipes::run(&args),
     }
 }
 

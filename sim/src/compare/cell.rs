@@ -75,15 +75,7 @@ impl CellConfig {
         );
         match fault.driver {
             Driver::Check => {
-                let f = self.faults;
-                let budgets = [
-                    ("waiter_expiries", f.waiter_expiries),
-                    ("holder_expiries", f.holder_expiries),
-                    ("connection_losses", f.connection_losses),
-                    ("disconnects", f.disconnects),
-                    ("expiries", f.expiries),
-                    ("crashes", f.crashes),
-                ];
+                let budgets = self.faults.by_key();
                 if budgets.iter().any(|(_, n)| *n > 0) {
                     out.push_str("\n[faults]\n");
                     for (k, n) in budgets.iter().filter(|(_, n)| *n > 0) {

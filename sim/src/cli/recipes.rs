@@ -1,0 +1,209 @@
+//! `locksmith recipes`: every recipe of the catalogue — its id, where it
+//! comes from, what it claims — and the faults known to break it.
+//!
+//! "Known" means pinned: a break is listed only if a scenario file says so
+//! in an expectation that `cargo test` holds a driver to (`[expect]` for
+//! the checker, `[sim.expect]` for the simulator) with verdict `violated`.
+//! Nothing here is typed in by hand, so the list cannot claim more than the
+//! tests show.
+
+use crate::expect::Expectation;
+use crate::scenario::{all_in, Scenario};
+use clap::Args;
+use locksmith_model::harness::Verdict;
+use locksmith_model::recipe::RecipeId;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+
+#[derive(Args, Debug)]
+pub struct RecipesArgs {
+    /// The folder of scenario files the breaks are read from.
+    #[arg(long, default_value = "scenarios")]
+    pub scenarios: PathBuf,
+    /// Print a JSON array instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One pinned violation: which scenario, which driver, the faults it
+/// injects (empty: none) and the property it breaks.
+struct Break {
+    scenario: String,
+    path: PathBuf,
+    driver: &'static str,
+    faults: Vec<String>,
+    property: String,
+}
+
+pub fn run(a: &RecipesArgs) -> i32 {
+    let breaks = match breaks_in(&a.scenarios) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    if a.json {
+        println!("{}", to_json(&breaks));
+    } else {
+        print!("{}", to_text(&breaks));
+    }
+    0
+}
+
+/// Every pinned violation in `dir`, by recipe, in file-name order.
+fn breaks_in(dir: &Path) -> Result<Vec<(RecipeId, Break)>, String> {
+    let files = all_in(dir).map_err(|e| {
+        format!(
+            "cannot list {}: {e} (run from the repository root, or pass --scenarios <folder>)",
+            dir.display()
+        )
+    })?;
+    let mut out = Vec::new();
+    for f in files {
+        let sc = Scenario::load(&f).map_err(|e| e.to_string())?;
+        let check_faults = budget_faults(&sc);
+        let mut sim_faults = check_faults.clone();
+        sim_faults.extend(sim_only_faults(&sc));
+        let drivers = [
+            ("check", &sc.expect, check_faults),
+            ("sim", &sc.sim_expect, sim_faults),
+        ];
+        for (driver, expect, faults) in drivers {
+            if let Some(property) = violated(expect.as_ref()) {
+                out.push((
+                    sc.recipe(),
+                    Break {
+                        scenario: sc.name.clone(),
+                        path: f.clone(),
+                        driver,
+                        faults,
+                        property,
+                    },
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn violated(e: Option<&Expectation>) -> Option<String> {
+    let e = e?;
+    if e.verdict != Verdict::Violated {
+        return None;
+    }
+    Some(
+        e.property
+            .map_or("(unnamed)".into(), |p| p.name().to_string()),
+    )
+}
+
+/// The `[faults]` budgets, by their keys; both drivers inject them (the
+/// simulator as a schedule).
+fn budget_faults(sc: &Scenario) -> Vec<String> {
+    let mut keys: Vec<String> = sc
+        .check
+        .faults
+        .by_key()
+        .into_iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(k, _)| k.to_string())
+        .collect();
+    // Not a fault, but what breaks a lock that is not re-entrant.
+    if sc.check.reentries > 0 {
+        keys.push(format!("reentries = {}", sc.check.reentries));
+    }
+    keys
+}
+
+/// What only the simulator injects: `[sim.rates]`, `[[sim.schedule]]` and
+/// the unsafe reordering, by the keys a scenario file uses.
+fn sim_only_faults(sc: &Scenario) -> Vec<String> {
+    let s = &sc.sim;
+    let rates = [
+        ("expire", s.rates.expire),
+        ("pause", s.rates.pause),
+        ("partition", s.rates.partition),
+        ("connection_loss", s.rates.connection_loss),
+    ];
+    let mut out: Vec<String> = rates
+        .into_iter()
+        .filter(|(_, r)| *r > 0.0)
+        .map(|(k, _)| format!("sim.rates.{k}"))
+        .collect();
+    let mut kinds: Vec<_> = s.schedule.iter().map(|f| f.fault).collect();
+    kinds.sort();
+    kinds.dedup();
+    out.extend(kinds.iter().map(|k| format!("sim.schedule {}", k.name())));
+    if s.reorder_within_session {
+        out.push("sim.reorder_within_session".into());
+    }
+    out
+}
+
+fn of(breaks: &[(RecipeId, Break)], r: RecipeId) -> impl Iterator<Item = &Break> {
+    breaks
+        .iter()
+        .filter(move |(id, _)| *id == r)
+        .map(|(_, b)| b)
+}
+
+fn to_json(breaks: &[(RecipeId, Break)]) -> String {
+    let rows: Vec<_> = RecipeId::ALL
+        .iter()
+        .map(|&r| {
+            let by: Vec<_> = of(breaks, r)
+                .map(|b| {
+                    json!({
+                        "scenario": b.scenario,
+                        "driver": b.driver,
+                        "faults": b.faults,
+                        "property": b.property,
+                    })
+                })
+                .collect();
+            json!({
+                "id": r.name(),
+                "origin": r.origin(),
+                "claim": r.claim(),
+                "broken_by": by,
+            })
+        })
+        .collect();
+    serde_json::Value::Array(rows).to_string()
+}
+
+fn to_text(breaks: &[(RecipeId, Break)]) -> String {
+    let width = RecipeId::ALL
+        .iter()
+        .map(|r| r.name().len())
+        .max()
+        .unwrap_or(0);
+    let pad = " ".repeat(width + 2);
+    let mut out = String::new();
+    for &r in RecipeId::ALL {
+        out += &format!("{:width$}  {}\n", r.name(), r.origin());
+        out += &format!("{pad}claims:    {}\n", r.claim());
+        let mut label = "broken by:";
+        let mut any = false;
+        for b in of(breaks, r) {
+            let faults = if b.faults.is_empty() {
+                "none (no faults)".to_string()
+            } else {
+                b.faults.join(" + ")
+            };
+            out += &format!(
+                "{pad}{label:10} {faults} → {}   ({} {})\n",
+                b.property,
+                b.driver,
+                b.path.display()
+            );
+            label = "";
+            any = true;
+        }
+        if !any {
+            out += &format!("{pad}broken by: nothing pinned in a scenario file\n");
+        }
+    }
+    out
+}
