@@ -277,3 +277,13 @@ fn a_reentrant_call_deadlocks_the_textbook_lock_and_not_a_counting_one() {
     assert!(r.metrics.acquisitions > 10, "{}", r.metrics.acquisitions);
     assert_eq!(r.max_holders, 1);
 }
+
+/// Seed 001's callback lock on a real server: each client takes the lock in
+/// its event thread, closes its session and starts again on a new one.
+#[test]
+#[ignore = "needs a real ZooKeeper on 127.0.0.1:2181: scripts/zookeeper.sh start; cargo test --test real -- --ignored"]
+fn watcher_callback_takes_the_lock_in_the_callback_with_one_notification() {
+    let r = real(RecipeId::WatcherCallback, 5, 3.0);
+    assert_eq!(r.max_holders, 1);
+    assert_clean_with_notifications(&r, 0.8..=1.3);
+}
