@@ -56,13 +56,13 @@
 //! dies on `ConnectionLoss`, and its node, the lowest, stays while the
 //! session lives).
 
-use crate::runtime::children::{lowest, rank, Rank};
+use crate::runtime::children::{create_own, lowest, rank, Rank};
 use crate::runtime::latch_watcher::LatchWatcher;
 use crate::runtime::lock_loop::Lock;
 use crate::runtime::step::{
     act, call, release, throw, unexpected, Action, RecipeConfig, Resume, Step,
 };
-use crate::zk::{CreateMode, Op, OpResult, Reply};
+use crate::zk::{Op, OpResult, Reply};
 
 pub const ROOT: &str = "/locks";
 const LOCK_NAME: &str = "/locks/lock_";
@@ -133,9 +133,8 @@ impl Lock for HerdLowest {
         match (self.main, reply) {
             (Start, _) => {
                 self.main = Create;
-                call(
-                    Op::create(LOCK_NAME, CreateMode::EphemeralSequential),
-                    None,
+                create_own(
+                    LOCK_NAME,
                     "lock: zk.create(root/lockName, EPHEMERAL_SEQUENTIAL)",
                 )
             }
