@@ -306,37 +306,18 @@ impl System {
             Action::LoseConnection(c) => self.lose_connection(c as usize, describe, &mut fx),
             Action::Disconnect(c) => {
                 self.faults.disconnects -= 1;
-                let p = &mut self.peers[c as usize];
-                p.disconnected = true;
-                p.client.on_connection_loss();
+                self.drop_connection(c as usize);
                 if describe {
                     fx.text =
                         "connection drops with nothing in flight: every watcher hears Disconnected"
                             .into();
                 }
             }
-            Action::Crash(c) => {
-                self.faults.crashes -= 1;
-                let p = &mut self.peers[c as usize];
-                p.client.crash();
-                p.inbox.clear();
-                if describe {
-                    fx.text = "the process crashes: its threads stop; its session lives until the server times it out".into();
-                }
-            }
+            Action::Crash(c) => self.crash(c as usize, describe, &mut fx),
             Action::TimeOutSession(c) => {
                 self.end_session(c as usize, "times out after the crash", describe, &mut fx)
             }
-            Action::Reconnect(c) => {
-                let p = &mut self.peers[c as usize];
-                p.disconnected = false;
-                p.client.on_reconnect();
-                if describe {
-                    fx.text =
-                        "reconnected within the session timeout: every watcher hears SyncConnected"
-                            .into();
-                }
-            }
+            Action::Reconnect(c) => self.reconnect(c as usize, describe, &mut fx),
         }
         fx
     }
@@ -464,18 +445,48 @@ impl System {
     /// never applied, replies not yet delivered are lost.
     fn lose_connection(&mut self, c: usize, describe: bool, fx: &mut Effect) {
         self.faults.connection_losses -= 1;
+        let (unsent, applied) = self.drop_connection(c);
+        if describe {
+            fx.text = format!(
+                "connection drops: {unsent} request(s) never applied, {applied} applied with the reply lost; pending calls fail with ConnectionLoss, every watcher hears Disconnected"
+            );
+        }
+    }
+
+    /// Client `c`'s connection drops (a connection loss or a disconnect):
+    /// requests not yet served are never applied, replies not yet
+    /// delivered are lost, and nothing moves until the library reconnects.
+    /// Returns how many requests and replies were lost.
+    fn drop_connection(&mut self, c: usize) -> (usize, usize) {
         let p = &mut self.peers[c];
         let unsent = p.outbox.len();
         p.outbox.clear();
         let before = p.inbox.len();
         p.inbox.retain(|m| !matches!(m, Message::Reply(..)));
-        let applied = before - p.inbox.len();
         p.client.on_connection_loss();
         p.disconnected = true;
+        (unsent, before - p.inbox.len())
+    }
+
+    /// The library reconnects within the session timeout.
+    fn reconnect(&mut self, c: usize, describe: bool, fx: &mut Effect) {
+        let p = &mut self.peers[c];
+        p.disconnected = false;
+        p.client.on_reconnect();
         if describe {
-            fx.text = format!(
-                "connection drops: {unsent} request(s) never applied, {applied} applied with the reply lost; pending calls fail with ConnectionLoss, every watcher hears Disconnected"
-            );
+            fx.text =
+                "reconnected within the session timeout: every watcher hears SyncConnected".into();
+        }
+    }
+
+    /// Fault: client `c`'s process crashes.
+    fn crash(&mut self, c: usize, describe: bool, fx: &mut Effect) {
+        self.faults.crashes -= 1;
+        let p = &mut self.peers[c];
+        p.client.crash();
+        p.inbox.clear();
+        if describe {
+            fx.text = "the process crashes: its threads stop; its session lives until the server times it out".into();
         }
     }
 
