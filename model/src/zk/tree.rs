@@ -164,14 +164,3 @@ impl Tree {
         })
     }
 }
-
-impl Tree {
-    /// Renames ephemeral owners (symmetry reduction in the checker).
-    pub fn relabel_owners(&mut self, map: &dyn Fn(i64) -> i64) {
-        for n in self.nodes.values_mut() {
-            if n.is_ephemeral() {
-                n.stat.ephemeral_owner = map(n.stat.ephemeral_owner);
-            }
-        }
-    }
-}
