@@ -69,6 +69,9 @@ pub struct CheckConfig {
     pub starvation: bool,
     /// Treat the clients as interchangeable (they all run the same recipe).
     pub symmetry: bool,
+    /// Threads that expand states. Verdicts, traces, counts and bounds are
+    /// the same for any number.
+    pub jobs: usize,
 }
 
 impl CheckConfig {
@@ -98,6 +101,7 @@ impl CheckConfig {
             max_depth: usize::MAX,
             starvation: true,
             symmetry: true,
+            jobs: 1,
         }
     }
 }

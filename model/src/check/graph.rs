@@ -76,8 +76,9 @@ impl Default for Graph {
 }
 
 impl Graph {
-    /// The next state's node: who waits in it and who can move.
-    pub fn node(&mut self, state: &System, actions: &[Action]) {
+    /// Who waits in `state` (bit c: client c) and who can move (has a
+    /// non-fault action among `actions`).
+    pub fn masks(state: &System, actions: &[Action]) -> (u8, u8) {
         let mut w = 0u8;
         let mut e = 0u8;
         for (c, p) in state.peers.iter().enumerate() {
@@ -90,8 +91,13 @@ impl Graph {
                 e |= 1 << c;
             }
         }
-        self.waiting.push(w);
-        self.enabled.push(e);
+        (w, e)
+    }
+
+    /// The next state's node, with [`masks`](Self::masks)' figures.
+    pub fn node(&mut self, waiting: u8, enabled: u8) {
+        self.waiting.push(waiting);
+        self.enabled.push(enabled);
     }
 
     /// One edge of the current node.

@@ -13,6 +13,7 @@
 //!   checkers and its Explorer web UI.
 
 pub mod config;
+pub mod expand;
 pub mod explore;
 pub mod fingerprint;
 pub mod graph;

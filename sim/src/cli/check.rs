@@ -25,6 +25,10 @@ pub struct CheckArgs {
     /// (default 4096; the verdict is then `incomplete`).
     #[arg(long)]
     pub max_memory_mb: Option<usize>,
+    /// Threads that expand states (default: every core). The verdict, the
+    /// traces and the counts are the same for any number.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: Option<u16>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -46,6 +50,7 @@ pub fn run(args: &CheckArgs) -> i32 {
     if let Some(mb) = args.max_memory_mb {
         sc.check.max_memory = mb.saturating_mul(1 << 20);
     }
+    sc.check.jobs = args.jobs.map_or_else(super::cores, usize::from);
     if let Err(e) = sc.check.validate() {
         eprintln!("error: {}: {e}", sc.path.display());
         return 2;
@@ -111,6 +116,7 @@ pub fn to_json(sc: &Scenario, r: &Report) -> serde_json::Value {
         "states": r.states,
         "transitions": r.transitions,
         "depth": r.depth,
+        "jobs": sc.check.jobs,
         "elapsed_ms": r.elapsed_ms,
         "states_per_second": r.states as f64 / (r.elapsed_ms.max(1) as f64 / 1e3),
         "peak_bytes": r.peak_bytes,
