@@ -10,6 +10,7 @@
 //! property is at minimum depth. When asked, the edges are kept too, for the
 //! starvation analysis.
 
+use super::column::Column;
 use super::config::CheckConfig;
 use super::expand;
 use super::graph::{Graph, Renumbering};
@@ -47,6 +48,9 @@ pub struct Counterexample {
     pub actions: Vec<Action>,
     pub cycle_start: Option<usize>,
 }
+
+/// Per state: its parent and the ordinal of the action that reached it.
+pub type Parents = Column<(u32, u16)>;
 
 /// A path as the explorer records it: the index of the action taken in
 /// each state's (deterministic) list of enabled actions.
@@ -184,11 +188,11 @@ struct Search<'c> {
     cfg: &'c CheckConfig,
     index: HashMap<u64, u32, BuildHasherDefault<Identity>>,
     /// Per state: its parent and the ordinal of the action that reached it.
-    parents: Vec<(u32, u16)>,
+    parents: Parents,
     graph: Option<Graph>,
     /// Per state, with the graph: the order its clients sort in (to follow
     /// a client along an edge into a state kept under another numbering).
-    orders: Vec<Renumbering>,
+    orders: Column<Renumbering>,
     found: BTreeMap<Property, Path>,
     /// The level being expanded.
     depth: usize,
@@ -209,19 +213,25 @@ impl<'c> Search<'c> {
         let mut found = BTreeMap::new();
         for p in property::STATE_PROPERTIES {
             if property::violated_in(p, &init) {
-                found.insert(p, trace_to(&[], 0));
+                found.insert(
+                    p,
+                    Path {
+                        ordinals: Vec::new(),
+                        cycle_start: None,
+                    },
+                );
             }
         }
         let search = Search {
             cfg,
             index,
-            parents: vec![(u32::MAX, 0)],
+            parents: [(u32::MAX, 0)].into_iter().collect(),
             state_bytes: approx_state_bytes(&init),
             graph: cfg.starvation.then(Graph::default),
             orders: if cfg.starvation {
-                vec![canon.order]
+                [canon.order].into_iter().collect()
             } else {
-                Vec::new()
+                Column::default()
             },
             found,
             depth: 0,
@@ -357,8 +367,8 @@ impl<'c> Search<'c> {
     fn table_bytes(&self, queued: usize) -> usize {
         let g = self.graph.as_ref().map_or(0, Graph::bytes);
         self.index.capacity() * 17
-            + self.parents.len() * 8
-            + self.orders.capacity() * 4
+            + self.parents.bytes()
+            + self.orders.bytes()
             + queued * self.state_bytes
             + g
     }
@@ -391,16 +401,20 @@ impl<'c> Search<'c> {
     }
 }
 
-/// A state's size with its heap parts, roughly: the struct, and per client
-/// its own struct plus a few short strings and queues.
+/// What a queued state holds of its own, roughly: the struct and its list
+/// of clients, the one client its action changed (the rest it shares with
+/// its parent), and a share of a server copy (about one action in four
+/// writes to the server).
 fn approx_state_bytes(s: &System) -> usize {
     std::mem::size_of::<System>()
-        + s.peers.len() * (std::mem::size_of::<super::system::Peer>() + 320)
-        + s.server.nodes().count() * 160
+        + s.peers.len() * std::mem::size_of::<super::system::SharedPeer>()
+        + std::mem::size_of::<super::system::Peer>()
+        + 320
+        + s.server.nodes().count() * 160 / 4
 }
 
 /// The path from the initial state to state `id`.
-pub fn trace_to(parents: &[(u32, u16)], id: u32) -> Path {
+pub fn trace_to(parents: &Parents, id: u32) -> Path {
     Path {
         ordinals: path_indices(parents, id),
         cycle_start: None,
@@ -408,7 +422,7 @@ pub fn trace_to(parents: &[(u32, u16)], id: u32) -> Path {
 }
 
 /// The action ordinals along the BFS tree from the root to `id`.
-pub fn path_indices(parents: &[(u32, u16)], mut id: u32) -> Vec<u16> {
+pub fn path_indices(parents: &Parents, mut id: u32) -> Vec<u16> {
     let mut ks = Vec::new();
     while id != 0 {
         let (p, k) = parents[id as usize];

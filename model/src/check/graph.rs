@@ -2,6 +2,7 @@
 //! per edge the client that acted and how the symmetry reduction renumbered
 //! the clients, per state who waits and who can move.
 
+use super::column::Column;
 use super::system::{Action, System};
 
 /// A renumbering of at most 8 clients: the client at new position `j` was
@@ -48,29 +49,29 @@ impl Renumbering {
 
 /// The graph kept for the starvation analysis (compressed adjacency).
 pub struct Graph {
-    pub offsets: Vec<u32>,
-    pub targets: Vec<u32>,
+    pub offsets: Column<u32>,
+    pub targets: Column<u32>,
     /// The client that acted on each edge (`u8::MAX` for none), numbered
     /// as in the edge's source state.
-    pub actors: Vec<u8>,
+    pub actors: Column<u8>,
     /// Per edge: how the symmetry reduction renumbered the clients, packed
     /// four bits per position (see [`Renumbering`]).
-    pub renumberings: Vec<Renumbering>,
+    pub renumberings: Column<Renumbering>,
     /// Per state: bit c set if client c is waiting.
-    pub waiting: Vec<u8>,
+    pub waiting: Column<u8>,
     /// Per state: bit c set if client c has a non-fault action enabled.
-    pub enabled: Vec<u8>,
+    pub enabled: Column<u8>,
 }
 
 impl Default for Graph {
     fn default() -> Graph {
         Graph {
-            offsets: vec![0],
-            targets: Vec::new(),
-            actors: Vec::new(),
-            renumberings: Vec::new(),
-            waiting: Vec::new(),
-            enabled: Vec::new(),
+            offsets: [0].into_iter().collect(),
+            targets: Column::default(),
+            actors: Column::default(),
+            renumberings: Column::default(),
+            waiting: Column::default(),
+            enabled: Column::default(),
         }
     }
 }
@@ -127,10 +128,11 @@ impl Graph {
 
     /// Estimated bytes held.
     pub fn bytes(&self) -> usize {
-        self.targets.capacity() * 4
-            + self.actors.capacity()
-            + self.renumberings.capacity() * 4
-            + self.offsets.capacity() * 4
-            + self.waiting.capacity() * 2
+        self.targets.bytes()
+            + self.actors.bytes()
+            + self.renumberings.bytes()
+            + self.offsets.bytes()
+            + self.waiting.bytes()
+            + self.enabled.bytes()
     }
 }

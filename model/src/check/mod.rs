@@ -12,6 +12,7 @@
 //! - [`model`]: the same system as a stateright `Model`, for stateright's
 //!   checkers and its Explorer web UI.
 
+pub mod column;
 pub mod config;
 pub mod expand;
 pub mod explore;
