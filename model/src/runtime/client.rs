@@ -388,8 +388,8 @@ impl<R: Recipe> Client<R> {
             return 0;
         }
         let ws = self.watchers.materialize(event);
-        for w in &ws {
-            self.notices.push_back((*w, Notice::Node(event.clone())));
+        for w in ws.iter() {
+            self.notices.push_back((w, Notice::Node(event.clone())));
         }
         ws.len()
     }
@@ -423,7 +423,7 @@ impl<R: Recipe> Client<R> {
     }
 
     fn tell_everyone(&mut self, state: KeeperState) {
-        for w in self.watchers.everyone() {
+        for w in self.watchers.everyone().iter() {
             self.notices.push_back((w, Notice::State(state)));
         }
     }

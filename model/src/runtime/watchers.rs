@@ -10,12 +10,40 @@
 
 use super::step::WatcherId;
 use crate::zk::{EventType, Name, Op, Reply, WatchedEvent, ZkError};
-use std::collections::{BTreeMap, BTreeSet};
+
+/// A set of the recipe's `Watcher` objects (ids below 32), iterated in id
+/// order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct WatcherSet(u32);
+
+impl WatcherSet {
+    fn with(self, w: WatcherId) -> WatcherSet {
+        debug_assert!(w < 32, "watcher ids are below 32");
+        WatcherSet(self.0 | 1 << (w & 31))
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    pub fn iter(self) -> impl Iterator<Item = WatcherId> {
+        (0..32u8).filter(move |w| self.0 >> w & 1 != 0)
+    }
+}
+
+/// One table (data or child watches): the watched paths in path order,
+/// each with its watchers. A client watches a path or two at a time, so a
+/// sorted list is the smallest table to copy.
+type Table = Vec<(Name, WatcherSet)>;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Watchers {
-    data: BTreeMap<Name, BTreeSet<WatcherId>>,
-    child: BTreeMap<Name, BTreeSet<WatcherId>>,
+    data: Table,
+    child: Table,
 }
 
 impl Watchers {
@@ -27,40 +55,38 @@ impl Watchers {
             (Op::GetChildren { path, .. }, Ok(_)) => (&mut self.child, path),
             _ => return,
         };
-        table.entry(path.clone()).or_default().insert(watcher);
+        match table.binary_search_by(|(p, _)| p.cmp(path)) {
+            Ok(i) => table[i].1 = table[i].1.with(watcher),
+            Err(i) => table.insert(i, (path.clone(), WatcherSet::default().with(watcher))),
+        }
     }
 
-    /// The watchers `event` triggers, removed from the table, in id order.
-    pub fn materialize(&mut self, event: &WatchedEvent) -> BTreeSet<WatcherId> {
-        let mut out = BTreeSet::new();
-        let mut take = |table: &mut BTreeMap<Name, BTreeSet<WatcherId>>| {
-            if let Some(ws) = table.remove(&event.path) {
-                out.extend(ws);
-            }
+    /// The watchers `event` triggers, removed from the table.
+    pub fn materialize(&mut self, event: &WatchedEvent) -> WatcherSet {
+        let take = |table: &mut Table| match table.binary_search_by(|(p, _)| p.cmp(&event.path)) {
+            Ok(i) => table.remove(i).1,
+            Err(_) => WatcherSet::default(),
         };
         match event.kind {
             EventType::NodeCreated | EventType::NodeDataChanged => take(&mut self.data),
             EventType::NodeChildrenChanged => take(&mut self.child),
             EventType::NodeDeleted => {
-                take(&mut self.data);
-                take(&mut self.child);
+                let d = take(&mut self.data);
+                WatcherSet(d.0 | take(&mut self.child).0)
             }
         }
-        out
     }
 
     /// Every registered watcher plus the default one: a connection-state
     /// change is handed to all of them.
-    pub fn everyone(&self) -> BTreeSet<WatcherId> {
-        let mut out: BTreeSet<WatcherId> = self
-            .data
-            .values()
-            .chain(self.child.values())
-            .flatten()
-            .copied()
-            .collect();
-        out.insert(super::step::DEFAULT_WATCHER);
-        out
+    pub fn everyone(&self) -> WatcherSet {
+        self.data
+            .iter()
+            .chain(&self.child)
+            .fold(WatcherSet::default(), |all, (_, ws)| {
+                WatcherSet(all.0 | ws.0)
+            })
+            .with(super::step::DEFAULT_WATCHER)
     }
 
     pub fn clear(&mut self) {

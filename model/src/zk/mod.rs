@@ -28,6 +28,7 @@ pub mod path;
 mod server;
 mod service;
 mod sessions;
+mod small_map;
 mod stat;
 mod tree;
 mod watches;

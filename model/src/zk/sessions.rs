@@ -14,7 +14,6 @@
 //! called `close()` acts on nothing.
 
 use super::SessionId;
-use std::collections::BTreeMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum SessionState {
@@ -23,20 +22,22 @@ pub enum SessionState {
     Closed,
 }
 
+/// Every session the server has opened, by id: ids count up from 1, so
+/// the state of session `n` is at index `n - 1`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Sessions {
-    states: BTreeMap<SessionId, SessionState>,
+    states: Vec<SessionState>,
 }
 
 impl Sessions {
     pub fn open(&mut self) -> SessionId {
-        let id = SessionId(self.states.len() as u32 + 1);
-        self.states.insert(id, SessionState::Alive);
-        id
+        self.states.push(SessionState::Alive);
+        SessionId(self.states.len() as u32)
     }
 
     pub fn state(&self, id: SessionId) -> Option<SessionState> {
-        self.states.get(&id).copied()
+        let i = (id.0 as usize).checked_sub(1)?;
+        self.states.get(i).copied()
     }
 
     pub fn is_alive(&self, id: SessionId) -> bool {
@@ -44,12 +45,15 @@ impl Sessions {
     }
 
     pub fn end(&mut self, id: SessionId, how: SessionState) {
-        if let Some(s) = self.states.get_mut(&id) {
+        if let Some(s) = (id.0 as usize)
+            .checked_sub(1)
+            .and_then(|i| self.states.get_mut(i))
+        {
             *s = how;
         }
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (SessionId, SessionState)> + '_ {
-        self.states.iter().map(|(k, v)| (*k, *v))
+        (1..).map(SessionId).zip(self.states.iter().copied())
     }
 }

@@ -1,9 +1,9 @@
 //! The data tree: znodes keyed by full path, with ZooKeeper's stat rules.
 
 use super::path;
+use super::small_map::SmallMap;
 use super::{CreateMode, Name, Stat};
 use serde::Serialize;
-use std::collections::BTreeMap;
 use std::ops::Bound;
 
 /// One znode.
@@ -35,11 +35,11 @@ impl Node {
     }
 }
 
-/// All znodes, keyed by full path. A `BTreeMap` keeps iteration (and so
-/// every trace) deterministic, and lists a node's children as one range.
+/// All znodes, keyed by full path, in path order: iteration (and so every
+/// trace) is deterministic, and a node's children are one range.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Tree {
-    nodes: BTreeMap<Name, Node>,
+    nodes: SmallMap<Name, Node>,
 }
 
 impl Default for Tree {
@@ -51,7 +51,7 @@ impl Default for Tree {
 impl Tree {
     /// A tree holding only `/`.
     pub fn new() -> Self {
-        let mut nodes = BTreeMap::new();
+        let mut nodes = SmallMap::default();
         nodes.insert(
             Name::from("/"),
             Node {
@@ -88,7 +88,7 @@ impl Tree {
             format!("{parent}/")
         };
         self.nodes
-            .range::<str, _>((Bound::Included(prefix.as_str()), Bound::Unbounded))
+            .range_from::<str>(Bound::Included(prefix.as_str()))
             .take_while(|(p, _)| p.starts_with(&prefix))
             .filter(|(p, _)| p.len() > prefix.len() && !p[prefix.len()..].contains('/'))
             .map(|(p, _)| Name::from(&p[prefix.len()..]))

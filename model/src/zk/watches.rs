@@ -12,22 +12,23 @@
 //! - a watch fires at most once; a session that set the same watch twice
 //!   gets one event (the server keeps a set of sessions per path).
 
+use super::small_map::SmallMap;
 use super::{EventType, Name, SessionId, WatchedEvent};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Watches {
-    data: BTreeMap<Name, BTreeSet<SessionId>>,
-    child: BTreeMap<Name, BTreeSet<SessionId>>,
+    data: SmallMap<Name, BTreeSet<SessionId>>,
+    child: SmallMap<Name, BTreeSet<SessionId>>,
 }
 
 impl Watches {
     pub fn add_data(&mut self, path: &str, session: SessionId) {
-        self.data.entry(path.into()).or_default().insert(session);
+        self.data.entry_or_default(path.into()).insert(session);
     }
 
     pub fn add_child(&mut self, path: &str, session: SessionId) {
-        self.child.entry(path.into()).or_default().insert(session);
+        self.child.entry_or_default(path.into()).insert(session);
     }
 
     /// A session that ends takes its watches with it.
@@ -58,7 +59,7 @@ impl Watches {
     }
 
     fn fire(
-        table: &mut BTreeMap<Name, BTreeSet<SessionId>>,
+        table: &mut SmallMap<Name, BTreeSet<SessionId>>,
         path: &str,
         kind: EventType,
         skip: &BTreeSet<SessionId>,

@@ -1,0 +1,139 @@
+//! A map kept as a sorted vector: the server's tables (nodes, watches).
+//!
+//! The tables are small — a lock root and a node per client — and the
+//! checker copies them whenever a transition writes to the server. A
+//! sorted vector is one allocation to copy where a `BTreeMap` is a node
+//! per handful of keys, each larger than the whole table; lookups are a
+//! binary search, and iteration is in key order like a `BTreeMap`'s, so
+//! every trace stays as it was.
+
+use std::borrow::Borrow;
+use std::ops::Bound;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SmallMap<K, V>(Vec<(K, V)>);
+
+impl<K, V> Default for SmallMap<K, V> {
+    fn default() -> Self {
+        SmallMap(Vec::new())
+    }
+}
+
+impl<K: Ord, V> SmallMap<K, V> {
+    fn find<Q: Ord + ?Sized>(&self, k: &Q) -> Result<usize, usize>
+    where
+        K: Borrow<Q>,
+    {
+        self.0.binary_search_by(|(x, _)| x.borrow().cmp(k))
+    }
+
+    pub fn get<Q: Ord + ?Sized>(&self, k: &Q) -> Option<&V>
+    where
+        K: Borrow<Q>,
+    {
+        self.find(k).ok().map(|i| &self.0[i].1)
+    }
+
+    pub fn get_mut<Q: Ord + ?Sized>(&mut self, k: &Q) -> Option<&mut V>
+    where
+        K: Borrow<Q>,
+    {
+        self.find(k).ok().map(|i| &mut self.0[i].1)
+    }
+
+    pub fn contains_key<Q: Ord + ?Sized>(&self, k: &Q) -> bool
+    where
+        K: Borrow<Q>,
+    {
+        self.find(k).is_ok()
+    }
+
+    /// Inserts or replaces; returns the value replaced.
+    pub fn insert(&mut self, k: K, v: V) -> Option<V> {
+        match self.find(&k) {
+            Ok(i) => Some(std::mem::replace(&mut self.0[i].1, v)),
+            Err(i) => {
+                self.0.insert(i, (k, v));
+                None
+            }
+        }
+    }
+
+    pub fn remove<Q: Ord + ?Sized>(&mut self, k: &Q) -> Option<V>
+    where
+        K: Borrow<Q>,
+    {
+        self.find(k).ok().map(|i| self.0.remove(i).1)
+    }
+
+    /// The value at `k`, inserted as `V::default()` first if missing.
+    pub fn entry_or_default(&mut self, k: K) -> &mut V
+    where
+        V: Default,
+    {
+        let i = match self.find(&k) {
+            Ok(i) => i,
+            Err(i) => {
+                self.0.insert(i, (k, V::default()));
+                i
+            }
+        };
+        &mut self.0[i].1
+    }
+
+    /// The entries with keys from `from` on, in key order.
+    pub fn range_from<Q: Ord + ?Sized>(&self, from: Bound<&Q>) -> impl Iterator<Item = (&K, &V)>
+    where
+        K: Borrow<Q>,
+    {
+        let start = match from {
+            Bound::Included(k) => self.find(k).unwrap_or_else(|i| i),
+            Bound::Excluded(k) => self.find(k).map_or_else(|i| i, |i| i + 1),
+            Bound::Unbounded => 0,
+        };
+        self.0[start..].iter().map(|(k, v)| (k, v))
+    }
+
+    pub fn retain(&mut self, mut keep: impl FnMut(&K, &mut V) -> bool) {
+        self.0.retain_mut(|(k, v)| keep(k, v))
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&K, &V)> {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+
+    pub fn values(&self) -> impl Iterator<Item = &V> {
+        self.0.iter().map(|(_, v)| v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn behaves_as_a_btree_map() {
+        let mut m = SmallMap::default();
+        let mut b = BTreeMap::new();
+        for (i, k) in [5u32, 1, 9, 3, 5, 7, 1].into_iter().enumerate() {
+            assert_eq!(m.insert(k, i), b.insert(k, i));
+        }
+        assert_eq!(m.remove(&9), b.remove(&9));
+        assert_eq!(m.remove(&4), b.remove(&4));
+        *m.entry_or_default(2) += 10;
+        *b.entry(2).or_default() += 10;
+        assert!(m.iter().eq(b.iter()));
+        assert!(m
+            .range_from(Bound::Included(&3))
+            .eq(b.range((Bound::Included(3), Bound::Unbounded))));
+        assert!(m
+            .range_from(Bound::Excluded(&3))
+            .eq(b.range((Bound::Excluded(3), Bound::Unbounded))));
+        m.retain(|k, _| k % 2 == 1);
+        b.retain(|k, _| k % 2 == 1);
+        assert!(m.iter().eq(b.iter()));
+        assert_eq!(m.iter().count(), b.len());
+        assert_eq!(m.get(&5), b.get(&5));
+    }
+}
