@@ -30,6 +30,15 @@ enum Repr {
 }
 
 impl Name {
+    /// The text's bytes: what equality, order and hashing read (a `str`
+    /// compares and orders by its bytes too), without checking UTF-8 again.
+    fn bytes(&self) -> &[u8] {
+        match &self.0 {
+            Repr::Inline { len, bytes } => &bytes[..*len as usize],
+            Repr::Heap(s) => s.as_bytes(),
+        }
+    }
+
     pub fn as_str(&self) -> &str {
         match &self.0 {
             Repr::Inline { len, bytes } => {
@@ -107,7 +116,7 @@ impl Borrow<str> for Name {
 
 impl PartialEq for Name {
     fn eq(&self, other: &Name) -> bool {
-        self.as_str() == other.as_str()
+        self.bytes() == other.bytes()
     }
 }
 
@@ -115,13 +124,13 @@ impl Eq for Name {}
 
 impl PartialEq<str> for Name {
     fn eq(&self, other: &str) -> bool {
-        self.as_str() == other
+        self.bytes() == other.as_bytes()
     }
 }
 
 impl PartialEq<&str> for Name {
     fn eq(&self, other: &&str) -> bool {
-        self.as_str() == *other
+        self.bytes() == other.as_bytes()
     }
 }
 
@@ -145,13 +154,16 @@ impl PartialOrd for Name {
 
 impl Ord for Name {
     fn cmp(&self, other: &Name) -> Ordering {
-        self.as_str().cmp(other.as_str())
+        self.bytes().cmp(other.bytes())
     }
 }
 
 impl Hash for Name {
+    /// As `str` hashes (its bytes, then `0xff`), so that `Borrow<str>`
+    /// lookups agree.
     fn hash<H: Hasher>(&self, h: &mut H) {
-        self.as_str().hash(h)
+        h.write(self.bytes());
+        h.write_u8(0xff);
     }
 }
 
@@ -198,6 +210,10 @@ mod tests {
         assert_eq!(
             crate::check::fingerprint::fingerprint(&short),
             crate::check::fingerprint::fingerprint("/_locknode_/lock-0000000001")
+        );
+        assert_eq!(
+            crate::check::fingerprint::fingerprint(&long),
+            crate::check::fingerprint::fingerprint(long.as_str())
         );
     }
 }
