@@ -54,9 +54,12 @@ pub struct Graph {
     /// The client that acted on each edge (`u8::MAX` for none), numbered
     /// as in the edge's source state.
     pub actors: Column<u8>,
-    /// Per edge: how the symmetry reduction renumbered the clients, packed
-    /// four bits per position (see [`Renumbering`]).
-    pub renumberings: Column<Renumbering>,
+    /// Per edge: how the symmetry reduction renumbered the clients, as an
+    /// index into `numberings` (a run meets few of the 8! permutations).
+    renumberings: Column<u16>,
+    /// The distinct renumberings met, and where each is in that list.
+    numberings: Vec<Renumbering>,
+    numbering_index: std::collections::HashMap<Renumbering, u16>,
     /// Per state: bit c set if client c is waiting.
     pub waiting: Column<u8>,
     /// Per state: bit c set if client c has a non-fault action enabled.
@@ -70,6 +73,8 @@ impl Default for Graph {
             targets: Column::default(),
             actors: Column::default(),
             renumberings: Column::default(),
+            numberings: Vec::new(),
+            numbering_index: std::collections::HashMap::new(),
             waiting: Column::default(),
             enabled: Column::default(),
         }
@@ -105,7 +110,12 @@ impl Graph {
     pub fn edge(&mut self, target: u32, actor: u8, renumbering: Renumbering) {
         self.targets.push(target);
         self.actors.push(actor);
-        self.renumberings.push(renumbering);
+        let next = self.numberings.len() as u16;
+        let i = *self.numbering_index.entry(renumbering).or_insert(next);
+        if i == next {
+            self.numberings.push(renumbering);
+        }
+        self.renumberings.push(i);
     }
 
     /// The current node's edges are all in.
@@ -119,6 +129,11 @@ impl Graph {
         self.waiting.push(0);
         self.enabled.push(0);
         self.end_node();
+    }
+
+    /// How the clients were renumbered along edge `e`.
+    pub fn renumbering(&self, e: usize) -> Renumbering {
+        self.numberings[self.renumberings[e] as usize]
     }
 
     /// The edges of state `v`, as indices into `targets`.

@@ -206,7 +206,7 @@ impl<'g> Lift<'g> {
                 if !member(w) {
                     continue;
                 }
-                let renumbering = g.renumberings[e];
+                let renumbering = g.renumbering(e);
                 let mut moved: Positions = Renumbering::IDENTITY.0;
                 let mut actor = u8::MAX;
                 for c in 0..8u8 {
