@@ -14,10 +14,9 @@ use super::graph::{Graph, Renumbering};
 use super::property;
 use super::symmetry::canonical;
 use super::system::System;
+use super::visited::Visited;
 use rayon::prelude::*;
 use rayon::ThreadPool;
-use std::collections::{HashMap, HashSet};
-use std::hash::BuildHasher;
 
 /// Parents per unit of work handed to a thread.
 const CHUNK: usize = 16;
@@ -63,16 +62,16 @@ pub struct Batch {
 
 /// Expands `states` (successors only if `expand`; states at the depth
 /// bound are judged but not expanded), on `pool`'s threads if there is one.
-pub fn expand<S: BuildHasher + Default + Sync>(
+pub fn expand(
     pool: Option<&ThreadPool>,
     cfg: &CheckConfig,
-    visited: &HashMap<u64, u32, S>,
+    visited: &Visited,
     states: &[System],
     expand: bool,
 ) -> Batch {
     let part = |states: &[System]| {
         let mut out = Batch::default();
-        let mut seen = HashSet::default();
+        let mut seen = Vec::new();
         for s in states {
             expand_one(cfg, visited, &mut seen, s, expand, &mut out);
         }
@@ -95,10 +94,10 @@ pub fn expand<S: BuildHasher + Default + Sync>(
 }
 
 /// Judges `state` and, if `expand`, makes and fingerprints its successors.
-fn expand_one<S: BuildHasher>(
+fn expand_one(
     cfg: &CheckConfig,
-    visited: &HashMap<u64, u32, S>,
-    seen: &mut HashSet<u64, S>,
+    visited: &Visited,
+    seen: &mut Vec<u64>,
     state: &System,
     expand: bool,
     out: &mut Batch,
@@ -113,11 +112,14 @@ fn expand_one<S: BuildHasher>(
             let mut next = state.clone();
             let fx = next.apply(a, false);
             let canon = canonical(&next, cfg.symmetry);
-            let known = visited.get(&canon.fingerprint).copied();
+            let known = visited.get(canon.fingerprint);
             // A state an earlier parent of this part reached already is
             // merged after that one, which carries it: drop it now, while
             // it is still in the cache.
-            let first_here = known.is_none() && seen.insert(canon.fingerprint);
+            let first_here = known.is_none() && !seen.contains(&canon.fingerprint);
+            if first_here {
+                seen.push(canon.fingerprint);
+            }
             let fresh = first_here.then(|| {
                 let violated = property::STATE_PROPERTIES
                     .iter()

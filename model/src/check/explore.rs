@@ -18,8 +18,8 @@ use super::property::{self, Property};
 use super::starvation;
 use super::symmetry::canonical;
 use super::system::{Action, System};
-use std::collections::{BTreeMap, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
+use super::visited::Visited;
+use std::collections::BTreeMap;
 use std::time::Instant;
 
 /// Which bound ended a run early.
@@ -87,21 +87,6 @@ impl Exploration {
             elapsed_ms: 0,
             peak_bytes: 0,
         }
-    }
-}
-
-/// Fingerprints are already uniform: hash them no further.
-#[derive(Default)]
-struct Identity(u64);
-impl Hasher for Identity {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, _: &[u8]) {
-        unreachable!("only u64 keys")
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
     }
 }
 
@@ -186,7 +171,7 @@ fn batch_len(from: usize, level_end: usize) -> usize {
 /// what has been found so far.
 struct Search<'c> {
     cfg: &'c CheckConfig,
-    index: HashMap<u64, u32, BuildHasherDefault<Identity>>,
+    index: Visited,
     /// Per state: its parent and the ordinal of the action that reached it.
     parents: Parents,
     graph: Option<Graph>,
@@ -208,7 +193,7 @@ impl<'c> Search<'c> {
     fn new(cfg: &'c CheckConfig) -> (Search<'c>, System) {
         let init = System::initial(cfg);
         let canon = canonical(&init, cfg.symmetry);
-        let mut index: HashMap<u64, u32, BuildHasherDefault<Identity>> = HashMap::default();
+        let mut index = Visited::default();
         index.insert(canon.fingerprint, 0);
         let mut found = BTreeMap::new();
         for p in property::STATE_PROPERTIES {
@@ -314,7 +299,7 @@ impl<'c> Search<'c> {
             t.ordinals.push(k);
             self.found.insert(Property::Herd, t);
         }
-        let target = match known.or_else(|| self.index.get(&fingerprint).copied()) {
+        let target = match known.or_else(|| self.index.get(fingerprint)) {
             Some(t) => t,
             None => {
                 let fresh = fresh.expect("a successor no batch knew comes with its state");
@@ -366,7 +351,7 @@ impl<'c> Search<'c> {
     /// Estimated bytes held by the tables, with `queued` states waiting.
     fn table_bytes(&self, queued: usize) -> usize {
         let g = self.graph.as_ref().map_or(0, Graph::bytes);
-        self.index.capacity() * 17
+        self.index.bytes()
             + self.parents.bytes()
             + self.orders.bytes()
             + queued * self.state_bytes

@@ -26,6 +26,7 @@ pub mod symmetry;
 pub mod system;
 pub mod trace;
 pub mod verdict;
+pub mod visited;
 
 pub use config::{CheckConfig, FaultBudget, MAX_CLIENTS};
 pub use property::Property;
