@@ -79,8 +79,9 @@ pub enum Action {
     Disconnect(u8),
     /// Fault: the client's process crashes.
     Crash(u8),
-    /// The server times out a crashed client's session. Not a fault: it
-    /// follows a crash, at any moment.
+    /// The server times out a session nothing keeps alive (a crashed or
+    /// exited process, a closed library). Not a fault: it follows, at any
+    /// moment.
     TimeOutSession(u8),
     /// The client library reconnects within the session timeout. Not a
     /// fault: it follows a disconnect, at any moment.
@@ -224,9 +225,8 @@ impl System {
                 out.push(Action::Serve(c));
             }
             // The library of a client whose thread died still reconnects;
-            // a crashed process's does not.
-            if p.disconnected && self.server.is_alive(p.session) && p.client.phase != Phase::Crashed
-            {
+            // a gone process's, or a closed library, does not.
+            if p.disconnected && self.server.is_alive(p.session) && !p.client.abandoned_session() {
                 out.push(Action::Reconnect(c));
             }
             if !p.client.session_lost
@@ -249,7 +249,7 @@ impl System {
             if alive && self.faults.crashes > 0 {
                 out.push(Action::Crash(c));
             }
-            if p.client.phase == Phase::Crashed && self.server.is_alive(p.session) {
+            if p.client.abandoned_session() && self.server.is_alive(p.session) {
                 out.push(Action::TimeOutSession(c));
             }
             if self.faults.connection_losses > 0

@@ -130,6 +130,11 @@ impl Lock for CasVersion {
         self.main = Main::Start;
     }
 
+    /// The lock's node is a constant: the state holds no path.
+    fn paths(&self, _: &mut dyn FnMut(&str)) {}
+
+    fn paths_mut(&mut self, _: &mut dyn FnMut(&mut String)) {}
+
     fn unlock(&mut self) -> Action {
         self.holds = self.holds.saturating_sub(1);
         if self.holds > 0 {

@@ -102,6 +102,11 @@ impl Lock for HerdUnique {
         self.main = Main::Start;
     }
 
+    /// The lock's node is a constant: the state holds no path.
+    fn paths(&self, _: &mut dyn FnMut(&str)) {}
+
+    fn paths_mut(&mut self, _: &mut dyn FnMut(&mut String)) {}
+
     fn unlock(&mut self) -> Action {
         release(Op::delete(LOCK, -1), "zk.delete(/myDistributeLock, -1)")
     }

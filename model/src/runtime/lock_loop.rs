@@ -39,6 +39,18 @@ pub trait Lock: Clone + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + '
     fn reads_stat(&self) -> StatFields {
         StatFields::NONE
     }
+
+    /// Every node path the recipe's state holds (see [`Recipe::paths`]).
+    fn paths(&self, f: &mut dyn FnMut(&str));
+
+    /// The same paths, to rewrite in place (see [`Recipe::paths_mut`]).
+    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut String));
+
+    /// Whether an uncaught exception ends the process (see
+    /// [`Recipe::exception_ends_process`]).
+    fn exception_ends_process(&self) -> bool {
+        false
+    }
 }
 
 /// Where the main thread stands in the loop.
@@ -187,5 +199,17 @@ impl<L: Lock> Recipe for LockLoop<L> {
 
     fn reads_stat(&self) -> StatFields {
         self.lock.reads_stat()
+    }
+
+    fn paths(&self, f: &mut dyn FnMut(&str)) {
+        self.lock.paths(f)
+    }
+
+    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut String)) {
+        self.lock.paths_mut(f)
+    }
+
+    fn exception_ends_process(&self) -> bool {
+        self.lock.exception_ends_process()
     }
 }
