@@ -29,6 +29,8 @@
 //! max_memory_mb = 4096
 //! max_depth = 200
 //! clients = 2              # optional: explore fewer clients than [sim] runs
+//! abstract_sequences = false # true: states that differ only in sequence
+//!                          # suffixes and unread zxids are one (polling recipes)
 //! ```
 //!
 //! `[sim]` (see [`crate::sim_settings`]) and both expectations (see
@@ -126,6 +128,11 @@ struct RawCheck {
     clients: Option<u8>,
     #[serde(default)]
     acquisitions: Option<u8>,
+    /// States that differ only in sequence suffixes and unread zxids are
+    /// one state (the checker's `sequences` abstraction): what makes a
+    /// polling recipe finite.
+    #[serde(default)]
+    abstract_sequences: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -265,6 +272,7 @@ impl Scenario {
             check.max_states = n;
         }
         check.max_depth = raw.check.max_depth.unwrap_or(usize::MAX);
+        check.abstract_sequences = raw.check.abstract_sequences;
         if let Some(mb) = raw.check.max_memory_mb {
             check.max_memory = mb.saturating_mul(1 << 20);
         }

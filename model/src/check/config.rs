@@ -69,6 +69,9 @@ pub struct CheckConfig {
     pub starvation: bool,
     /// Treat the clients as interchangeable (they all run the same recipe).
     pub symmetry: bool,
+    /// States that differ only in sequence suffixes and unread zxids are one
+    /// state (see [`sequences`](super::sequences)).
+    pub abstract_sequences: bool,
 }
 
 impl CheckConfig {
@@ -98,6 +101,7 @@ impl CheckConfig {
             max_depth: usize::MAX,
             starvation: true,
             symmetry: true,
+            abstract_sequences: false,
         }
     }
 }

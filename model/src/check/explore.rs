@@ -238,6 +238,9 @@ impl<'c> Search<'c> {
     fn step(&mut self, id: u32, state: &System, k: u16, a: Action) {
         let mut next = state.clone();
         let fx = next.apply(a, false);
+        if self.cfg.abstract_sequences {
+            super::sequences::abstract_state(&mut next);
+        }
         let renumbering = if self.cfg.symmetry {
             Renumbering::of(&next.canonicalize())
         } else {
@@ -352,6 +355,9 @@ pub fn resolve(cfg: &CheckConfig, path: &Path) -> Counterexample {
     let mut canon = System::initial(cfg);
     let mut labels: Vec<u8> = (0..cfg.clients).collect();
     let follow = |canon: &mut System, labels: &mut Vec<u8>| {
+        if cfg.abstract_sequences {
+            super::sequences::abstract_state(canon);
+        }
         if cfg.symmetry {
             let perm = canon.canonicalize();
             *labels = perm.iter().map(|&i| labels[i as usize]).collect();

@@ -21,10 +21,11 @@ pub struct LockModel {
 
 /// The properties the Explorer checks, in [`Property::ALL`]'s order: the
 /// checker's judgments that are predicates on one state.
-pub const EXPLORED: [Property; 3] = [
+pub const EXPLORED: [Property; 4] = [
     Property::MutualExclusion,
     Property::Deadlock,
     Property::ThreadDied,
+    Property::OrphanedNode,
 ];
 
 /// The properties the checker judges that the Explorer leaves out, because
@@ -51,6 +52,9 @@ fn stateright_property(p: Property) -> Option<stateright::Property<LockModel>> {
         })),
         Property::ThreadDied => Some(stateright::Property::always(p.name(), |_, s| {
             !property::violated_in(Property::ThreadDied, s)
+        })),
+        Property::OrphanedNode => Some(stateright::Property::always(p.name(), |_, s| {
+            !property::violated_in(Property::OrphanedNode, s)
         })),
         Property::Deadlock => Some(stateright::Property::always(p.name(), |_, s: &System| {
             let mut a = Vec::new();

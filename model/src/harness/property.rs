@@ -29,6 +29,11 @@ pub enum Property {
     Starvation,
     /// No thread ends on an uncaught exception.
     ThreadDied,
+    /// No lock node outlives its owner's grip on it: a sequential node
+    /// whose owner's process is alive (so its session lives on) while
+    /// nothing the owner holds refers to it — its code will never delete
+    /// it, and every client that sorts the children sees it.
+    OrphanedNode,
     /// No release (the recipe's own release operation) notifies more than
     /// one waiting client.
     Herd,
@@ -36,7 +41,7 @@ pub enum Property {
 
 impl Property {
     /// Every property, in the order a headline picks the first violated one.
-    pub const ALL: [Property; 7] = [
+    pub const ALL: [Property; 8] = [
         Property::MutualExclusionAtResource,
         Property::MutualExclusion,
         Property::FencedSafety,
@@ -44,6 +49,7 @@ impl Property {
         Property::Starvation,
         Property::ThreadDied,
         Property::Herd,
+        Property::OrphanedNode,
     ];
 
     pub fn name(self) -> &'static str {
@@ -55,6 +61,7 @@ impl Property {
             Property::Starvation => "starvation",
             Property::ThreadDied => "thread died",
             Property::Herd => "herd",
+            Property::OrphanedNode => "orphaned node",
         }
     }
 

@@ -68,6 +68,27 @@ impl Watchers {
         self.child.clear();
     }
 
+    /// Every path a watcher is registered on, each one to rewrite in place
+    /// (the checker's sequence-suffix abstraction).
+    pub fn paths_mut(&mut self, f: &mut dyn FnMut(&mut String)) {
+        for table in [&mut self.data, &mut self.child] {
+            let mut moved = Vec::new();
+            for old in table.keys() {
+                let mut new = old.clone();
+                f(&mut new);
+                if new != *old {
+                    moved.push((old.clone(), new));
+                }
+            }
+            // All out before any goes back in: a renaming may swap names.
+            let back: Vec<_> = moved
+                .into_iter()
+                .filter_map(|(old, new)| table.remove(&old).map(|w| (new, w)))
+                .collect();
+            table.extend(back);
+        }
+    }
+
     pub fn is_empty(&self) -> bool {
         self.data.is_empty() && self.child.is_empty()
     }

@@ -87,6 +87,25 @@ impl ZkServer {
         self.m().relabel_sessions(map)
     }
 
+    /// Renames every node and watched path `rename` gives a new name, and
+    /// replaces every node's stat by `restat`, and the last zxid by `zxid`:
+    /// the checker's sequence-suffix abstraction (`check::sequences`), which
+    /// makes states that differ only in what no recipe observes one state.
+    pub fn abstract_names(
+        &mut self,
+        rename: Option<&dyn Fn(&str) -> Option<String>>,
+        restat: &dyn Fn(&Node) -> super::Stat,
+        zxid: i64,
+    ) {
+        let s = self.m();
+        if let Some(rename) = rename {
+            s.tree.rename(rename);
+            s.watches.rename(rename);
+        }
+        s.tree.restat(restat);
+        s.zxid = zxid;
+    }
+
     /// The size of the server's state without its heap parts (it lives
     /// behind the `Arc`, shared between copies): what the checker's memory
     /// estimate counts per queued state.
@@ -218,6 +237,11 @@ impl ServerState {
 
     pub fn watch_count(&self) -> usize {
         self.watches.count()
+    }
+
+    /// Every watched path (data and child), once per table.
+    pub fn watched_paths(&self) -> impl Iterator<Item = &String> {
+        self.watches.paths()
     }
 
     /// Creates a node directly, outside any session (test and scenario set-up:

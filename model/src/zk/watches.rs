@@ -142,6 +142,22 @@ impl Watches {
         }
     }
 
+    /// Every watched path, data and child.
+    pub fn paths(&self) -> impl Iterator<Item = &String> {
+        self.data.keys().chain(self.child.keys())
+    }
+
+    /// Renames every path `rename` gives a new name (the checker's
+    /// sequence-suffix abstraction).
+    pub fn rename(&mut self, rename: &dyn Fn(&str) -> Option<String>) {
+        for table in [&mut self.data, &mut self.child] {
+            *table = std::mem::take(table)
+                .into_iter()
+                .map(|(p, s)| (rename(&p).unwrap_or(p), s))
+                .collect();
+        }
+    }
+
     /// The paths `session` watches, (data, child), without collecting them.
     pub fn paths_of(
         &self,

@@ -30,6 +30,7 @@ pub fn short(p: Property) -> &'static str {
         Property::Starvation => "starv.",
         Property::ThreadDied => "died",
         Property::Herd => "herd",
+        Property::OrphanedNode => "orphan",
     }
 }
 

@@ -1,0 +1,220 @@
+//! The sequence-suffix abstraction (`[check] abstract_sequences = true`,
+//! `locksmith check --abstract-sequences`; off by default).
+//!
+//! A polling recipe (`try-once`) creates and deletes nodes without end:
+//! every attempt takes the next sequence suffix and the next zxids, so no
+//! state ever repeats and even a correct polling recipe could only be
+//! `incomplete`. But no recipe reads a suffix's value — they sort names and
+//! compare their own with the others — and the zxids a recipe does not
+//! read never reach it (every reply is masked). So states that differ only
+//! in those values are made one state, after every step:
+//!
+//! - every sequence suffix the state holds — in the tree and the watch
+//!   tables, in requests, replies and events in flight, in the client
+//!   libraries' watch tables and event queues, in what a thread resumes
+//!   with, in the recipes' own fields ([`Recipe::paths_mut`]) — becomes its
+//!   rank among all of them, so every comparison comes out as before;
+//! - every sequence counter is set just above the largest rank, so the next
+//!   sequential node still sorts after every name the state holds;
+//! - the zxids no recipe reads are zeroed: every node's `pzxid`, and its
+//!   `czxid`, `mzxid` and the server's last zxid unless the recipe reads
+//!   `czxid` or `mzxid`.
+//!
+//! Two states with the same image can take the same steps to states with
+//! the same image and satisfy the same properties (a bisimulation), so
+//! every verdict and every shortest trace's length is kept and the count of
+//! states can only fall; `sim/tests/abstraction.rs` holds every pinned
+//! scenario to that.
+//!
+//! It stands aside — the state is left as it is — where it would not be
+//! sound: when the recipe reads `cversion` (the counter shows through it),
+//! when a node lives under a sequential node or a path has a suffix in a
+//! parent component (a suffix inside a path), or when a node created
+//! without a sequence has a name that ends like one. It assumes what every
+//! recipe of the catalogue does: suffixes are compared only among siblings
+//! (ranks are taken over the whole state), and no node's data holds a
+//! node's name.
+
+use super::system::{Message, System};
+use crate::runtime::{Notice, Recipe, Resume, Status};
+use crate::zk::{path, CreateMode, Node, Op, OpResult, Reply, Stat};
+
+/// A sequence suffix is `%010d` of the parent's counter.
+const DIGITS: usize = 10;
+
+/// The sequence suffix `name` (a path or a child's name) ends in, if any.
+fn suffix(name: &str) -> Option<u32> {
+    let last = path::name(name);
+    let digits = last.get(last.len().checked_sub(DIGITS)?..)?;
+    if digits.bytes().all(|b| b.is_ascii_digit()) {
+        digits.parse().ok()
+    } else {
+        None
+    }
+}
+
+/// Whether a component of `p` other than its last ends like a suffix.
+fn suffix_inside(p: &str) -> bool {
+    path::parent(p).is_some_and(|parent| {
+        parent
+            .split('/')
+            .any(|c| c.len() >= DIGITS && suffix(c).is_some())
+    })
+}
+
+/// Makes `s` the representative of the states that differ from it only in
+/// sequence suffixes and unread zxids (see the module docs); leaves it as
+/// it is where the abstraction would not be sound.
+pub fn abstract_state(s: &mut System) {
+    let Some(reads) = s.peers.first().map(|p| p.client.recipe.reads_stat()) else {
+        return;
+    };
+    if reads.cversion {
+        return;
+    }
+    let mut found = Vec::new();
+    let mut sound = true;
+    for (p, node) in s.server.nodes() {
+        match suffix(p) {
+            Some(n) if node.mode.is_sequential() => found.push(n),
+            Some(_) => sound = false,
+            None => {}
+        }
+        let under_sequential = path::parent(p)
+            .and_then(|parent| s.server.node(parent))
+            .is_some_and(|parent| parent.mode.is_sequential());
+        sound &= !under_sequential && !suffix_inside(p);
+    }
+    for p in s.server.watched_paths() {
+        found.extend(suffix(p));
+        sound &= !suffix_inside(p);
+    }
+    each_client_path(s, &mut |p| {
+        found.extend(suffix(p));
+        sound &= !suffix_inside(p);
+    });
+    if !sound {
+        return;
+    }
+    found.sort_unstable();
+    found.dedup();
+    let identity = found.iter().enumerate().all(|(i, &n)| n as usize == i);
+    let rename = |p: &str| -> Option<String> {
+        let n = suffix(p)?;
+        let rank = found.binary_search(&n).ok()?;
+        (rank != n as usize).then(|| format!("{}{rank:010}", &p[..p.len() - DIGITS]))
+    };
+    if !identity {
+        each_client_path(s, &mut |p| {
+            if let Some(q) = rename(p) {
+                *p = q;
+            }
+        });
+    }
+    let counter = found.len() as i32;
+    let restat = |n: &Node| -> Stat {
+        let mut st = n.stat;
+        st.pzxid = 0;
+        if !reads.czxid {
+            st.czxid = 0;
+        }
+        if !reads.mzxid {
+            st.mzxid = 0;
+        }
+        if n.next_sequence() > 0 {
+            // Above every rank; never below the children there are (the
+            // count of creates cannot be), and a container that has had a
+            // child keeps `cversion > 0`, which makes it reapable.
+            let mut next = counter.max(st.num_children);
+            if n.mode == CreateMode::Container {
+                next = next.max(1);
+            }
+            st.cversion = 2 * next - st.num_children;
+        }
+        st
+    };
+    let zxid = if reads.czxid || reads.mzxid {
+        s.server.zxid()
+    } else {
+        0
+    };
+    let restats = s.server.nodes().any(|(_, n)| restat(n) != n.stat);
+    if !identity || restats || zxid != s.server.zxid() {
+        let renaming: Option<&dyn Fn(&str) -> Option<String>> =
+            (!identity).then_some(&rename as &dyn Fn(&str) -> Option<String>);
+        s.server.abstract_names(renaming, &restat, zxid);
+    }
+}
+
+/// Hands `f` every path or child name the clients and their channels hold.
+fn each_client_path(s: &mut System, f: &mut dyn FnMut(&mut String)) {
+    for p in &mut s.peers {
+        for r in &mut p.outbox {
+            op_paths(&mut r.op, f);
+        }
+        for m in &mut p.inbox {
+            match m {
+                Message::Reply(_, r) => reply_paths(r, f),
+                Message::Event(e) => f(&mut e.path),
+            }
+        }
+        let c = &mut p.client;
+        c.recipe.paths_mut(f);
+        status_paths(&mut c.main, f);
+        status_paths(&mut c.event, f);
+        for (_, n) in &mut c.notices {
+            if let Notice::Node(e) = n {
+                f(&mut e.path);
+            }
+        }
+        c.watchers.paths_mut(f);
+    }
+}
+
+fn op_paths(op: &mut Op, f: &mut dyn FnMut(&mut String)) {
+    match op {
+        Op::Create { path, .. }
+        | Op::Delete { path, .. }
+        | Op::SetData { path, .. }
+        | Op::Exists { path, .. }
+        | Op::GetData { path, .. }
+        | Op::GetChildren { path, .. } => f(path),
+        Op::CloseSession => {}
+    }
+}
+
+fn reply_paths(r: &mut Reply, f: &mut dyn FnMut(&mut String)) {
+    match r {
+        Ok(OpResult::Created(p)) => f(p),
+        Ok(OpResult::GetChildren { children, .. }) => children.iter_mut().for_each(f),
+        _ => {}
+    }
+}
+
+fn status_paths(s: &mut Status, f: &mut dyn FnMut(&mut String)) {
+    match s {
+        Status::Ready(Resume::Reply(r)) => reply_paths(r, f),
+        Status::Ready(Resume::Notify {
+            notice: Notice::Node(e),
+            ..
+        }) => f(&mut e.path),
+        Status::Calling { op, .. } => op_paths(op, f),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suffixes_are_the_last_ten_digits_of_the_last_component() {
+        assert_eq!(suffix("/locks/lock-0000000012"), Some(12));
+        assert_eq!(suffix("lock-0000000012"), Some(12));
+        assert_eq!(suffix("/locks/lock-"), None);
+        assert_eq!(suffix("/locks"), None);
+        assert_eq!(suffix("/a/000000001"), None);
+        assert!(suffix_inside("/a/n-0000000001/b"));
+        assert!(!suffix_inside("/locks/lock-0000000001"));
+    }
+}
