@@ -14,6 +14,7 @@ use super::config::CheckConfig;
 use super::graph::{Graph, Renumbering};
 use super::property::{self, Property};
 use super::starvation;
+use super::symmetry::{canonical, Canonical};
 use super::system::{Action, System};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -99,12 +100,6 @@ impl Hasher for Identity {
     }
 }
 
-fn fingerprint(s: &System) -> u64 {
-    // A fixed, seedless hash: the same state has the same fingerprint in
-    // every run, on every machine.
-    super::fingerprint::fingerprint(s)
-}
-
 /// How far a run has come, for a progress line.
 #[derive(Clone, Copy, Debug)]
 pub struct Progress {
@@ -156,6 +151,9 @@ struct Search<'c> {
     parents: Vec<(u32, u16)>,
     queue: VecDeque<(u32, System)>,
     graph: Option<Graph>,
+    /// Per state, with the graph: the order its clients sort in (to follow
+    /// a client along an edge into a state kept under another numbering).
+    orders: Vec<Renumbering>,
     found: BTreeMap<Property, Path>,
     /// States with an id below this are at `depth`.
     depth_of_level_end: usize,
@@ -169,12 +167,10 @@ struct Search<'c> {
 
 impl<'c> Search<'c> {
     fn new(cfg: &'c CheckConfig) -> Search<'c> {
-        let mut init = System::initial(cfg);
-        if cfg.symmetry {
-            init.canonicalize();
-        }
+        let init = System::initial(cfg);
+        let canon = canonical(&init, cfg.symmetry);
         let mut index: HashMap<u64, u32, BuildHasherDefault<Identity>> = HashMap::default();
-        index.insert(fingerprint(&init), 0);
+        index.insert(canon.fingerprint, 0);
         let mut found = BTreeMap::new();
         for p in property::STATE_PROPERTIES {
             if property::violated_in(p, &init) {
@@ -188,6 +184,11 @@ impl<'c> Search<'c> {
             state_bytes: approx_state_bytes(&init),
             queue: VecDeque::from([(0, init)]),
             graph: cfg.starvation.then(Graph::default),
+            orders: if cfg.starvation {
+                vec![canon.order]
+            } else {
+                Vec::new()
+            },
             found,
             depth_of_level_end: 1,
             depth: 0,
@@ -241,31 +242,32 @@ impl<'c> Search<'c> {
         if self.cfg.abstract_sequences {
             super::sequences::abstract_state(&mut next);
         }
-        let renumbering = if self.cfg.symmetry {
-            Renumbering::of(&next.canonicalize())
-        } else {
-            Renumbering::IDENTITY
-        };
+        let canon = canonical(&next, self.cfg.symmetry);
         self.transitions += 1;
         if !self.found.contains_key(&Property::Herd) && property::herd(state, &fx) {
             let mut t = trace_to(&self.parents, id);
             t.ordinals.push(k);
             self.found.insert(Property::Herd, t);
         }
-        let target = match self.index.get(&fingerprint(&next)) {
+        let target = match self.index.get(&canon.fingerprint) {
             Some(&t) => t,
-            None => self.discover(id, k, next),
+            None => self.discover(id, k, next, canon),
         };
         if let Some(g) = self.graph.as_mut() {
+            let kept = self.orders[target as usize];
+            let renumbering = Renumbering::between(canon.order, kept);
             g.edge(target, a.client().unwrap_or(u8::MAX), renumbering);
         }
     }
 
     /// A new state: numbers it, judges it, checks the bounds, queues it.
-    fn discover(&mut self, id: u32, k: u16, next: System) -> u32 {
+    fn discover(&mut self, id: u32, k: u16, next: System, canon: Canonical) -> u32 {
         let t = self.parents.len() as u32;
-        self.index.insert(fingerprint(&next), t);
+        self.index.insert(canon.fingerprint, t);
         self.parents.push((id, k));
+        if self.graph.is_some() {
+            self.orders.push(canon.order);
+        }
         for p in property::STATE_PROPERTIES {
             if !self.found.contains_key(&p) && property::violated_in(p, &next) {
                 self.found.insert(p, trace_to(&self.parents, t));
@@ -288,7 +290,11 @@ impl<'c> Search<'c> {
     /// Estimated bytes held by the tables, with `queued` states waiting.
     fn table_bytes(&self, queued: usize) -> usize {
         let g = self.graph.as_ref().map_or(0, Graph::bytes);
-        self.index.capacity() * 17 + self.parents.len() * 8 + queued * self.state_bytes + g
+        self.index.capacity() * 17
+            + self.parents.len() * 8
+            + self.orders.capacity() * 4
+            + queued * self.state_bytes
+            + g
     }
 
     /// The run's result; the starvation analysis runs here, on a complete
@@ -347,31 +353,18 @@ pub fn path_indices(parents: &[(u32, u16)], mut id: u32) -> Vec<u16> {
     ks
 }
 
-/// Replays a recorded path into concrete actions. With symmetry the path
-/// runs through canonical states, whose client numbering shifts; the replay
-/// follows the renaming so the actions it returns drive the plain,
-/// uncanonicalized system — the one traces are rendered from.
+/// Replays a recorded path into concrete actions: the explorer keeps every
+/// state as the path it records reached it, so the path's actions are the
+/// trace.
 pub fn resolve(cfg: &CheckConfig, path: &Path) -> Counterexample {
-    let mut canon = System::initial(cfg);
-    let mut labels: Vec<u8> = (0..cfg.clients).collect();
-    let follow = |canon: &mut System, labels: &mut Vec<u8>| {
-        if cfg.abstract_sequences {
-            super::sequences::abstract_state(canon);
-        }
-        if cfg.symmetry {
-            let perm = canon.canonicalize();
-            *labels = perm.iter().map(|&i| labels[i as usize]).collect();
-        }
-    };
-    follow(&mut canon, &mut labels);
+    let mut s = System::initial(cfg);
     let mut enabled = Vec::new();
     let mut actions = Vec::new();
     for &k in &path.ordinals {
-        canon.actions(&mut enabled);
+        s.actions(&mut enabled);
         let a = enabled[k as usize];
-        canon.apply(a, false);
-        actions.push(a.relabel(|c| labels[c as usize]));
-        follow(&mut canon, &mut labels);
+        s.apply(a, false);
+        actions.push(a);
     }
     Counterexample {
         actions,

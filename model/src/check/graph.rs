@@ -26,6 +26,20 @@ impl Renumbering {
         ((self.0 >> (4 * u32::from(j))) & 0xF) as u8
     }
 
+    /// An edge's renumbering: the action reached a state whose clients sort
+    /// in `reached` order, and the explorer keeps that state as an earlier
+    /// one whose clients sort in `kept` order. The client at position `k`
+    /// of the kept state is the one at `reached.old(kept.new_position(k))`
+    /// of the reached state (which numbers clients as the edge's source).
+    pub fn between(reached: Renumbering, kept: Renumbering) -> Renumbering {
+        let mut r = Self::IDENTITY.0;
+        for k in 0..8u8 {
+            let old = reached.old(kept.new_position(k));
+            r = (r & !(0xF << (4 * k))) | (u32::from(old) << (4 * k));
+        }
+        Renumbering(r)
+    }
+
     /// The new position of the client that was at `i`.
     pub fn new_position(self, i: u8) -> u8 {
         (0..8).find(|&j| self.old(j) == i).unwrap_or(i)

@@ -24,8 +24,8 @@ pub struct LockModel {
 pub const EXPLORED: [Property; 4] = [
     Property::MutualExclusion,
     Property::Deadlock,
-    Property::ThreadDied,
     Property::OrphanedNode,
+    Property::ThreadDied,
 ];
 
 /// The properties the checker judges that the Explorer leaves out, because

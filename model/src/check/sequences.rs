@@ -35,7 +35,7 @@
 //! (ranks are taken over the whole state), and no node's data holds a
 //! node's name.
 
-use super::system::{Message, System};
+use super::system::{Message, Peer, System};
 use crate::runtime::{Notice, Recipe, Resume, Status};
 use crate::zk::{path, CreateMode, Node, Op, OpResult, Reply, Stat};
 
@@ -64,7 +64,8 @@ fn suffix_inside(p: &str) -> bool {
 
 /// Makes `s` the representative of the states that differ from it only in
 /// sequence suffixes and unread zxids (see the module docs); leaves it as
-/// it is where the abstraction would not be sound.
+/// it is where the abstraction would not be sound. A part of the state it
+/// does not change stays shared with the parent state.
 pub fn abstract_state(s: &mut System) {
     let Some(reads) = s.peers.first().map(|p| p.client.recipe.reads_stat()) else {
         return;
@@ -72,11 +73,11 @@ pub fn abstract_state(s: &mut System) {
     if reads.cversion {
         return;
     }
-    let mut found = Vec::new();
     let mut sound = true;
+    let mut on_server = Vec::new();
     for (p, node) in s.server.nodes() {
         match suffix(p) {
-            Some(n) if node.mode.is_sequential() => found.push(n),
+            Some(n) if node.mode.is_sequential() => on_server.push(n),
             Some(_) => sound = false,
             None => {}
         }
@@ -86,32 +87,47 @@ pub fn abstract_state(s: &mut System) {
         sound &= !under_sequential && !suffix_inside(p);
     }
     for p in s.server.watched_paths() {
-        found.extend(suffix(p));
+        on_server.extend(suffix(p));
         sound &= !suffix_inside(p);
     }
-    each_client_path(s, &mut |p| {
-        found.extend(suffix(p));
-        sound &= !suffix_inside(p);
-    });
+    let on_peers: Vec<Vec<u32>> = s
+        .peers
+        .iter()
+        .map(|p| {
+            let mut found = Vec::new();
+            peer_names(p, &mut |name| {
+                found.extend(suffix(name));
+                sound &= !suffix_inside(name);
+            });
+            found
+        })
+        .collect();
     if !sound {
         return;
     }
-    found.sort_unstable();
-    found.dedup();
-    let identity = found.iter().enumerate().all(|(i, &n)| n as usize == i);
+    let mut ranks: Vec<u32> = on_server
+        .iter()
+        .chain(on_peers.iter().flatten())
+        .copied()
+        .collect();
+    ranks.sort_unstable();
+    ranks.dedup();
+    let moves = |n: &u32| ranks.binary_search(n).map_or(false, |r| r != *n as usize);
     let rename = |p: &str| -> Option<String> {
         let n = suffix(p)?;
-        let rank = found.binary_search(&n).ok()?;
+        let rank = ranks.binary_search(&n).ok()?;
         (rank != n as usize).then(|| format!("{}{rank:010}", &p[..p.len() - DIGITS]))
     };
-    if !identity {
-        each_client_path(s, &mut |p| {
-            if let Some(q) = rename(p) {
-                *p = q;
-            }
-        });
+    for (peer, found) in s.peers.iter_mut().zip(&on_peers) {
+        if found.iter().any(moves) {
+            peer_names_mut(peer.get_mut(), &mut |p| {
+                if let Some(q) = rename(p) {
+                    *p = q;
+                }
+            });
+        }
     }
-    let counter = found.len() as i32;
+    let counter = ranks.len() as i32;
     let restat = |n: &Node| -> Stat {
         let mut st = n.stat;
         st.pzxid = 0;
@@ -138,40 +154,84 @@ pub fn abstract_state(s: &mut System) {
     } else {
         0
     };
+    let renames = on_server.iter().any(moves);
     let restats = s.server.nodes().any(|(_, n)| restat(n) != n.stat);
-    if !identity || restats || zxid != s.server.zxid() {
+    if renames || restats || zxid != s.server.zxid() {
         let renaming: Option<&dyn Fn(&str) -> Option<String>> =
-            (!identity).then_some(&rename as &dyn Fn(&str) -> Option<String>);
-        s.server.abstract_names(renaming, &restat, zxid);
+            if renames { Some(&rename) } else { None };
+        s.server.get_mut().abstract_names(renaming, &restat, zxid);
     }
 }
 
-/// Hands `f` every path or child name the clients and their channels hold.
-fn each_client_path(s: &mut System, f: &mut dyn FnMut(&mut String)) {
-    for p in &mut s.peers {
-        for r in &mut p.outbox {
-            op_paths(&mut r.op, f);
-        }
-        for m in &mut p.inbox {
-            match m {
-                Message::Reply(_, r) => reply_paths(r, f),
-                Message::Event(e) => f(&mut e.path),
-            }
-        }
-        let c = &mut p.client;
-        c.recipe.paths_mut(f);
-        status_paths(&mut c.main, f);
-        status_paths(&mut c.event, f);
-        for (_, n) in &mut c.notices {
-            if let Notice::Node(e) = n {
-                f(&mut e.path);
-            }
-        }
-        c.watchers.paths_mut(f);
+/// Hands `f` every path or child name a client and its channels hold.
+fn peer_names(p: &Peer, f: &mut dyn FnMut(&str)) {
+    for r in &p.outbox {
+        f(op_path(&r.op));
     }
+    for m in &p.inbox {
+        match m {
+            Message::Reply(_, r) => reply_names(r, f),
+            Message::Event(e) => f(&e.path),
+        }
+    }
+    let c = &p.client;
+    c.recipe.paths(f);
+    for t in [&c.main, &c.event] {
+        match t {
+            Status::Ready(Resume::Reply(r)) => reply_names(r, f),
+            Status::Ready(Resume::Notify {
+                notice: Notice::Node(e),
+                ..
+            }) => f(&e.path),
+            Status::Calling { op, .. } => f(op_path(op)),
+            _ => {}
+        }
+    }
+    for (_, n) in &c.notices {
+        if let Notice::Node(e) = n {
+            f(&e.path);
+        }
+    }
+    c.watchers.paths().for_each(|p| f(p));
 }
 
-fn op_paths(op: &mut Op, f: &mut dyn FnMut(&mut String)) {
+/// [`peer_names`], each one to rewrite in place.
+fn peer_names_mut(p: &mut Peer, f: &mut dyn FnMut(&mut String)) {
+    for r in &mut p.outbox {
+        op_path_mut(&mut r.op, f);
+    }
+    for m in &mut p.inbox {
+        match m {
+            Message::Reply(_, r) => reply_names_mut(r, f),
+            Message::Event(e) => f(&mut e.path),
+        }
+    }
+    let c = &mut p.client;
+    c.recipe.paths_mut(f);
+    for t in [&mut c.main, &mut c.event] {
+        match t {
+            Status::Ready(Resume::Reply(r)) => reply_names_mut(r, f),
+            Status::Ready(Resume::Notify {
+                notice: Notice::Node(e),
+                ..
+            }) => f(&mut e.path),
+            Status::Calling { op, .. } => op_path_mut(op, f),
+            _ => {}
+        }
+    }
+    for (_, n) in &mut c.notices {
+        if let Notice::Node(e) = n {
+            f(&mut e.path);
+        }
+    }
+    c.watchers.paths_mut(f);
+}
+
+fn op_path(op: &Op) -> &str {
+    op.path().unwrap_or("")
+}
+
+fn op_path_mut(op: &mut Op, f: &mut dyn FnMut(&mut String)) {
     match op {
         Op::Create { path, .. }
         | Op::Delete { path, .. }
@@ -183,22 +243,18 @@ fn op_paths(op: &mut Op, f: &mut dyn FnMut(&mut String)) {
     }
 }
 
-fn reply_paths(r: &mut Reply, f: &mut dyn FnMut(&mut String)) {
+fn reply_names(r: &Reply, f: &mut dyn FnMut(&str)) {
     match r {
         Ok(OpResult::Created(p)) => f(p),
-        Ok(OpResult::GetChildren { children, .. }) => children.iter_mut().for_each(f),
+        Ok(OpResult::GetChildren { children, .. }) => children.iter().for_each(|c| f(c)),
         _ => {}
     }
 }
 
-fn status_paths(s: &mut Status, f: &mut dyn FnMut(&mut String)) {
-    match s {
-        Status::Ready(Resume::Reply(r)) => reply_paths(r, f),
-        Status::Ready(Resume::Notify {
-            notice: Notice::Node(e),
-            ..
-        }) => f(&mut e.path),
-        Status::Calling { op, .. } => op_paths(op, f),
+fn reply_names_mut(r: &mut Reply, f: &mut dyn FnMut(&mut String)) {
+    match r {
+        Ok(OpResult::Created(p)) => f(p),
+        Ok(OpResult::GetChildren { children, .. }) => children.iter_mut().for_each(f),
         _ => {}
     }
 }

@@ -10,6 +10,8 @@
 //! guarantees, nothing more.
 
 use super::config::{CheckConfig, FaultBudget};
+use super::shared::Shared;
+use super::symmetry::ServerDigest;
 use crate::harness::Phase;
 use crate::recipe::AnyRecipe;
 use crate::runtime::{Client, Output, Recipe, RecipeConfig, Status, Thread};
@@ -47,10 +49,16 @@ pub struct Peer {
     pub disconnected: bool,
 }
 
+/// A client as a state holds it: shared with the states around it until an
+/// action changes it, with its digest (see [`symmetry`](super::symmetry)).
+pub type SharedPeer = Shared<Peer, u64>;
+/// The server as a state holds it, likewise.
+pub type SharedServer = Shared<ZkServer, ServerDigest>;
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct System {
-    pub server: ZkServer,
-    pub peers: Vec<Peer>,
+    pub server: SharedServer,
+    pub peers: Vec<SharedPeer>,
     /// Faults still allowed.
     pub faults: FaultBudget,
 }
@@ -178,13 +186,13 @@ impl System {
         for c in 0..cfg.clients {
             let session = server.open_session();
             let rcfg = RecipeConfig::new(cfg.acquisitions, c).with_reentries(cfg.reentries);
-            peers.push(Peer {
+            peers.push(Shared::new(Peer {
                 session,
                 client: Client::new(cfg.recipe.instantiate(rcfg)),
                 outbox: VecDeque::new(),
                 inbox: VecDeque::new(),
                 disconnected: false,
-            });
+            }));
         }
         let root = peers
             .first()
@@ -195,7 +203,7 @@ impl System {
             let _ = server.seed_node(root, CreateMode::Persistent);
         }
         System {
-            server,
+            server: Shared::new(server),
             peers,
             faults: cfg.faults,
         }
@@ -279,21 +287,21 @@ impl System {
             Action::Serve(c) => self.serve(c as usize, describe, &mut fx),
             Action::Deliver(c) => self.deliver(c as usize, describe, &mut fx),
             Action::NoticeExpiry(c) => {
-                self.peers[c as usize].client.learn_expiry();
+                self.peers[c as usize].get_mut().client.learn_expiry();
                 if describe {
                     fx.text =
                         "heartbeat answered SessionExpired: every watcher hears Expired".into();
                 }
             }
             Action::Reap => {
-                let events = self.server.reap_containers();
+                let events = self.server.get_mut().reap_containers();
                 if describe {
                     fx.text = "container reaper deletes empty containers".into();
                 }
                 self.route(SessionId(0), events, &mut fx);
             }
             Action::TimeOut(c, t) => {
-                let p = &mut self.peers[c as usize];
+                let p = self.peers[c as usize].get_mut();
                 if let Some(ms) = p.client.timed_wait(t) {
                     p.client.time_out(t);
                     if describe {
@@ -324,7 +332,7 @@ impl System {
 
     /// A client thread takes one step; a call it makes joins the outbox.
     fn run(&mut self, c: usize, t: Thread, describe: bool, fx: &mut Effect) {
-        let p = &mut self.peers[c];
+        let p = self.peers[c].get_mut();
         let won = matches!(p.client.status(t), Status::Entering(_));
         let Some(stepped) = p.client.step(t) else {
             return;
@@ -350,11 +358,15 @@ impl System {
             thread,
             op,
             release,
-        }) = self.peers[c].outbox.pop_front()
+        }) = self.peers[c].get_mut().outbox.pop_front()
         else {
             return;
         };
-        let outcome = self.server.handle(session, &op);
+        // A read leaves the server as it is, shared with the parent state.
+        let outcome = match self.server.answer_unchanged(session, &op) {
+            Some(outcome) => outcome,
+            None => self.server.get_mut().handle(session, &op),
+        };
         fx.release = release && outcome.reply.is_ok();
         if describe {
             fx.text = match &outcome.reply {
@@ -367,17 +379,17 @@ impl System {
         // every reply): masking here too keeps the zxids nobody reads out of
         // the state.
         let mut reply = outcome.reply;
-        let p = &mut self.peers[c];
-        if p.client.phase == Phase::Crashed {
+        if self.peers[c].client.phase == Phase::Crashed {
             return;
         }
+        let p = self.peers[c].get_mut();
         p.client.recipe.reads_stat().mask_reply(&mut reply);
         p.inbox.push_back(Message::Reply(thread, reply));
     }
 
     /// The next reply or event reaches client `c`.
     fn deliver(&mut self, c: usize, describe: bool, fx: &mut Effect) {
-        let p = &mut self.peers[c];
+        let p = self.peers[c].get_mut();
         match p.inbox.pop_front() {
             Some(Message::Reply(t, reply)) => {
                 if describe {
@@ -434,7 +446,11 @@ impl System {
     /// crash): its ephemeral nodes go, its watchers are told.
     fn end_session(&mut self, c: usize, how: &str, describe: bool, fx: &mut Effect) {
         let session = self.peers[c].session;
-        let events = self.server.expire(session);
+        let events = if self.server.is_alive(session) {
+            self.server.get_mut().expire(session)
+        } else {
+            Vec::new()
+        };
         if describe {
             fx.text = format!("session {session} {how}: its ephemeral nodes are deleted");
         }
@@ -458,7 +474,7 @@ impl System {
     /// delivered are lost, and nothing moves until the library reconnects.
     /// Returns how many requests and replies were lost.
     fn drop_connection(&mut self, c: usize) -> (usize, usize) {
-        let p = &mut self.peers[c];
+        let p = self.peers[c].get_mut();
         let unsent = p.outbox.len();
         p.outbox.clear();
         let before = p.inbox.len();
@@ -470,7 +486,7 @@ impl System {
 
     /// The library reconnects within the session timeout.
     fn reconnect(&mut self, c: usize, describe: bool, fx: &mut Effect) {
-        let p = &mut self.peers[c];
+        let p = self.peers[c].get_mut();
         p.disconnected = false;
         p.client.on_reconnect();
         if describe {
@@ -482,7 +498,7 @@ impl System {
     /// Fault: client `c`'s process crashes.
     fn crash(&mut self, c: usize, describe: bool, fx: &mut Effect) {
         self.faults.crashes -= 1;
-        let p = &mut self.peers[c];
+        let p = self.peers[c].get_mut();
         p.client.crash();
         p.inbox.clear();
         if describe {
@@ -497,63 +513,11 @@ impl System {
             }
             match self.peer_of(s) {
                 Some(i) if self.peers[i].client.phase != Phase::Crashed => {
-                    self.peers[i].inbox.push_back(Message::Event(e))
+                    self.peers[i].get_mut().inbox.push_back(Message::Event(e))
                 }
                 _ => {}
             }
         }
-    }
-
-    /// Puts identical clients in a canonical order (symmetry reduction):
-    /// peers are sorted by everything that describes them except their
-    /// session id — their process, their channels, and what the server holds
-    /// for their session — and sessions are renumbered to match. Returns the
-    /// permutation: new position `j` holds the client that was at `perm[j]`.
-    ///
-    /// Sound because every client runs the same recipe and every property is
-    /// symmetric in the clients; ties between clients with equal
-    /// descriptions keep their order, which loses reduction, never states.
-    pub fn canonicalize(&mut self) -> Vec<u8> {
-        use std::hash::{Hash, Hasher};
-        let keys: Vec<u64> = self
-            .peers
-            .iter()
-            .map(|p| {
-                #[allow(deprecated)]
-                let mut h = std::hash::SipHasher::new_with_keys(7, 11);
-                p.client.hash(&mut h);
-                p.outbox.hash(&mut h);
-                p.inbox.hash(&mut h);
-                self.server.session_facts(p.session).hash(&mut h);
-                if p.disconnected {
-                    p.disconnected.hash(&mut h);
-                }
-                h.finish()
-            })
-            .collect();
-        let mut perm: Vec<u8> = (0..self.peers.len() as u8).collect();
-        perm.sort_by_key(|&i| keys[i as usize]);
-        if perm.iter().enumerate().all(|(j, &i)| j == i as usize) {
-            return perm;
-        }
-        let old: Vec<SessionId> = self.peers.iter().map(|p| p.session).collect();
-        let mut new_of = std::collections::BTreeMap::new();
-        for (j, &i) in perm.iter().enumerate() {
-            new_of.insert(old[i as usize], SessionId(j as u32 + 1));
-        }
-        self.server
-            .relabel_sessions(&|s| new_of.get(&s).copied().unwrap_or(s));
-        let mut peers: Vec<Option<Peer>> = std::mem::take(&mut self.peers)
-            .into_iter()
-            .map(Some)
-            .collect();
-        for (j, &i) in perm.iter().enumerate() {
-            if let Some(mut p) = peers[i as usize].take() {
-                p.session = SessionId(j as u32 + 1);
-                self.peers.push(p);
-            }
-        }
-        perm
     }
 
     /// Clients that believe they hold the lock.

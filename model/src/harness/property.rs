@@ -23,17 +23,17 @@ pub enum Property {
     /// Never stuck while a client waits: nothing but faults can happen (the
     /// checker), or no acquisition or release for a bound (simulator, real).
     Deadlock,
+    /// No lock node outlives its owner's grip on it: a sequential node
+    /// whose owner's process is alive (so its session lives on) while
+    /// nothing the owner holds refers to it — its code will never delete
+    /// it, and every client that sorts the children sees it.
+    OrphanedNode,
     /// No client waits forever while the others go on: a fair cycle in the
     /// explored graph (the checker), or a client not done within a bound
     /// (the simulator).
     Starvation,
     /// No thread ends on an uncaught exception.
     ThreadDied,
-    /// No lock node outlives its owner's grip on it: a sequential node
-    /// whose owner's process is alive (so its session lives on) while
-    /// nothing the owner holds refers to it — its code will never delete
-    /// it, and every client that sorts the children sees it.
-    OrphanedNode,
     /// No release (the recipe's own release operation) notifies more than
     /// one waiting client.
     Herd,
@@ -46,10 +46,10 @@ impl Property {
         Property::MutualExclusion,
         Property::FencedSafety,
         Property::Deadlock,
+        Property::OrphanedNode,
         Property::Starvation,
         Property::ThreadDied,
         Property::Herd,
-        Property::OrphanedNode,
     ];
 
     pub fn name(self) -> &'static str {

@@ -133,7 +133,10 @@ impl TryOnce {
     fn raise(&mut self, name: &'static str, code: &'static str) -> Action {
         self.seq_path.clear();
         if self.retry {
-            act(Step::GaveUp, "except: the caller calls cluster_lock() again")
+            act(
+                Step::GaveUp,
+                "except: the caller calls cluster_lock() again",
+            )
         } else {
             act(Step::Throw(name), code)
         }

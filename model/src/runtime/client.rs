@@ -251,7 +251,10 @@ impl<R: Recipe> Client<R> {
                     "watch flag and watcher disagree"
                 );
                 if self.session_lost {
-                    Status::Ready(Resume::Reply(closing_reply(op, Err(ZkError::SessionExpired))))
+                    Status::Ready(Resume::Reply(closing_reply(
+                        op,
+                        Err(ZkError::SessionExpired),
+                    )))
                 } else {
                     output = Output::Send(op.clone());
                     Status::Calling {

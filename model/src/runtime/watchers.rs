@@ -68,6 +68,11 @@ impl Watchers {
         self.child.clear();
     }
 
+    /// Every path a watcher is registered on.
+    pub fn paths(&self) -> impl Iterator<Item = &String> {
+        self.data.keys().chain(self.child.keys())
+    }
+
     /// Every path a watcher is registered on, each one to rewrite in place
     /// (the checker's sequence-suffix abstraction).
     pub fn paths_mut(&mut self, f: &mut dyn FnMut(&mut String)) {

@@ -13,6 +13,7 @@ use super::watches::Watches;
 use super::{
     CreateMode, Node, Op, OpResult, Outcome, Reply, Service, SessionId, WatchedEvent, ZkError,
 };
+use std::collections::BTreeSet;
 use std::fmt;
 use std::sync::Arc;
 
@@ -82,9 +83,15 @@ impl ZkServer {
         self.m().reap_container(at)
     }
 
-    /// Renames every session id by `map` (a permutation of the open ids).
-    pub fn relabel_sessions(&mut self, map: &dyn Fn(SessionId) -> SessionId) {
-        self.m().relabel_sessions(map)
+    /// The reply to `op` if handling it changes nothing (a read that
+    /// leaves no watch, or any request of an ended session), without
+    /// needing the server mutably: what [`Service::handle`] would answer.
+    pub fn answer_unchanged(
+        &self,
+        session: SessionId,
+        op: &Op,
+    ) -> Option<Outcome<Reply, WatchedEvent>> {
+        self.inner.read_only(session, op)
     }
 
     /// Renames every node and watched path `rename` gives a new name, and
@@ -467,160 +474,17 @@ impl Service for ServerState {
     }
 }
 
-/// Symmetry support: the checker treats clients running the same recipe as
-/// interchangeable and renames their sessions to a canonical order.
+/// What the checker's symmetry reduction reads: who owns and who watches
+/// what, to tell sessions apart by their facts rather than their ids.
 impl ServerState {
-    /// Renames every session id by `map` (a permutation of the open ids).
-    pub fn relabel_sessions(&mut self, map: &dyn Fn(SessionId) -> SessionId) {
-        self.sessions.relabel(map);
-        self.watches.relabel(map);
-        self.tree.relabel_owners(&|owner| {
-            if owner > 0 && owner <= u32::MAX as i64 {
-                map(SessionId(owner as u32)).0 as i64
-            } else {
-                owner
-            }
-        });
+    /// The data (and exists) watches: each path with the sessions holding
+    /// one, in path order.
+    pub fn data_watches(&self) -> impl Iterator<Item = (&String, &BTreeSet<SessionId>)> + '_ {
+        self.watches.data()
     }
 
-    /// What the server holds for `session`, with no session ids in it: its
-    /// state, its ephemeral nodes, the paths it watches. Equal facts for two
-    /// sessions make them interchangeable.
-    pub fn session_facts(&self, session: SessionId) -> impl std::hash::Hash + '_ {
-        SessionFacts {
-            server: self,
-            session,
-        }
-    }
-
-    /// The facts as plain values (what [`SessionFacts`] hashes as).
-    #[cfg(test)]
-    fn session_facts_owned(&self, session: SessionId) -> impl std::hash::Hash + '_ {
-        let (data, child) = self.watches.of(session);
-        (
-            self.sessions.state(session),
-            self.tree.ephemerals_of(session.0 as i64),
-            data,
-            child,
-        )
-    }
-}
-
-/// A session's facts, hashed without collecting them: the same stream of
-/// writes as hashing the tuple `(state, Vec<String> of its ephemerals,
-/// Vec<&String> of its data-watch paths, Vec<&String> of its child-watch
-/// paths)` — the checker's canonical client order is sorted by that hash,
-/// so it must not change (a test pins the equality).
-struct SessionFacts<'a> {
-    server: &'a ServerState,
-    session: SessionId,
-}
-
-impl std::hash::Hash for SessionFacts<'_> {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        fn seq<'p, H: std::hash::Hasher, I: Iterator<Item = &'p String>>(
-            h: &mut H,
-            items: impl Fn() -> I,
-        ) {
-            // A slice hashes its length (`write_length_prefix`, which is
-            // `write_usize` for every hasher here), then its items.
-            h.write_usize(items().count());
-            for p in items() {
-                std::hash::Hash::hash(p, h);
-            }
-        }
-        let s = self.server;
-        std::hash::Hash::hash(&s.sessions.state(self.session), h);
-        let owner = self.session.0 as i64;
-        seq(h, || {
-            s.tree
-                .iter()
-                .filter(move |(_, n)| n.is_ephemeral() && n.stat.ephemeral_owner == owner)
-                .map(|(p, _)| p)
-        });
-        let (data, child) = s.watches.paths_of(self.session);
-        seq(h, || data.clone());
-        seq(h, || child.clone());
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::hash::{Hash, Hasher};
-
-    #[allow(deprecated)]
-    fn sip<T: Hash>(x: &T) -> u64 {
-        let mut h = std::hash::SipHasher::new_with_keys(7, 11);
-        x.hash(&mut h);
-        h.finish()
-    }
-
-    #[test]
-    fn session_facts_hash_as_the_collected_tuple() {
-        let mut s = ServerState::default();
-        let a = s.open_session();
-        let b = s.open_session();
-        let _ = s.seed_node("/lock", CreateMode::Persistent);
-        for (who, op) in [
-            (
-                a,
-                Op::Create {
-                    path: "/lock/n-".into(),
-                    data: vec![],
-                    mode: CreateMode::EphemeralSequential,
-                },
-            ),
-            (
-                b,
-                Op::Create {
-                    path: "/lock/n-".into(),
-                    data: vec![],
-                    mode: CreateMode::EphemeralSequential,
-                },
-            ),
-            (
-                a,
-                Op::Create {
-                    path: "/lock/x".into(),
-                    data: vec![],
-                    mode: CreateMode::Ephemeral,
-                },
-            ),
-            (
-                b,
-                Op::Exists {
-                    path: "/lock/n-0000000000".into(),
-                    watch: true,
-                },
-            ),
-            (
-                b,
-                Op::GetChildren {
-                    path: "/lock".into(),
-                    watch: true,
-                },
-            ),
-            (
-                a,
-                Op::GetData {
-                    path: "/lock".into(),
-                    watch: true,
-                },
-            ),
-        ] {
-            let _ = s.handle(who, &op);
-            for x in [a, b, SessionId(9)] {
-                assert_eq!(
-                    sip(&s.session_facts(x)),
-                    sip(&s.session_facts_owned(x)),
-                    "{op:?} {x:?}"
-                );
-            }
-        }
-        s.expire(a);
-        for x in [a, b] {
-            assert_eq!(sip(&s.session_facts(x)), sip(&s.session_facts_owned(x)));
-        }
+    /// The child watches, as [`data_watches`](Self::data_watches).
+    pub fn child_watches(&self) -> impl Iterator<Item = (&String, &BTreeSet<SessionId>)> + '_ {
+        self.watches.child()
     }
 }

@@ -53,13 +53,3 @@ impl Sessions {
         self.states.iter().map(|(k, v)| (*k, *v))
     }
 }
-
-impl Sessions {
-    /// Renames sessions (symmetry reduction in the checker).
-    pub fn relabel(&mut self, map: &dyn Fn(SessionId) -> SessionId) {
-        self.states = std::mem::take(&mut self.states)
-            .into_iter()
-            .map(|(k, v)| (map(k), v))
-            .collect();
-    }
-}

@@ -166,17 +166,8 @@ impl Tree {
 }
 
 impl Tree {
-    /// Renames ephemeral owners (symmetry reduction in the checker).
-    pub fn relabel_owners(&mut self, map: &dyn Fn(i64) -> i64) {
-        for n in self.nodes.values_mut() {
-            if n.is_ephemeral() {
-                n.stat.ephemeral_owner = map(n.stat.ephemeral_owner);
-            }
-        }
-    }
-
     /// Renames every path `rename` gives a new name (the checker's
-    /// sequence-suffix abstraction; it keeps parents before children).
+    /// sequence-suffix abstraction).
     pub fn rename(&mut self, rename: &dyn Fn(&str) -> Option<String>) {
         self.nodes = std::mem::take(&mut self.nodes)
             .into_iter()

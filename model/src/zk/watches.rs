@@ -133,13 +133,10 @@ impl Watches {
 }
 
 impl Watches {
-    /// Renames sessions (symmetry reduction in the checker).
-    pub fn relabel(&mut self, map: &dyn Fn(SessionId) -> SessionId) {
-        for table in [&mut self.data, &mut self.child] {
-            for sessions in table.values_mut() {
-                *sessions = sessions.iter().map(|s| map(*s)).collect();
-            }
-        }
+    /// The data (and exists) watches: each path with the sessions holding
+    /// one, in path order.
+    pub fn data(&self) -> impl Iterator<Item = (&String, &BTreeSet<SessionId>)> + '_ {
+        self.data.iter()
     }
 
     /// Every watched path, data and child.
@@ -158,40 +155,9 @@ impl Watches {
         }
     }
 
-    /// The paths `session` watches, (data, child), without collecting them.
-    pub fn paths_of(
-        &self,
-        session: SessionId,
-    ) -> (
-        impl Iterator<Item = &String> + Clone + '_,
-        impl Iterator<Item = &String> + Clone + '_,
-    ) {
-        fn of(
-            table: &BTreeMap<String, BTreeSet<SessionId>>,
-            session: SessionId,
-        ) -> impl Iterator<Item = &String> + Clone + '_ {
-            table
-                .iter()
-                .filter(move |(_, s)| s.contains(&session))
-                .map(|(p, _)| p)
-        }
-        (of(&self.data, session), of(&self.child, session))
-    }
-
-    /// The paths `session` watches: (data, child).
-    #[cfg(test)]
-    pub fn of(&self, session: SessionId) -> (Vec<&String>, Vec<&String>) {
-        (
-            self.data
-                .iter()
-                .filter(|(_, s)| s.contains(&session))
-                .map(|(p, _)| p)
-                .collect(),
-            self.child
-                .iter()
-                .filter(|(_, s)| s.contains(&session))
-                .map(|(p, _)| p)
-                .collect(),
-        )
+    /// The child watches: each path with the sessions holding one, in path
+    /// order.
+    pub fn child(&self) -> impl Iterator<Item = (&String, &BTreeSet<SessionId>)> + '_ {
+        self.child.iter()
     }
 }

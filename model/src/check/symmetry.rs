@@ -1,0 +1,183 @@
+//! Symmetry reduction: every client runs the same recipe and every property
+//! is symmetric in the clients, so states that differ only in how the
+//! clients are numbered are one state.
+//!
+//! The explorer keeps each state as it first reached it — so a trace is the
+//! concrete path that led there — and tells states apart by a *canonical
+//! fingerprint*, the same for every renumbering of the clients:
+//!
+//! - each client gets a key: a digest of its process and both directions of
+//!   its connection, and of what the server holds for its session (its
+//!   state, its ephemeral nodes, the paths it watches) — no session id in
+//!   either;
+//! - the server contributes a digest of everything but who owns and who
+//!   watches what (the tree with owners erased, the zxid);
+//! - the fingerprint hashes the fault budgets, the server's digest and the
+//!   keys in sorted order.
+//!
+//! The owners and watchers the server's digest leaves out are in the keys,
+//! so two states with one fingerprint have the same server up to a
+//! renumbering of sessions, and the same clients up to the same
+//! renumbering (barring 64-bit collisions, as for any fingerprint). Clients
+//! with equal keys are interchangeable, so the order among them does not
+//! matter. The order the keys sort in ([`Canonical::order`]) is what the
+//! starvation analysis needs to follow one client from state to state.
+//!
+//! Digests are kept with the parts they describe ([`Shared`]), so a
+//! successor recomputes only the digests of what its action changed.
+//!
+//! [`Shared`]: super::shared::Shared
+
+use super::config::MAX_CLIENTS;
+use super::fingerprint::FoldHasher;
+use super::graph::Renumbering;
+use super::system::{Peer, System};
+use crate::zk::{SessionId, ZkServer};
+use std::hash::{Hash, Hasher};
+
+/// The server's part of a fingerprint.
+pub struct ServerDigest {
+    /// Everything but which session owns or watches what.
+    anonymous: u64,
+    /// Per session, in id order: its state, its ephemeral nodes and the
+    /// paths it watches, with no session id in them.
+    facts: Vec<(SessionId, u64)>,
+}
+
+impl ServerDigest {
+    fn facts_of(&self, s: SessionId) -> u64 {
+        match self.facts.binary_search_by_key(&s, |&(id, _)| id) {
+            Ok(i) => self.facts[i].1,
+            Err(_) => 0,
+        }
+    }
+}
+
+/// Tags that keep a session's ephemeral nodes and its two kinds of watch
+/// apart in its facts.
+const EPHEMERAL: u8 = 1;
+const DATA_WATCH: u8 = 2;
+const CHILD_WATCH: u8 = 3;
+
+pub fn server_digest(server: &ZkServer) -> ServerDigest {
+    let mut anonymous = FoldHasher::default();
+    anonymous.write_i64(server.zxid());
+    let mut facts: Vec<(SessionId, FoldHasher)> = server
+        .sessions()
+        .map(|(id, state)| {
+            let mut h = FoldHasher::default();
+            state.hash(&mut h);
+            (id, h)
+        })
+        .collect();
+    fn of(facts: &mut [(SessionId, FoldHasher)], owner: SessionId) -> Option<&mut FoldHasher> {
+        match facts.binary_search_by_key(&owner, |&(id, _)| id) {
+            Ok(i) => Some(&mut facts[i].1),
+            Err(_) => None,
+        }
+    }
+    for (path, node) in server.nodes() {
+        path.hash(&mut anonymous);
+        node.data.hash(&mut anonymous);
+        node.mode.hash(&mut anonymous);
+        let mut stat = node.stat;
+        stat.ephemeral_owner = 0;
+        stat.hash(&mut anonymous);
+        if node.is_ephemeral() {
+            let owner = node.stat.ephemeral_owner;
+            match u32::try_from(owner)
+                .ok()
+                .and_then(|o| of(&mut facts, SessionId(o)))
+            {
+                Some(h) => {
+                    h.write_u8(EPHEMERAL);
+                    path.hash(h);
+                }
+                // An owner the session table does not know: keep it as is.
+                None => anonymous.write_i64(owner),
+            }
+        }
+    }
+    let watches = server
+        .data_watches()
+        .map(|w| (DATA_WATCH, w))
+        .chain(server.child_watches().map(|w| (CHILD_WATCH, w)));
+    for (tag, (path, sessions)) in watches {
+        for &s in sessions {
+            match of(&mut facts, s) {
+                Some(h) => {
+                    h.write_u8(tag);
+                    path.hash(h);
+                }
+                None => {
+                    anonymous.write_u32(s.0);
+                    path.hash(&mut anonymous);
+                }
+            }
+        }
+    }
+    ServerDigest {
+        anonymous: anonymous.finish(),
+        facts: facts.into_iter().map(|(id, h)| (id, h.finish())).collect(),
+    }
+}
+
+/// A client's process and both directions of its connection: everything
+/// about it but its session id.
+pub fn peer_digest(p: &Peer) -> u64 {
+    let mut h = FoldHasher::default();
+    p.client.hash(&mut h);
+    p.outbox.hash(&mut h);
+    p.inbox.hash(&mut h);
+    p.disconnected.hash(&mut h);
+    h.finish()
+}
+
+/// A state's identity for the explorer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Canonical {
+    pub fingerprint: u64,
+    /// The clients in key order: canonical position `j` holds client
+    /// `order.old(j)` (the identity without symmetry).
+    pub order: Renumbering,
+}
+
+/// The canonical fingerprint of `s`; with `symmetry` off, clients keep
+/// their numbers and the fingerprint tells every numbering apart.
+pub fn canonical(s: &System, symmetry: bool) -> Canonical {
+    let server = s.server.digest(server_digest);
+    let n = s.peers.len();
+    let mut keys = [0u64; MAX_CLIENTS as usize];
+    for (key, p) in keys.iter_mut().zip(&s.peers) {
+        let mut h = FoldHasher::default();
+        h.write_u64(*p.digest(peer_digest));
+        h.write_u64(server.facts_of(p.session));
+        *key = h.finish();
+    }
+    let mut order = [0, 1, 2, 3, 4, 5, 6, 7];
+    if symmetry {
+        // Stable: clients with equal keys keep their order.
+        order[..n].sort_by_key(|&i| keys[i as usize]);
+    }
+    let mut h = FoldHasher::default();
+    s.faults.hash(&mut h);
+    h.write_u64(server.anonymous);
+    for &i in &order[..n] {
+        h.write_u64(keys[i as usize]);
+    }
+    if server.facts.len() > n {
+        // Sessions no client has any more, as a set.
+        let mut rest: Vec<u64> = server
+            .facts
+            .iter()
+            .filter(|(id, _)| !s.peers.iter().any(|p| p.session == *id))
+            .map(|&(_, f)| f)
+            .collect();
+        rest.sort_unstable();
+        rest.hash(&mut h);
+    }
+    Canonical {
+        fingerprint: h.finish(),
+        order: Renumbering::of(&order[..n]),
+    }
+}
