@@ -567,6 +567,18 @@ async fn drive(world: Shared, c: usize, mut session: Session, cfg: RealConfig) {
                 }
             }
             Some(Ok((t, Some(op)))) => {
+                // A recipe that releases by closing its session (seed 002's
+                // `close()`) goes on to its next round: as a new client
+                // would, on a new session.
+                if !session.is_open() && op != Op::CloseSession {
+                    match Session::connect(&cfg.addr, cfg.session_timeout).await {
+                        Ok(s) => session = s,
+                        Err(e) => {
+                            lock(&world).exceptions.push(format!("c{}: {e}", c + 1));
+                            break;
+                        }
+                    }
+                }
                 let out = session.call(&op).await;
                 lock(&world).after_call(c, t, out);
             }
