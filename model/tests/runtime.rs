@@ -16,6 +16,8 @@ impl Recipe for Waiter {
     fn lock_root(&self) -> &'static str {
         "/"
     }
+    fn paths(&self, _: &mut dyn FnMut(&str)) {}
+    fn paths_mut(&mut self, _: &mut dyn FnMut(&mut String)) {}
     fn step(&mut self, thread: Thread, _: Resume) -> Action {
         let (pc, script): (&mut u8, &[Step]) = match thread {
             Thread::Main => (
@@ -103,6 +105,8 @@ impl Recipe for Caller {
     fn lock_root(&self) -> &'static str {
         "/"
     }
+    fn paths(&self, _: &mut dyn FnMut(&str)) {}
+    fn paths_mut(&mut self, _: &mut dyn FnMut(&mut String)) {}
     fn step(&mut self, thread: Thread, _: Resume) -> Action {
         self.pc += 1;
         let step = match (thread, self.pc) {

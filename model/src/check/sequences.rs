@@ -112,7 +112,7 @@ pub fn abstract_state(s: &mut System) {
         .collect();
     ranks.sort_unstable();
     ranks.dedup();
-    let moves = |n: &u32| ranks.binary_search(n).map_or(false, |r| r != *n as usize);
+    let moves = |n: &u32| ranks.binary_search(n).is_ok_and(|r| r != *n as usize);
     let rename = |p: &str| -> Option<String> {
         let n = suffix(p)?;
         let rank = ranks.binary_search(&n).ok()?;
@@ -156,10 +156,11 @@ pub fn abstract_state(s: &mut System) {
     };
     let renames = on_server.iter().any(moves);
     let restats = s.server.nodes().any(|(_, n)| restat(n) != n.stat);
-    if renames || restats || zxid != s.server.zxid() {
-        let renaming: Option<&dyn Fn(&str) -> Option<String>> =
-            if renames { Some(&rename) } else { None };
-        s.server.get_mut().abstract_names(renaming, &restat, zxid);
+    if renames {
+        s.server.get_mut().rename_paths(&rename);
+    }
+    if restats || zxid != s.server.zxid() {
+        s.server.get_mut().restat(&restat, zxid);
     }
 }
 

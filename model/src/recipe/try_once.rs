@@ -50,16 +50,25 @@
 //! releases, and drops it when `cluster_lock` gives up or throws.
 //!
 //! **Claims:** mutual exclusion — only the lowest node holds, and a client
-//! that is not lowest withdraws its node. **Holds** that
-//! (`scenarios/try-once.toml`, 2 clients × 1 acquisition, exhaustive with
-//! the sequence-suffix abstraction: without it polling never repeats a
-//! state). **Costs** a livelock: after the holder leaves, two pollers can
-//! each see the other's doomed lower node and withdraw their own, forever
-//! (`try-once-livelock.toml`, 3 clients: starvation — a fair cycle of zero
-//! probability, so the simulator does not show it). **Breaks** under a
-//! second `cluster_lock`/`create` after `close()` (the session is closed:
-//! the next call throws), and whatever ends the client leaves its node for
-//! a session timeout.
+//! that is not lowest withdraws its node. **Holds** that, exhaustively with
+//! the sequence-suffix abstraction (without it polling never repeats a
+//! state): `scenarios/try-once.toml`, 2 clients × 1 acquisition, holds in
+//! 288 states, starvation included (the simulator: 5 clients, 300 seeds,
+//! nothing). **Costs** a livelock: after the holder leaves, two pollers can
+//! each read the children while the other's node is still there and lower,
+//! withdraw, and try again, forever (`try-once-livelock.toml`, 3 clients:
+//! starvation, 40 steps, 6,710 states; a cycle of probability zero, which
+//! the simulator's 300 seeds do not show).
+//!
+//! **Breaks** (exploration, 2 clients × 1 unless said): a second round —
+//! `close()` ended the session, so the next `create` raises and the script
+//! ends (`try-once-rounds.toml`, 2 × 2: thread died, 14 steps; no client
+//! survives its second round, so there is no livelock at 2 × 2); the
+//! holder's session expiring while it holds (mutual exclusion, 15 steps);
+//! a connection loss (thread died, 3 steps — and nothing else: the script
+//! ends, and its node goes when the server times the session out).
+//! A waiter expiry, a disconnect or a crash breaks nothing at 2 clients
+//! (a poller is never parked; the others only wait longer).
 
 use crate::runtime::children::create_own;
 use crate::runtime::lock_loop::Lock;

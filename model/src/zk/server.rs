@@ -94,21 +94,19 @@ impl ZkServer {
         self.inner.read_only(session, op)
     }
 
-    /// Renames every node and watched path `rename` gives a new name, and
-    /// replaces every node's stat by `restat`, and the last zxid by `zxid`:
-    /// the checker's sequence-suffix abstraction (`check::sequences`), which
+    /// Renames every node and watched path `rename` gives a new name: the
+    /// checker's sequence-suffix abstraction (`check::sequences`), which
     /// makes states that differ only in what no recipe observes one state.
-    pub fn abstract_names(
-        &mut self,
-        rename: Option<&dyn Fn(&str) -> Option<String>>,
-        restat: &dyn Fn(&Node) -> super::Stat,
-        zxid: i64,
-    ) {
+    pub fn rename_paths(&mut self, rename: &dyn Fn(&str) -> Option<String>) {
         let s = self.m();
-        if let Some(rename) = rename {
-            s.tree.rename(rename);
-            s.watches.rename(rename);
-        }
+        s.tree.rename(rename);
+        s.watches.rename(rename);
+    }
+
+    /// Replaces every node's stat by `restat` of it, and the last zxid by
+    /// `zxid` (the same abstraction: sequence counters and unread zxids).
+    pub fn restat(&mut self, restat: &dyn Fn(&Node) -> super::Stat, zxid: i64) {
+        let s = self.m();
         s.tree.restat(restat);
         s.zxid = zxid;
     }
