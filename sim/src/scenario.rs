@@ -8,6 +8,8 @@
 //! clients = 2
 //! acquisitions = 1
 //! reentries = 0            # lock() again by the holder, per round
+//! root = "driver"          # or "recipe": the recipe creates its lock root itself
+//!                          # (checker and simulator; `locksmith real` creates it)
 //!
 //! [faults]                 # budgets per run for the checker
 //! waiter_expiries = 0
@@ -80,6 +82,10 @@ struct Raw {
     /// The holder calls `lock()` again this many times per round.
     #[serde(default)]
     reentries: u8,
+    /// Who creates the lock root: `"driver"` (before the clients start, the
+    /// default) or `"recipe"` (its own code, e.g. exists-then-create).
+    #[serde(default)]
+    root: Option<String>,
     #[serde(default)]
     description: String,
     #[serde(default)]
@@ -260,6 +266,18 @@ impl Scenario {
         }
         let mut check = CheckConfig::new(recipe, check_clients, check_acquisitions);
         check.reentries = raw.reentries;
+        check.recipe_root = match raw.root.as_deref() {
+            None | Some("driver") => false,
+            Some("recipe") => true,
+            Some(other) => {
+                return Err(at(
+                    find(None, "root"),
+                    format!(
+                        "root = \"{other}\": expected \"driver\" (created before the clients start) or \"recipe\" (the recipe's own code creates it)"
+                    ),
+                ))
+            }
+        };
         check.faults = FaultBudget {
             waiter_expiries: raw.faults.waiter_expiries,
             holder_expiries: raw.faults.holder_expiries,

@@ -72,6 +72,10 @@ pub struct CheckConfig {
     /// States that differ only in sequence suffixes and unread zxids are one
     /// state (see [`sequences`](super::sequences)).
     pub abstract_sequences: bool,
+    /// The recipe creates its lock root itself (the seeds' exists-then-create,
+    /// scenario key `root = "recipe"`); otherwise the drivers create it,
+    /// persistent, before the clients start.
+    pub recipe_root: bool,
 }
 
 impl CheckConfig {
@@ -102,6 +106,7 @@ impl CheckConfig {
             starvation: true,
             symmetry: true,
             abstract_sequences: false,
+            recipe_root: false,
         }
     }
 }

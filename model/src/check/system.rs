@@ -198,7 +198,7 @@ impl System {
             .first()
             .map(|p| p.client.recipe.lock_root())
             .unwrap_or("/");
-        if server.node(root).is_none() {
+        if !cfg.recipe_root && server.node(root).is_none() {
             // The roots are fixed, valid paths under `/`.
             let _ = server.seed_node(root, CreateMode::Persistent);
         }

@@ -304,6 +304,7 @@ pub fn run_bench(a: &BenchSimArgs) -> i32 {
         clients,
         acquisitions,
         reentries: 0,
+        recipe_root: false,
         settings: SimSettings::default(),
     };
     println!("simulator figures (one core unless noted; default [sim] settings)");

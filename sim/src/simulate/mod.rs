@@ -67,6 +67,9 @@ pub struct SimConfig {
     pub acquisitions: u8,
     /// Re-entrant `lock()` calls per round.
     pub reentries: u8,
+    /// The recipe creates its lock root (`root = "recipe"`). The simulator
+    /// has no container reaper: a container root it creates stays.
+    pub recipe_root: bool,
     pub settings: SimSettings,
 }
 
@@ -119,6 +122,7 @@ impl SimConfig {
             clients: sc.sim.clients.unwrap_or(sc.clients) as usize,
             acquisitions: sc.sim.acquisitions.unwrap_or(sc.acquisitions),
             reentries: sc.check.reentries,
+            recipe_root: sc.check.recipe_root,
             settings,
         }
     }
@@ -204,7 +208,7 @@ pub async fn simulate(cfg: SimConfig, trace_on: bool) -> (Violations, Metrics, T
         });
     }
     if let Some(root) = clients.first().map(|c| c.client.recipe.lock_root()) {
-        if server.node(root).is_none() {
+        if !cfg.recipe_root && server.node(root).is_none() {
             // The roots are fixed, valid paths under `/`.
             let _ = server.seed_node(root, CreateMode::Persistent);
         }
