@@ -263,6 +263,46 @@ fn reply_names_mut(r: &mut Reply, f: &mut dyn FnMut(&mut String)) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::check::system::Action;
+    use crate::check::CheckConfig;
+    use crate::recipe::RecipeId;
+    use crate::runtime::Thread;
+
+    /// A poller's second attempt differs from its first only in its node's
+    /// suffix, the counter and the zxids: one state with the abstraction.
+    #[test]
+    fn a_second_attempt_is_the_first_again() {
+        let cfg = CheckConfig::new(RecipeId::TryOnce, 2, 1);
+        let mut s = System::initial(&cfg);
+        let create = [Action::Run(1, Thread::Main), Action::Serve(1), Action::Deliver(1)];
+        for a in [Action::Run(0, Thread::Main), Action::Serve(0), Action::Deliver(0)] {
+            s.apply(a, false);
+        }
+        for a in create {
+            s.apply(a, false);
+        }
+        let first = s.clone();
+        // getChildren, delete (c1's node is lower), return False, create.
+        for _ in 0..2 {
+            for a in create {
+                s.apply(a, false);
+            }
+        }
+        s.apply(Action::Run(1, Thread::Main), false);
+        for a in create {
+            s.apply(a, false);
+        }
+        assert_eq!(s.server.node("/locks/lock-0000000002").map(|_| ()), Some(()));
+        assert_ne!(s, first);
+        let (mut a, mut b) = (first.clone(), s.clone());
+        abstract_state(&mut a);
+        abstract_state(&mut b);
+        assert_eq!(a, b);
+        // And it is a fixed point.
+        let again = a.clone();
+        abstract_state(&mut a);
+        assert_eq!(a, again);
+    }
 
     #[test]
     fn suffixes_are_the_last_ten_digits_of_the_last_component() {
