@@ -18,6 +18,7 @@
 //! disconnects = 0          # a drop with nothing in flight; the reconnect follows
 //! expiries = 0             # any live session expires, at any step
 //! crashes = 0              # a client process crashes; its session times out later
+//! reorders = 0             # UNSAFE: a reply or event overtakes the one before it
 //!
 //! [expect]                 # what `cargo test` holds the checker to
 //! verdict = "violated"     # holds | violated | incomplete
@@ -117,6 +118,8 @@ struct RawFaults {
     expiries: u8,
     #[serde(default)]
     crashes: u8,
+    #[serde(default)]
+    reorders: u8,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -285,6 +288,7 @@ impl Scenario {
             disconnects: raw.faults.disconnects,
             expiries: raw.faults.expiries,
             crashes: raw.faults.crashes,
+            reorders: raw.faults.reorders,
         };
         if let Some(n) = raw.check.max_states {
             check.max_states = n;

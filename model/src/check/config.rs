@@ -28,11 +28,15 @@ pub struct FaultBudget {
     /// A client process crashes at any step: its threads stop, and the
     /// server expires its session later (a fair transition, not a fault).
     pub crashes: u8,
+    /// UNSAFE — ZooKeeper never does it: a reply or event of a session
+    /// overtakes the one queued before it. Shows which recipes rely on
+    /// per-session FIFO order.
+    pub reorders: u8,
 }
 
 impl FaultBudget {
     /// Every budget by its scenario-file key (`[faults]`), in file order.
-    pub fn by_key(&self) -> [(&'static str, u8); 6] {
+    pub fn by_key(&self) -> [(&'static str, u8); 7] {
         [
             ("waiter_expiries", self.waiter_expiries),
             ("holder_expiries", self.holder_expiries),
@@ -40,6 +44,7 @@ impl FaultBudget {
             ("disconnects", self.disconnects),
             ("expiries", self.expiries),
             ("crashes", self.crashes),
+            ("reorders", self.reorders),
         ]
     }
 }

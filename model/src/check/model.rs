@@ -231,7 +231,7 @@ pub fn sequence_svg(clients: u8, steps: &[(Action, TraceStep)]) -> String {
 fn mark(svg: &mut String, a: &Action, lane: impl Fn(usize) -> usize, zk: usize, y: usize) {
     match *a {
         Action::Serve(c) => arrow(svg, lane(c as usize), zk, y, false),
-        Action::Deliver(c) => arrow(svg, zk, lane(c as usize), y, true),
+        Action::Deliver(c) | Action::Overtake(c) => arrow(svg, zk, lane(c as usize), y, true),
         Action::Expire(c)
         | Action::LoseConnection(c)
         | Action::Disconnect(c)

@@ -274,8 +274,16 @@ mod tests {
     fn a_second_attempt_is_the_first_again() {
         let cfg = CheckConfig::new(RecipeId::TryOnce, 2, 1);
         let mut s = System::initial(&cfg);
-        let create = [Action::Run(1, Thread::Main), Action::Serve(1), Action::Deliver(1)];
-        for a in [Action::Run(0, Thread::Main), Action::Serve(0), Action::Deliver(0)] {
+        let create = [
+            Action::Run(1, Thread::Main),
+            Action::Serve(1),
+            Action::Deliver(1),
+        ];
+        for a in [
+            Action::Run(0, Thread::Main),
+            Action::Serve(0),
+            Action::Deliver(0),
+        ] {
             s.apply(a, false);
         }
         for a in create {
@@ -292,7 +300,10 @@ mod tests {
         for a in create {
             s.apply(a, false);
         }
-        assert_eq!(s.server.node("/locks/lock-0000000002").map(|_| ()), Some(()));
+        assert_eq!(
+            s.server.node("/locks/lock-0000000002").map(|_| ()),
+            Some(())
+        );
         assert_ne!(s, first);
         let (mut a, mut b) = (first.clone(), s.clone());
         abstract_state(&mut a);

@@ -87,6 +87,9 @@ pub enum Action {
     Disconnect(u8),
     /// Fault: the client's process crashes.
     Crash(u8),
+    /// Fault, UNSAFE (ZooKeeper never does it): the client's second queued
+    /// reply or event reaches it before the first.
+    Overtake(u8),
     /// The server times out a session nothing keeps alive (a crashed or
     /// exited process, a closed library). Not a fault: it follows, at any
     /// moment.
@@ -104,6 +107,7 @@ impl Action {
                 | Action::LoseConnection(_)
                 | Action::Disconnect(_)
                 | Action::Crash(_)
+                | Action::Overtake(_)
         )
     }
 
@@ -120,6 +124,7 @@ impl Action {
             Action::LoseConnection(c) => Action::LoseConnection(f(c)),
             Action::Disconnect(c) => Action::Disconnect(f(c)),
             Action::Crash(c) => Action::Crash(f(c)),
+            Action::Overtake(c) => Action::Overtake(f(c)),
             Action::TimeOutSession(c) => Action::TimeOutSession(f(c)),
             Action::Reconnect(c) => Action::Reconnect(f(c)),
             Action::Reap => Action::Reap,
@@ -138,6 +143,7 @@ impl Action {
             | Action::Disconnect(c)
             | Action::Reconnect(c)
             | Action::Crash(c)
+            | Action::Overtake(c)
             | Action::TimeOutSession(c) => Some(c),
             Action::Reap => None,
         }
@@ -156,6 +162,7 @@ impl fmt::Display for Action {
             Action::LoseConnection(c) => write!(f, "FAULT connection loss c{}", c + 1),
             Action::Disconnect(c) => write!(f, "FAULT disconnect c{}", c + 1),
             Action::Crash(c) => write!(f, "FAULT crash c{}", c + 1),
+            Action::Overtake(c) => write!(f, "UNSAFE server->c{} out of order", c + 1),
             Action::TimeOutSession(c) => write!(f, "server times out c{}", c + 1),
             Action::Reconnect(c) => write!(f, "c{} reconnects", c + 1),
         }
@@ -267,6 +274,9 @@ impl System {
             {
                 out.push(Action::LoseConnection(c));
             }
+            if self.faults.reorders > 0 && p.inbox.len() >= 2 && !p.disconnected {
+                out.push(Action::Overtake(c));
+            }
             if self.faults.disconnects > 0
                 && !p.client.has_pending_call()
                 && !p.client.session_lost
@@ -322,6 +332,11 @@ impl System {
                 }
             }
             Action::Crash(c) => self.crash(c as usize, describe, &mut fx),
+            Action::Overtake(c) => {
+                self.faults.reorders -= 1;
+                self.peers[c as usize].get_mut().inbox.swap(0, 1);
+                self.deliver(c as usize, describe, &mut fx);
+            }
             Action::TimeOutSession(c) => {
                 self.end_session(c as usize, "times out after the crash", describe, &mut fx)
             }

@@ -89,6 +89,8 @@ impl SimConfig {
         if !own {
             use crate::sim_settings::{FaultKind, ScheduledFault, Target, TargetName};
             let b = sc.check.faults;
+            // The checker's overtakes are the simulator's unsafe reordering.
+            settings.reorder_within_session |= b.reorders > 0;
             // The simulator's connection loss drops whatever is in flight,
             // nothing included; a parked waiter is where a disconnect bites.
             // It has no crash: a `crashes` budget is the checker's only.
