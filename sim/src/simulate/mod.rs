@@ -203,6 +203,7 @@ pub async fn simulate(cfg: SimConfig, trace_on: bool) -> (Violations, Metrics, T
             event_waker: None,
             own_node: None,
             attempt_since: None,
+            arrived_at: None,
             notified_in_attempt: false,
             node: None,
             paused: false,
