@@ -235,7 +235,13 @@ fn the_queue_is_fifo_after_the_first_round_and_herd_unique_is_not() {
     let (ten, _) = out_of_order(RecipeId::Predecessor, 10);
     let (twenty, _) = out_of_order(RecipeId::Predecessor, 20);
     assert!(ten > 0, "no lock() calls raced their creates");
-    assert_eq!(ten, twenty, "out-of-order acquisitions after the first round");
+    assert_eq!(
+        ten, twenty,
+        "out-of-order acquisitions after the first round"
+    );
     let (_, share) = out_of_order(RecipeId::HerdUnique, 10);
-    assert!(share > 0.5, "herd-unique: {share:.2} of acquisitions out of order");
+    assert!(
+        share > 0.5,
+        "herd-unique: {share:.2} of acquisitions out of order"
+    );
 }
