@@ -183,3 +183,46 @@ fn a_memory_bound_gives_incomplete_and_names_the_bound() {
         r.bound
     );
 }
+
+/// The parallel search numbers states as the sequential one does: the same
+/// counts, depth, bound and every counterexample's actions for any number
+/// of jobs — with and without symmetry, with faults, and with a bound hit
+/// part-way through a level.
+#[test]
+fn any_number_of_jobs_explores_the_same_graph() {
+    let mut faulted = cfg(RecipeId::Predecessor, 3, 1);
+    faulted.faults = FaultBudget {
+        expiries: 1,
+        ..FaultBudget::default()
+    };
+    let mut asymmetric = cfg(RecipeId::RacyWait, 3, 1);
+    asymmetric.symmetry = false;
+    let mut bounded = cfg(RecipeId::FixedWait, 3, 1);
+    bounded.max_states = 3_000;
+    let mut memory = cfg(RecipeId::HerdChildren, 3, 1);
+    memory.max_memory = 1 << 18;
+    for c in [
+        faulted,
+        asymmetric,
+        bounded,
+        memory,
+        cfg(RecipeId::TimedWait, 2, 1),
+        cfg(RecipeId::WatcherCallback, 3, 1),
+    ] {
+        let one = explore(&c);
+        let bounded = c.max_states < 20_000_000 || c.max_memory < 1 << 20;
+        assert_eq!(one.bound.is_some(), bounded, "{:?}", c.recipe);
+        for jobs in [2, 3] {
+            let mut p = c.clone();
+            p.jobs = jobs;
+            let many = explore(&p);
+            let what = format!("{:?} x{} with {jobs} jobs", c.recipe, c.clients);
+            assert_eq!(one.states, many.states, "{what}");
+            assert_eq!(one.transitions, many.transitions, "{what}");
+            assert_eq!(one.depth, many.depth, "{what}");
+            assert_eq!(one.bound, many.bound, "{what}");
+            assert_eq!(one.found, many.found, "{what}");
+            assert_eq!(one.peak_bytes, many.peak_bytes, "{what}");
+        }
+    }
+}

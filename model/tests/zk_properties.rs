@@ -14,7 +14,7 @@
 //! `tests/zk_properties.proptest-regressions`.
 
 use locksmith_model::zk::{
-    path, CreateMode, EventType, Node, Op, OpResult, Reply, Service, SessionId, WatchedEvent,
+    path, CreateMode, EventType, Name, Node, Op, OpResult, Reply, Service, SessionId, WatchedEvent,
     ZkError, ZkServer,
 };
 use proptest::prelude::*;
@@ -168,13 +168,13 @@ struct Step<'a> {
     is_reap: bool,
 }
 
-fn resolve(zk: &ZkServer, t: &Target) -> String {
+fn resolve(zk: &ZkServer, t: &Target) -> Name {
     let existing = || {
-        let all: Vec<&String> = zk.nodes().map(|(p, _)| p).collect();
+        let all: Vec<&Name> = zk.nodes().map(|(p, _)| p).collect();
         move |i: usize| all[i % all.len()].clone()
     };
     match t {
-        Target::Fixed(i) => PATHS[*i].to_string(),
+        Target::Fixed(i) => PATHS[*i].into(),
         Target::Existing(i) => existing()(*i),
         Target::ChildOf(i) => path::join(&existing()(*i), "n-"),
     }
@@ -292,7 +292,7 @@ fn run(
 }
 
 /// A node's identity: a path re-created later is another node.
-type Incarnation = (String, i64);
+type Incarnation = (Name, i64);
 
 fn incarnations(zk: &ZkServer) -> BTreeMap<Incarnation, Node> {
     zk.nodes()
@@ -362,7 +362,7 @@ enum Kind {
 /// neither fired nor been dropped with its session.
 #[derive(Default)]
 struct Registrations {
-    live: BTreeSet<(SessionId, String, Kind)>,
+    live: BTreeSet<(SessionId, Name, Kind)>,
 }
 
 impl Registrations {
@@ -436,7 +436,7 @@ proptest! {
             if let (Some(Op::Create { mode, .. }), Some(Ok(OpResult::Created(p)))) = (st.op, st.reply) {
                 if mode.is_sequential() {
                     let parent = parent_of(p).unwrap();
-                    let key = (parent.to_string(), st.before.node(parent).unwrap().stat.czxid);
+                    let key = (Name::from(parent), st.before.node(parent).unwrap().stat.czxid);
                     let n = suffix(p);
                     if let Some(prev) = last.get(&key) {
                         prop_assert!(n > *prev, "{p} after suffix {prev}");
@@ -458,7 +458,7 @@ proptest! {
             changes.update(st);
             if let (Some(Op::Create { path: asked, mode, .. }), Some(Ok(OpResult::Created(p)))) = (st.op, st.reply) {
                 let parent = parent_of(p).unwrap();
-                let key = (parent.to_string(), st.before.node(parent).unwrap().stat.czxid);
+                let key = (Name::from(parent), st.before.node(parent).unwrap().stat.czxid);
                 if mode.is_sequential() {
                     prop_assert!(p.starts_with(asked.as_str()) && p.len() == asked.len() + 10);
                     prop_assert_eq!(suffix(p), created_before.get(&key).copied().unwrap_or(0), "{}", p);
@@ -660,7 +660,7 @@ proptest! {
     #[test]
     fn reaping_deletes_exactly_the_used_empty_containers(script in script()) {
         run(&script, |st| {
-            let reapable = |zk: &ZkServer| -> BTreeSet<String> {
+            let reapable = |zk: &ZkServer| -> BTreeSet<Name> {
                 zk.nodes()
                     .filter(|(_, n)| {
                         n.mode == CreateMode::Container && n.stat.cversion > 0 && n.stat.num_children == 0
@@ -670,9 +670,9 @@ proptest! {
             };
             prop_assert_eq!(st.after.has_reapable_containers(), !reapable(st.after).is_empty());
             if st.is_reap {
-                let before: BTreeSet<String> = st.before.nodes().map(|(p, _)| p.clone()).collect();
-                let after: BTreeSet<String> = st.after.nodes().map(|(p, _)| p.clone()).collect();
-                let gone: BTreeSet<String> = before.difference(&after).cloned().collect();
+                let before: BTreeSet<Name> = st.before.nodes().map(|(p, _)| p.clone()).collect();
+                let after: BTreeSet<Name> = st.after.nodes().map(|(p, _)| p.clone()).collect();
+                let gone: BTreeSet<Name> = before.difference(&after).cloned().collect();
                 prop_assert!(after.is_subset(&before));
                 prop_assert_eq!(gone, reapable(st.before));
             }
@@ -774,10 +774,10 @@ proptest! {
                     let expected = match zk.node(p) {
                         None => Err(ZkError::NoNode),
                         Some(n) => {
-                            let mut children: Vec<String> = zk
+                            let mut children: Vec<Name> = zk
                                 .nodes()
                                 .filter(|(c, _)| parent_of(c) == Some(p.as_str()))
-                                .map(|(c, _)| path::name(c).to_string())
+                                .map(|(c, _)| Name::from(path::name(c)))
                                 .collect();
                             children.sort();
                             Ok(OpResult::GetChildren { children, stat: n.stat })

@@ -30,12 +30,12 @@ fn create_with(
     mode: CreateMode,
 ) -> Result<String, ZkError> {
     let op = Op::Create {
-        path: path.to_string(),
+        path: path.into(),
         data: data.to_vec(),
         mode,
     };
     match zk.handle(s, &op).reply {
-        Ok(OpResult::Created(p)) => Ok(p),
+        Ok(OpResult::Created(p)) => Ok(p.to_string()),
         Ok(other) => panic!("create({path}) replied {other:?}"),
         Err(e) => Err(e),
     }
@@ -52,7 +52,7 @@ fn create(
 
 fn delete(zk: &mut ZkServer, s: SessionId, path: &str, version: i32) -> Result<(), ZkError> {
     let op = Op::Delete {
-        path: path.to_string(),
+        path: path.into(),
         version,
     };
     zk.handle(s, &op)
@@ -68,7 +68,7 @@ fn set_data(
     version: i32,
 ) -> Result<Stat, ZkError> {
     let op = Op::SetData {
-        path: path.to_string(),
+        path: path.into(),
         data: data.to_vec(),
         version,
     };
@@ -81,7 +81,7 @@ fn set_data(
 
 fn exists(zk: &mut ZkServer, s: SessionId, path: &str, watch: bool) -> Option<Stat> {
     let op = Op::Exists {
-        path: path.to_string(),
+        path: path.into(),
         watch,
     };
     match zk.handle(s, &op).reply {
@@ -97,7 +97,7 @@ fn get_data(
     watch: bool,
 ) -> Result<(Vec<u8>, Stat), ZkError> {
     let op = Op::GetData {
-        path: path.to_string(),
+        path: path.into(),
         watch,
     };
     match zk.handle(s, &op).reply {
@@ -114,11 +114,13 @@ fn get_children(
     watch: bool,
 ) -> Result<(Vec<String>, Stat), ZkError> {
     let op = Op::GetChildren {
-        path: path.to_string(),
+        path: path.into(),
         watch,
     };
     match zk.handle(s, &op).reply {
-        Ok(OpResult::GetChildren { children, stat }) => Ok((children, stat)),
+        Ok(OpResult::GetChildren { children, stat }) => {
+            Ok((children.iter().map(|c| c.to_string()).collect(), stat))
+        }
         Ok(other) => panic!("getChildren({path}) replied {other:?}"),
         Err(e) => Err(e),
     }
@@ -136,7 +138,7 @@ fn ev(session: SessionId, kind: EventType, path: &str) -> (SessionId, WatchedEve
         session,
         WatchedEvent {
             kind,
-            path: path.to_string(),
+            path: path.into(),
         },
     )
 }
@@ -149,7 +151,7 @@ fn stat(zk: &ZkServer, path: &str) -> Stat {
 
 fn op_create(path: &str, mode: CreateMode) -> Op {
     Op::Create {
-        path: path.to_string(),
+        path: path.into(),
         data: Vec::new(),
         mode,
     }
@@ -157,14 +159,14 @@ fn op_create(path: &str, mode: CreateMode) -> Op {
 
 fn op_delete(path: &str) -> Op {
     Op::Delete {
-        path: path.to_string(),
+        path: path.into(),
         version: -1,
     }
 }
 
 fn op_set(path: &str) -> Op {
     Op::SetData {
-        path: path.to_string(),
+        path: path.into(),
         data: b"x".to_vec(),
         version: -1,
     }
@@ -705,15 +707,15 @@ fn all_ops(path: &str) -> Vec<Op> {
         op_delete(path),
         op_set(path),
         Op::Exists {
-            path: path.to_string(),
+            path: path.into(),
             watch: true,
         },
         Op::GetData {
-            path: path.to_string(),
+            path: path.into(),
             watch: true,
         },
         Op::GetChildren {
-            path: path.to_string(),
+            path: path.into(),
             watch: true,
         },
         Op::CloseSession,
@@ -984,7 +986,7 @@ fn the_requesters_own_watch_event_comes_in_the_outcome_events() {
     let out = zk.handle(s[0], &op_create("/lock/n-", EphemeralSequential));
     assert_eq!(
         out.reply,
-        Ok(OpResult::Created("/lock/n-0000000000".to_string()))
+        Ok(OpResult::Created("/lock/n-0000000000".into()))
     );
     assert_eq!(
         out.events,
@@ -993,7 +995,7 @@ fn the_requesters_own_watch_event_comes_in_the_outcome_events() {
     let out = zk.handle(s[0], &op_create("/lock/n-", EphemeralSequential));
     assert_eq!(
         out.reply,
-        Ok(OpResult::Created("/lock/n-0000000001".to_string()))
+        Ok(OpResult::Created("/lock/n-0000000001".into()))
     );
     assert_eq!(
         out.events,

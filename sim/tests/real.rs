@@ -14,7 +14,7 @@ use common::{one_at_a_time, zk_addr as addr};
 use locksmith::real::zk::{Notification, Session};
 use locksmith::real::{run, RealConfig, RealReport};
 use locksmith_model::recipe::RecipeId;
-use locksmith_model::zk::{CreateMode, EventType, Op, OpResult, WatchedEvent};
+use locksmith_model::zk::{CreateMode, EventType, Name, Op, OpResult, WatchedEvent};
 use std::time::Duration;
 
 fn real(recipe: RecipeId, clients: usize, seconds: f64) -> RealReport {
@@ -200,7 +200,7 @@ fn a_detached_session_keeps_its_ephemerals_until_it_is_expired() {
         let mut other = Session::connect(&addr, timeout)
             .await
             .unwrap_or_else(|e| panic!("{e}"));
-        let path = format!("/locksmith-detached-{:x}", owner.id().expect("an id"));
+        let path: Name = format!("/locksmith-detached-{:x}", owner.id().expect("an id")).into();
         let create = Op::Create {
             path: path.clone(),
             data: Vec::new(),

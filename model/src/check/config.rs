@@ -81,6 +81,9 @@ pub struct CheckConfig {
     /// scenario key `root = "recipe"`); otherwise the drivers create it,
     /// persistent, before the clients start.
     pub recipe_root: bool,
+    /// Threads that expand states. Verdicts, traces, counts and bounds are
+    /// the same for any number.
+    pub jobs: usize,
 }
 
 impl CheckConfig {
@@ -112,6 +115,7 @@ impl CheckConfig {
             symmetry: true,
             abstract_sequences: false,
             recipe_root: false,
+            jobs: 1,
         }
     }
 }

@@ -10,13 +10,15 @@
 //! property is at minimum depth. When asked, the edges are kept too, for the
 //! starvation analysis.
 
+use super::column::Column;
 use super::config::CheckConfig;
+use super::expand;
 use super::graph::{Graph, Renumbering};
 use super::property::{self, Property};
 use super::starvation;
-use super::symmetry::{canonical, Canonical};
+use super::symmetry::canonical;
 use super::system::{Action, System};
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
@@ -46,6 +48,9 @@ pub struct Counterexample {
     pub actions: Vec<Action>,
     pub cycle_start: Option<usize>,
 }
+
+/// Per state: its parent and the ordinal of the action that reached it.
+pub type Parents = Column<(u32, u16)>;
 
 /// A path as the explorer records it: the index of the action taken in
 /// each state's (deterministic) list of enabled actions.
@@ -115,48 +120,81 @@ pub fn explore(cfg: &CheckConfig) -> Exploration {
     explore_with_progress(cfg, &mut |_| {})
 }
 
-/// [`explore`], telling `progress` how far it has come every 65,536 states.
+/// States per batch: a level is expanded a batch at a time (in parallel
+/// within the batch), which bounds the successors held at once.
+const BATCH: usize = 128;
+
+/// [`explore`], telling `progress` how far it has come after every batch.
 pub fn explore_with_progress(cfg: &CheckConfig, progress: &mut dyn FnMut(Progress)) -> Exploration {
     let start = Instant::now();
-    let mut search = Search::new(cfg);
-    let mut actions = Vec::new();
-    let mut reported = 0;
-    while let Some((id, state)) = search.queue.pop_front() {
-        if search.parents.len() >= reported + (1 << 16) {
-            reported = search.parents.len();
-            progress(Progress {
-                states: reported,
-                transitions: search.transitions,
-                depth: search.depth,
-                table_bytes: search.table_bytes(search.queue.len()),
-                elapsed: start.elapsed(),
-            });
-        }
+    let (mut search, init) = Search::new(cfg);
+    // One thread needs no pool; a pool that cannot start runs on this one.
+    let pool = (cfg.jobs > 1)
+        .then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(cfg.jobs)
+                .build()
+                .ok()
+        })
+        .flatten();
+    let mut level = vec![init];
+    // The id of the level's first state.
+    let mut first = 0usize;
+    'levels: while !level.is_empty() {
         // A state at the depth bound is judged, not expanded, and the
         // search goes on judging the rest of the last level; the other
         // bounds stop it at once.
-        if search.visit(id, state, &mut actions) && search.bound.is_some() {
-            break;
+        let expand = search.depth < cfg.max_depth;
+        let mut next = Vec::new();
+        let level_end = first + level.len();
+        let mut from = first;
+        // States leave the level as their batch is expanded, so a level
+        // and the next are never both held whole.
+        let mut rest = level.into_iter();
+        while from < level_end {
+            let states: Vec<System> = rest.by_ref().take(BATCH).collect();
+            let batch = expand::expand(pool.as_ref(), cfg, &search.index, &states, expand);
+            drop(states);
+            let went_on = search.merge(batch, from, level_end, &mut next);
+            from += batch_len(from, level_end);
+            progress(Progress {
+                states: search.parents.len(),
+                transitions: search.transitions,
+                depth: search.depth,
+                table_bytes: search.table_bytes(level_end - from + next.len()),
+                elapsed: start.elapsed(),
+            });
+            if !went_on {
+                break 'levels;
+            }
+        }
+        first = level_end;
+        level = next;
+        if !level.is_empty() {
+            search.depth += 1;
         }
     }
     search.finish(start)
 }
 
-/// The BFS in progress: the visited set, the tree of parent pointers, the
-/// frontier, and what has been found so far.
+/// How many states the batch starting at `from` holds.
+fn batch_len(from: usize, level_end: usize) -> usize {
+    (level_end - from).min(BATCH)
+}
+
+/// The BFS in progress: the visited set, the tree of parent pointers, and
+/// what has been found so far.
 struct Search<'c> {
     cfg: &'c CheckConfig,
     index: HashMap<u64, u32, BuildHasherDefault<Identity>>,
     /// Per state: its parent and the ordinal of the action that reached it.
-    parents: Vec<(u32, u16)>,
-    queue: VecDeque<(u32, System)>,
+    parents: Parents,
     graph: Option<Graph>,
     /// Per state, with the graph: the order its clients sort in (to follow
     /// a client along an edge into a state kept under another numbering).
-    orders: Vec<Renumbering>,
+    orders: Column<Renumbering>,
     found: BTreeMap<Property, Path>,
-    /// States with an id below this are at `depth`.
-    depth_of_level_end: usize,
+    /// The level being expanded.
     depth: usize,
     transitions: usize,
     bound: Option<Bound>,
@@ -166,7 +204,8 @@ struct Search<'c> {
 }
 
 impl<'c> Search<'c> {
-    fn new(cfg: &'c CheckConfig) -> Search<'c> {
+    /// The search with only the initial state, and that state.
+    fn new(cfg: &'c CheckConfig) -> (Search<'c>, System) {
         let init = System::initial(cfg);
         let canon = canonical(&init, cfg.symmetry);
         let mut index: HashMap<u64, u32, BuildHasherDefault<Identity>> = HashMap::default();
@@ -174,102 +213,139 @@ impl<'c> Search<'c> {
         let mut found = BTreeMap::new();
         for p in property::STATE_PROPERTIES {
             if property::violated_in(p, &init) {
-                found.insert(p, trace_to(&[], 0));
+                found.insert(
+                    p,
+                    Path {
+                        ordinals: Vec::new(),
+                        cycle_start: None,
+                    },
+                );
             }
         }
-        Search {
+        let search = Search {
             cfg,
             index,
-            parents: vec![(u32::MAX, 0)],
+            parents: [(u32::MAX, 0)].into_iter().collect(),
             state_bytes: approx_state_bytes(&init),
-            queue: VecDeque::from([(0, init)]),
             graph: cfg.starvation.then(Graph::default),
             orders: if cfg.starvation {
-                vec![canon.order]
+                [canon.order].into_iter().collect()
             } else {
-                Vec::new()
+                Column::default()
             },
             found,
-            depth_of_level_end: 1,
             depth: 0,
             transitions: 0,
             bound: None,
             peak_queue: 0,
             peak_bytes: 0,
-        }
+        };
+        (search, init)
     }
 
-    /// Judges state `id` and expands it, unless it is at the depth bound;
-    /// returns whether it was expanded.
-    fn visit(&mut self, id: u32, state: System, actions: &mut Vec<Action>) -> bool {
-        if id as usize >= self.depth_of_level_end {
-            self.depth += 1;
-            self.depth_of_level_end = self.parents.len();
-        }
-        self.peak_queue = self.peak_queue.max(self.queue.len() + 1);
-        state.actions(actions);
-        let progress = actions.iter().any(|a| !a.is_fault());
-        if !self.found.contains_key(&Property::Deadlock) && property::stuck(&state, progress) {
-            self.found
-                .insert(Property::Deadlock, trace_to(&self.parents, id));
-        }
-        if self.depth >= self.cfg.max_depth {
-            // States at the bound are judged but not expanded.
-            if !actions.is_empty() {
-                self.bound = Some(Bound::MaxDepth(self.cfg.max_depth));
+    /// Takes in an expanded batch whose first state has id `from`, in
+    /// order: judges each parent, numbers the new states and queues them in
+    /// `next`, keeps the edges. Returns `false` if a bound other than the
+    /// depth stopped the run (after the parent during which it was hit).
+    fn merge(
+        &mut self,
+        batch: expand::Batch,
+        from: usize,
+        level_end: usize,
+        next: &mut Vec<System>,
+    ) -> bool {
+        let mut successors = batch.successors.into_iter();
+        for (i, parent) in batch.parents.into_iter().enumerate() {
+            let id = (from + i) as u32;
+            // The states still queued: the rest of this level and the next.
+            let queued = level_end - from - i - 1 + next.len();
+            self.peak_queue = self.peak_queue.max(queued + 1);
+            if parent.stuck && !self.found.contains_key(&Property::Deadlock) {
+                self.found
+                    .insert(Property::Deadlock, trace_to(&self.parents, id));
+            }
+            if self.depth >= self.cfg.max_depth {
+                // States at the bound are judged but not expanded.
+                if parent.has_actions {
+                    self.bound = Some(Bound::MaxDepth(self.cfg.max_depth));
+                }
+                if let Some(g) = self.graph.as_mut() {
+                    g.unexpanded();
+                }
+                continue;
             }
             if let Some(g) = self.graph.as_mut() {
-                g.unexpanded();
+                g.node(parent.waiting, parent.enabled);
             }
-            return false;
-        }
-        if let Some(g) = self.graph.as_mut() {
-            g.node(&state, actions);
-        }
-        for (k, &a) in actions.iter().enumerate() {
-            self.step(id, &state, k as u16, a);
-        }
-        if let Some(g) = self.graph.as_mut() {
-            g.end_node();
+            for (k, succ) in successors.by_ref().take(parent.count).enumerate() {
+                self.step(id, k as u16, succ, level_end - from - i - 1, next);
+            }
+            if let Some(g) = self.graph.as_mut() {
+                g.end_node();
+            }
+            if self.bound.is_some() {
+                return false;
+            }
         }
         true
     }
 
-    /// Takes action `a` (ordinal `k`) from state `id`.
-    fn step(&mut self, id: u32, state: &System, k: u16, a: Action) {
-        let mut next = state.clone();
-        let fx = next.apply(a, false);
-        if self.cfg.abstract_sequences {
-            super::sequences::abstract_state(&mut next);
-        }
-        let canon = canonical(&next, self.cfg.symmetry);
+    /// Takes in transition `k` of state `id`; `rest` states of the level
+    /// are still to be merged after `id`.
+    fn step(
+        &mut self,
+        id: u32,
+        k: u16,
+        succ: expand::Successor,
+        rest: usize,
+        next: &mut Vec<System>,
+    ) {
+        let expand::Successor {
+            fingerprint,
+            order,
+            actor,
+            herd,
+            known,
+            fresh,
+        } = succ;
         self.transitions += 1;
-        if !self.found.contains_key(&Property::Herd) && property::herd(state, &fx) {
+        if herd && !self.found.contains_key(&Property::Herd) {
             let mut t = trace_to(&self.parents, id);
             t.ordinals.push(k);
             self.found.insert(Property::Herd, t);
         }
-        let target = match self.index.get(&canon.fingerprint) {
-            Some(&t) => t,
-            None => self.discover(id, k, next, canon),
+        let target = match known.or_else(|| self.index.get(&fingerprint).copied()) {
+            Some(t) => t,
+            None => {
+                let fresh = fresh.expect("a successor no batch knew comes with its state");
+                self.discover((id, k), (fingerprint, order), fresh, rest, next)
+            }
         };
         if let Some(g) = self.graph.as_mut() {
             let kept = self.orders[target as usize];
-            let renumbering = Renumbering::between(canon.order, kept);
-            g.edge(target, a.client().unwrap_or(u8::MAX), renumbering);
+            g.edge(target, actor, Renumbering::between(order, kept));
         }
     }
 
-    /// A new state: numbers it, judges it, checks the bounds, queues it.
-    fn discover(&mut self, id: u32, k: u16, next: System, canon: Canonical) -> u32 {
+    /// A new state, reached from `parent` by its action `k`: numbers it,
+    /// judges it (`violated`: a bit per state property), checks the bounds,
+    /// queues it.
+    fn discover(
+        &mut self,
+        (parent, k): (u32, u16),
+        (fingerprint, order): (u64, Renumbering),
+        (state, violated): (System, u8),
+        rest: usize,
+        next: &mut Vec<System>,
+    ) -> u32 {
         let t = self.parents.len() as u32;
-        self.index.insert(canon.fingerprint, t);
-        self.parents.push((id, k));
+        self.index.insert(fingerprint, t);
+        self.parents.push((parent, k));
         if self.graph.is_some() {
-            self.orders.push(canon.order);
+            self.orders.push(order);
         }
-        for p in property::STATE_PROPERTIES {
-            if !self.found.contains_key(&p) && property::violated_in(p, &next) {
+        for (i, p) in property::STATE_PROPERTIES.into_iter().enumerate() {
+            if violated & (1 << i) != 0 && !self.found.contains_key(&p) {
                 self.found.insert(p, trace_to(&self.parents, t));
             }
         }
@@ -277,13 +353,13 @@ impl<'c> Search<'c> {
             self.bound = Some(Bound::MaxStates(self.cfg.max_states));
         }
         if self.parents.len().is_multiple_of(4096) {
-            let used = self.table_bytes(self.queue.len());
+            let used = self.table_bytes(rest + next.len());
             self.peak_bytes = self.peak_bytes.max(used);
             if used > self.cfg.max_memory {
                 self.bound = Some(Bound::MaxMemory(self.cfg.max_memory));
             }
         }
-        self.queue.push_back((t, next));
+        next.push(state);
         t
     }
 
@@ -291,8 +367,8 @@ impl<'c> Search<'c> {
     fn table_bytes(&self, queued: usize) -> usize {
         let g = self.graph.as_ref().map_or(0, Graph::bytes);
         self.index.capacity() * 17
-            + self.parents.len() * 8
-            + self.orders.capacity() * 4
+            + self.parents.bytes()
+            + self.orders.bytes()
             + queued * self.state_bytes
             + g
     }
@@ -325,16 +401,20 @@ impl<'c> Search<'c> {
     }
 }
 
-/// A state's size with its heap parts, roughly: the struct, and per client
-/// its own struct plus a few short strings and queues.
+/// What a queued state holds of its own, roughly: the struct and its list
+/// of clients, the one client its action changed (the rest it shares with
+/// its parent), and a share of a server copy (about one action in four
+/// writes to the server).
 fn approx_state_bytes(s: &System) -> usize {
     std::mem::size_of::<System>()
-        + s.peers.len() * (std::mem::size_of::<super::system::Peer>() + 320)
-        + s.server.nodes().count() * 160
+        + s.peers.len() * std::mem::size_of::<super::system::SharedPeer>()
+        + std::mem::size_of::<super::system::Peer>()
+        + 320
+        + s.server.nodes().count() * 160 / 4
 }
 
 /// The path from the initial state to state `id`.
-pub fn trace_to(parents: &[(u32, u16)], id: u32) -> Path {
+pub fn trace_to(parents: &Parents, id: u32) -> Path {
     Path {
         ordinals: path_indices(parents, id),
         cycle_start: None,
@@ -342,7 +422,7 @@ pub fn trace_to(parents: &[(u32, u16)], id: u32) -> Path {
 }
 
 /// The action ordinals along the BFS tree from the root to `id`.
-pub fn path_indices(parents: &[(u32, u16)], mut id: u32) -> Vec<u16> {
+pub fn path_indices(parents: &Parents, mut id: u32) -> Vec<u16> {
     let mut ks = Vec::new();
     while id != 0 {
         let (p, k) = parents[id as usize];

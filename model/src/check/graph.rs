@@ -2,6 +2,7 @@
 //! per edge the client that acted and how the symmetry reduction renumbered
 //! the clients, per state who waits and who can move.
 
+use super::column::Column;
 use super::system::{Action, System};
 
 /// A renumbering of at most 8 clients: the client at new position `j` was
@@ -48,36 +49,37 @@ impl Renumbering {
 
 /// The graph kept for the starvation analysis (compressed adjacency).
 pub struct Graph {
-    pub offsets: Vec<u32>,
-    pub targets: Vec<u32>,
+    pub offsets: Column<u32>,
+    pub targets: Column<u32>,
     /// The client that acted on each edge (`u8::MAX` for none), numbered
     /// as in the edge's source state.
-    pub actors: Vec<u8>,
+    pub actors: Column<u8>,
     /// Per edge: how the symmetry reduction renumbered the clients, packed
     /// four bits per position (see [`Renumbering`]).
-    pub renumberings: Vec<Renumbering>,
+    pub renumberings: Column<Renumbering>,
     /// Per state: bit c set if client c is waiting.
-    pub waiting: Vec<u8>,
+    pub waiting: Column<u8>,
     /// Per state: bit c set if client c has a non-fault action enabled.
-    pub enabled: Vec<u8>,
+    pub enabled: Column<u8>,
 }
 
 impl Default for Graph {
     fn default() -> Graph {
         Graph {
-            offsets: vec![0],
-            targets: Vec::new(),
-            actors: Vec::new(),
-            renumberings: Vec::new(),
-            waiting: Vec::new(),
-            enabled: Vec::new(),
+            offsets: [0].into_iter().collect(),
+            targets: Column::default(),
+            actors: Column::default(),
+            renumberings: Column::default(),
+            waiting: Column::default(),
+            enabled: Column::default(),
         }
     }
 }
 
 impl Graph {
-    /// The next state's node: who waits in it and who can move.
-    pub fn node(&mut self, state: &System, actions: &[Action]) {
+    /// Who waits in `state` (bit c: client c) and who can move (has a
+    /// non-fault action among `actions`).
+    pub fn masks(state: &System, actions: &[Action]) -> (u8, u8) {
         let mut w = 0u8;
         let mut e = 0u8;
         for (c, p) in state.peers.iter().enumerate() {
@@ -90,8 +92,13 @@ impl Graph {
                 e |= 1 << c;
             }
         }
-        self.waiting.push(w);
-        self.enabled.push(e);
+        (w, e)
+    }
+
+    /// The next state's node, with [`masks`](Self::masks)' figures.
+    pub fn node(&mut self, waiting: u8, enabled: u8) {
+        self.waiting.push(waiting);
+        self.enabled.push(enabled);
     }
 
     /// One edge of the current node.
@@ -121,10 +128,11 @@ impl Graph {
 
     /// Estimated bytes held.
     pub fn bytes(&self) -> usize {
-        self.targets.capacity() * 4
-            + self.actors.capacity()
-            + self.renumberings.capacity() * 4
-            + self.offsets.capacity() * 4
-            + self.waiting.capacity() * 2
+        self.targets.bytes()
+            + self.actors.bytes()
+            + self.renumberings.bytes()
+            + self.offsets.bytes()
+            + self.waiting.bytes()
+            + self.enabled.bytes()
     }
 }

@@ -14,7 +14,9 @@
 //! - [`model`]: the same system as a stateright `Model`, for stateright's
 //!   checkers and its Explorer web UI.
 
+pub mod column;
 pub mod config;
+pub mod expand;
 pub mod explore;
 pub mod fingerprint;
 pub mod graph;

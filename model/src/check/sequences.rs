@@ -37,7 +37,7 @@
 
 use super::system::{Message, Peer, System};
 use crate::runtime::{Notice, Recipe, Resume, Status};
-use crate::zk::{path, CreateMode, Node, Op, OpResult, Reply, Stat};
+use crate::zk::{path, CreateMode, Name, Node, Op, OpResult, Reply, Stat};
 
 /// A sequence suffix is `%010d` of the parent's counter.
 const DIGITS: usize = 10;
@@ -122,7 +122,7 @@ pub fn abstract_state(s: &mut System) {
         if found.iter().any(moves) {
             peer_names_mut(peer.get_mut(), &mut |p| {
                 if let Some(q) = rename(p) {
-                    *p = q;
+                    *p = q.into();
                 }
             });
         }
@@ -197,7 +197,7 @@ fn peer_names(p: &Peer, f: &mut dyn FnMut(&str)) {
 }
 
 /// [`peer_names`], each one to rewrite in place.
-fn peer_names_mut(p: &mut Peer, f: &mut dyn FnMut(&mut String)) {
+fn peer_names_mut(p: &mut Peer, f: &mut dyn FnMut(&mut Name)) {
     for r in &mut p.outbox {
         op_path_mut(&mut r.op, f);
     }
@@ -232,7 +232,7 @@ fn op_path(op: &Op) -> &str {
     op.path().unwrap_or("")
 }
 
-fn op_path_mut(op: &mut Op, f: &mut dyn FnMut(&mut String)) {
+fn op_path_mut(op: &mut Op, f: &mut dyn FnMut(&mut Name)) {
     match op {
         Op::Create { path, .. }
         | Op::Delete { path, .. }
@@ -252,7 +252,7 @@ fn reply_names(r: &Reply, f: &mut dyn FnMut(&str)) {
     }
 }
 
-fn reply_names_mut(r: &mut Reply, f: &mut dyn FnMut(&mut String)) {
+fn reply_names_mut(r: &mut Reply, f: &mut dyn FnMut(&mut Name)) {
     match r {
         Ok(OpResult::Created(p)) => f(p),
         Ok(OpResult::GetChildren { children, .. }) => children.iter_mut().for_each(f),

@@ -23,7 +23,7 @@
 //! cycle in which a client's event thread runs while its runnable main
 //! thread never does counts as fair to it.
 
-use super::explore::{path_indices, Path};
+use super::explore::{path_indices, Parents, Path};
 use super::graph::{Graph, Renumbering};
 use std::collections::{HashMap, VecDeque};
 
@@ -36,7 +36,7 @@ fn edges(g: &Graph, v: u32) -> std::ops::Range<usize> {
 }
 
 /// The starvation lasso closest to the initial state's root of search, if any.
-pub fn find(g: &Graph, parents: &[(u32, u16)]) -> Option<Path> {
+pub fn find(g: &Graph, parents: &Parents) -> Option<Path> {
     let succ = |v: u32, i: usize| {
         let r = edges(g, v);
         (r.start + i < r.end).then(|| g.targets[r.start + i])
@@ -115,7 +115,7 @@ fn strongly_connected<T>(
 }
 
 /// If `scc` holds a fair cycle, the lasso to it.
-fn judge(g: &Graph, parents: &[(u32, u16)], scc: &mut [u32]) -> Option<Path> {
+fn judge(g: &Graph, parents: &Parents, scc: &mut [u32]) -> Option<Path> {
     scc.sort_unstable();
     let scc = &*scc;
     let member = |v: u32| scc.binary_search(&v).is_ok();
@@ -320,11 +320,10 @@ mod tests {
     /// client 0 waits and both clients always have a step enabled. `edges`
     /// are (from, to, actor, renumbering).
     fn graph(edges: &[(u32, u32, u8, Renumbering)]) -> Graph {
-        let mut g = Graph {
-            waiting: vec![0, 1, 1],
-            enabled: vec![1, 3, 3],
-            ..Graph::default()
-        };
+        let mut g = Graph::default();
+        for (w, e) in [(0, 1), (1, 3), (1, 3)] {
+            g.node(w, e);
+        }
         for v in 0..3 {
             for &(from, to, actor, r) in edges {
                 if from == v {
@@ -336,20 +335,22 @@ mod tests {
         g
     }
 
-    const PARENTS: &[(u32, u16)] = &[(u32::MAX, 0), (0, 0), (1, 0)];
+    fn parents() -> Parents {
+        [(u32::MAX, 0), (0, 0), (1, 0)].into_iter().collect()
+    }
 
     #[test]
     fn a_cycle_in_which_an_enabled_client_never_moves_is_not_starvation() {
         let id = Renumbering::IDENTITY;
         let g = graph(&[(0, 1, 0, id), (1, 2, 0, id), (2, 1, 0, id)]);
-        assert_eq!(find(&g, PARENTS), None);
+        assert_eq!(find(&g, &parents()), None);
     }
 
     #[test]
     fn a_cycle_in_which_every_enabled_client_moves_is_starvation() {
         let id = Renumbering::IDENTITY;
         let g = graph(&[(0, 1, 0, id), (1, 2, 0, id), (2, 1, 1, id)]);
-        let lasso = find(&g, PARENTS).expect("a fair cycle");
+        let lasso = find(&g, &parents()).expect("a fair cycle");
         assert_eq!(lasso.cycle_start, Some(1));
         assert_eq!(lasso.ordinals, vec![0, 0, 0]);
     }
@@ -361,7 +362,7 @@ mod tests {
     fn clients_are_followed_through_the_symmetry_renumbering() {
         let id = Renumbering::IDENTITY;
         let g = graph(&[(0, 1, 0, id), (1, 2, 0, SWAP), (2, 1, 0, SWAP)]);
-        assert!(find(&g, PARENTS).is_some());
+        assert!(find(&g, &parents()).is_some());
     }
 
     #[test]

@@ -50,7 +50,7 @@ pub struct Trace {
 }
 
 fn node_set(s: &System) -> BTreeSet<String> {
-    s.server.nodes().map(|(p, _)| p.clone()).collect()
+    s.server.nodes().map(|(p, _)| p.to_string()).collect()
 }
 
 /// Applies `a` to `s` and describes it as step `n` (1-based) of a trace:

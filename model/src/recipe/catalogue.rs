@@ -12,6 +12,7 @@
 
 use crate::runtime::lock_loop::{Lock, LockLoop};
 use crate::runtime::step::{Action, Recipe, RecipeConfig, Resume, StatFields, Thread};
+use crate::zk::Name;
 use std::fmt;
 
 /// How a row's state type runs: a [`Lock`] runs in the harness loop
@@ -96,7 +97,7 @@ macro_rules! catalogue {
                 match self { $( AnyRecipe::$variant(r) => r.paths(f), )+ }
             }
 
-            fn paths_mut(&mut self, f: &mut dyn FnMut(&mut String)) {
+            fn paths_mut(&mut self, f: &mut dyn FnMut(&mut Name)) {
                 match self { $( AnyRecipe::$variant(r) => r.paths_mut(f), )+ }
             }
 

@@ -22,7 +22,7 @@ use crate::runtime::lock_loop::Lock;
 use crate::runtime::step::{
     act, call, release, throw, unexpected, Action, RecipeConfig, Resume, Step,
 };
-use crate::zk::{Op, OpResult};
+use crate::zk::{Name, Op, OpResult};
 
 pub const ROOT: &str = "/herd";
 const NODE: &str = "/herd/lock-";
@@ -42,14 +42,14 @@ enum Main {
 pub struct HerdChildren {
     main: Main,
     watcher: LatchWatcher,
-    own: String,
+    own: Name,
 }
 
 pub fn new(_cfg: RecipeConfig) -> HerdChildren {
     HerdChildren {
         main: Main::Start,
         watcher: LatchWatcher::default(),
-        own: String::new(),
+        own: Name::default(),
     }
 }
 
@@ -110,7 +110,7 @@ impl Lock for HerdChildren {
         f(&self.own);
     }
 
-    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut String)) {
+    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut Name)) {
         f(&mut self.own);
     }
 

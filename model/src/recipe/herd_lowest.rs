@@ -62,7 +62,7 @@ use crate::runtime::lock_loop::Lock;
 use crate::runtime::step::{
     act, call, release, throw, unexpected, Action, RecipeConfig, Resume, Step,
 };
-use crate::zk::{Op, OpResult, Reply};
+use crate::zk::{Name, Op, OpResult, Reply};
 
 pub const ROOT: &str = "/locks";
 const LOCK_NAME: &str = "/locks/lock_";
@@ -85,16 +85,16 @@ enum Main {
 pub struct HerdLowest {
     main: Main,
     watcher: LatchWatcher,
-    my_node: String,
-    small_node: String,
+    my_node: Name,
+    small_node: Name,
 }
 
 pub fn new(_cfg: RecipeConfig) -> HerdLowest {
     HerdLowest {
         main: Main::Start,
         watcher: LatchWatcher::default(),
-        my_node: String::new(),
-        small_node: String::new(),
+        my_node: Name::default(),
+        small_node: Name::default(),
     }
 }
 
@@ -174,7 +174,7 @@ impl Lock for HerdLowest {
         f(&self.small_node);
     }
 
-    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut String)) {
+    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut Name)) {
         f(&mut self.my_node);
         f(&mut self.small_node);
     }

@@ -38,7 +38,7 @@ use crate::runtime::step::{
     act, call, release, throw, unexpected, Action, RecipeConfig, Resume, Step,
 };
 use crate::runtime::Notice;
-use crate::zk::{EventType, Op, OpResult, Reply};
+use crate::zk::{EventType, Name, Op, OpResult, Reply};
 
 pub const ROOT: &str = "/locks";
 const LOCK_NAME: &str = "/locks/lock_";
@@ -60,10 +60,10 @@ enum Main {
 pub struct NoRecheck {
     main: Main,
     watcher: LatchWatcher,
-    my_node: String,
-    pre_node: String,
+    my_node: Name,
+    pre_node: Name,
     /// `nodeId.get()`: `None` when `lock()` returned without setting it.
-    node_id: Option<String>,
+    node_id: Option<Name>,
     /// The `LockWatcher` counts down only on `NodeDeleted`.
     deleted_only: bool,
 }
@@ -72,8 +72,8 @@ pub fn new(_cfg: RecipeConfig) -> NoRecheck {
     NoRecheck {
         main: Main::Start,
         watcher: LatchWatcher::default(),
-        my_node: String::new(),
-        pre_node: String::new(),
+        my_node: Name::default(),
+        pre_node: Name::default(),
         node_id: None,
         deleted_only: false,
     }
@@ -185,7 +185,7 @@ impl Lock for NoRecheck {
         }
     }
 
-    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut String)) {
+    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut Name)) {
         f(&mut self.my_node);
         f(&mut self.pre_node);
         if let Some(p) = self.node_id.as_mut() {

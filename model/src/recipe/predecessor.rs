@@ -26,7 +26,7 @@ use crate::runtime::lock_loop::Lock;
 use crate::runtime::step::{
     act, call, release, throw, unexpected, Action, RecipeConfig, Resume, Step, DEFAULT_WATCHER,
 };
-use crate::zk::{Op, OpResult};
+use crate::zk::{Name, Op, OpResult};
 
 pub const LOCK_ROOT: &str = "/_locknode_";
 const LOCK_NODE: &str = "/_locknode_/lock-";
@@ -52,16 +52,16 @@ pub struct Predecessor {
     main: Main,
     /// The event thread is inside the default watcher's `process`.
     watcher: LatchWatcher,
-    own: String,
-    watched: String,
+    own: Name,
+    watched: Name,
 }
 
 pub fn new(_cfg: RecipeConfig) -> Predecessor {
     Predecessor {
         main: Main::Start,
         watcher: LatchWatcher::default(),
-        own: String::new(),
-        watched: String::new(),
+        own: Name::default(),
+        watched: Name::default(),
     }
 }
 
@@ -136,7 +136,7 @@ impl Lock for Predecessor {
         f(&self.watched);
     }
 
-    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut String)) {
+    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut Name)) {
         f(&mut self.own);
         f(&mut self.watched);
     }

@@ -40,7 +40,7 @@
 use crate::runtime::children::{create_own, rank, Rank};
 use crate::runtime::lock_loop::Lock;
 use crate::runtime::step::{act, call, release, throw, unexpected, Action, Resume, Step};
-use crate::zk::{CreateMode, Op, OpResult, Reply};
+use crate::zk::{CreateMode, Name, Op, OpResult, Reply};
 
 pub const LOCK_ROOT_PATH: &str = "/DistributeLocks";
 const LOCK_NODE: &str = "/DistributeLocks/Lock_";
@@ -103,8 +103,8 @@ pub struct Seed000 {
     draft: Draft,
     main: Main,
     event: Event,
-    current_lock_path: String,
-    pre_current_lock_path: String,
+    current_lock_path: Name,
+    pre_current_lock_path: Name,
 }
 
 impl Seed000 {
@@ -113,8 +113,8 @@ impl Seed000 {
             draft,
             main: Main::Start,
             event: Event::Idle,
-            current_lock_path: String::new(),
-            pre_current_lock_path: String::new(),
+            current_lock_path: Name::default(),
+            pre_current_lock_path: Name::default(),
         }
     }
 
@@ -270,7 +270,7 @@ impl Lock for Seed000 {
         f(&self.pre_current_lock_path);
     }
 
-    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut String)) {
+    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut Name)) {
         f(&mut self.current_lock_path);
         f(&mut self.pre_current_lock_path);
     }

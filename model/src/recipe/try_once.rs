@@ -73,7 +73,7 @@
 use crate::runtime::children::create_own;
 use crate::runtime::lock_loop::Lock;
 use crate::runtime::step::{act, call, release, Action, RecipeConfig, Resume, Step};
-use crate::zk::{Op, OpResult, Reply};
+use crate::zk::{Name, Op, OpResult, Reply};
 
 pub const ROOT: &str = "/locks";
 /// `self.lock_path`.
@@ -95,7 +95,7 @@ enum Call {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TryOnce {
     call: Call,
-    seq_path: String,
+    seq_path: Name,
     /// The caller catches every exception and calls `cluster_lock` again
     /// (`try-once-retry`).
     retry: bool,
@@ -104,7 +104,7 @@ pub struct TryOnce {
 pub fn new(_cfg: RecipeConfig) -> TryOnce {
     TryOnce {
         call: Call::Start,
-        seq_path: String::new(),
+        seq_path: Name::default(),
         retry: false,
     }
 }
@@ -125,7 +125,7 @@ fn my_id(seq_path: &str) -> Option<i64> {
 
 /// The loop over `childs`: `int(child.split("-")[1])`, the lowest kept;
 /// `-1` when there are none; `None` where `split` or `int` raises.
-fn min_id(childs: &[String]) -> Option<i64> {
+fn min_id(childs: &[Name]) -> Option<i64> {
     let mut min_id = -1;
     for child in childs {
         let child_id: i64 = child.split('-').nth(1)?.parse().ok()?;
@@ -140,7 +140,7 @@ impl TryOnce {
     /// An exception leaves `cluster_lock`: the script ends — or, with
     /// the caller's `except`, `cluster_lock` is called again.
     fn raise(&mut self, name: &'static str, code: &'static str) -> Action {
-        self.seq_path.clear();
+        self.seq_path = Name::default();
         if self.retry {
             act(
                 Step::GaveUp,
@@ -160,7 +160,7 @@ impl TryOnce {
     }
 
     /// After `_ls_nodes`: the ids, the comparison.
-    fn compare(&mut self, childs: &[String]) -> Action {
+    fn compare(&mut self, childs: &[Name]) -> Action {
         match (my_id(&self.seq_path), min_id(childs)) {
             (Some(my_id), Some(min_id)) if my_id == min_id => {
                 self.call = Call::Start;
@@ -213,7 +213,7 @@ impl Lock for TryOnce {
             ),
             (Call::Delete, Some(Ok(_))) => {
                 self.call = Call::Start;
-                self.seq_path.clear();
+                self.seq_path = Name::default();
                 act(Step::GaveUp, "cluster_lock: return False")
             }
             (_, Some(reply)) => self.failed(&reply, "KazooException escapes cluster_lock"),
@@ -243,7 +243,7 @@ impl Lock for TryOnce {
         f(&self.seq_path);
     }
 
-    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut String)) {
+    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut Name)) {
         f(&mut self.seq_path);
     }
 
@@ -259,9 +259,9 @@ mod tests {
     #[test]
     fn ids_are_read_as_the_seed_reads_them() {
         assert_eq!(my_id("/locks/lock-0000000007"), Some(7));
-        let childs = ["lock-0000000009".to_string(), "lock-0000000003".into()];
+        let childs = [Name::from("lock-0000000009"), Name::from("lock-0000000003")];
         assert_eq!(min_id(&childs), Some(3));
         assert_eq!(min_id(&[]), Some(-1));
-        assert_eq!(min_id(&["odd".to_string()]), None);
+        assert_eq!(min_id(&[Name::from("odd")]), None);
     }
 }

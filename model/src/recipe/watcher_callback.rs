@@ -69,7 +69,7 @@ use crate::runtime::step::{
     act, call, release, Action, Recipe, RecipeConfig, Resume, Step, Thread, DEFAULT_WATCHER,
 };
 use crate::runtime::Notice;
-use crate::zk::{EventType, Op, OpResult, Reply};
+use crate::zk::{EventType, Name, Op, OpResult, Reply};
 
 pub const LOCK_ROOT_PATH: &str = "/myDisLocks";
 const LOCK_SUB_PATH: &str = "/myDisLocks/thread";
@@ -105,16 +105,16 @@ enum Pc {
 pub struct WatcherCallback {
     main: Pc,
     event: Pc,
-    self_path: String,
-    wait_path: String,
+    self_path: Name,
+    wait_path: Name,
 }
 
 pub fn new(_cfg: RecipeConfig) -> WatcherCallback {
     WatcherCallback {
         main: Pc::Start,
         event: Pc::Start,
-        self_path: String::new(),
-        wait_path: String::new(),
+        self_path: Name::default(),
+        wait_path: Name::default(),
     }
 }
 
@@ -272,7 +272,7 @@ impl Recipe for WatcherCallback {
         f(&self.wait_path);
     }
 
-    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut String)) {
+    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut Name)) {
         f(&mut self.self_path);
         f(&mut self.wait_path);
     }

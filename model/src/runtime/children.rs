@@ -5,7 +5,7 @@
 //! prefix the string order is the creation order.
 
 use super::step::{call, Action};
-use crate::zk::{path, CreateMode, Op, OpResult, Reply};
+use crate::zk::{path, CreateMode, Name, Op, OpResult, Reply};
 
 /// `create(prefix, EPHEMERAL_SEQUENTIAL)`: the client's own lock node.
 pub fn create_own(prefix: &str, code: &'static str) -> Action {
@@ -23,7 +23,7 @@ pub enum Rank {
     /// `index == 0`: the lowest node.
     First,
     /// `index > 0`: the node to watch is the one just below.
-    After(String),
+    After(Name),
     /// `index == -1`: our node is not there any more.
     Missing,
 }
@@ -34,7 +34,7 @@ pub fn rank(reply: &Reply, root: &str, own: &str) -> Option<Rank> {
     let Ok(OpResult::GetChildren { children, .. }) = reply else {
         return None;
     };
-    let mut sorted: Vec<&String> = children.iter().collect();
+    let mut sorted: Vec<&Name> = children.iter().collect();
     sorted.sort();
     let me = path::name(own);
     Some(match sorted.iter().position(|c| c.as_str() == me) {
@@ -45,7 +45,7 @@ pub fn rank(reply: &Reply, root: &str, own: &str) -> Option<Rank> {
 }
 
 /// The lowest child's full path, if any (seed 003 compares against it).
-pub fn lowest(reply: &Reply, root: &str) -> Option<String> {
+pub fn lowest(reply: &Reply, root: &str) -> Option<Name> {
     let Ok(OpResult::GetChildren { children, .. }) = reply else {
         return None;
     };
@@ -59,7 +59,7 @@ mod tests {
 
     fn children(names: &[&str]) -> Reply {
         Ok(OpResult::GetChildren {
-            children: names.iter().map(|n| n.to_string()).collect(),
+            children: names.iter().map(|&n| Name::from(n)).collect(),
             stat: Stat::default(),
         })
     }
@@ -71,10 +71,7 @@ mod tests {
     #[test]
     fn lowest_is_the_smallest_suffix_whatever_the_order() {
         let r = children(&UNSORTED);
-        assert_eq!(
-            lowest(&r, "/locks"),
-            Some("/locks/lock_0000000000".to_string())
-        );
+        assert_eq!(lowest(&r, "/locks"), Some("/locks/lock_0000000000".into()));
         assert_eq!(lowest(&children(&[]), "/locks"), None);
         assert_eq!(lowest(&Err(ZkError::NoNode), "/locks"), None);
     }
@@ -88,7 +85,7 @@ mod tests {
         );
         assert_eq!(
             rank(&r, "/locks", "/locks/lock_0000000002"),
-            Some(Rank::After("/locks/lock_0000000001".to_string()))
+            Some(Rank::After("/locks/lock_0000000001".into()))
         );
         assert_eq!(
             rank(&r, "/locks", "/locks/lock_0000000009"),

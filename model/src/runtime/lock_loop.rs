@@ -7,6 +7,7 @@
 //! [`Recipe`] the drivers step.
 
 use super::step::{act, throw, Action, Recipe, RecipeConfig, Resume, StatFields, Step, Thread};
+use crate::zk::Name;
 
 /// A lock recipe's own code: what `lock()`, `unlock()` and its watchers do.
 pub trait Lock: Clone + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + 'static {
@@ -44,7 +45,7 @@ pub trait Lock: Clone + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + '
     fn paths(&self, f: &mut dyn FnMut(&str));
 
     /// The same paths, to rewrite in place (see [`Recipe::paths_mut`]).
-    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut String));
+    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut Name));
 
     /// Whether an uncaught exception ends the process (see
     /// [`Recipe::exception_ends_process`]).
@@ -205,7 +206,7 @@ impl<L: Lock> Recipe for LockLoop<L> {
         self.lock.paths(f)
     }
 
-    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut String)) {
+    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut Name)) {
         self.lock.paths_mut(f)
     }
 

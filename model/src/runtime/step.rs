@@ -7,7 +7,7 @@
 //! schedulable, so a driver can interleave the event thread's `notifyAll()`
 //! between the main thread's `exists(..., watcher)` and its `wait()`.
 
-use crate::zk::{Op, Reply, Stat, WatchedEvent};
+use crate::zk::{Name, Op, Reply, Stat, WatchedEvent};
 use serde::Serialize;
 use std::fmt;
 
@@ -232,7 +232,7 @@ pub trait Recipe: Clone + Eq + std::hash::Hash + fmt::Debug + Send + Sync + 'sta
     fn paths(&self, f: &mut dyn FnMut(&str));
 
     /// [`paths`](Self::paths), each one to rewrite in place.
-    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut String));
+    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut Name));
 
     /// Whether an exception that escapes the main thread ends the whole
     /// process — a script with no `except` — so that its session lives

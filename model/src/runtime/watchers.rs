@@ -9,13 +9,13 @@
 //! `NodeChildrenChanged` the child watchers, `NodeDeleted` both.
 
 use super::step::WatcherId;
-use crate::zk::{EventType, Op, Reply, WatchedEvent, ZkError};
+use crate::zk::{EventType, Name, Op, Reply, WatchedEvent, ZkError};
 use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Watchers {
-    data: BTreeMap<String, BTreeSet<WatcherId>>,
-    child: BTreeMap<String, BTreeSet<WatcherId>>,
+    data: BTreeMap<Name, BTreeSet<WatcherId>>,
+    child: BTreeMap<Name, BTreeSet<WatcherId>>,
 }
 
 impl Watchers {
@@ -33,7 +33,7 @@ impl Watchers {
     /// The watchers `event` triggers, removed from the table, in id order.
     pub fn materialize(&mut self, event: &WatchedEvent) -> BTreeSet<WatcherId> {
         let mut out = BTreeSet::new();
-        let mut take = |table: &mut BTreeMap<String, BTreeSet<WatcherId>>| {
+        let mut take = |table: &mut BTreeMap<Name, BTreeSet<WatcherId>>| {
             if let Some(ws) = table.remove(&event.path) {
                 out.extend(ws);
             }
@@ -69,13 +69,13 @@ impl Watchers {
     }
 
     /// Every path a watcher is registered on.
-    pub fn paths(&self) -> impl Iterator<Item = &String> {
+    pub fn paths(&self) -> impl Iterator<Item = &Name> {
         self.data.keys().chain(self.child.keys())
     }
 
     /// Every path a watcher is registered on, each one to rewrite in place
     /// (the checker's sequence-suffix abstraction).
-    pub fn paths_mut(&mut self, f: &mut dyn FnMut(&mut String)) {
+    pub fn paths_mut(&mut self, f: &mut dyn FnMut(&mut Name)) {
         for table in [&mut self.data, &mut self.child] {
             let mut moved = Vec::new();
             for old in table.keys() {

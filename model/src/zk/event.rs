@@ -1,5 +1,6 @@
 //! Watch notifications, as `WatchedEvent` carries them to a client.
 
+use super::Name;
 use serde::Serialize;
 use std::fmt;
 
@@ -17,7 +18,7 @@ pub enum EventType {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct WatchedEvent {
     pub kind: EventType,
-    pub path: String,
+    pub path: Name,
 }
 
 impl fmt::Display for WatchedEvent {

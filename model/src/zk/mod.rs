@@ -22,6 +22,7 @@
 
 mod error;
 mod event;
+mod name;
 mod op;
 pub mod path;
 mod server;
@@ -33,6 +34,7 @@ mod watches;
 
 pub use error::ZkError;
 pub use event::{EventType, WatchedEvent};
+pub use name::Name;
 pub use op::{CreateMode, Op, OpResult, Reply};
 pub use server::{ServerState, ZkServer};
 pub use service::{Outcome, Service, SessionId};

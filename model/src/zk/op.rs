@@ -1,6 +1,6 @@
 //! The requests a client sends and the replies it gets.
 
-use super::{Stat, ZkError};
+use super::{Name, Stat, ZkError};
 use serde::Serialize;
 use std::fmt;
 
@@ -43,29 +43,29 @@ impl CreateMode {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum Op {
     Create {
-        path: String,
+        path: Name,
         data: Vec<u8>,
         mode: CreateMode,
     },
     Delete {
-        path: String,
+        path: Name,
         version: i32,
     },
     SetData {
-        path: String,
+        path: Name,
         data: Vec<u8>,
         version: i32,
     },
     Exists {
-        path: String,
+        path: Name,
         watch: bool,
     },
     GetData {
-        path: String,
+        path: Name,
         watch: bool,
     },
     GetChildren {
-        path: String,
+        path: Name,
         watch: bool,
     },
     /// `ZooKeeper.close()`: ends the session as expiry would.
@@ -74,12 +74,12 @@ pub enum Op {
 
 impl Op {
     /// `create(path, new byte[0], OPEN_ACL_UNSAFE, mode)`.
-    pub fn create(path: impl Into<String>, mode: CreateMode) -> Op {
+    pub fn create(path: impl Into<Name>, mode: CreateMode) -> Op {
         Op::create_with(path, Vec::new(), mode)
     }
 
     /// `create(path, data, OPEN_ACL_UNSAFE, mode)`.
-    pub fn create_with(path: impl Into<String>, data: Vec<u8>, mode: CreateMode) -> Op {
+    pub fn create_with(path: impl Into<Name>, data: Vec<u8>, mode: CreateMode) -> Op {
         Op::Create {
             path: path.into(),
             data,
@@ -88,7 +88,7 @@ impl Op {
     }
 
     /// `delete(path, version)`; `-1` matches any version.
-    pub fn delete(path: impl Into<String>, version: i32) -> Op {
+    pub fn delete(path: impl Into<Name>, version: i32) -> Op {
         Op::Delete {
             path: path.into(),
             version,
@@ -96,7 +96,7 @@ impl Op {
     }
 
     /// `setData(path, data, version)`; `-1` matches any version.
-    pub fn set_data(path: impl Into<String>, data: Vec<u8>, version: i32) -> Op {
+    pub fn set_data(path: impl Into<Name>, data: Vec<u8>, version: i32) -> Op {
         Op::SetData {
             path: path.into(),
             data,
@@ -105,7 +105,7 @@ impl Op {
     }
 
     /// `exists(path, watch)`.
-    pub fn exists(path: impl Into<String>, watch: bool) -> Op {
+    pub fn exists(path: impl Into<Name>, watch: bool) -> Op {
         Op::Exists {
             path: path.into(),
             watch,
@@ -113,7 +113,7 @@ impl Op {
     }
 
     /// `getData(path, watch, stat)`.
-    pub fn get_data(path: impl Into<String>, watch: bool) -> Op {
+    pub fn get_data(path: impl Into<Name>, watch: bool) -> Op {
         Op::GetData {
             path: path.into(),
             watch,
@@ -121,7 +121,7 @@ impl Op {
     }
 
     /// `getChildren(path, watch)`.
-    pub fn get_children(path: impl Into<String>, watch: bool) -> Op {
+    pub fn get_children(path: impl Into<Name>, watch: bool) -> Op {
         Op::GetChildren {
             path: path.into(),
             watch,
@@ -179,7 +179,7 @@ impl fmt::Display for Op {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum OpResult {
     /// The created node's full path (with its sequential suffix, if any).
-    Created(String),
+    Created(Name),
     Deleted,
     SetData(Stat),
     /// `exists` succeeds on a missing node, with no stat.
@@ -191,7 +191,7 @@ pub enum OpResult {
     /// Children names in the server's order (sorted; the Java client makes
     /// no promise, so recipes sort them themselves as the seeds do).
     GetChildren {
-        children: Vec<String>,
+        children: Vec<Name>,
         stat: Stat,
     },
     Closed,
@@ -213,7 +213,10 @@ impl fmt::Display for OpResult {
                 String::from_utf8_lossy(data),
                 stat.version
             ),
-            OpResult::GetChildren { children, .. } => write!(f, "[{}]", children.join(", ")),
+            OpResult::GetChildren { children, .. } => {
+                let names: Vec<&str> = children.iter().map(Name::as_str).collect();
+                write!(f, "[{}]", names.join(", "))
+            }
             OpResult::Closed => write!(f, "closed"),
         }
     }

@@ -1,5 +1,7 @@
 //! ZooKeeper paths: absolute, `/`-separated, no trailing slash (except `/`).
 
+use super::Name;
+
 /// The parent of `path`, or `None` for the root.
 pub fn parent(path: &str) -> Option<&str> {
     if path == "/" {
@@ -21,11 +23,11 @@ pub fn name(path: &str) -> &str {
 }
 
 /// `parent/child`.
-pub fn join(parent: &str, child: &str) -> String {
+pub fn join(parent: &str, child: &str) -> Name {
     if parent == "/" {
-        format!("/{child}")
+        format!("/{child}").into()
     } else {
-        format!("{parent}/{child}")
+        format!("{parent}/{child}").into()
     }
 }
 

@@ -11,7 +11,7 @@ use super::sessions::{SessionState, Sessions};
 use super::tree::Tree;
 use super::watches::Watches;
 use super::{
-    CreateMode, Node, Op, OpResult, Outcome, Reply, Service, SessionId, WatchedEvent, ZkError,
+    CreateMode, Name, Node, Op, OpResult, Outcome, Reply, Service, SessionId, WatchedEvent, ZkError,
 };
 use std::collections::BTreeSet;
 use std::fmt;
@@ -209,12 +209,12 @@ impl ServerState {
     }
 
     /// The sorted child names of `path`.
-    pub fn children(&self, path: &str) -> Vec<String> {
+    pub fn children(&self, path: &str) -> Vec<Name> {
         self.tree.children(path)
     }
 
     /// Every node, in path order.
-    pub fn nodes(&self) -> impl Iterator<Item = (&String, &Node)> {
+    pub fn nodes(&self) -> impl Iterator<Item = (&Name, &Node)> {
         self.tree.iter()
     }
 
@@ -245,7 +245,7 @@ impl ServerState {
     }
 
     /// Every watched path (data and child), once per table.
-    pub fn watched_paths(&self) -> impl Iterator<Item = &String> {
+    pub fn watched_paths(&self) -> impl Iterator<Item = &Name> {
         self.watches.paths()
     }
 
@@ -269,7 +269,7 @@ impl ServerState {
         data: Vec<u8>,
         mode: CreateMode,
         events: &mut Events,
-    ) -> Result<String, ZkError> {
+    ) -> Result<Name, ZkError> {
         let zxid = self.next_zxid();
         // A sequential path may end in `/` (the suffix is then the whole
         // name), `/` itself included: `create("/", PERSISTENT_SEQUENTIAL)`
@@ -281,9 +281,9 @@ impl ServerState {
         };
         let parent_node = self.tree.get(parent).ok_or(ZkError::NoNode)?;
         let full = if mode.is_sequential() {
-            format!("{at}{:010}", parent_node.next_sequence())
+            Name::from(format!("{at}{:010}", parent_node.next_sequence()))
         } else {
-            at.to_string()
+            Name::from(at)
         };
         if !path::is_valid(&full) {
             return Err(ZkError::BadArguments);
@@ -477,12 +477,12 @@ impl Service for ServerState {
 impl ServerState {
     /// The data (and exists) watches: each path with the sessions holding
     /// one, in path order.
-    pub fn data_watches(&self) -> impl Iterator<Item = (&String, &BTreeSet<SessionId>)> + '_ {
+    pub fn data_watches(&self) -> impl Iterator<Item = (&Name, &BTreeSet<SessionId>)> + '_ {
         self.watches.data()
     }
 
     /// The child watches, as [`data_watches`](Self::data_watches).
-    pub fn child_watches(&self) -> impl Iterator<Item = (&String, &BTreeSet<SessionId>)> + '_ {
+    pub fn child_watches(&self) -> impl Iterator<Item = (&Name, &BTreeSet<SessionId>)> + '_ {
         self.watches.child()
     }
 }

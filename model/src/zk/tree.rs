@@ -1,9 +1,10 @@
 //! The data tree: znodes keyed by full path, with ZooKeeper's stat rules.
 
 use super::path;
-use super::{CreateMode, Stat};
+use super::{CreateMode, Name, Stat};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::ops::Bound;
 
 /// One znode.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -38,7 +39,7 @@ impl Node {
 /// every trace) deterministic, and lists a node's children as one range.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Tree {
-    nodes: BTreeMap<String, Node>,
+    nodes: BTreeMap<Name, Node>,
 }
 
 impl Default for Tree {
@@ -52,7 +53,7 @@ impl Tree {
     pub fn new() -> Self {
         let mut nodes = BTreeMap::new();
         nodes.insert(
-            "/".to_string(),
+            Name::from("/"),
             Node {
                 data: Vec::new(),
                 stat: Stat::default(),
@@ -75,22 +76,22 @@ impl Tree {
     }
 
     /// Every node, in path order.
-    pub fn iter(&self) -> impl Iterator<Item = (&String, &Node)> {
+    pub fn iter(&self) -> impl Iterator<Item = (&Name, &Node)> {
         self.nodes.iter()
     }
 
     /// The names of `parent`'s children, sorted.
-    pub fn children(&self, parent: &str) -> Vec<String> {
+    pub fn children(&self, parent: &str) -> Vec<Name> {
         let prefix = if parent == "/" {
             "/".to_string()
         } else {
             format!("{parent}/")
         };
         self.nodes
-            .range(prefix.clone()..)
+            .range::<str, _>((Bound::Included(prefix.as_str()), Bound::Unbounded))
             .take_while(|(p, _)| p.starts_with(&prefix))
             .filter(|(p, _)| p.len() > prefix.len() && !p[prefix.len()..].contains('/'))
-            .map(|(p, _)| p[prefix.len()..].to_string())
+            .map(|(p, _)| Name::from(&p[prefix.len()..]))
             .collect()
     }
 
@@ -98,8 +99,8 @@ impl Tree {
     /// `cversion`, `pzxid` and `numChildren` as `DataTree.createNode` does
     /// (as a client sees them, see [`Node::next_sequence`]).
     pub fn insert(&mut self, at: &str, data: Vec<u8>, mode: CreateMode, owner: i64, zxid: i64) {
-        let parent = path::parent(at).unwrap_or("/").to_string();
-        if let Some(p) = self.nodes.get_mut(&parent) {
+        let parent = path::parent(at).unwrap_or("/");
+        if let Some(p) = self.nodes.get_mut(parent) {
             p.stat.cversion += 1;
             p.stat.pzxid = zxid;
             p.stat.num_children += 1;
@@ -118,7 +119,7 @@ impl Tree {
             data_length: data.len() as i32,
             num_children: 0,
         };
-        self.nodes.insert(at.to_string(), Node { data, stat, mode });
+        self.nodes.insert(at.into(), Node { data, stat, mode });
     }
 
     /// Removes a childless node, updating its parent. A client sees the
@@ -138,7 +139,7 @@ impl Tree {
     }
 
     /// Paths of the ephemeral nodes `owner` holds, in path order.
-    pub fn ephemerals_of(&self, owner: i64) -> Vec<String> {
+    pub fn ephemerals_of(&self, owner: i64) -> Vec<Name> {
         self.nodes
             .iter()
             .filter(|(_, n)| n.is_ephemeral() && n.stat.ephemeral_owner == owner)
@@ -148,7 +149,7 @@ impl Tree {
 
     /// Containers the server's `ContainerManager` would reap now: ones that
     /// have had a child (`cversion > 0`) and have none left.
-    pub fn reapable_containers(&self) -> Vec<String> {
+    pub fn reapable_containers(&self) -> Vec<Name> {
         self.reapable().map(|(p, _)| p.clone()).collect()
     }
 
@@ -158,7 +159,7 @@ impl Tree {
         self.reapable().next().is_some()
     }
 
-    fn reapable(&self) -> impl Iterator<Item = (&String, &Node)> {
+    fn reapable(&self) -> impl Iterator<Item = (&Name, &Node)> {
         self.nodes.iter().filter(|(_, n)| {
             n.mode == CreateMode::Container && n.stat.cversion > 0 && n.stat.num_children == 0
         })
@@ -171,7 +172,7 @@ impl Tree {
     pub fn rename(&mut self, rename: &dyn Fn(&str) -> Option<String>) {
         self.nodes = std::mem::take(&mut self.nodes)
             .into_iter()
-            .map(|(p, n)| (rename(&p).unwrap_or(p), n))
+            .map(|(p, n)| (rename(&p).map(Name::from).unwrap_or(p), n))
             .collect();
     }
 

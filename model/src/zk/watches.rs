@@ -12,28 +12,22 @@
 //! - a watch fires at most once; a session that set the same watch twice
 //!   gets one event (the server keeps a set of sessions per path).
 
-use super::{EventType, SessionId, WatchedEvent};
+use super::{EventType, Name, SessionId, WatchedEvent};
 use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Watches {
-    data: BTreeMap<String, BTreeSet<SessionId>>,
-    child: BTreeMap<String, BTreeSet<SessionId>>,
+    data: BTreeMap<Name, BTreeSet<SessionId>>,
+    child: BTreeMap<Name, BTreeSet<SessionId>>,
 }
 
 impl Watches {
     pub fn add_data(&mut self, path: &str, session: SessionId) {
-        self.data
-            .entry(path.to_string())
-            .or_default()
-            .insert(session);
+        self.data.entry(path.into()).or_default().insert(session);
     }
 
     pub fn add_child(&mut self, path: &str, session: SessionId) {
-        self.child
-            .entry(path.to_string())
-            .or_default()
-            .insert(session);
+        self.child.entry(path.into()).or_default().insert(session);
     }
 
     /// A session that ends takes its watches with it.
@@ -64,7 +58,7 @@ impl Watches {
     }
 
     fn fire(
-        table: &mut BTreeMap<String, BTreeSet<SessionId>>,
+        table: &mut BTreeMap<Name, BTreeSet<SessionId>>,
         path: &str,
         kind: EventType,
         skip: &BTreeSet<SessionId>,
@@ -77,7 +71,7 @@ impl Watches {
                     *s,
                     WatchedEvent {
                         kind,
-                        path: path.to_string(),
+                        path: path.into(),
                     },
                 ));
             }
@@ -135,12 +129,12 @@ impl Watches {
 impl Watches {
     /// The data (and exists) watches: each path with the sessions holding
     /// one, in path order.
-    pub fn data(&self) -> impl Iterator<Item = (&String, &BTreeSet<SessionId>)> + '_ {
+    pub fn data(&self) -> impl Iterator<Item = (&Name, &BTreeSet<SessionId>)> + '_ {
         self.data.iter()
     }
 
     /// Every watched path, data and child.
-    pub fn paths(&self) -> impl Iterator<Item = &String> {
+    pub fn paths(&self) -> impl Iterator<Item = &Name> {
         self.data.keys().chain(self.child.keys())
     }
 
@@ -150,14 +144,14 @@ impl Watches {
         for table in [&mut self.data, &mut self.child] {
             *table = std::mem::take(table)
                 .into_iter()
-                .map(|(p, s)| (rename(&p).unwrap_or(p), s))
+                .map(|(p, s)| (rename(&p).map(Name::from).unwrap_or(p), s))
                 .collect();
         }
     }
 
     /// The child watches: each path with the sessions holding one, in path
     /// order.
-    pub fn child(&self) -> impl Iterator<Item = (&String, &BTreeSet<SessionId>)> + '_ {
+    pub fn child(&self) -> impl Iterator<Item = (&Name, &BTreeSet<SessionId>)> + '_ {
         self.child.iter()
     }
 }

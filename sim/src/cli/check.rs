@@ -30,6 +30,10 @@ pub struct CheckArgs {
     /// recipe's exploration finite.
     #[arg(long)]
     pub abstract_sequences: bool,
+    /// Threads that expand states (default: every core). The verdict, the
+    /// traces and the counts are the same for any number.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: Option<u16>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -52,6 +56,7 @@ pub fn run(args: &CheckArgs) -> i32 {
         sc.check.max_memory = mb.saturating_mul(1 << 20);
     }
     sc.check.abstract_sequences |= args.abstract_sequences;
+    sc.check.jobs = args.jobs.map_or_else(super::cores, usize::from);
     if let Err(e) = sc.check.validate() {
         eprintln!("error: {}: {e}", sc.path.display());
         return 2;
@@ -118,6 +123,7 @@ pub fn to_json(sc: &Scenario, r: &Report) -> serde_json::Value {
         "states": r.states,
         "transitions": r.transitions,
         "depth": r.depth,
+        "jobs": sc.check.jobs,
         "elapsed_ms": r.elapsed_ms,
         "states_per_second": r.states as f64 / (r.elapsed_ms.max(1) as f64 / 1e3),
         "peak_bytes": r.peak_bytes,

@@ -103,8 +103,6 @@ pub fn run() -> i32 {
     }
 }
 
-/// Exit code for a verdict.
-/// The process's peak resident memory (Linux `VmHWM`), if it can be read.
 /// A report's first line, the same for every command: which scenario,
 /// which recipe, how many clients, and what ran them.
 fn title(
@@ -116,6 +114,7 @@ fn title(
     format!("{scenario}  —  {recipe} with {clients} clients{how}\n")
 }
 
+/// The process's peak resident memory (Linux `VmHWM`), if it can be read.
 fn peak_memory_bytes() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
@@ -134,6 +133,12 @@ fn load(path: &std::path::Path) -> Option<crate::scenario::Scenario> {
     }
 }
 
+/// The threads a command uses by default: one per core.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+/// Exit code for a verdict.
 pub fn exit_code(v: locksmith_model::check::Verdict) -> i32 {
     use locksmith_model::check::Verdict;
     match v {

@@ -378,7 +378,7 @@ impl World {
 fn release_events(op: &Op) -> Vec<WatchedEvent> {
     let event = |kind, path: &str| WatchedEvent {
         kind,
-        path: path.to_string(),
+        path: path.into(),
     };
     match op {
         Op::Delete { path, .. } => vec![

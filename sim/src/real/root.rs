@@ -22,7 +22,7 @@ fn answered(what: &str, path: &str, out: CallOutcome<RawReply>) -> Result<RawRep
 pub async fn prepare(session: &mut Session, path: &str) -> Result<usize, String> {
     if path != "/" {
         let create = Op::Create {
-            path: path.to_string(),
+            path: path.into(),
             data: Vec::new(),
             mode: CreateMode::Persistent,
         };
@@ -31,7 +31,7 @@ pub async fn prepare(session: &mut Session, path: &str) -> Result<usize, String>
             Err(e) => return Err(format!("create {path}: {e}")),
         }
         let empty = Op::SetData {
-            path: path.to_string(),
+            path: path.into(),
             data: Vec::new(),
             version: -1,
         };
@@ -40,7 +40,7 @@ pub async fn prepare(session: &mut Session, path: &str) -> Result<usize, String>
         }
     }
     let list = Op::GetChildren {
-        path: path.to_string(),
+        path: path.into(),
         watch: false,
     };
     let children = match answered("getChildren", path, session.call_raw(&list).await)? {
@@ -56,7 +56,7 @@ pub async fn prepare(session: &mut Session, path: &str) -> Result<usize, String>
             format!("{path}/{name}")
         };
         let exists = Op::Exists {
-            path: full.clone(),
+            path: full.as_str().into(),
             watch: false,
         };
         let stat = answered("exists", &full, session.call_raw(&exists).await)?;
@@ -68,7 +68,7 @@ pub async fn prepare(session: &mut Session, path: &str) -> Result<usize, String>
             continue;
         }
         let delete = Op::Delete {
-            path: full.clone(),
+            path: full.as_str().into(),
             version: -1,
         };
         if answered("delete", &full, session.call_raw(&delete).await)?.is_ok() {

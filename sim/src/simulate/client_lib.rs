@@ -74,7 +74,7 @@ fn on_packet(w: &mut World, c: usize, pkt: ToClient) {
         ToClient::Reply { thread, reply, .. } => {
             if thread == Thread::Main {
                 if let Ok(OpResult::Created(p)) = &reply {
-                    cp.own_node = Some(p.clone());
+                    cp.own_node = Some(p.to_string());
                 }
             }
             if w.trace.on {

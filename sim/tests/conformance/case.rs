@@ -55,7 +55,7 @@ impl<'h> Case<'h> {
             .czxid;
         let mut observer = h.observer.borrow_mut().take().expect("observer session");
         let create_root = Op::Create {
-            path: root.clone(),
+            path: root.as_str().into(),
             data: Vec::new(),
             mode: CreateMode::Persistent,
         };
@@ -143,7 +143,7 @@ impl<'h> Case<'h> {
             .nodes()
             .map(|(p, _)| p)
             .filter(|p| self.in_case(p))
-            .cloned()
+            .map(|p| p.to_string())
             .collect()
     }
 
@@ -164,7 +164,7 @@ impl<'h> Case<'h> {
             self.model
                 .nodes()
                 .filter(|(_, n)| n.mode.is_ephemeral() && n.stat.ephemeral_owner == sid.0 as i64)
-                .map(|(p, _)| p.clone())
+                .map(|(p, _)| p.to_string())
                 .collect()
         } else {
             Vec::new()

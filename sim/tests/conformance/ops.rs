@@ -133,29 +133,30 @@ impl Action {
                     "{}/{}",
                     parent.resolve(root, live),
                     child_name(*name, *mode)
-                ),
+                )
+                .into(),
                 data: data.clone(),
                 mode: *mode,
             },
             Action::Delete { at, version } => Op::Delete {
-                path: at.resolve(root, live),
+                path: at.resolve(root, live).into(),
                 version: *version,
             },
             Action::SetData { at, data, version } => Op::SetData {
-                path: at.resolve(root, live),
+                path: at.resolve(root, live).into(),
                 data: data.clone(),
                 version: *version,
             },
             Action::Exists { at, watch } => Op::Exists {
-                path: at.resolve(root, live),
+                path: at.resolve(root, live).into(),
                 watch: *watch,
             },
             Action::GetData { at, watch } => Op::GetData {
-                path: at.resolve(root, live),
+                path: at.resolve(root, live).into(),
                 watch: *watch,
             },
             Action::GetChildren { at, watch } => Op::GetChildren {
-                path: at.resolve(root, live),
+                path: at.resolve(root, live).into(),
                 watch: *watch,
             },
             Action::Close => Op::CloseSession,

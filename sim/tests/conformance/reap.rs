@@ -24,9 +24,9 @@ impl Case<'_> {
             if !self.in_case(&e.path) {
                 continue;
             }
-            self.observed.remove(&e.path);
+            self.observed.remove(e.path.as_str());
             if e.kind == EventType::NodeDeleted && self.model.node(&e.path).is_some() {
-                self.real_reaped.push(e.path);
+                self.real_reaped.push(e.path.to_string());
             }
         }
         Ok(())
@@ -49,7 +49,7 @@ impl Case<'_> {
                 let since = Instant::now();
                 loop {
                     let exists = Op::Exists {
-                        path: path.clone(),
+                        path: path.as_str().into(),
                         watch: false,
                     };
                     let stat = match self.observer.run(&exists).await {
@@ -120,12 +120,12 @@ impl Case<'_> {
             .model
             .nodes()
             .filter(|(p, n)| n.mode == CreateMode::Container && self.in_case(p))
-            .map(|(p, _)| p.clone())
+            .map(|(p, _)| p.to_string())
             .filter(|p| !self.observed.contains(p))
             .collect();
         for path in containers {
             let op = Op::Exists {
-                path: path.clone(),
+                path: path.as_str().into(),
                 watch: true,
             };
             match self.observer.run(&op).await {
@@ -163,6 +163,6 @@ fn reapable(model: &ZkServer, keep: impl Fn(&str) -> bool) -> Vec<String> {
                 && n.stat.num_children == 0
                 && keep(p)
         })
-        .map(|(p, _)| p.clone())
+        .map(|(p, _)| p.to_string())
         .collect()
 }

@@ -117,7 +117,7 @@ pub fn model_view(reply: &Reply, model: &ZkServer) -> View {
     match reply {
         Err(e) => View::Err(format!("{e:?}")),
         Ok(OpResult::Created(path)) => View::Created {
-            path: path.clone(),
+            path: path.to_string(),
             stat: model.node(path).map(|n| n.stat),
         },
         Ok(OpResult::Deleted) => View::Deleted,
@@ -128,7 +128,7 @@ pub fn model_view(reply: &Reply, model: &ZkServer) -> View {
             stat: *stat,
         },
         Ok(OpResult::GetChildren { children, stat }) => View::GetChildren {
-            children: children.clone(),
+            children: children.iter().map(|c| c.to_string()).collect(),
             stat: *stat,
         },
         Ok(OpResult::Closed) => View::Closed,

@@ -70,7 +70,7 @@ pub(super) fn notification(e: &zkc::WatchedEvent) -> Option<Notification> {
     };
     Some(Notification::Node(WatchedEvent {
         kind,
-        path: e.path.clone(),
+        path: e.path.as_str().into(),
     }))
 }
 

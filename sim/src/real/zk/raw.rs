@@ -43,7 +43,7 @@ impl RawResult {
     /// model's and without a created node's stat.
     pub fn into_model(self) -> OpResult {
         match self {
-            RawResult::Created { path, .. } => OpResult::Created(path),
+            RawResult::Created { path, .. } => OpResult::Created(path.into()),
             RawResult::Deleted => OpResult::Deleted,
             RawResult::SetData(s) => OpResult::SetData(stat_of(&s)),
             RawResult::Exists(s) => OpResult::Exists(s.as_ref().map(stat_of)),
@@ -52,7 +52,7 @@ impl RawResult {
                 stat: stat_of(&stat),
             },
             RawResult::GetChildren { children, stat } => OpResult::GetChildren {
-                children,
+                children: children.into_iter().map(Into::into).collect(),
                 stat: stat_of(&stat),
             },
             RawResult::Closed => OpResult::Closed,

@@ -262,7 +262,7 @@ async fn send(
             let path = if mode.is_sequential() {
                 format!("{path}{seq}")
             } else {
-                path.clone()
+                path.to_string()
             };
             (RawResult::Created { path, stat }, None)
         }

@@ -1,0 +1,150 @@
+//! Expanding a batch of one BFS level: every enabled action of every state,
+//! on as many threads as the run has jobs (a rayon pool).
+//!
+//! Expansion is the costly part of a search (a successor is made, judged
+//! and fingerprinted for every transition) and needs nothing but the
+//! parents and the visited set of earlier batches, which no one changes
+//! meanwhile. The records come back in (parent, action) order whatever the
+//! number of threads, and the explorer numbers new states as it merges
+//! them in that order — so ids, traces, counts and bounds do not depend on
+//! the number of jobs.
+
+use super::config::CheckConfig;
+use super::graph::{Graph, Renumbering};
+use super::property;
+use super::symmetry::canonical;
+use super::system::System;
+use rayon::prelude::*;
+use rayon::ThreadPool;
+use std::collections::{HashMap, HashSet};
+use std::hash::BuildHasher;
+
+/// Parents per unit of work handed to a thread.
+const CHUNK: usize = 16;
+
+/// One expanded state.
+pub struct Parent {
+    /// Nothing but faults can happen while a client waits.
+    pub stuck: bool,
+    /// Some action is enabled (a state at the depth bound that has one makes
+    /// the run incomplete).
+    pub has_actions: bool,
+    /// For the kept graph: who waits, and who can move.
+    pub waiting: u8,
+    pub enabled: u8,
+    /// Its successors: `successors[first..first + count]` of the batch.
+    pub first: usize,
+    pub count: usize,
+}
+
+/// One transition, in the parent's action order.
+pub struct Successor {
+    pub fingerprint: u64,
+    /// The successor's client order (see [`canonical`]).
+    pub order: Renumbering,
+    /// The client that acted (`u8::MAX` for none).
+    pub actor: u8,
+    /// The transition violates the herd property.
+    pub herd: bool,
+    /// The state's id, if an earlier batch found it.
+    pub known: Option<u32>,
+    /// The state, if no earlier batch and no earlier successor of this part
+    /// found it, with the state properties it violates (a bit per
+    /// [`property::STATE_PROPERTIES`] entry).
+    pub fresh: Option<(System, u8)>,
+}
+
+/// A batch's parents and successors, in order.
+#[derive(Default)]
+pub struct Batch {
+    pub parents: Vec<Parent>,
+    pub successors: Vec<Successor>,
+}
+
+/// Expands `states` (successors only if `expand`; states at the depth
+/// bound are judged but not expanded), on `pool`'s threads if there is one.
+pub fn expand<S: BuildHasher + Default + Sync>(
+    pool: Option<&ThreadPool>,
+    cfg: &CheckConfig,
+    visited: &HashMap<u64, u32, S>,
+    states: &[System],
+    expand: bool,
+) -> Batch {
+    let part = |states: &[System]| {
+        let mut out = Batch::default();
+        let mut seen = HashSet::default();
+        for s in states {
+            expand_one(cfg, visited, &mut seen, s, expand, &mut out);
+        }
+        out
+    };
+    let Some(pool) = pool else {
+        return part(states);
+    };
+    let parts: Vec<Batch> = pool.install(|| states.par_chunks(CHUNK).map(part).collect());
+    let mut out = Batch::default();
+    for part in parts {
+        let offset = out.successors.len();
+        out.parents.extend(part.parents.into_iter().map(|p| Parent {
+            first: p.first + offset,
+            ..p
+        }));
+        out.successors.extend(part.successors);
+    }
+    out
+}
+
+/// Judges `state` and, if `expand`, makes and fingerprints its successors.
+fn expand_one<S: BuildHasher>(
+    cfg: &CheckConfig,
+    visited: &HashMap<u64, u32, S>,
+    seen: &mut HashSet<u64, S>,
+    state: &System,
+    expand: bool,
+    out: &mut Batch,
+) {
+    let mut actions = Vec::new();
+    state.actions(&mut actions);
+    let progress = actions.iter().any(|a| !a.is_fault());
+    let (waiting, enabled) = Graph::masks(state, &actions);
+    let first = out.successors.len();
+    if expand {
+        for &a in &actions {
+            let mut next = state.clone();
+            let fx = next.apply(a, false);
+            if cfg.abstract_sequences {
+                super::sequences::abstract_state(&mut next);
+            }
+            let canon = canonical(&next, cfg.symmetry);
+            let known = visited.get(&canon.fingerprint).copied();
+            // A state an earlier parent of this part reached already is
+            // merged after that one, which carries it: drop it now, while
+            // it is still in the cache.
+            let first_here = known.is_none() && seen.insert(canon.fingerprint);
+            let fresh = first_here.then(|| {
+                let violated = property::STATE_PROPERTIES
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &p)| property::violated_in(p, &next))
+                    .fold(0u8, |bits, (i, _)| bits | 1 << i);
+                (next, violated)
+            });
+            out.successors.push(Successor {
+                fingerprint: canon.fingerprint,
+                order: canon.order,
+                actor: a.client().unwrap_or(u8::MAX),
+                herd: property::herd(state, &fx),
+                known,
+                fresh,
+            });
+        }
+    }
+    out.parents.push(Parent {
+        stuck: property::stuck(state, progress),
+        has_actions: !actions.is_empty(),
+        waiting,
+        enabled,
+        first,
+        count: out.successors.len() - first,
+    });
+}

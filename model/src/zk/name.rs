@@ -1,0 +1,203 @@
+//! Znode paths and child names as the model holds them.
+//!
+//! The checker copies a client or the server for nearly every transition it
+//! explores, and paths are most of what they hold: in requests, replies,
+//! events, watch tables, the tree and every recipe's own fields. A `Name`
+//! keeps up to [`INLINE`] bytes in place — every path the catalogue's
+//! recipes make (`/_locknode_/lock-0000000001` is 27) — so copying one
+//! copies no heap string. A longer name is kept on the heap, shared.
+//!
+//! A name compares, orders and hashes as its text, however it is kept.
+
+use serde::{Serialize, Serializer};
+use std::borrow::Borrow;
+use std::cmp::Ordering;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::ops::Deref;
+use std::sync::Arc;
+
+/// The longest name kept in place.
+pub const INLINE: usize = 30;
+
+#[derive(Clone)]
+pub struct Name(Repr);
+
+#[derive(Clone)]
+enum Repr {
+    Inline { len: u8, bytes: [u8; INLINE] },
+    Heap(Arc<str>),
+}
+
+impl Name {
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            Repr::Inline { len, bytes } => {
+                // Only ever filled from a whole `&str` (see `From<&str>`).
+                std::str::from_utf8(&bytes[..*len as usize]).unwrap_or_default()
+            }
+            Repr::Heap(s) => s,
+        }
+    }
+}
+
+impl From<&str> for Name {
+    fn from(s: &str) -> Name {
+        if s.len() <= INLINE {
+            let mut bytes = [0u8; INLINE];
+            bytes[..s.len()].copy_from_slice(s.as_bytes());
+            Name(Repr::Inline {
+                len: s.len() as u8,
+                bytes,
+            })
+        } else {
+            Name(Repr::Heap(Arc::from(s)))
+        }
+    }
+}
+
+impl From<String> for Name {
+    fn from(s: String) -> Name {
+        Name::from(s.as_str())
+    }
+}
+
+impl From<&String> for Name {
+    fn from(s: &String) -> Name {
+        Name::from(s.as_str())
+    }
+}
+
+impl From<&Name> for Name {
+    fn from(s: &Name) -> Name {
+        s.clone()
+    }
+}
+
+impl From<Name> for String {
+    fn from(n: Name) -> String {
+        n.as_str().to_string()
+    }
+}
+
+impl Default for Name {
+    fn default() -> Name {
+        Name::from("")
+    }
+}
+
+impl Deref for Name {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for Name {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl Borrow<str> for Name {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl PartialEq for Name {
+    fn eq(&self, other: &Name) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for Name {}
+
+impl PartialEq<str> for Name {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Name {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<String> for Name {
+    fn eq(&self, other: &String) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl PartialEq<Name> for &str {
+    fn eq(&self, other: &Name) -> bool {
+        *self == other.as_str()
+    }
+}
+
+impl PartialOrd for Name {
+    fn partial_cmp(&self, other: &Name) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Name {
+    fn cmp(&self, other: &Name) -> Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl Hash for Name {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.as_str().hash(h)
+    }
+}
+
+impl fmt::Display for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl Serialize for Name {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn short_and_long_names_behave_as_their_text() {
+        let short = Name::from("/_locknode_/lock-0000000001");
+        let long = Name::from("/locks/_c_0123456789abcdef-lock-0000000001");
+        assert!(matches!(short.0, Repr::Inline { .. }));
+        assert!(matches!(long.0, Repr::Heap(_)));
+        assert_eq!(short, "/_locknode_/lock-0000000001");
+        assert_eq!(long.as_str(), "/locks/_c_0123456789abcdef-lock-0000000001");
+        assert!(short < long.clone() || short > long);
+        assert_eq!(
+            short.cmp(&long),
+            "/_locknode_/lock-0000000001".cmp("/locks/_c_0123456789abcdef-lock-0000000001")
+        );
+        let mut m = BTreeMap::new();
+        m.insert(short.clone(), 1);
+        assert_eq!(m.get("/_locknode_/lock-0000000001"), Some(&1));
+        assert_eq!(Name::from(String::from("")), Name::default());
+        assert_eq!(
+            crate::check::fingerprint::fingerprint(&short),
+            crate::check::fingerprint::fingerprint("/_locknode_/lock-0000000001")
+        );
+    }
+}
