@@ -2,7 +2,7 @@
 //! client library's delivery rules exactly.
 
 use locksmith_model::runtime::{Action, Client, Notice, Recipe, Resume, Status, Step, Thread};
-use locksmith_model::zk::{EventType, Op, OpResult, WatchedEvent};
+use locksmith_model::zk::{EventType, Name, Op, OpResult, WatchedEvent};
 
 /// main: synchronized (m) { m.wait(); } then finish.
 /// event: on any notice: synchronized (m) { m.notifyAll(); } return.
@@ -16,6 +16,8 @@ impl Recipe for Waiter {
     fn lock_root(&self) -> &'static str {
         "/"
     }
+    fn paths(&self, _: &mut dyn FnMut(&str)) {}
+    fn paths_mut(&mut self, _: &mut dyn FnMut(&mut Name)) {}
     fn step(&mut self, thread: Thread, _: Resume) -> Action {
         let (pc, script): (&mut u8, &[Step]) = match thread {
             Thread::Main => (
@@ -103,6 +105,8 @@ impl Recipe for Caller {
     fn lock_root(&self) -> &'static str {
         "/"
     }
+    fn paths(&self, _: &mut dyn FnMut(&str)) {}
+    fn paths_mut(&mut self, _: &mut dyn FnMut(&mut Name)) {}
     fn step(&mut self, thread: Thread, _: Resume) -> Action {
         self.pc += 1;
         let step = match (thread, self.pc) {

@@ -8,6 +8,8 @@
 //! clients = 2
 //! acquisitions = 1
 //! reentries = 0            # lock() again by the holder, per round
+//! root = "driver"          # or "recipe": the recipe creates its lock root itself
+//!                          # (checker and simulator; `locksmith real` creates it)
 //!
 //! [faults]                 # budgets per run for the checker
 //! waiter_expiries = 0
@@ -16,6 +18,7 @@
 //! disconnects = 0          # a drop with nothing in flight; the reconnect follows
 //! expiries = 0             # any live session expires, at any step
 //! crashes = 0              # a client process crashes; its session times out later
+//! reorders = 0             # UNSAFE: a reply or event overtakes the one before it
 //!
 //! [expect]                 # what `cargo test` holds the checker to
 //! verdict = "violated"     # holds | violated | incomplete
@@ -29,6 +32,8 @@
 //! max_memory_mb = 4096
 //! max_depth = 200
 //! clients = 2              # optional: explore fewer clients than [sim] runs
+//! abstract_sequences = false # true: states that differ only in sequence
+//!                          # suffixes and unread zxids are one (polling recipes)
 //! ```
 //!
 //! `[sim]` (see [`crate::sim_settings`]) and both expectations (see
@@ -78,6 +83,10 @@ struct Raw {
     /// The holder calls `lock()` again this many times per round.
     #[serde(default)]
     reentries: u8,
+    /// Who creates the lock root: `"driver"` (before the clients start, the
+    /// default) or `"recipe"` (its own code, e.g. exists-then-create).
+    #[serde(default)]
+    root: Option<String>,
     #[serde(default)]
     description: String,
     #[serde(default)]
@@ -109,6 +118,8 @@ struct RawFaults {
     expiries: u8,
     #[serde(default)]
     crashes: u8,
+    #[serde(default)]
+    reorders: u8,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -126,6 +137,11 @@ struct RawCheck {
     clients: Option<u8>,
     #[serde(default)]
     acquisitions: Option<u8>,
+    /// States that differ only in sequence suffixes and unread zxids are
+    /// one state (the checker's `sequences` abstraction): what makes a
+    /// polling recipe finite.
+    #[serde(default)]
+    abstract_sequences: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -253,6 +269,18 @@ impl Scenario {
         }
         let mut check = CheckConfig::new(recipe, check_clients, check_acquisitions);
         check.reentries = raw.reentries;
+        check.recipe_root = match raw.root.as_deref() {
+            None | Some("driver") => false,
+            Some("recipe") => true,
+            Some(other) => {
+                return Err(at(
+                    find(None, "root"),
+                    format!(
+                        "root = \"{other}\": expected \"driver\" (created before the clients start) or \"recipe\" (the recipe's own code creates it)"
+                    ),
+                ))
+            }
+        };
         check.faults = FaultBudget {
             waiter_expiries: raw.faults.waiter_expiries,
             holder_expiries: raw.faults.holder_expiries,
@@ -260,11 +288,13 @@ impl Scenario {
             disconnects: raw.faults.disconnects,
             expiries: raw.faults.expiries,
             crashes: raw.faults.crashes,
+            reorders: raw.faults.reorders,
         };
         if let Some(n) = raw.check.max_states {
             check.max_states = n;
         }
         check.max_depth = raw.check.max_depth.unwrap_or(usize::MAX);
+        check.abstract_sequences = raw.check.abstract_sequences;
         if let Some(mb) = raw.check.max_memory_mb {
             check.max_memory = mb.saturating_mul(1 << 20);
         }

@@ -287,3 +287,25 @@ fn watcher_callback_takes_the_lock_in_the_callback_with_one_notification() {
     assert_eq!(r.max_holders, 1);
     assert_clean_with_notifications(&r, 0.8..=1.3);
 }
+
+/// Seed 002's kazoo try-lock on a real server: every client polls
+/// `cluster_lock` (create, getChildren, delete when not lowest), holds, and
+/// releases with `close()`, then starts again on a new session. No watch,
+/// so no notification; polling costs requests. The retrying caller's
+/// variant behaves the same with no fault.
+#[test]
+#[ignore = "needs a real ZooKeeper on 127.0.0.1:2181: scripts/zookeeper.sh start; cargo test --test real -- --ignored"]
+fn try_once_polls_and_releases_by_closing_the_session() {
+    for recipe in [RecipeId::TryOnce, RecipeId::TryOnceRetry] {
+        let r = real(recipe, 3, 2.0);
+        assert_eq!(r.violation, None);
+        assert_eq!(r.max_holders, 1);
+        assert_eq!(r.overlapping_holders(), 0);
+        assert!(r.exceptions.is_empty(), "{:?}", r.exceptions);
+        assert!(r.metrics.acquisitions > 20, "too few acquisitions: {r:?}");
+        assert_eq!(r.metrics.notifications, 0);
+        // Each acquisition is one attempt that won (create, getChildren)
+        // plus the close; losing attempts add three requests each.
+        assert!(r.metrics.requests >= 3 * r.metrics.acquisitions);
+    }
+}

@@ -3,6 +3,12 @@
 //! `[expect]` table, `sim::<name>` sweeps the simulator's seeds against
 //! `[sim.expect]` (`cargo test racy` runs both of racy-wait's). A failure
 //! prints what differs, the whole report, and the command that replays it.
+//!
+//! `abstract::<name>` holds the sequence-suffix abstraction to its promise
+//! on every checked scenario that does not turn it on itself: with it on,
+//! the verdict, the property, every property's verdict and shortest-trace
+//! length are those of the run without it, and the states explored never
+//! exceed the pinned count (`check::<name>` pins the count without it).
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use locksmith::cli::check_report_text;
@@ -48,6 +54,56 @@ fn judge_check(path: &Path) -> Result<(), Failed> {
         "{}\n\n{}\nreplay: cargo run --release -- check {}",
         problems.join("\n"),
         check_report_text(&sc, &report),
+        path.display()
+    )))
+}
+
+/// The abstraction on and off: same verdicts and trace lengths, no more
+/// states than pinned.
+fn judge_abstraction(path: &Path) -> Result<(), Failed> {
+    let sc = load(path)?;
+    let Some(pinned) = sc.expect.as_ref().and_then(|e| e.states) else {
+        return Ok(());
+    };
+    let plain = check(&sc.check);
+    let mut cfg = sc.check.clone();
+    cfg.abstract_sequences = true;
+    let reduced = check(&cfg);
+    let lengths = |r: &locksmith_model::check::Report| -> Vec<String> {
+        r.properties
+            .iter()
+            .map(|p| {
+                let steps = p.trace.as_ref().map(|t| t.steps.len());
+                format!("{}: {} {steps:?}", p.property, p.verdict)
+            })
+            .collect()
+    };
+    let mut problems = Vec::new();
+    if (reduced.verdict, reduced.property) != (plain.verdict, plain.property) {
+        problems.push(format!(
+            "verdict {} {:?} with the abstraction, {} {:?} without",
+            reduced.verdict, reduced.property, plain.verdict, plain.property
+        ));
+    }
+    if lengths(&reduced) != lengths(&plain) {
+        problems.push(format!(
+            "per property, with the abstraction: {:?}\nwithout: {:?}",
+            lengths(&reduced),
+            lengths(&plain)
+        ));
+    }
+    if reduced.states > pinned {
+        problems.push(format!(
+            "{} states with the abstraction, more than the {pinned} pinned",
+            reduced.states
+        ));
+    }
+    if problems.is_empty() {
+        return Ok(());
+    }
+    Err(Failed::from(format!(
+        "{}\nreplay: cargo run --release -- check {} --abstract-sequences",
+        problems.join("\n"),
         path.display()
     )))
 }
@@ -129,14 +185,26 @@ fn main() {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         // A file that does not load fails as its own test.
-        let (check, sim) = match Scenario::load(&f) {
-            Ok(s) => (s.expect.is_some(), s.sim_expect.is_some()),
-            Err(_) => (true, false),
+        let (check, abstracted, sim) = match Scenario::load(&f) {
+            Ok(s) => (
+                s.expect.is_some(),
+                s.check.abstract_sequences,
+                s.sim_expect.is_some(),
+            ),
+            Err(_) => (true, false, false),
         };
         if check {
             let f = f.clone();
             trials.push(Trial::test(format!("check::{name}"), move || {
                 judge_check(&f)
+            }));
+        }
+        // A scenario that turns the abstraction on is pinned with it (its
+        // run without it may never end).
+        if check && !abstracted {
+            let f = f.clone();
+            trials.push(Trial::test(format!("abstract::{name}"), move || {
+                judge_abstraction(&f)
             }));
         }
         if sim {

@@ -209,3 +209,39 @@ fn checker_fault_budgets_tell_the_same_story_in_simulation() {
         .iter()
         .any(|f| f.violations.contains(Property::MutualExclusionAtResource)));
 }
+
+/// Out-of-order acquisitions (a later arrival ahead of an earlier waiter)
+/// over 20 seeds of `recipe`, 5 clients × `acquisitions`.
+fn out_of_order(recipe: RecipeId, acquisitions: u8) -> (u64, f64) {
+    let mut cfg = load("herd-children-sim");
+    cfg.recipe = recipe;
+    cfg.clients = 5;
+    cfg.acquisitions = acquisitions;
+    let mut t = Totals::default();
+    for seed in 0..20 {
+        t.add(&run_seed(&cfg, seed, false).metrics);
+    }
+    let s = t.summary();
+    (s.out_of_order_acquisitions, s.out_of_order_per_acquisition)
+}
+
+/// FIFO fairness, which seed 001 claims: the textbook lock serves in the
+/// order of its queue, so its only out-of-order acquisitions are in the
+/// first round, where `lock()` calls race each other's `create` to the
+/// server — more rounds add none. A lock without a queue (herd-unique:
+/// whoever's `create` lands first) is out of order most of the time.
+#[test]
+fn the_queue_is_fifo_after_the_first_round_and_herd_unique_is_not() {
+    let (ten, _) = out_of_order(RecipeId::Predecessor, 10);
+    let (twenty, _) = out_of_order(RecipeId::Predecessor, 20);
+    assert!(ten > 0, "no lock() calls raced their creates");
+    assert_eq!(
+        ten, twenty,
+        "out-of-order acquisitions after the first round"
+    );
+    let (_, share) = out_of_order(RecipeId::HerdUnique, 10);
+    assert!(
+        share > 0.5,
+        "herd-unique: {share:.2} of acquisitions out of order"
+    );
+}

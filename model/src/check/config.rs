@@ -28,11 +28,15 @@ pub struct FaultBudget {
     /// A client process crashes at any step: its threads stop, and the
     /// server expires its session later (a fair transition, not a fault).
     pub crashes: u8,
+    /// UNSAFE — ZooKeeper never does it: a reply or event of a session
+    /// overtakes the one queued before it. Shows which recipes rely on
+    /// per-session FIFO order.
+    pub reorders: u8,
 }
 
 impl FaultBudget {
     /// Every budget by its scenario-file key (`[faults]`), in file order.
-    pub fn by_key(&self) -> [(&'static str, u8); 6] {
+    pub fn by_key(&self) -> [(&'static str, u8); 7] {
         [
             ("waiter_expiries", self.waiter_expiries),
             ("holder_expiries", self.holder_expiries),
@@ -40,6 +44,7 @@ impl FaultBudget {
             ("disconnects", self.disconnects),
             ("expiries", self.expiries),
             ("crashes", self.crashes),
+            ("reorders", self.reorders),
         ]
     }
 }
@@ -69,6 +74,13 @@ pub struct CheckConfig {
     pub starvation: bool,
     /// Treat the clients as interchangeable (they all run the same recipe).
     pub symmetry: bool,
+    /// States that differ only in sequence suffixes and unread zxids are one
+    /// state (see [`sequences`](super::sequences)).
+    pub abstract_sequences: bool,
+    /// The recipe creates its lock root itself (the seeds' exists-then-create,
+    /// scenario key `root = "recipe"`); otherwise the drivers create it,
+    /// persistent, before the clients start.
+    pub recipe_root: bool,
     /// Threads that expand states. Verdicts, traces, counts and bounds are
     /// the same for any number.
     pub jobs: usize,
@@ -101,6 +113,8 @@ impl CheckConfig {
             max_depth: usize::MAX,
             starvation: true,
             symmetry: true,
+            abstract_sequences: false,
+            recipe_root: false,
             jobs: 1,
         }
     }

@@ -111,6 +111,9 @@ fn expand_one(
         for &a in &actions {
             let mut next = state.clone();
             let fx = next.apply(a, false);
+            if cfg.abstract_sequences {
+                super::sequences::abstract_state(&mut next);
+            }
             let canon = canonical(&next, cfg.symmetry);
             let known = visited.get(canon.fingerprint);
             // A state an earlier parent of this part reached already is

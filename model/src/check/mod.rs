@@ -7,6 +7,8 @@
 //! - [`property`]: mutual exclusion, deadlock and herd, read off states and
 //!   transitions;
 //! - [`starvation`]: lassos found by strongly-connected components;
+//! - [`sequences`]: the sequence-suffix abstraction (when asked), which
+//!   makes a polling recipe's state space finite;
 //! - [`explore`]: the BFS with parent pointers and its bounds;
 //! - [`trace`], [`verdict`]: what a user reads;
 //! - [`model`]: the same system as a stateright `Model`, for stateright's
@@ -20,6 +22,7 @@ pub mod fingerprint;
 pub mod graph;
 pub mod model;
 pub mod property;
+pub mod sequences;
 pub mod shared;
 pub mod starvation;
 pub mod symmetry;

@@ -21,9 +21,10 @@ pub struct LockModel {
 
 /// The properties the Explorer checks, in [`Property::ALL`]'s order: the
 /// checker's judgments that are predicates on one state.
-pub const EXPLORED: [Property; 3] = [
+pub const EXPLORED: [Property; 4] = [
     Property::MutualExclusion,
     Property::Deadlock,
+    Property::OrphanedNode,
     Property::ThreadDied,
 ];
 
@@ -51,6 +52,9 @@ fn stateright_property(p: Property) -> Option<stateright::Property<LockModel>> {
         })),
         Property::ThreadDied => Some(stateright::Property::always(p.name(), |_, s| {
             !property::violated_in(Property::ThreadDied, s)
+        })),
+        Property::OrphanedNode => Some(stateright::Property::always(p.name(), |_, s| {
+            !property::violated_in(Property::OrphanedNode, s)
         })),
         Property::Deadlock => Some(stateright::Property::always(p.name(), |_, s: &System| {
             let mut a = Vec::new();
@@ -227,7 +231,7 @@ pub fn sequence_svg(clients: u8, steps: &[(Action, TraceStep)]) -> String {
 fn mark(svg: &mut String, a: &Action, lane: impl Fn(usize) -> usize, zk: usize, y: usize) {
     match *a {
         Action::Serve(c) => arrow(svg, lane(c as usize), zk, y, false),
-        Action::Deliver(c) => arrow(svg, zk, lane(c as usize), y, true),
+        Action::Deliver(c) | Action::Overtake(c) => arrow(svg, zk, lane(c as usize), y, true),
         Action::Expire(c)
         | Action::LoseConnection(c)
         | Action::Disconnect(c)

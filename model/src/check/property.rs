@@ -4,10 +4,11 @@
 //! deadlock and starvation are the checker's own way of judging liveness
 //! (a state, and a cycle analysis in [`starvation`](super::starvation)).
 
-use super::system::{Effect, System};
+use super::system::{Effect, Message, Peer, System};
 use crate::harness::judge;
 pub use crate::harness::Property;
-use crate::runtime::Status;
+use crate::runtime::{Recipe, Resume, Status};
+use crate::zk::OpResult;
 
 /// Whether the checker judges `p` (the others are `n/a`: the checked
 /// system has no protected resource yet).
@@ -19,13 +20,18 @@ pub fn judged(p: Property) -> bool {
 }
 
 /// The properties a single state can violate, judged on every new state.
-pub const STATE_PROPERTIES: [Property; 2] = [Property::MutualExclusion, Property::ThreadDied];
+pub const STATE_PROPERTIES: [Property; 3] = [
+    Property::MutualExclusion,
+    Property::ThreadDied,
+    Property::OrphanedNode,
+];
 
 /// Whether the state `s` violates the state property `p`.
 pub fn violated_in(p: Property, s: &System) -> bool {
     match p {
         Property::MutualExclusion => two_holders(s),
         Property::ThreadDied => thread_died(s),
+        Property::OrphanedNode => orphaned_node(s),
         _ => false,
     }
 }
@@ -44,6 +50,40 @@ pub fn thread_died(s: &System) -> bool {
     s.peers
         .iter()
         .any(|p| matches!(p.client.main, Status::Dead(_)))
+}
+
+/// Orphaned node: a sequential ephemeral node whose owner's process is
+/// alive and whose library is open — nothing will end its session — while
+/// nothing the owner holds names it: no field of its recipe, no reply on
+/// its way to a thread. Judged once the owner has read every reply it got
+/// (a thread resuming with an unread reply may be about to take the name).
+/// A fixed-name node is left out: every client's code knows its name.
+pub fn orphaned_node(s: &System) -> bool {
+    s.server.nodes().any(|(path, node)| {
+        node.is_ephemeral()
+            && node.mode.is_sequential()
+            && s.peers
+                .iter()
+                .find(|p| i64::from(p.session.0) == node.stat.ephemeral_owner)
+                .is_some_and(|p| forgotten(p, path))
+    })
+}
+
+/// Whether `owner`, alive and with every reply read, holds nothing that
+/// names `path`.
+fn forgotten(owner: &Peer, path: &str) -> bool {
+    let c = &owner.client;
+    let unread = |t: &Status| matches!(t, Status::Ready(Resume::Reply(_)));
+    if c.abandoned_session() || unread(&c.main) || unread(&c.event) {
+        return false;
+    }
+    let on_its_way = owner
+        .inbox
+        .iter()
+        .any(|m| matches!(m, Message::Reply(_, Ok(OpResult::Created(p))) if p == path));
+    let mut named = on_its_way;
+    c.recipe.paths(&mut |p| named |= p == path);
+    !named
 }
 
 /// Deadlock: given the state's enabled non-fault actions.

@@ -87,8 +87,12 @@ pub enum Action {
     Disconnect(u8),
     /// Fault: the client's process crashes.
     Crash(u8),
-    /// The server times out a crashed client's session. Not a fault: it
-    /// follows a crash, at any moment.
+    /// Fault, UNSAFE (ZooKeeper never does it): the client's second queued
+    /// reply or event reaches it before the first.
+    Overtake(u8),
+    /// The server times out a session nothing keeps alive (a crashed or
+    /// exited process, a closed library). Not a fault: it follows, at any
+    /// moment.
     TimeOutSession(u8),
     /// The client library reconnects within the session timeout. Not a
     /// fault: it follows a disconnect, at any moment.
@@ -103,6 +107,7 @@ impl Action {
                 | Action::LoseConnection(_)
                 | Action::Disconnect(_)
                 | Action::Crash(_)
+                | Action::Overtake(_)
         )
     }
 
@@ -119,6 +124,7 @@ impl Action {
             Action::LoseConnection(c) => Action::LoseConnection(f(c)),
             Action::Disconnect(c) => Action::Disconnect(f(c)),
             Action::Crash(c) => Action::Crash(f(c)),
+            Action::Overtake(c) => Action::Overtake(f(c)),
             Action::TimeOutSession(c) => Action::TimeOutSession(f(c)),
             Action::Reconnect(c) => Action::Reconnect(f(c)),
             Action::Reap => Action::Reap,
@@ -137,6 +143,7 @@ impl Action {
             | Action::Disconnect(c)
             | Action::Reconnect(c)
             | Action::Crash(c)
+            | Action::Overtake(c)
             | Action::TimeOutSession(c) => Some(c),
             Action::Reap => None,
         }
@@ -155,6 +162,7 @@ impl fmt::Display for Action {
             Action::LoseConnection(c) => write!(f, "FAULT connection loss c{}", c + 1),
             Action::Disconnect(c) => write!(f, "FAULT disconnect c{}", c + 1),
             Action::Crash(c) => write!(f, "FAULT crash c{}", c + 1),
+            Action::Overtake(c) => write!(f, "UNSAFE server->c{} out of order", c + 1),
             Action::TimeOutSession(c) => write!(f, "server times out c{}", c + 1),
             Action::Reconnect(c) => write!(f, "c{} reconnects", c + 1),
         }
@@ -197,7 +205,7 @@ impl System {
             .first()
             .map(|p| p.client.recipe.lock_root())
             .unwrap_or("/");
-        if server.node(root).is_none() {
+        if !cfg.recipe_root && server.node(root).is_none() {
             // The roots are fixed, valid paths under `/`.
             let _ = server.seed_node(root, CreateMode::Persistent);
         }
@@ -232,9 +240,8 @@ impl System {
                 out.push(Action::Serve(c));
             }
             // The library of a client whose thread died still reconnects;
-            // a crashed process's does not.
-            if p.disconnected && self.server.is_alive(p.session) && p.client.phase != Phase::Crashed
-            {
+            // a gone process's, or a closed library, does not.
+            if p.disconnected && self.server.is_alive(p.session) && !p.client.abandoned_session() {
                 out.push(Action::Reconnect(c));
             }
             if !p.client.session_lost
@@ -257,7 +264,7 @@ impl System {
             if alive && self.faults.crashes > 0 {
                 out.push(Action::Crash(c));
             }
-            if p.client.phase == Phase::Crashed && self.server.is_alive(p.session) {
+            if p.client.abandoned_session() && self.server.is_alive(p.session) {
                 out.push(Action::TimeOutSession(c));
             }
             if self.faults.connection_losses > 0
@@ -266,6 +273,9 @@ impl System {
                 && !p.disconnected
             {
                 out.push(Action::LoseConnection(c));
+            }
+            if self.faults.reorders > 0 && p.inbox.len() >= 2 && !p.disconnected {
+                out.push(Action::Overtake(c));
             }
             if self.faults.disconnects > 0
                 && !p.client.has_pending_call()
@@ -322,6 +332,11 @@ impl System {
                 }
             }
             Action::Crash(c) => self.crash(c as usize, describe, &mut fx),
+            Action::Overtake(c) => {
+                self.faults.reorders -= 1;
+                self.peers[c as usize].get_mut().inbox.swap(0, 1);
+                self.deliver(c as usize, describe, &mut fx);
+            }
             Action::TimeOutSession(c) => {
                 self.end_session(c as usize, "times out after the crash", describe, &mut fx)
             }

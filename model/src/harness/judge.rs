@@ -15,6 +15,15 @@ pub fn herd(woken_waiters: usize) -> bool {
     woken_waiters >= 2
 }
 
+/// FIFO fairness, a figure rather than a property (seed 001 claims its
+/// lock is fair): an acquisition is out of order when another client still
+/// waiting arrived before the acquirer — called `lock()`, for the first
+/// time since its last acquisition, earlier. `arrived` is the acquirer's
+/// arrival, `waiting` the arrivals of the others still waiting.
+pub fn out_of_order<T: Ord>(arrived: T, waiting: impl IntoIterator<Item = T>) -> bool {
+    waiting.into_iter().any(|t| t < arrived)
+}
+
 /// The first violation of each property a run saw, with how it happened:
 /// what the simulator and the real driver keep (the checker keeps a trace).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

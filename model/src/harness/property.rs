@@ -27,6 +27,11 @@ pub enum Property {
     /// explored graph (the checker), or a client not done within a bound
     /// (the simulator).
     Starvation,
+    /// No lock node outlives its owner's grip on it: a sequential node
+    /// whose owner's process is alive (so its session lives on) while
+    /// nothing the owner holds refers to it — its code will never delete
+    /// it, and every client that sorts the children sees it.
+    OrphanedNode,
     /// No thread ends on an uncaught exception.
     ThreadDied,
     /// No release (the recipe's own release operation) notifies more than
@@ -36,12 +41,13 @@ pub enum Property {
 
 impl Property {
     /// Every property, in the order a headline picks the first violated one.
-    pub const ALL: [Property; 7] = [
+    pub const ALL: [Property; 8] = [
         Property::MutualExclusionAtResource,
         Property::MutualExclusion,
         Property::FencedSafety,
         Property::Deadlock,
         Property::Starvation,
+        Property::OrphanedNode,
         Property::ThreadDied,
         Property::Herd,
     ];
@@ -55,6 +61,7 @@ impl Property {
             Property::Starvation => "starvation",
             Property::ThreadDied => "thread died",
             Property::Herd => "herd",
+            Property::OrphanedNode => "orphaned node",
         }
     }
 

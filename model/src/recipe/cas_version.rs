@@ -37,7 +37,7 @@ use crate::runtime::lock_loop::Lock;
 use crate::runtime::step::{
     act, call, release, unexpected, Action, RecipeConfig, Resume, StatFields, Step,
 };
-use crate::zk::{Op, OpResult, ZkError};
+use crate::zk::{Name, Op, OpResult, ZkError};
 
 pub const LOCK: &str = "/cas-lock";
 const WATCHER: u8 = 1;
@@ -129,6 +129,11 @@ impl Lock for CasVersion {
     fn rewind(&mut self) {
         self.main = Main::Start;
     }
+
+    /// The lock's node is a constant: the state holds no path.
+    fn paths(&self, _: &mut dyn FnMut(&str)) {}
+
+    fn paths_mut(&mut self, _: &mut dyn FnMut(&mut Name)) {}
 
     fn unlock(&mut self) -> Action {
         self.holds = self.holds.saturating_sub(1);

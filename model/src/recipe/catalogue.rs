@@ -12,6 +12,7 @@
 
 use crate::runtime::lock_loop::{Lock, LockLoop};
 use crate::runtime::step::{Action, Recipe, RecipeConfig, Resume, StatFields, Thread};
+use crate::zk::Name;
 use std::fmt;
 
 /// How a row's state type runs: a [`Lock`] runs in the harness loop
@@ -91,6 +92,18 @@ macro_rules! catalogue {
             fn reads_stat(&self) -> StatFields {
                 match self { $( AnyRecipe::$variant(r) => r.reads_stat(), )+ }
             }
+
+            fn paths(&self, f: &mut dyn FnMut(&str)) {
+                match self { $( AnyRecipe::$variant(r) => r.paths(f), )+ }
+            }
+
+            fn paths_mut(&mut self, f: &mut dyn FnMut(&mut Name)) {
+                match self { $( AnyRecipe::$variant(r) => r.paths_mut(f), )+ }
+            }
+
+            fn exception_ends_process(&self) -> bool {
+                match self { $( AnyRecipe::$variant(r) => r.exception_ends_process(), )+ }
+            }
         }
     };
 }
@@ -154,4 +167,12 @@ catalogue! {
         "seeds 001 (LockWatcher) and 004: the lock taken inside process(NodeDeleted)",
         "mutual exclusion without a herd: each waiter watches its predecessor and takes the lock in the callback",
         watcher_callback::new;
+    TryOnce => "try-once", TryOnce(try_once::TryOnce),
+        "seed 002's kazoo cluster_lock: one attempt, the caller polls",
+        "mutual exclusion: only the lowest node holds, and a client that is not lowest withdraws its node",
+        try_once::new;
+    TryOnceRetry => "try-once-retry", TryOnceRetry(try_once::TryOnce),
+        "seed 002's cluster_lock, its caller catching every exception and retrying",
+        "mutual exclusion, and a failed attempt costs nothing but a retry",
+        try_once_retry::new;
 }

@@ -106,6 +106,14 @@ impl Lock for HerdChildren {
         self.main = Main::Start;
     }
 
+    fn paths(&self, f: &mut dyn FnMut(&str)) {
+        f(&self.own);
+    }
+
+    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut Name)) {
+        f(&mut self.own);
+    }
+
     fn unlock(&mut self) -> Action {
         release(Op::delete(self.own.clone(), -1), "zk.delete(myNode, -1)")
     }

@@ -169,6 +169,16 @@ impl Lock for HerdLowest {
         self.main = Main::Start;
     }
 
+    fn paths(&self, f: &mut dyn FnMut(&str)) {
+        f(&self.my_node);
+        f(&self.small_node);
+    }
+
+    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut Name)) {
+        f(&mut self.my_node);
+        f(&mut self.small_node);
+    }
+
     fn unlock(&mut self) -> Action {
         release(
             Op::delete(self.my_node.clone(), -1),

@@ -20,7 +20,7 @@
 use crate::runtime::latch_watcher::LatchWatcher;
 use crate::runtime::lock_loop::Lock;
 use crate::runtime::step::{act, call, release, unexpected, Action, RecipeConfig, Resume, Step};
-use crate::zk::{CreateMode, Op, OpResult, ZkError};
+use crate::zk::{CreateMode, Name, Op, OpResult, ZkError};
 
 pub const ROOT: &str = "/";
 const LOCK: &str = "/myDistributeLock";
@@ -101,6 +101,11 @@ impl Lock for HerdUnique {
     fn rewind(&mut self) {
         self.main = Main::Start;
     }
+
+    /// The lock's node is a constant: the state holds no path.
+    fn paths(&self, _: &mut dyn FnMut(&str)) {}
+
+    fn paths_mut(&mut self, _: &mut dyn FnMut(&mut Name)) {}
 
     fn unlock(&mut self) -> Action {
         release(Op::delete(LOCK, -1), "zk.delete(/myDistributeLock, -1)")

@@ -17,6 +17,8 @@
 //! | herd-children | [`herd_children`] |
 //! | herd-lowest | [`herd_lowest`] |
 //! | cas-version | [`cas_version`] (the example of `docs/writing-a-recipe.md`) |
+//! | try-once | [`try_once`] |
+//! | try-once-retry | [`try_once_retry`] (code in [`try_once`]) |
 //! | watcher-callback | [`watcher_callback`] (a [`Recipe`](crate::runtime::Recipe) of its own: the lock is taken in a callback) |
 
 pub mod cas_version;
@@ -30,6 +32,8 @@ pub mod predecessor;
 pub mod racy_wait;
 pub mod seed000;
 pub mod timed_wait;
+pub mod try_once;
+pub mod try_once_retry;
 pub mod watcher_callback;
 
 pub use catalogue::{AnyRecipe, RecipeId};

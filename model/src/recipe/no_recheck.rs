@@ -177,6 +177,22 @@ impl Lock for NoRecheck {
         self.main = Main::Start;
     }
 
+    fn paths(&self, f: &mut dyn FnMut(&str)) {
+        f(&self.my_node);
+        f(&self.pre_node);
+        if let Some(p) = &self.node_id {
+            f(p);
+        }
+    }
+
+    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut Name)) {
+        f(&mut self.my_node);
+        f(&mut self.pre_node);
+        if let Some(p) = self.node_id.as_mut() {
+            f(p);
+        }
+    }
+
     fn unlock(&mut self) -> Action {
         match &self.node_id {
             Some(node) => release(

@@ -131,6 +131,16 @@ impl Lock for Predecessor {
         self.main = Main::Start;
     }
 
+    fn paths(&self, f: &mut dyn FnMut(&str)) {
+        f(&self.own);
+        f(&self.watched);
+    }
+
+    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut Name)) {
+        f(&mut self.own);
+        f(&mut self.watched);
+    }
+
     fn unlock(&mut self) -> Action {
         release(
             Op::delete(self.own.clone(), -1),

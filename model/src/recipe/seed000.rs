@@ -265,6 +265,16 @@ impl Lock for Seed000 {
         self.main = Main::Start;
     }
 
+    fn paths(&self, f: &mut dyn FnMut(&str)) {
+        f(&self.current_lock_path);
+        f(&self.pre_current_lock_path);
+    }
+
+    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut Name)) {
+        f(&mut self.current_lock_path);
+        f(&mut self.pre_current_lock_path);
+    }
+
     fn unlock(&mut self) -> Action {
         release(
             Op::delete(self.current_lock_path.clone(), -1),

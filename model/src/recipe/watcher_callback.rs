@@ -267,6 +267,16 @@ impl Recipe for WatcherCallback {
         LOCK_ROOT_PATH
     }
 
+    fn paths(&self, f: &mut dyn FnMut(&str)) {
+        f(&self.self_path);
+        f(&self.wait_path);
+    }
+
+    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut Name)) {
+        f(&mut self.self_path);
+        f(&mut self.wait_path);
+    }
+
     fn step(&mut self, thread: Thread, resume: Resume) -> Action {
         match thread {
             Thread::Main => self.main_step(resume),

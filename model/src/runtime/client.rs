@@ -210,6 +210,9 @@ impl<R: Recipe> Client<R> {
         };
         let mut events = Vec::new();
         self.phase = self.phase.after(kind, t == Thread::Main, &mut events);
+        if self.phase == Phase::Died && self.recipe.exception_ends_process() {
+            self.end_process();
+        }
         if t == Thread::Event && self.event == Status::Ready(Resume::Go) {
             self.return_eagerly();
         }
@@ -248,7 +251,10 @@ impl<R: Recipe> Client<R> {
                     "watch flag and watcher disagree"
                 );
                 if self.session_lost {
-                    Status::Ready(Resume::Reply(Err(ZkError::SessionExpired)))
+                    Status::Ready(Resume::Reply(closing_reply(
+                        op,
+                        Err(ZkError::SessionExpired),
+                    )))
                 } else {
                     output = Output::Send(op.clone());
                     Status::Calling {
@@ -378,7 +384,7 @@ impl<R: Recipe> Client<R> {
             if is_expiry(&reply) {
                 self.learn_expiry();
             }
-            *self.status_mut(t) = Status::Ready(Resume::Reply(reply));
+            *self.status_mut(t) = Status::Ready(Resume::Reply(closing_reply(&op, reply)));
         }
     }
 
@@ -396,22 +402,45 @@ impl<R: Recipe> Client<R> {
 
     /// The connection dropped: every pending call fails with
     /// `ConnectionLoss`, and every watcher hears `Disconnected`.
+    /// A `close()` in flight returns all the same, and the library is
+    /// closed: it will not reconnect, and the session — if the server never
+    /// got the close — lives until the server times it out.
     pub fn on_connection_loss(&mut self) {
+        let mut closed = false;
         for t in [Thread::Main, Thread::Event] {
-            if self.caller(t) {
-                *self.status_mut(t) = Status::Ready(Resume::Reply(Err(ZkError::ConnectionLoss)));
+            if let Status::Calling { op, .. } = self.status(t) {
+                closed |= *op == Op::CloseSession;
+                let reply = closing_reply(op, Err(ZkError::ConnectionLoss));
+                *self.status_mut(t) = Status::Ready(Resume::Reply(reply));
             }
         }
         self.tell_everyone(KeeperState::Disconnected);
+        if closed {
+            self.session_lost = true;
+            self.watchers.clear();
+        }
     }
 
     /// The process crashed: both threads stop where they are, with what
     /// they held, and nothing reaches them any more.
     pub fn crash(&mut self) {
         self.main = Status::Finished;
+        self.end_process();
+    }
+
+    /// The process is gone (crashed, or ended by its main thread's uncaught
+    /// exception): no thread runs again, and nothing reaches it.
+    fn end_process(&mut self) {
         self.event = Status::Finished;
         self.notices.clear();
         self.phase = Phase::Crashed;
+    }
+
+    /// Nothing keeps the client's session alive any more — its process is
+    /// gone, or its library was closed — so the server times it out
+    /// (unless it already ended).
+    pub fn abandoned_session(&self) -> bool {
+        self.phase == Phase::Crashed || self.session_lost
     }
 
     /// The library reconnected within the session timeout. Like
@@ -468,5 +497,15 @@ impl<R: Recipe> Client<R> {
     /// Whether the main thread has a call in flight.
     pub fn has_pending_call(&self) -> bool {
         self.caller(Thread::Main) || self.caller(Thread::Event)
+    }
+}
+
+/// `close()` never throws (`ZooKeeper.close()` ignores the reply of its
+/// closeSession, kazoo's `close()` raises nothing): whatever became of it,
+/// the caller sees it return.
+fn closing_reply(op: &Op, reply: Reply) -> Reply {
+    match op {
+        Op::CloseSession => Ok(crate::zk::OpResult::Closed),
+        _ => reply,
     }
 }

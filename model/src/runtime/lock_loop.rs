@@ -7,6 +7,7 @@
 //! [`Recipe`] the drivers step.
 
 use super::step::{act, throw, Action, Recipe, RecipeConfig, Resume, StatFields, Step, Thread};
+use crate::zk::Name;
 
 /// A lock recipe's own code: what `lock()`, `unlock()` and its watchers do.
 pub trait Lock: Clone + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + 'static {
@@ -38,6 +39,18 @@ pub trait Lock: Clone + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + '
     /// [`Recipe::reads_stat`]).
     fn reads_stat(&self) -> StatFields {
         StatFields::NONE
+    }
+
+    /// Every node path the recipe's state holds (see [`Recipe::paths`]).
+    fn paths(&self, f: &mut dyn FnMut(&str));
+
+    /// The same paths, to rewrite in place (see [`Recipe::paths_mut`]).
+    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut Name));
+
+    /// Whether an uncaught exception ends the process (see
+    /// [`Recipe::exception_ends_process`]).
+    fn exception_ends_process(&self) -> bool {
+        false
     }
 }
 
@@ -187,5 +200,17 @@ impl<L: Lock> Recipe for LockLoop<L> {
 
     fn reads_stat(&self) -> StatFields {
         self.lock.reads_stat()
+    }
+
+    fn paths(&self, f: &mut dyn FnMut(&str)) {
+        self.lock.paths(f)
+    }
+
+    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut Name)) {
+        self.lock.paths_mut(f)
+    }
+
+    fn exception_ends_process(&self) -> bool {
+        self.lock.exception_ends_process()
     }
 }

@@ -7,7 +7,7 @@
 //! schedulable, so a driver can interleave the event thread's `notifyAll()`
 //! between the main thread's `exists(..., watcher)` and its `wait()`.
 
-use crate::zk::{Op, Reply, Stat, WatchedEvent};
+use crate::zk::{Name, Op, Reply, Stat, WatchedEvent};
 use serde::Serialize;
 use std::fmt;
 
@@ -222,6 +222,24 @@ pub trait Recipe: Clone + Eq + std::hash::Hash + fmt::Debug + Send + Sync + 'sta
     /// apart states that differ only in zxids nobody looks at.
     fn reads_stat(&self) -> StatFields {
         StatFields::NONE
+    }
+
+    /// Hands `f` every node path (or child name) the recipe's state holds:
+    /// its fields and the locals it keeps between steps. The checker reads
+    /// them for the orphaned-node property (a node nobody refers to) and
+    /// renames sequence suffixes through [`paths_mut`](Self::paths_mut); a
+    /// recipe must hand over every one, or both go wrong.
+    fn paths(&self, f: &mut dyn FnMut(&str));
+
+    /// [`paths`](Self::paths), each one to rewrite in place.
+    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut Name));
+
+    /// Whether an exception that escapes the main thread ends the whole
+    /// process — a script with no `except` — so that its session lives
+    /// only until the server times it out. By default the process lives
+    /// on (a pool thread of a JVM dies, the JVM and its session stay).
+    fn exception_ends_process(&self) -> bool {
+        false
     }
 }
 

@@ -94,6 +94,31 @@ impl Watchers {
         self.child.clear();
     }
 
+    /// Every path a watcher is registered on.
+    pub fn paths(&self) -> impl Iterator<Item = &Name> {
+        self.data.iter().chain(&self.child).map(|(p, _)| p)
+    }
+
+    /// Every path a watcher is registered on, each one to rewrite in place
+    /// (the checker's sequence-suffix abstraction).
+    pub fn paths_mut(&mut self, f: &mut dyn FnMut(&mut Name)) {
+        for table in [&mut self.data, &mut self.child] {
+            for (p, _) in table.iter_mut() {
+                f(p);
+            }
+            // Back in path order; two names renamed into one share their
+            // watchers.
+            table.sort_by(|a, b| a.0.cmp(&b.0));
+            table.dedup_by(|later, kept| {
+                let same = later.0 == kept.0;
+                if same {
+                    kept.1 = WatcherSet(kept.1 .0 | later.1 .0);
+                }
+                same
+            });
+        }
+    }
+
     pub fn is_empty(&self) -> bool {
         self.data.is_empty() && self.child.is_empty()
     }

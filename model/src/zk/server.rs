@@ -94,6 +94,23 @@ impl ZkServer {
         self.inner.read_only(session, op)
     }
 
+    /// Renames every node and watched path `rename` gives a new name: the
+    /// checker's sequence-suffix abstraction (`check::sequences`), which
+    /// makes states that differ only in what no recipe observes one state.
+    pub fn rename_paths(&mut self, rename: &dyn Fn(&str) -> Option<String>) {
+        let s = self.m();
+        s.tree.rename(rename);
+        s.watches.rename(rename);
+    }
+
+    /// Replaces every node's stat by `restat` of it, and the last zxid by
+    /// `zxid` (the same abstraction: sequence counters and unread zxids).
+    pub fn restat(&mut self, restat: &dyn Fn(&Node) -> super::Stat, zxid: i64) {
+        let s = self.m();
+        s.tree.restat(restat);
+        s.zxid = zxid;
+    }
+
     /// The size of the server's state without its heap parts (it lives
     /// behind the `Arc`, shared between copies): what the checker's memory
     /// estimate counts per queued state.
@@ -225,6 +242,11 @@ impl ServerState {
 
     pub fn watch_count(&self) -> usize {
         self.watches.count()
+    }
+
+    /// Every watched path (data and child), once per table.
+    pub fn watched_paths(&self) -> impl Iterator<Item = &Name> {
+        self.watches.paths()
     }
 
     /// Creates a node directly, outside any session (test and scenario set-up:

@@ -102,8 +102,41 @@ impl<K: Ord, V> SmallMap<K, V> {
         self.0.iter().map(|(k, v)| (k, v))
     }
 
+    pub fn keys(&self) -> impl Iterator<Item = &K> {
+        self.0.iter().map(|(k, _)| k)
+    }
+
     pub fn values(&self) -> impl Iterator<Item = &V> {
         self.0.iter().map(|(_, v)| v)
+    }
+
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut V> {
+        self.0.iter_mut().map(|(_, v)| v)
+    }
+}
+
+/// As a `BTreeMap` collects: in key order, the last value of a key kept.
+impl<K: Ord, V> FromIterator<(K, V)> for SmallMap<K, V> {
+    fn from_iter<I: IntoIterator<Item = (K, V)>>(items: I) -> Self {
+        let mut v: Vec<(K, V)> = items.into_iter().collect();
+        // Stable: equal keys stay in arrival order, and the last one stays.
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut out: Vec<(K, V)> = Vec::with_capacity(v.len());
+        for (k, x) in v {
+            match out.last_mut() {
+                Some(last) if last.0 == k => last.1 = x,
+                _ => out.push((k, x)),
+            }
+        }
+        SmallMap(out)
+    }
+}
+
+impl<K, V> IntoIterator for SmallMap<K, V> {
+    type Item = (K, V);
+    type IntoIter = std::vec::IntoIter<(K, V)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
     }
 }
 
@@ -130,6 +163,9 @@ mod tests {
         assert!(m
             .range_from(Bound::Excluded(&3))
             .eq(b.range((Bound::Excluded(3), Bound::Unbounded))));
+        let c: SmallMap<u32, usize> = [(3, 1), (1, 2), (3, 4)].into_iter().collect();
+        let d: BTreeMap<u32, usize> = [(3, 1), (1, 2), (3, 4)].into_iter().collect();
+        assert!(c.iter().eq(d.iter()));
         m.retain(|k, _| k % 2 == 1);
         b.retain(|k, _| k % 2 == 1);
         assert!(m.iter().eq(b.iter()));

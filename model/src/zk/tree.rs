@@ -165,3 +165,21 @@ impl Tree {
         })
     }
 }
+
+impl Tree {
+    /// Renames every path `rename` gives a new name (the checker's
+    /// sequence-suffix abstraction).
+    pub fn rename(&mut self, rename: &dyn Fn(&str) -> Option<String>) {
+        self.nodes = std::mem::take(&mut self.nodes)
+            .into_iter()
+            .map(|(p, n)| (rename(&p).map(Name::from).unwrap_or(p), n))
+            .collect();
+    }
+
+    /// Replaces every node's stat by `restat` of the node.
+    pub fn restat(&mut self, restat: &dyn Fn(&Node) -> Stat) {
+        for n in self.nodes.values_mut() {
+            n.stat = restat(n);
+        }
+    }
+}

@@ -134,6 +134,22 @@ impl Watches {
         self.data.iter()
     }
 
+    /// Every watched path, data and child.
+    pub fn paths(&self) -> impl Iterator<Item = &Name> {
+        self.data.keys().chain(self.child.keys())
+    }
+
+    /// Renames every path `rename` gives a new name (the checker's
+    /// sequence-suffix abstraction).
+    pub fn rename(&mut self, rename: &dyn Fn(&str) -> Option<String>) {
+        for table in [&mut self.data, &mut self.child] {
+            *table = std::mem::take(table)
+                .into_iter()
+                .map(|(p, s)| (rename(&p).map(Name::from).unwrap_or(p), s))
+                .collect();
+        }
+    }
+
     /// The child watches: each path with the sessions holding one, in path
     /// order.
     pub fn child(&self) -> impl Iterator<Item = (&Name, &BTreeSet<SessionId>)> + '_ {

@@ -85,5 +85,6 @@ fn short(p: Property) -> &'static str {
         Property::MutualExclusionAtResource => "mutex@res",
         Property::FencedSafety => "fenced",
         Property::ThreadDied => "died",
+        Property::OrphanedNode => "orphan",
     }
 }

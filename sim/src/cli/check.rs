@@ -25,6 +25,11 @@ pub struct CheckArgs {
     /// (default 4096; the verdict is then `incomplete`).
     #[arg(long)]
     pub max_memory_mb: Option<usize>,
+    /// States that differ only in sequence suffixes and unread zxids are
+    /// one state (as `[check] abstract_sequences = true`): makes a polling
+    /// recipe's exploration finite.
+    #[arg(long)]
+    pub abstract_sequences: bool,
     /// Threads that expand states (default: every core). The verdict, the
     /// traces and the counts are the same for any number.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
@@ -50,6 +55,7 @@ pub fn run(args: &CheckArgs) -> i32 {
     if let Some(mb) = args.max_memory_mb {
         sc.check.max_memory = mb.saturating_mul(1 << 20);
     }
+    sc.check.abstract_sequences |= args.abstract_sequences;
     sc.check.jobs = args.jobs.map_or_else(super::cores, usize::from);
     if let Err(e) = sc.check.validate() {
         eprintln!("error: {}: {e}", sc.path.display());
@@ -111,6 +117,7 @@ pub fn to_json(sc: &Scenario, r: &Report) -> serde_json::Value {
         "clients": sc.check.clients,
         "acquisitions": sc.check.acquisitions,
         "reentries": sc.check.reentries,
+        "abstract_sequences": sc.check.abstract_sequences,
         "verdict": r.verdict.name(),
         "property": r.property.map(|p| p.name()),
         "states": r.states,
@@ -143,7 +150,15 @@ pub fn to_text(sc: &Scenario, r: &Report) -> String {
         0 => String::new(),
         r => format!(", each lock() re-entered {r}×"),
     };
-    let how = format!(" × {} acquisitions{reentries}", sc.check.acquisitions);
+    let abstracted = if sc.check.abstract_sequences {
+        ", sequence suffixes abstracted"
+    } else {
+        ""
+    };
+    let how = format!(
+        " × {} acquisitions{reentries}{abstracted}",
+        sc.check.acquisitions
+    );
     let mut out = super::title(&sc.name, sc.recipe(), sc.check.clients, &how);
     let _ = writeln!(out, "verdict: {about}");
     for p in &r.properties {

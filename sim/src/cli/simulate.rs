@@ -217,7 +217,7 @@ fn to_text(cfg: &SimConfig, a: &SimArgs, r: &SweepReport) -> String {
     );
     let _ = writeln!(
         out,
-        "wake-ups per release {:.2}; acquisition latency p50 {:.3} ms, p99 {:.3} ms; stale writes rejected {}; belief overlaps {}; expiries {}; faults {}; wait timeouts {}",
+        "wake-ups per release {:.2}; acquisition latency p50 {:.3} ms, p99 {:.3} ms; stale writes rejected {}; belief overlaps {}; expiries {}; faults {}; wait timeouts {}\nFIFO: {} acquisitions ahead of an earlier arrival still waiting ({:.1} % of acquisitions)",
         s.wakeups_per_release,
         s.latency_p50_ms,
         s.latency_p99_ms,
@@ -225,7 +225,9 @@ fn to_text(cfg: &SimConfig, a: &SimArgs, r: &SweepReport) -> String {
         s.belief_overlaps,
         s.expiries,
         s.faults,
-        s.wait_timeouts
+        s.wait_timeouts,
+        s.out_of_order_acquisitions,
+        100.0 * s.out_of_order_per_acquisition
     );
     out
 }
@@ -304,6 +306,7 @@ pub fn run_bench(a: &BenchSimArgs) -> i32 {
         clients,
         acquisitions,
         reentries: 0,
+        recipe_root: false,
         settings: SimSettings::default(),
     };
     println!("simulator figures (one core unless noted; default [sim] settings)");

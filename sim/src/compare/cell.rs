@@ -29,6 +29,9 @@ pub struct CellConfig {
     pub sim: SimSettings,
     /// The checker's bound (`[check] max_states`).
     pub max_states: usize,
+    /// The checker's sequence-suffix abstraction (`[check]
+    /// abstract_sequences`).
+    pub abstract_sequences: bool,
 }
 
 /// The cell's name, as file names and `--json` spell it.
@@ -54,6 +57,7 @@ impl CellConfig {
                 ..SimSettings::default()
             },
             max_states: s.max_states,
+            abstract_sequences: s.abstract_sequences,
         };
         (fault.apply)(&mut c);
         c
@@ -83,6 +87,9 @@ impl CellConfig {
                     }
                 }
                 out.push_str(&format!("\n[check]\nmax_states = {}\n", self.max_states));
+                if self.abstract_sequences {
+                    out.push_str("abstract_sequences = true\n");
+                }
             }
             Driver::Sim => {
                 out.push('\n');
@@ -292,6 +299,10 @@ fn run_check(sc: &Scenario, path: &str, page: String) -> CellResult {
 /// How many failing seeds are replayed with a trace to find the shortest.
 const TRACE_CANDIDATES: usize = 20;
 
+/// The most entries of a simulator trace a report shows: its last ones.
+/// (Pollers under a long pause write tens of thousands.)
+const SHOWN_ENTRIES: usize = 2_000;
+
 fn run_sim(sc: &Scenario, path: &str, page: String) -> CellResult {
     let cfg = SimConfig::of(sc);
     let opts = SweepOptions::every_seed(sc.sim.seeds);
@@ -331,14 +342,25 @@ fn run_sim(sc: &Scenario, path: &str, page: String) -> CellResult {
             .take(TRACE_CANDIDATES)
             .map(|f| run_seed(&cfg, f.seed, true))
             .min_by_key(|run| (run.trace.entries.len(), run.seed));
-        if let Some(run) = best {
+        if let Some(mut run) = best {
+            let command = format!("cargo run --release -- replay {path} --seed {}", run.seed);
+            let steps = run.trace.entries.len();
+            // A page shows the end of a long trace, where the violation is.
+            let cut = steps.saturating_sub(SHOWN_ENTRIES);
+            run.trace.entries.drain(..cut);
+            let mut text = run.trace.text();
+            if cut > 0 {
+                text = format!(
+                    "({cut} earlier entries left out here; `{command}` prints the whole trace)\n{text}"
+                );
+            }
             r.trace = Some(CellTrace {
-                steps: run.trace.entries.len(),
+                steps,
                 seed: Some(run.seed),
                 why: run.violations.get(p).map(str::to_string),
                 page,
-                command: format!("cargo run --release -- replay {path} --seed {}", run.seed),
-                text: run.trace.text(),
+                command,
+                text,
                 mermaid: run.trace.mermaid(cfg.clients),
             });
         }

@@ -2,6 +2,7 @@
 //! faults, at growing numbers of clients, so the herd's growth against the
 //! textbook lock's flat line shows in the charts.
 
+use super::recipes::RecipeRow;
 use crate::scenario::Scenario;
 use crate::simulate::sweep::{sweep, SweepOptions};
 use crate::simulate::SimConfig;
@@ -39,14 +40,33 @@ pub struct CostPoint {
     pub command: String,
 }
 
-/// The scenario file every point of `recipe` runs (`--clients` varies).
-pub fn scenario_text(recipe: RecipeId) -> String {
+/// The scenario file every point of `recipe` runs (`--clients` varies),
+/// with `acquisitions` per client.
+pub fn scenario_text(recipe: RecipeId, acquisitions: u8) -> String {
     format!(
         "# {recipe}'s costs: `locksmith compare` runs this file with --clients 2, 5, 10, 20.\n\
          # Generated; do not edit (regenerate with `cargo run --release -- compare`).\n\
          description = \"Costs without faults: default [sim] settings.\"\n\
-         recipe = \"{recipe}\"\nclients = 2\nacquisitions = {ACQUISITIONS}\n\n[sim]\nseeds = {SEEDS}\n"
+         recipe = \"{recipe}\"\nclients = 2\nacquisitions = {acquisitions}\n\n[sim]\nseeds = {SEEDS}\n"
     )
+}
+
+/// How many acquisitions per client the cost runs of `rows` take, in
+/// words: [`ACQUISITIONS`], and the recipes that take fewer.
+pub fn acquisitions_text(rows: &[RecipeRow]) -> String {
+    let mut text = format!("{ACQUISITIONS} acquisitions per client");
+    let fewer: Vec<String> = rows
+        .iter()
+        .filter(|r| r.cost_acquisitions != ACQUISITIONS)
+        .map(|r| format!("{} for {}", r.cost_acquisitions, r.id))
+        .collect();
+    if !fewer.is_empty() {
+        text.push_str(&format!(
+            " ({}: its release, `close()`, ends the client)",
+            fewer.join(", ")
+        ));
+    }
+    text
 }
 
 /// The scenario's path, relative to the report folder.
@@ -54,11 +74,12 @@ pub fn scenario_path(recipe: RecipeId) -> String {
     format!("scenarios/costs--{}.toml", recipe.name())
 }
 
-/// Runs every point of `recipe`.
-pub fn run(recipe: RecipeId, out: &str) -> Result<Vec<CostPoint>, String> {
+/// Runs every point of `row`'s recipe.
+pub fn run(row: &RecipeRow, out: &str) -> Result<Vec<CostPoint>, String> {
+    let recipe = row.id;
     let path = format!("{out}/{}", scenario_path(recipe));
-    let sc =
-        Scenario::parse(Path::new(&path), &scenario_text(recipe)).map_err(|e| e.to_string())?;
+    let text = scenario_text(recipe, row.cost_acquisitions);
+    let sc = Scenario::parse(Path::new(&path), &text).map_err(|e| e.to_string())?;
     let mut points = Vec::new();
     for n in CLIENTS {
         let mut cfg = SimConfig::of(&sc);

@@ -27,7 +27,10 @@ pub fn build(m: &Matrix) -> Result<BTreeMap<String, String>, String> {
             svgs.push(svg);
         }
         for r in &m.recipes {
-            files.insert(costs::scenario_path(r.id), costs::scenario_text(r.id));
+            files.insert(
+                costs::scenario_path(r.id),
+                costs::scenario_text(r.id, r.cost_acquisitions),
+            );
         }
     }
     for c in &m.cells {

@@ -122,8 +122,8 @@ pub fn page(m: &Matrix, readme_intro: &str, charts: &[String]) -> String {
     if !charts.is_empty() {
         let _ = writeln!(
             o,
-            "<h2>What it costs</h2><p>The simulator without faults, {} acquisitions per client, {} seeds per point.</p><div class=\"charts\">",
-            super::costs::ACQUISITIONS,
+            "<h2>What it costs</h2><p>The simulator without faults, {}, {} seeds per point.</p><div class=\"charts\">",
+            esc(&super::costs::acquisitions_text(&m.recipes)),
             super::costs::SEEDS
         );
         for svg in charts {

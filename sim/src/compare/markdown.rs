@@ -30,6 +30,7 @@ pub fn short(p: Property) -> &'static str {
         Property::Starvation => "starv.",
         Property::ThreadDied => "died",
         Property::Herd => "herd",
+        Property::OrphanedNode => "orphan",
     }
 }
 
@@ -185,12 +186,12 @@ fn costs_section(o: &mut String, m: &Matrix) {
     }
     let _ = writeln!(
         o,
-        "## What it costs\n\nThe simulator without faults, {} acquisitions per client, {} seeds per point, \
+        "## What it costs\n\nThe simulator without faults, {}, {} seeds per point, \
          default `[sim]` settings. A contended acquisition is one during whose attempt a watch \
          notification reached the client (as `locksmith real` counts them). Runs that end on a \
          violation (racy-wait's lost wake-up) count up to it. Each point's command is in \
          [compare.json](compare.json) (`costs[].command`).\n",
-        super::costs::ACQUISITIONS,
+        super::costs::acquisitions_text(&m.recipes),
         super::costs::SEEDS
     );
     for c in CHARTS {

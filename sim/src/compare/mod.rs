@@ -105,10 +105,10 @@ pub fn run(opts: &Options, done: &(dyn Fn(Done) + Sync)) -> Result<Matrix, Strin
                 )
             }
             Job::Costs(r) => {
-                let id = opts.recipes[r].id;
+                let row = &opts.recipes[r];
                 (
-                    format!("costs of {id}"),
-                    costs::run(id, &opts.out).map(Output::Costs),
+                    format!("costs of {}", row.id),
+                    costs::run(row, &opts.out).map(Output::Costs),
                 )
             }
         };

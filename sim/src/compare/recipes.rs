@@ -27,6 +27,13 @@ struct Partial {
     sim_acquisitions: Option<u8>,
     seeds: Option<u64>,
     max_states: Option<usize>,
+    /// The checker's sequence-suffix abstraction (`[check]
+    /// abstract_sequences`): a polling recipe's cells need it to finish.
+    abstract_sequences: Option<bool>,
+    /// Acquisitions per client in the cost runs, if not
+    /// [`costs::ACQUISITIONS`](super::costs::ACQUISITIONS): 1 for a recipe
+    /// whose release ends its client (`close()`).
+    cost_acquisitions: Option<u8>,
     #[serde(default)]
     claim: String,
     #[serde(default)]
@@ -63,6 +70,10 @@ pub struct Setup {
     pub sim_acquisitions: u8,
     pub seeds: u64,
     pub max_states: usize,
+    /// The checker's sequence-suffix abstraction on (off unless a recipe
+    /// asks for it).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub abstract_sequences: bool,
 }
 
 /// A row of the matrix: the recipe, its configuration, its prose.
@@ -76,6 +87,8 @@ pub struct RecipeRow {
     pub instead: String,
     /// Per fault class id, sizes that differ from [`setup`](Self::setup).
     pub per_fault: BTreeMap<String, Sizes>,
+    /// Acquisitions per client in the cost runs.
+    pub cost_acquisitions: u8,
 }
 
 impl RecipeRow {
@@ -128,10 +141,16 @@ pub fn rows() -> Result<Vec<RecipeRow>, String> {
                     sim_acquisitions: pick(p.and_then(|p| p.sim_acquisitions), d.sim_acquisitions),
                     seeds: p.and_then(|p| p.seeds).unwrap_or(d.seeds),
                     max_states: p.and_then(|p| p.max_states).unwrap_or(d.max_states),
+                    abstract_sequences: p
+                        .and_then(|p| p.abstract_sequences)
+                        .unwrap_or(d.abstract_sequences),
                 },
                 claim: p.map(|p| p.claim.clone()).unwrap_or_default(),
                 instead: p.map(|p| p.instead.clone()).unwrap_or_default(),
                 per_fault: p.map(|p| p.faults.clone()).unwrap_or_default(),
+                cost_acquisitions: p
+                    .and_then(|p| p.cost_acquisitions)
+                    .unwrap_or(super::costs::ACQUISITIONS),
             }
         })
         .collect())

@@ -120,6 +120,8 @@ struct Slot {
     attempt_since: Option<Instant>,
     /// A notification arrived during the current attempt.
     notified: bool,
+    /// Its first `lock()` since its last acquisition (FIFO fairness).
+    arrived: Option<Instant>,
     /// The critical section, or the pause before the next `lock()`, lasts
     /// until then.
     pause_until: Option<Instant>,
@@ -140,6 +142,7 @@ impl Slot {
             client: Client::new(recipe.instantiate(rcfg)),
             attempt_since: Some(now),
             notified: false,
+            arrived: Some(now),
             pause_until: None,
             thought: false,
             wait_until: [None, None],
@@ -272,6 +275,7 @@ impl World {
                 LockEvent::AcquireStarted => {
                     let slot = &mut self.slots[c];
                     slot.attempt_since = Some(now);
+                    slot.arrived.get_or_insert(now);
                     slot.notified = false;
                 }
                 LockEvent::Acquired => self.acquired(c, now),
@@ -280,7 +284,8 @@ impl World {
                 | LockEvent::Reentered
                 | LockEvent::Unlocked => self.last_progress = now,
                 LockEvent::Finished | LockEvent::ThreadDied(_) => {
-                    self.slots[c].attempt_since = None
+                    self.slots[c].attempt_since = None;
+                    self.slots[c].arrived = None;
                 }
                 LockEvent::ReleaseSent => {}
             }
@@ -317,6 +322,12 @@ impl World {
             self.stop(now);
         }
         self.metrics.acquisitions += 1;
+        if let Some(mine) = self.slots[c].arrived.take() {
+            let waiting = self.slots.iter().filter_map(|s| s.arrived);
+            if judge::out_of_order(mine, waiting) {
+                self.metrics.out_of_order_acquisitions += 1;
+            }
+        }
         let slot = &mut self.slots[c];
         if let Some(since) = slot.attempt_since.take() {
             self.metrics
@@ -567,6 +578,18 @@ async fn drive(world: Shared, c: usize, mut session: Session, cfg: RealConfig) {
                 }
             }
             Some(Ok((t, Some(op)))) => {
+                // A recipe that releases by closing its session (seed 002's
+                // `close()`) goes on to its next round: as a new client
+                // would, on a new session.
+                if !session.is_open() && op != Op::CloseSession {
+                    match Session::connect(&cfg.addr, cfg.session_timeout).await {
+                        Ok(s) => session = s,
+                        Err(e) => {
+                            lock(&world).exceptions.push(format!("c{}: {e}", c + 1));
+                            break;
+                        }
+                    }
+                }
                 let out = session.call(&op).await;
                 lock(&world).after_call(c, t, out);
             }

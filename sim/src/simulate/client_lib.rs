@@ -200,6 +200,7 @@ fn step(w: &mut World, c: usize, t: Thread) -> Option<Option<u64>> {
         match ev {
             LockEvent::AcquireStarted => {
                 w.clients[c].attempt_since = Some(now_ns);
+                w.clients[c].arrived_at.get_or_insert(now_ns);
                 w.clients[c].notified_in_attempt = false;
             }
             LockEvent::Acquired => entered = Some(acquired(w, c, now_ns)),
@@ -211,6 +212,7 @@ fn step(w: &mut World, c: usize, t: Thread) -> Option<Option<u64>> {
             LockEvent::Finished | LockEvent::ThreadDied(_) => {
                 w.last_progress = now_ns;
                 w.clients[c].attempt_since = None;
+                w.clients[c].arrived_at = None;
                 if let LockEvent::ThreadDied(e) = ev {
                     let done = w.clients[c].client.acquired;
                     w.violate(
@@ -299,6 +301,12 @@ fn acquired(w: &mut World, c: usize, now_ns: u64) -> Option<u64> {
         );
     }
     w.metrics.acquisitions += 1;
+    if let Some(mine) = w.clients[c].arrived_at.take() {
+        let waiting = w.clients.iter().filter_map(|cp| cp.arrived_at);
+        if judge::out_of_order(mine, waiting) {
+            w.metrics.out_of_order_acquisitions += 1;
+        }
+    }
     if std::mem::take(&mut w.clients[c].notified_in_attempt) {
         w.metrics.contended_acquisitions += 1;
     }

@@ -29,6 +29,9 @@ pub struct Metrics {
     pub rejected_writes: u64,
     /// Times a client acquired while another still believed it held.
     pub belief_overlaps: u64,
+    /// Acquisitions ahead of an earlier arrival still waiting (FIFO
+    /// fairness broken: `harness::judge::out_of_order`).
+    pub out_of_order_acquisitions: u64,
     /// Sessions the server expired.
     pub expiries: u64,
     /// Faults injected.
@@ -58,6 +61,10 @@ pub struct Summary {
     pub latency_p99_ms: f64,
     pub rejected_writes: u64,
     pub belief_overlaps: u64,
+    /// Acquisitions ahead of an earlier arrival still waiting.
+    pub out_of_order_acquisitions: u64,
+    /// Their share of all acquisitions (0 for a FIFO lock).
+    pub out_of_order_per_acquisition: f64,
     pub expiries: u64,
     pub faults: u64,
     pub wait_timeouts: u64,
@@ -85,6 +92,7 @@ impl Totals {
         m.wakeups += r.wakeups;
         m.rejected_writes += r.rejected_writes;
         m.belief_overlaps += r.belief_overlaps;
+        m.out_of_order_acquisitions += r.out_of_order_acquisitions;
         m.wait_timeouts += r.wait_timeouts;
         m.expiries += r.expiries;
         m.faults += r.faults;
@@ -130,6 +138,8 @@ impl Totals {
             latency_p99_ms: pct(0.99),
             rejected_writes: m.rejected_writes,
             belief_overlaps: m.belief_overlaps,
+            out_of_order_acquisitions: m.out_of_order_acquisitions,
+            out_of_order_per_acquisition: per(m.out_of_order_acquisitions, m.acquisitions),
             wait_timeouts: m.wait_timeouts,
             expiries: m.expiries,
             faults: m.faults,

@@ -67,6 +67,9 @@ pub struct SimConfig {
     pub acquisitions: u8,
     /// Re-entrant `lock()` calls per round.
     pub reentries: u8,
+    /// The recipe creates its lock root (`root = "recipe"`). The simulator
+    /// has no container reaper: a container root it creates stays.
+    pub recipe_root: bool,
     pub settings: SimSettings,
 }
 
@@ -86,6 +89,8 @@ impl SimConfig {
         if !own {
             use crate::sim_settings::{FaultKind, ScheduledFault, Target, TargetName};
             let b = sc.check.faults;
+            // The checker's overtakes are the simulator's unsafe reordering.
+            settings.reorder_within_session |= b.reorders > 0;
             // The simulator's connection loss drops whatever is in flight,
             // nothing included; a parked waiter is where a disconnect bites.
             // It has no crash: a `crashes` budget is the checker's only.
@@ -119,6 +124,7 @@ impl SimConfig {
             clients: sc.sim.clients.unwrap_or(sc.clients) as usize,
             acquisitions: sc.sim.acquisitions.unwrap_or(sc.acquisitions),
             reentries: sc.check.reentries,
+            recipe_root: sc.check.recipe_root,
             settings,
         }
     }
@@ -129,7 +135,13 @@ impl SimConfig {
     /// safety only when holders send tokens (without them it could not fail,
     /// so it is n/a, not "holds").
     pub fn judges(&self, p: Property) -> bool {
-        p != Property::FencedSafety || self.settings.fencing
+        match p {
+            Property::FencedSafety => self.settings.fencing,
+            // Which node a client's code still names is the checker's to
+            // read; the simulator does not judge it.
+            Property::OrphanedNode => false,
+            _ => true,
+        }
     }
 }
 
@@ -191,6 +203,7 @@ pub async fn simulate(cfg: SimConfig, trace_on: bool) -> (Violations, Metrics, T
             event_waker: None,
             own_node: None,
             attempt_since: None,
+            arrived_at: None,
             notified_in_attempt: false,
             node: None,
             paused: false,
@@ -198,7 +211,7 @@ pub async fn simulate(cfg: SimConfig, trace_on: bool) -> (Violations, Metrics, T
         });
     }
     if let Some(root) = clients.first().map(|c| c.client.recipe.lock_root()) {
-        if server.node(root).is_none() {
+        if !cfg.recipe_root && server.node(root).is_none() {
             // The roots are fixed, valid paths under `/`.
             let _ = server.seed_node(root, CreateMode::Persistent);
         }

@@ -201,6 +201,9 @@ pub struct ClientProc {
     pub own_node: Option<String>,
     /// In an attempt: lock() called, not returned yet.
     pub attempt_since: Option<u64>,
+    /// When this client arrived: its first `lock()` since its last
+    /// acquisition (a poller's new attempts keep it), for FIFO fairness.
+    pub arrived_at: Option<u64>,
     /// A watch notification reached this client during its current attempt
     /// (the attempt is a contended one, as `locksmith real` counts them).
     pub notified_in_attempt: bool,
