@@ -70,6 +70,9 @@ pub struct CheckConfig {
     /// States this many steps from the initial state are judged but not
     /// expanded.
     pub max_depth: usize,
+    /// Stop after this much wall-clock time (a benchmark's bound: where it
+    /// stops depends on the machine, so no test pins a run that hits it).
+    pub max_time: Option<std::time::Duration>,
     /// Keep the state graph for the starvation (cycle) analysis.
     pub starvation: bool,
     /// Treat the clients as interchangeable (they all run the same recipe).
@@ -111,6 +114,7 @@ impl CheckConfig {
             max_states: 20_000_000,
             max_memory: 4 << 30,
             max_depth: usize::MAX,
+            max_time: None,
             starvation: true,
             symmetry: true,
             abstract_sequences: false,

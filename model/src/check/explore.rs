@@ -27,6 +27,8 @@ use std::time::Instant;
 pub enum Bound {
     MaxStates(usize),
     MaxDepth(usize),
+    /// Wall-clock time.
+    MaxTime(std::time::Duration),
     /// Estimated bytes of the checker's tables.
     MaxMemory(usize),
 }
@@ -36,6 +38,7 @@ impl std::fmt::Display for Bound {
         match self {
             Bound::MaxStates(n) => write!(f, "max-states ({n})"),
             Bound::MaxDepth(n) => write!(f, "max-depth ({n})"),
+            Bound::MaxTime(t) => write!(f, "max-time ({} s)", t.as_secs()),
             Bound::MaxMemory(n) => write!(f, "max-memory ({} MB)", n >> 20),
         }
     }
@@ -149,7 +152,10 @@ pub fn explore_with_progress(cfg: &CheckConfig, progress: &mut dyn FnMut(Progres
                 table_bytes: search.table_bytes(level_end - from + next.len()),
                 elapsed: start.elapsed(),
             });
-            if !went_on {
+            if let Some(limit) = cfg.max_time.filter(|&t| start.elapsed() > t) {
+                search.bound = Some(Bound::MaxTime(limit));
+            }
+            if !went_on || search.bound.is_some_and(|b| matches!(b, Bound::MaxTime(_))) {
                 break 'levels;
             }
         }

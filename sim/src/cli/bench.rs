@@ -1,78 +1,182 @@
 //! `locksmith bench`: figures for the exhaustive checker, measured here and
-//! printed (never asserted in a test): time to the lost wake-up, and states,
-//! states per second and peak memory for `fixed-wait`.
+//! printed (never asserted in a test): states, states per second, bytes
+//! per state and peak memory for each benchmark case, with one thread and
+//! with two.
+//!
+//! Every case runs in a process of its own (this binary, `bench --case`),
+//! so its peak memory is its own and not the largest of the cases before
+//! it; the process stops itself at the time bound and says how far it got.
 
 use clap::Args;
 use locksmith_model::check::{check, CheckConfig, Property};
 use locksmith_model::recipe::RecipeId;
-use std::time::Instant;
+use serde_json::json;
+use std::process::Command;
+use std::time::{Duration, Instant};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
     /// Also run fixed-wait with 5 and 6 clients and predecessor 4 × 2
-    /// (minutes, not seconds; each bounded by 30 M states and 8 GB).
+    /// (minutes, not seconds).
     #[arg(long)]
     pub large: bool,
+    /// The numbers of threads to run each case with, e.g. `1,2`.
+    #[arg(long, value_delimiter = ',', default_value = "1,2",
+          value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: Vec<u16>,
+    /// Stop a case after this many seconds (it is then incomplete, and the
+    /// table says how far it got).
+    #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_seconds: u64,
+    /// Run one case in this process and print its figures as JSON (what
+    /// the table's rows are made of).
+    #[arg(long, hide = true)]
+    pub case: Option<String>,
 }
 
+/// The cases: name, recipe, clients, acquisitions; `large` ones only with
+/// `--large`.
+const CASES: &[(&str, RecipeId, u8, u8, bool)] = &[
+    ("racy-wait-2", RecipeId::RacyWait, 2, 1, false),
+    ("racy-wait-3", RecipeId::RacyWait, 3, 1, false),
+    ("fixed-wait-3", RecipeId::FixedWait, 3, 1, false),
+    ("fixed-wait-4", RecipeId::FixedWait, 4, 1, false),
+    ("predecessor-3x2", RecipeId::Predecessor, 3, 2, false),
+    ("fixed-wait-5", RecipeId::FixedWait, 5, 1, true),
+    ("fixed-wait-6", RecipeId::FixedWait, 6, 1, true),
+    ("predecessor-4x2", RecipeId::Predecessor, 4, 2, true),
+];
+
+/// Every case is bounded by these as well as the time.
+const MAX_STATES: usize = 100_000_000;
+const MAX_MEMORY: usize = 8 << 30;
+
 pub fn run(args: &BenchArgs) -> i32 {
-    println!("checker benchmark (release build recommended: cargo run --release -- bench)");
+    match &args.case {
+        Some(name) => run_case(name, args),
+        None => run_table(args),
+    }
+}
+
+fn run_table(args: &BenchArgs) -> i32 {
+    let Ok(me) = std::env::current_exe() else {
+        eprintln!("error: cannot find this program to run the cases");
+        return 2;
+    };
+    println!("checker benchmark (release build: cargo run --release -- bench)");
     println!(
-        "{:<34} {:>10} {:>12} {:>10} {:>12} {:>11} {:>12}",
-        "case", "verdict", "states", "wall ms", "states/s", "bytes/state", "peak RSS MB"
+        "{:<16} {:>4} {:>17} {:>11} {:>8} {:>10} {:>9} {:>9} {:>8}",
+        "case",
+        "jobs",
+        "verdict",
+        "states",
+        "wall s",
+        "states/s",
+        "tables B",
+        "memory B",
+        "peak MB"
     );
-    let mut cases = vec![
-        ("racy-wait N=2 (lost wake-up)", RecipeId::RacyWait, 2, 1),
-        ("racy-wait N=3 (lost wake-up)", RecipeId::RacyWait, 3, 1),
-        ("fixed-wait N=3", RecipeId::FixedWait, 3, 1),
-        ("fixed-wait N=4", RecipeId::FixedWait, 4, 1),
-        ("predecessor 3 x 2", RecipeId::Predecessor, 3, 2),
-    ];
-    if args.large {
-        cases.push(("fixed-wait N=5", RecipeId::FixedWait, 5, 1));
-        cases.push(("fixed-wait N=6", RecipeId::FixedWait, 6, 1));
-        cases.push(("predecessor 4 x 2", RecipeId::Predecessor, 4, 2));
+    for &(name, _, _, _, large) in CASES {
+        if large && !args.large {
+            continue;
+        }
+        for &jobs in &args.jobs {
+            let out = Command::new(&me)
+                .args(["bench", "--case", name, "--jobs", &jobs.to_string()])
+                .args(["--max-seconds", &args.max_seconds.to_string()])
+                .output();
+            let row = out
+                .ok()
+                .filter(|o| o.status.success())
+                .and_then(|o| serde_json::from_slice::<serde_json::Value>(&o.stdout).ok());
+            let Some(r) = row else {
+                println!("{name:<16} {jobs:>4} the case's process failed");
+                continue;
+            };
+            print_row(name, jobs, &r);
+        }
     }
-    for (name, recipe, n, k) in cases {
-        let mut cfg = CheckConfig::new(recipe, n, k);
-        cfg.max_states = 30_000_000;
-        cfg.max_memory = 8 << 30;
-        let t = Instant::now();
-        let r = check(&cfg);
-        let ms = t.elapsed().as_secs_f64() * 1e3;
-        let verdict = match r.property {
-            Some(p) => format!("{}:{}", r.verdict, short(p)),
-            None => r.verdict.to_string(),
-        };
-        println!(
-            "{:<34} {:>10} {:>12} {:>10.1} {:>12.0} {:>11} {:>12.1}",
-            name,
-            verdict,
-            r.states,
-            ms,
-            r.states as f64 / (ms / 1e3).max(1e-9),
-            r.peak_bytes / r.states.max(1),
-            super::peak_memory_bytes().unwrap_or(0) as f64 / 1e6
+    println!(
+        "(each row its own process. wall s: the whole exploration, an upper bound on the time to a violation. \
+         tables B: the checker's tables (visited set, parents, kept graph) per state; memory B: the process's \
+         peak memory per state. Verdicts and counts are the same for any number of jobs.)"
+    );
+    0
+}
+
+fn print_row(name: &str, jobs: u16, r: &serde_json::Value) {
+    let states = r["states"].as_u64().unwrap_or(0);
+    let secs = r["elapsed_us"].as_f64().unwrap_or(0.0) / 1e6;
+    // Under a millisecond the rate says more about the clock than the checker.
+    let rate = if secs >= 1e-3 {
+        format!("{:.0}", states as f64 / secs)
+    } else {
+        "-".into()
+    };
+    let peak = r["peak_memory_bytes"].as_u64().unwrap_or(0);
+    let tables = r["table_bytes"].as_u64().unwrap_or(0);
+    println!(
+        "{:<16} {:>4} {:>17} {:>11} {:>8.2} {:>10} {:>9} {:>9} {:>8.0}",
+        name,
+        jobs,
+        r["verdict"].as_str().unwrap_or("?"),
+        states,
+        secs,
+        rate,
+        tables / states.max(1),
+        peak / states.max(1),
+        peak as f64 / 1e6,
+    );
+    if let Some(b) = r["bound"].as_str() {
+        println!("{:<21} bound hit: {b} — incomplete, not holds", "");
+    }
+    if let Some(n) = r["deadlock_steps"].as_u64() {
+        println!("{:<21} shortest deadlock trace: {n} steps", "");
+    }
+}
+
+fn run_case(name: &str, args: &BenchArgs) -> i32 {
+    let Some(&(_, recipe, clients, acquisitions, _)) = CASES.iter().find(|c| c.0 == name) else {
+        let names: Vec<&str> = CASES.iter().map(|c| c.0).collect();
+        eprintln!(
+            "error: no bench case `{name}`: expected one of {}",
+            names.join(", ")
         );
-        if let Some(b) = &r.bound {
-            println!("{:<34} bound hit: {b} — incomplete, not holds", "");
-        }
-        if recipe == RecipeId::RacyWait {
-            if let Some(t) = r
-                .properties
-                .iter()
-                .find(|p| p.property == Property::Deadlock)
-                .and_then(|p| p.trace.as_ref())
-            {
-                println!(
-                    "{:<34} shortest deadlock trace: {} steps",
-                    "",
-                    t.steps.len()
-                );
-            }
-        }
-    }
-    println!("(one thread; wall time is the whole exploration, so an upper bound on the time to find a violation; bytes/state is the checker's tables per stored state; peak RSS is the process's high-water mark so far)");
+        return 2;
+    };
+    let mut cfg = CheckConfig::new(recipe, clients, acquisitions);
+    cfg.max_states = MAX_STATES;
+    cfg.max_memory = MAX_MEMORY;
+    cfg.max_time = Some(Duration::from_secs(args.max_seconds));
+    cfg.jobs = args.jobs.first().map_or(1, |&j| usize::from(j));
+    let t = Instant::now();
+    let r = check(&cfg);
+    let us = t.elapsed().as_micros();
+    let verdict = match r.property {
+        Some(p) => format!("{}:{}", r.verdict, short(p)),
+        None => r.verdict.to_string(),
+    };
+    let deadlock_steps = r
+        .properties
+        .iter()
+        .find(|p| p.property == Property::Deadlock)
+        .and_then(|p| p.trace.as_ref())
+        .map(|t| t.steps.len());
+    println!(
+        "{}",
+        json!({
+            "case": name,
+            "jobs": cfg.jobs,
+            "verdict": verdict,
+            "states": r.states,
+            "transitions": r.transitions,
+            "elapsed_us": us,
+            "bound": r.bound,
+            "table_bytes": r.peak_bytes,
+            "peak_memory_bytes": super::peak_memory_bytes(),
+            "deadlock_steps": deadlock_steps,
+        })
+    );
     0
 }
 
