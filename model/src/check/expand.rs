@@ -50,7 +50,7 @@ pub struct Successor {
     /// The state, if no earlier batch and no earlier successor of this part
     /// found it, with the state properties it violates (a bit per
     /// [`property::STATE_PROPERTIES`] entry).
-    pub fresh: Option<(System, u8)>,
+    pub fresh: Option<(System<'static>, u8)>,
 }
 
 /// A batch's parents and successors, in order.
@@ -109,7 +109,7 @@ fn expand_one(
     let first = out.successors.len();
     if expand {
         for &a in &actions {
-            let mut next = state.clone();
+            let mut next = state.lend();
             let fx = next.apply(a, false);
             if cfg.abstract_sequences {
                 super::sequences::abstract_state(&mut next);
@@ -129,7 +129,7 @@ fn expand_one(
                     .enumerate()
                     .filter(|(_, &p)| property::violated_in(p, &next))
                     .fold(0u8, |bits, (i, _)| bits | 1 << i);
-                (next, violated)
+                (next.into_held(), violated)
             });
             out.successors.push(Successor {
                 fingerprint: canon.fingerprint,

@@ -140,7 +140,7 @@ pub fn explore_with_progress(cfg: &CheckConfig, progress: &mut dyn FnMut(Progres
         // and the next are never both held whole.
         let mut rest = level.into_iter();
         while from < level_end {
-            let states: Vec<System> = rest.by_ref().take(BATCH).collect();
+            let states: Vec<System<'static>> = rest.by_ref().take(BATCH).collect();
             let batch = expand::expand(pool.as_ref(), cfg, &search.index, &states, expand);
             drop(states);
             let went_on = search.merge(batch, from, level_end, &mut next);
@@ -196,7 +196,7 @@ struct Search<'c> {
 
 impl<'c> Search<'c> {
     /// The search with only the initial state, and that state.
-    fn new(cfg: &'c CheckConfig) -> (Search<'c>, System) {
+    fn new(cfg: &'c CheckConfig) -> (Search<'c>, System<'static>) {
         let init = System::initial(cfg);
         let canon = canonical(&init, cfg.symmetry);
         let mut index = Visited::default();
@@ -243,7 +243,7 @@ impl<'c> Search<'c> {
         batch: expand::Batch,
         from: usize,
         level_end: usize,
-        next: &mut Vec<System>,
+        next: &mut Vec<System<'static>>,
     ) -> bool {
         let mut successors = batch.successors.into_iter();
         for (i, parent) in batch.parents.into_iter().enumerate() {
@@ -289,7 +289,7 @@ impl<'c> Search<'c> {
         k: u16,
         succ: expand::Successor,
         rest: usize,
-        next: &mut Vec<System>,
+        next: &mut Vec<System<'static>>,
     ) {
         let expand::Successor {
             fingerprint,
@@ -325,9 +325,9 @@ impl<'c> Search<'c> {
         &mut self,
         (parent, k): (u32, u16),
         (fingerprint, order): (u64, Renumbering),
-        (state, violated): (System, u8),
+        (state, violated): (System<'static>, u8),
         rest: usize,
-        next: &mut Vec<System>,
+        next: &mut Vec<System<'static>>,
     ) -> u32 {
         let t = self.parents.len() as u32;
         self.index.insert(fingerprint, t);

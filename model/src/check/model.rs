@@ -66,18 +66,18 @@ fn stateright_property(p: Property) -> Option<stateright::Property<LockModel>> {
 }
 
 impl Model for LockModel {
-    type State = System;
+    type State = System<'static>;
     type Action = Action;
 
-    fn init_states(&self) -> Vec<System> {
+    fn init_states(&self) -> Vec<System<'static>> {
         vec![System::initial(&self.cfg)]
     }
 
-    fn actions(&self, state: &System, actions: &mut Vec<Action>) {
+    fn actions(&self, state: &System<'static>, actions: &mut Vec<Action>) {
         state.actions(actions);
     }
 
-    fn next_state(&self, state: &System, action: Action) -> Option<System> {
+    fn next_state(&self, state: &System<'static>, action: Action) -> Option<System<'static>> {
         let mut next = state.clone();
         next.apply(action, false);
         Some(next)
@@ -100,7 +100,7 @@ impl Model for LockModel {
     /// The step as a line of the checker's text trace (without its number:
     /// the Explorer does not say how deep the state is), followed by who
     /// holds and who waits afterwards.
-    fn format_step(&self, last_state: &System, action: Action) -> Option<String> {
+    fn format_step(&self, last_state: &System<'static>, action: Action) -> Option<String> {
         let mut next = last_state.clone();
         let step = trace::step(&mut next, action, 0);
         let mut out = step.line();
@@ -122,7 +122,7 @@ impl Model for LockModel {
     }
 
     /// The path as a sequence diagram: see [`sequence_svg`].
-    fn as_svg(&self, path: Path<System, Action>) -> Option<String> {
+    fn as_svg(&self, path: Path<System<'static>, Action>) -> Option<String> {
         let path = path.into_vec();
         let clients = path.first().map_or(self.cfg.clients, |(s, _)| {
             u8::try_from(s.peers.len()).unwrap_or(u8::MAX)

@@ -12,8 +12,18 @@ use std::hash::{Hash, Hasher};
 use std::ops::Deref;
 use std::sync::{Arc, OnceLock};
 
-pub struct Shared<T, D> {
-    inner: Arc<Version<T, D>>,
+pub struct Shared<'a, T, D> {
+    inner: Inner<'a, T, D>,
+}
+
+enum Inner<'a, T, D> {
+    /// Held: the state keeps the part alive (a reference count).
+    Held(Arc<Version<T, D>>),
+    /// Lent by the state it was expanded from, which outlives it: a
+    /// successor the explorer has not yet kept touches no reference count
+    /// for the parts it shares — on two threads, the counts of the parts
+    /// every neighbouring state shares would bounce between the cores.
+    Lent(&'a Arc<Version<T, D>>),
 }
 
 struct Version<T, D> {
@@ -31,64 +41,100 @@ impl<T: Clone, D> Clone for Version<T, D> {
     }
 }
 
-impl<T, D> Shared<T, D> {
+impl<T, D> Shared<'static, T, D> {
     pub fn new(value: T) -> Self {
         Shared {
-            inner: Arc::new(Version {
+            inner: Inner::Held(Arc::new(Version {
                 value,
                 digest: OnceLock::new(),
-            }),
+            })),
+        }
+    }
+}
+
+impl<'a, T, D> Shared<'a, T, D> {
+    fn version(&self) -> &Arc<Version<T, D>> {
+        match &self.inner {
+            Inner::Held(a) => a,
+            Inner::Lent(a) => a,
         }
     }
 
     /// The digest of this version, computed by `f` the first time.
     pub fn digest(&self, f: impl FnOnce(&T) -> D) -> &D {
-        self.inner.digest.get_or_init(|| f(&self.inner.value))
+        let v = self.version();
+        v.digest.get_or_init(|| f(&v.value))
+    }
+
+    /// The same part, lent to a successor that will not outlive `self`.
+    pub fn lend(&self) -> Shared<'_, T, D> {
+        Shared {
+            inner: Inner::Lent(self.version()),
+        }
+    }
+
+    /// The part held for good: a lent part takes its reference count now.
+    pub fn into_held(self) -> Shared<'static, T, D> {
+        Shared {
+            inner: Inner::Held(match self.inner {
+                Inner::Held(a) => a,
+                Inner::Lent(a) => Arc::clone(a),
+            }),
+        }
     }
 }
 
-impl<T: Clone, D> Shared<T, D> {
-    /// The value, to change: copied first if another state shares it, and
-    /// its digest forgotten either way.
+impl<T: Clone, D> Shared<'_, T, D> {
+    /// The value, to change: copied first if another state shares it (a
+    /// lent part always is), and its digest forgotten either way.
     pub fn get_mut(&mut self) -> &mut T {
-        let v = Arc::make_mut(&mut self.inner);
+        if let Inner::Lent(a) = self.inner {
+            self.inner = Inner::Held(Arc::new(Version::clone(a)));
+        }
+        let Inner::Held(a) = &mut self.inner else {
+            unreachable!("made held above")
+        };
+        let v = Arc::make_mut(a);
         v.digest = OnceLock::new();
         &mut v.value
     }
 }
 
-impl<T, D> Clone for Shared<T, D> {
+impl<T, D> Clone for Shared<'_, T, D> {
     fn clone(&self) -> Self {
         Shared {
-            inner: Arc::clone(&self.inner),
+            inner: match &self.inner {
+                Inner::Held(a) => Inner::Held(Arc::clone(a)),
+                Inner::Lent(a) => Inner::Lent(a),
+            },
         }
     }
 }
 
-impl<T, D> Deref for Shared<T, D> {
+impl<T, D> Deref for Shared<'_, T, D> {
     type Target = T;
     fn deref(&self) -> &T {
-        &self.inner.value
+        &self.version().value
     }
 }
 
-impl<T: PartialEq, D> PartialEq for Shared<T, D> {
+impl<T: PartialEq, D> PartialEq for Shared<'_, T, D> {
     fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.inner, &other.inner) || self.inner.value == other.inner.value
+        Arc::ptr_eq(self.version(), other.version()) || **self == **other
     }
 }
 
-impl<T: Eq, D> Eq for Shared<T, D> {}
+impl<T: Eq, D> Eq for Shared<'_, T, D> {}
 
-impl<T: Hash, D> Hash for Shared<T, D> {
+impl<T: Hash, D> Hash for Shared<'_, T, D> {
     fn hash<H: Hasher>(&self, h: &mut H) {
-        self.inner.value.hash(h)
+        (**self).hash(h)
     }
 }
 
-impl<T: fmt::Debug, D> fmt::Debug for Shared<T, D> {
+impl<T: fmt::Debug, D> fmt::Debug for Shared<'_, T, D> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.inner.value.fmt(f)
+        (**self).fmt(f)
     }
 }
 
@@ -108,5 +154,19 @@ mod tests {
         // Not shared any more: changed in place, and forgotten all the same.
         a.get_mut().push(4);
         assert_eq!(*a.digest(Vec::len), 4);
+    }
+
+    #[test]
+    fn a_lent_part_is_copied_to_change_and_held_to_keep() {
+        let a: Shared<Vec<u8>, usize> = Shared::new(vec![1]);
+        assert_eq!(*a.digest(Vec::len), 1);
+        let mut lent = a.lend();
+        assert_eq!(*lent.digest(|_| unreachable!("the lender's")), 1);
+        lent.get_mut().push(2);
+        assert_eq!(*a, vec![1]);
+        let kept: Shared<'static, Vec<u8>, usize> = lent.into_held();
+        assert_eq!(*kept, vec![1, 2]);
+        let again = a.lend().into_held();
+        assert_eq!(again, a);
     }
 }

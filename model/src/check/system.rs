@@ -51,14 +51,17 @@ pub struct Peer {
 
 /// A client as a state holds it: shared with the states around it until an
 /// action changes it, with its digest (see [`symmetry`](super::symmetry)).
-pub type SharedPeer = Shared<Peer, u64>;
+pub type SharedPeer<'a> = Shared<'a, Peer, u64>;
 /// The server as a state holds it, likewise.
-pub type SharedServer = Shared<ZkServer, ServerDigest>;
+pub type SharedServer<'a> = Shared<'a, ZkServer, ServerDigest>;
 
+/// The whole system. A state the explorer keeps is a `System<'static>`
+/// (it holds its parts); a successor being judged borrows the parts it
+/// shares with the state it came from ([`System::lend`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct System {
-    pub server: SharedServer,
-    pub peers: Vec<SharedPeer>,
+pub struct System<'a> {
+    pub server: SharedServer<'a>,
+    pub peers: Vec<SharedPeer<'a>>,
     /// Faults still allowed.
     pub faults: FaultBudget,
 }
@@ -183,11 +186,11 @@ pub struct Effect {
     pub text: String,
 }
 
-impl System {
+impl System<'static> {
     /// The initial state: the lock root exists (created by the seed's
     /// `main` before its threads start), every client has a session and has
     /// not yet run.
-    pub fn initial(cfg: &CheckConfig) -> System {
+    pub fn initial(cfg: &CheckConfig) -> System<'static> {
         let mut server = ZkServer::new();
         let mut peers = Vec::new();
         for c in 0..cfg.clients {
@@ -213,6 +216,27 @@ impl System {
             server: Shared::new(server),
             peers,
             faults: cfg.faults,
+        }
+    }
+}
+
+impl<'a> System<'a> {
+    /// The same state, its parts lent rather than held: the start of a
+    /// successor that may be thrown away (see [`Shared`]).
+    pub fn lend(&self) -> System<'_> {
+        System {
+            server: self.server.lend(),
+            peers: self.peers.iter().map(Shared::lend).collect(),
+            faults: self.faults,
+        }
+    }
+
+    /// The state with every part held: one the explorer keeps.
+    pub fn into_held(self) -> System<'static> {
+        System {
+            server: self.server.into_held(),
+            peers: self.peers.into_iter().map(Shared::into_held).collect(),
+            faults: self.faults,
         }
     }
 
