@@ -16,6 +16,7 @@
 //! holds = ["mutual exclusion at the resource"]
 //! ```
 
+use crate::scenario::KeyPath;
 use locksmith_model::harness::{Property, Verdict};
 use serde::{Deserialize, Serialize};
 
@@ -59,23 +60,25 @@ pub struct Found<'a> {
 }
 
 impl Expectation {
-    /// Parses `raw`; an error names the key at fault and what was expected.
-    pub fn parse(raw: &RawExpect) -> Result<Expectation, (String, String)> {
+    /// Parses `raw`; an error names the key at fault (inside the table)
+    /// and what was expected.
+    pub fn parse(raw: &RawExpect) -> Result<Expectation, (KeyPath, String)> {
+        let key = |k: &str| KeyPath::of(None, k);
         let verdict = Verdict::parse(&raw.verdict)
             .filter(|v| *v != Verdict::NotApplicable)
             .ok_or_else(|| {
                 (
-                    "verdict".to_string(),
+                    key("verdict"),
                     format!(
                         "unknown verdict `{}`: expected holds, violated or incomplete",
                         raw.verdict
                     ),
                 )
             })?;
-        let property = |s: &str| {
+        let property = |at: KeyPath, s: &str| {
             Property::parse(s).ok_or_else(|| {
                 (
-                    s.to_string(),
+                    at,
                     format!(
                         "unknown property `{s}`: expected one of {}",
                         Property::names()
@@ -85,25 +88,32 @@ impl Expectation {
         };
         let e = Expectation {
             verdict,
-            property: raw.property.as_deref().map(property).transpose()?,
+            property: raw
+                .property
+                .as_deref()
+                .map(|s| property(key("property"), s))
+                .transpose()?,
             holds: raw
                 .holds
                 .iter()
-                .map(|s| property(s))
+                .enumerate()
+                .map(|(i, s)| property(key("holds").index(i), s))
                 .collect::<Result<_, _>>()?,
             steps: raw.steps,
             states: raw.states,
         };
         if e.verdict == Verdict::Violated && e.property.is_none() {
             return Err((
-                "verdict".into(),
-                "verdict = \"violated\" needs `property = ...`".into(),
+                key("verdict"),
+                "verdict = \"violated\" needs the property it is about: expected `property = ...`"
+                    .into(),
             ));
         }
         if e.steps.is_some() && e.verdict != Verdict::Violated {
             return Err((
-                "steps".into(),
-                "steps pins the violation's shortest trace: it needs verdict = \"violated\"".into(),
+                key("steps"),
+                "steps pins the violation's shortest trace: expected verdict = \"violated\" with it"
+                    .into(),
             ));
         }
         Ok(e)

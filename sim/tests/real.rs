@@ -12,6 +12,7 @@ mod common;
 
 use common::{one_at_a_time, zk_addr as addr};
 use locksmith::real::zk::{Notification, Session};
+use locksmith::real::times::Between;
 use locksmith::real::{run, RealConfig, RealReport};
 use locksmith_model::recipe::RecipeId;
 use locksmith_model::zk::{CreateMode, EventType, Op, OpResult, WatchedEvent};
@@ -83,7 +84,7 @@ fn herd_children_wakes_every_other_client() {
 fn herd_lowest_wakes_every_parked_client() {
     let _one = one_at_a_time();
     let mut cfg = RealConfig::new(RecipeId::HerdLowest, 10, 5.0, &addr());
-    cfg.hold = Duration::from_millis(5);
+    cfg.hold = Between::exactly(Duration::from_millis(5));
     let r = run(&cfg).unwrap_or_else(|e| panic!("{e}"));
     eprintln!(
         "herd-lowest × 10, hold 5 ms: {} acquisitions, {:.2} notifications per contended acquisition",
@@ -102,7 +103,7 @@ fn herd_lowest_wakes_every_parked_client() {
 fn timed_wait_times_out_and_rechecks_on_a_real_server() {
     let _one = one_at_a_time();
     let mut cfg = RealConfig::new(RecipeId::TimedWait, 3, 6.0, &addr());
-    cfg.hold = Duration::from_millis(2500);
+    cfg.hold = Between::exactly(Duration::from_millis(2500));
     cfg.stall_after = Duration::from_secs(5);
     let r = run(&cfg).unwrap_or_else(|e| panic!("{e}"));
     eprintln!(
@@ -121,7 +122,7 @@ fn timed_wait_times_out_and_rechecks_on_a_real_server() {
 fn a_holder_that_never_lets_go_is_a_stall() {
     let _one = one_at_a_time();
     let mut cfg = RealConfig::new(RecipeId::Predecessor, 2, 10.0, &addr());
-    cfg.hold = std::time::Duration::from_secs(4);
+    cfg.hold = Between::exactly(Duration::from_secs(4));
     cfg.stall_after = std::time::Duration::from_secs(1);
     let r = run(&cfg).unwrap_or_else(|e| panic!("{e}"));
     let (property, why) = r.violation.expect("a stall");

@@ -17,6 +17,7 @@ use super::starvation;
 use super::system::{Action, System};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
+use std::ops::ControlFlow;
 use std::time::Instant;
 
 /// Which bound ended a run early.
@@ -26,6 +27,8 @@ pub enum Bound {
     MaxDepth(usize),
     /// Estimated bytes of the checker's tables.
     MaxMemory(usize),
+    /// The caller asked the run to stop (Ctrl-C).
+    Interrupted,
 }
 
 impl std::fmt::Display for Bound {
@@ -34,6 +37,7 @@ impl std::fmt::Display for Bound {
             Bound::MaxStates(n) => write!(f, "max-states ({n})"),
             Bound::MaxDepth(n) => write!(f, "max-depth ({n})"),
             Bound::MaxMemory(n) => write!(f, "max-memory ({} MB)", n >> 20),
+            Bound::Interrupted => write!(f, "interrupted"),
         }
     }
 }
@@ -67,6 +71,9 @@ pub struct Exploration {
     /// Bytes held by the checker's tables at their largest (an estimate from
     /// their capacities, not the allocator's figure).
     pub peak_bytes: usize,
+    /// Bit `c` is set if client `c` holds the lock in some explored state
+    /// (of the canonical states, under symmetry).
+    pub acquired: u8,
 }
 
 impl Exploration {
@@ -80,6 +87,7 @@ impl Exploration {
             found: BTreeMap::new(),
             elapsed_ms: 0,
             peak_bytes: 0,
+            acquired: 0,
         }
     }
 }
@@ -117,11 +125,15 @@ pub struct Progress {
 }
 
 pub fn explore(cfg: &CheckConfig) -> Exploration {
-    explore_with_progress(cfg, &mut |_| {})
+    explore_with_progress(cfg, &mut |_| ControlFlow::Continue(()))
 }
 
-/// [`explore`], telling `progress` how far it has come every 65,536 states.
-pub fn explore_with_progress(cfg: &CheckConfig, progress: &mut dyn FnMut(Progress)) -> Exploration {
+/// [`explore`], telling `progress` how far it has come every 65,536 states;
+/// `progress` breaking stops the run ([`Bound::Interrupted`]).
+pub fn explore_with_progress(
+    cfg: &CheckConfig,
+    progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
+) -> Exploration {
     let start = Instant::now();
     let mut search = Search::new(cfg);
     let mut actions = Vec::new();
@@ -129,13 +141,17 @@ pub fn explore_with_progress(cfg: &CheckConfig, progress: &mut dyn FnMut(Progres
     while let Some((id, state)) = search.queue.pop_front() {
         if search.parents.len() >= reported + (1 << 16) {
             reported = search.parents.len();
-            progress(Progress {
+            let asked = progress(Progress {
                 states: reported,
                 transitions: search.transitions,
                 depth: search.depth,
                 table_bytes: search.table_bytes(search.queue.len()),
                 elapsed: start.elapsed(),
             });
+            if asked.is_break() {
+                search.bound = Some(Bound::Interrupted);
+                break;
+            }
         }
         // A state at the depth bound is judged, not expanded, and the
         // search goes on judging the rest of the last level; the other
@@ -165,6 +181,7 @@ struct Search<'c> {
     state_bytes: usize,
     peak_queue: usize,
     peak_bytes: usize,
+    acquired: u8,
 }
 
 impl<'c> Search<'c> {
@@ -175,6 +192,7 @@ impl<'c> Search<'c> {
         }
         let mut index: HashMap<u64, u32, BuildHasherDefault<Identity>> = HashMap::default();
         index.insert(fingerprint(&init), 0);
+        let acquired = property::holders(&init);
         let mut found = BTreeMap::new();
         for p in property::STATE_PROPERTIES {
             if property::violated_in(p, &init) {
@@ -195,6 +213,7 @@ impl<'c> Search<'c> {
             bound: None,
             peak_queue: 0,
             peak_bytes: 0,
+            acquired,
         }
     }
 
@@ -263,6 +282,7 @@ impl<'c> Search<'c> {
         let t = self.parents.len() as u32;
         self.index.insert(fingerprint(&next), t);
         self.parents.push((id, k));
+        self.acquired |= property::holders(&next);
         for p in property::STATE_PROPERTIES {
             if !self.found.contains_key(&p) && property::violated_in(p, &next) {
                 self.found.insert(p, trace_to(&self.parents, t));
@@ -312,6 +332,7 @@ impl<'c> Search<'c> {
                 .collect(),
             elapsed_ms: start.elapsed().as_millis(),
             peak_bytes: self.peak_bytes,
+            acquired: self.acquired,
         }
     }
 }
