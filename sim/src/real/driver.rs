@@ -434,7 +434,7 @@ async fn run_async(cfg: RealConfig) -> Result<RealReport, RealError> {
             let _ = root::remove(&mut setup, &run_root).await;
         }
         let _ = setup.close().await;
-        return Err(RealError::Setup(format!("run root {run_root}: {e}")));
+        return Err(RealError::Setup(e));
     }
     let result = compete(&cfg, &format!("{}{run_root}", cfg.addr)).await;
     let cleanup = root::remove(&mut setup, &run_root).await;
