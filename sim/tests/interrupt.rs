@@ -48,13 +48,21 @@ fn an_interrupted_check_is_incomplete_naming_the_interrupt() {
         .iter()
         .filter(|p| p["verdict"] == "holds")
         .collect();
-    assert!(holds.is_empty(), "an interrupted run holds nothing: {holds:?}");
+    assert!(
+        holds.is_empty(),
+        "an interrupted run holds nothing: {holds:?}"
+    );
 }
 
 #[test]
 fn an_interrupted_sweep_reports_the_seeds_it_ran() {
     let (code, out, err) = interrupted(
-        &["sim", "scenarios/predecessor-sim-20.toml", "--seeds", "10000000"],
+        &[
+            "sim",
+            "scenarios/predecessor-sim-20.toml",
+            "--seeds",
+            "10000000",
+        ],
         Duration::from_millis(1500),
     );
     assert_eq!(code, Some(130), "{out}{err}");
@@ -85,6 +93,10 @@ fn an_interrupted_compare_writes_no_report() {
     assert_eq!(code, Some(130), "{out}{err}");
     assert!(out.contains("interrupted (Ctrl-C) after"), "{out}");
     assert!(out.contains("no report written"), "{out}");
-    assert!(!out_dir.exists(), "a report was written to {}", out_dir.display());
+    assert!(
+        !out_dir.exists(),
+        "a report was written to {}",
+        out_dir.display()
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
