@@ -8,8 +8,10 @@
 //! In-process (`locksmith::cli::validate` runs each command's own checks
 //! without running it), so thousands of cases take seconds; a small
 //! sample runs the binary to prove the exit codes. Deterministic by
-//! default; `LOCKSMITH_FUZZ_CASES` (cases per property, default 1500) and
-//! `LOCKSMITH_FUZZ_SEED` (any number) widen it — `scripts/fuzz.sh` does.
+//! default; `LOCKSMITH_FUZZ_CASES` (cases per property, default 1500),
+//! `LOCKSMITH_FUZZ_SEED` (any number) and `LOCKSMITH_FUZZ_BINARY_FILES`
+//! (broken files run through the binary, default 12) widen it —
+//! `scripts/fuzz.sh` does.
 
 mod binary;
 
@@ -667,10 +669,15 @@ fn empty_runs_and_absurd_flags_are_refused() {
 fn the_binary_exits_2_on_broken_input_without_a_panic() {
     let dir = scratch("binary");
     let corpus = corpus();
+    // 12 files in `cargo test`; scripts/fuzz.sh asks for more.
+    let wanted = std::env::var("LOCKSMITH_FUZZ_BINARY_FILES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(12usize);
     let mut runner = runner(12);
     let strategy = (0..corpus.len(), mutation());
     let mut files = Vec::new();
-    while files.len() < 12 {
+    while files.len() < wanted {
         let (i, m) = strategy.new_tree(&mut runner).expect("a case").current();
         let bytes = apply(&corpus[i], &m);
         if Scenario::parse_bytes(Path::new("x.toml"), &bytes).is_ok() {

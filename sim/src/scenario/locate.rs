@@ -180,7 +180,8 @@ mod tests {
     #[test]
     fn a_missing_key_falls_back_to_its_table() {
         let text = "recipe = \"x\"\n\n[sim]\nseeds = 3\n";
-        assert_eq!(at(text, KeyPath::of(Some("sim"), "think_ms")), Some((3, 1)));
+        // The table's own name in its header, `[sim]`.
+        assert_eq!(at(text, KeyPath::of(Some("sim"), "think_ms")), Some((3, 2)));
     }
 
     #[test]
