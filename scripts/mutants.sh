@@ -12,6 +12,8 @@
 #   scripts/mutants.sh                 # every group (hours; not in .ci/run)
 #   scripts/mutants.sh harness zk      # some groups
 #   scripts/mutants.sh --list          # the mutants each group would try
+#   MUTANTS_TIMEOUT=600 MUTANTS_ARGS="--baseline=skip" scripts/mutants.sh harness
+#                                      # a fixed test timeout (s), extra options
 #
 # Needs cargo-mutants (`cargo install --locked cargo-mutants`). Runs at
 # the lowest priority (nice 19), one mutant at a time. Results per group
@@ -28,10 +30,10 @@ fi
 
 # group | files mutated | the test targets run for each of its mutants
 GROUPS_TABLE='
-harness|model/src/harness/**|--lib --test checker --test runtime --test properties --test sim_scenarios --test sim_fault_schedules
-check|model/src/check/**|--lib --test checker --test explorer --test properties --test scenarios --test cli
-runtime|model/src/runtime/**|--lib --test runtime --test checker --test properties --test scenarios
-zk|model/src/zk/**|--lib --test zk_rules --test zk_properties --test zk_conformance_regressions --test checker
+harness|model/src/harness/**|--lib --test=checker --test=runtime --test=properties --test=sim_scenarios --test=sim_fault_schedules
+check|model/src/check/**|--lib --test=checker --test=explorer --test=properties --test=scenarios --test=cli
+runtime|model/src/runtime/**|--lib --test=runtime --test=checker --test=properties --test=scenarios
+zk|model/src/zk/**|--lib --test=zk_rules --test=zk_properties --test=zk_conformance_regressions --test=checker
 '
 
 list=false
@@ -59,10 +61,25 @@ while IFS='|' read -r group files tests; do
     # the model's verdicts too. Exit codes 2 (missed) and 3 (timeouts) are
     # results, not failures of this script.
     # shellcheck disable=SC2086
+    # --copy-target: each mutant's build starts from this tree's target/
+    # (incremental), not from nothing.
+    # The test timeout: 3 × the baseline's, or MUTANTS_TIMEOUT seconds
+    # (needed when the baseline is skipped).
+    timeout=(--timeout-multiplier 3)
+    [ -n "${MUTANTS_TIMEOUT:-}" ] && timeout=(--timeout "$MUTANTS_TIMEOUT")
+    # The test targets go to every cargo call (--cargo-arg), so that each
+    # mutant's build compiles only them, not every test binary.
+    selection=()
+    for t in $tests; do selection+=("--cargo-arg=$t"); done
+    rm -rf "$out/mutants.out"
     nice -n 19 cargo mutants --package locksmith-model --file "$files" \
-        --test-workspace=true --jobs 1 --timeout-multiplier 3 --no-shuffle \
-        --output "$out" -- $tests || [ $? -le 3 ]
+        --test-workspace=true --jobs 1 "${timeout[@]}" --no-shuffle \
+        --copy-target=true --output "$out" "${selection[@]}" ${MUTANTS_ARGS:-} || [ $? -le 3 ]
     d="$out/mutants.out"
+    if [ ! -f "$d/outcomes.json" ]; then
+        echo "mutants.sh: $group: cargo-mutants did not run (see above)" >&2
+        exit 2
+    fi
     count() { [ -f "$d/$1" ] && wc -l < "$d/$1" || echo 0; }
     echo "mutants.sh: $group: $(count caught.txt) caught, $(count missed.txt) missed, $(count timeout.txt) timed out, $(count unviable.txt) unviable, in $((SECONDS - started)) s (missed: $d/missed.txt)"
 done <<< "$GROUPS_TABLE"
