@@ -30,7 +30,7 @@ fi
 
 # group | files mutated | the test targets run for each of its mutants
 GROUPS_TABLE='
-harness|model/src/harness/**|--lib --test=checker --test=runtime --test=properties --test=sim_scenarios --test=sim_fault_schedules
+harness|model/src/harness/**|--lib --test=checker --test=runtime --test=properties --test=sim_scenarios --test=sim_fault_schedules --test=scenarios --test=cli
 check|model/src/check/**|--lib --test=checker --test=explorer --test=properties --test=scenarios --test=cli
 runtime|model/src/runtime/**|--lib --test=runtime --test=checker --test=properties --test=scenarios
 zk|model/src/zk/**|--lib --test=zk_rules --test=zk_properties --test=zk_conformance_regressions --test=checker

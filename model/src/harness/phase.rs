@@ -206,6 +206,38 @@ mod tests {
     }
 
     #[test]
+    fn each_unlock_path_leaves_the_phase_the_harness_expects() {
+        use StepKind::*;
+        // An inner unlock() that sends a release operation still holds the
+        // outer acquisition; the outer one ends the hold.
+        let (phase, _) = run(&[Acquired, Reenter, Acquired, Released, SentRelease]);
+        assert_eq!(phase, Phase::Holding(1));
+        assert!(phase.holds());
+        let (phase, _) = run(&[
+            Acquired,
+            Reenter,
+            Acquired,
+            Released,
+            SentRelease,
+            Released,
+            SentRelease,
+        ]);
+        assert_eq!(phase, Phase::Released);
+        // The outermost unlock() returning without a release ends the hold
+        // too (the lock stays taken on the server).
+        let (phase, events) = run(&[Acquired, Released, Unlocked]);
+        assert_eq!(phase, Phase::Released);
+        assert!(!phase.holds());
+        assert_eq!(events.last(), Some(&LockEvent::Unlocked));
+        // A re-entrant lock() that gives up leaves the outer hold.
+        let (phase, _) = run(&[Acquired, Reenter, GaveUp]);
+        assert_eq!(phase, Phase::Holding(1));
+        // Only a thread inside lock() is locking.
+        assert!(!Phase::Holding(1).locking() && !Phase::Idle.locking());
+        assert!(!Phase::Released.locking() && Phase::Acquiring.locking());
+    }
+
+    #[test]
     fn giving_up_ends_the_attempt_and_the_next_step_starts_another() {
         let (phase, events) = run(&[StepKind::GaveUp, StepKind::Other]);
         assert_eq!(phase, Phase::Acquiring);
