@@ -232,6 +232,25 @@ mod tests {
         // A re-entrant lock() that gives up leaves the outer hold.
         let (phase, _) = run(&[Acquired, Reenter, GaveUp]);
         assert_eq!(phase, Phase::Holding(1));
+        // The last round ends the loop; an exception ends the main
+        // thread, while the event thread's is caught by ZooKeeper's.
+        let (phase, events) = run(&[Acquired, Released, SentRelease, Finished]);
+        assert_eq!(
+            (phase, events.last()),
+            (Phase::Finished, Some(&LockEvent::Finished))
+        );
+        let (phase, events) = run(&[Threw("KeeperException")]);
+        assert_eq!(phase, Phase::Died);
+        assert_eq!(
+            events.last(),
+            Some(&LockEvent::ThreadDied("KeeperException"))
+        );
+        let mut events = Vec::new();
+        let phase = Phase::Holding(1).after(Threw("NPE"), false, &mut events);
+        assert_eq!(
+            (phase, events),
+            (Phase::Holding(1), vec![LockEvent::ThreadDied("NPE")])
+        );
         // Only a thread inside lock() is locking.
         assert!(!Phase::Holding(1).locking() && !Phase::Idle.locking());
         assert!(!Phase::Released.locking() && Phase::Acquiring.locking());
