@@ -9,6 +9,8 @@
 //! holds = ["mutual exclusion"]
 //! steps = 33                 # the headline's shortest trace, in steps
 //! states = 359               # states explored (exhaustive runs only)
+//! violated = { "thread died" = 12 }   # other violated properties, each
+//!                            # with its shortest trace's steps (checker)
 //!
 //! [sim.expect]               # the simulator, over [sim] seeds
 //! verdict = "violated"
@@ -16,6 +18,7 @@
 //! holds = ["mutual exclusion at the resource"]
 //! ```
 
+use crate::scenario::KeyPath;
 use locksmith_model::harness::{Property, Verdict};
 use serde::{Deserialize, Serialize};
 
@@ -32,6 +35,8 @@ pub struct RawExpect {
     pub steps: Option<usize>,
     #[serde(default)]
     pub states: Option<usize>,
+    #[serde(default)]
+    pub violated: std::collections::BTreeMap<String, usize>,
 }
 
 /// What a driver must find.
@@ -46,6 +51,9 @@ pub struct Expectation {
     pub steps: Option<usize>,
     /// States explored (checker only; exact where exhaustive).
     pub states: Option<usize>,
+    /// Properties violated besides the headline, each with its shortest
+    /// trace's steps (checker only).
+    pub violated: Vec<(Property, usize)>,
 }
 
 /// What a driver found, as an expectation judges it.
@@ -56,26 +64,31 @@ pub struct Found<'a> {
     pub of: &'a dyn Fn(Property) -> Verdict,
     pub steps: Option<usize>,
     pub states: Option<usize>,
+    /// Each property's shortest trace, in steps, if it was found violated
+    /// with one.
+    pub steps_of: &'a dyn Fn(Property) -> Option<usize>,
 }
 
 impl Expectation {
-    /// Parses `raw`; an error names the key at fault and what was expected.
-    pub fn parse(raw: &RawExpect) -> Result<Expectation, (String, String)> {
+    /// Parses `raw`; an error names the key at fault (inside the table)
+    /// and what was expected.
+    pub fn parse(raw: &RawExpect) -> Result<Expectation, (KeyPath, String)> {
+        let key = |k: &str| KeyPath::of(None, k);
         let verdict = Verdict::parse(&raw.verdict)
             .filter(|v| *v != Verdict::NotApplicable)
             .ok_or_else(|| {
                 (
-                    "verdict".to_string(),
+                    key("verdict"),
                     format!(
                         "unknown verdict `{}`: expected holds, violated or incomplete",
                         raw.verdict
                     ),
                 )
             })?;
-        let property = |s: &str| {
+        let property = |at: KeyPath, s: &str| {
             Property::parse(s).ok_or_else(|| {
                 (
-                    s.to_string(),
+                    at,
                     format!(
                         "unknown property `{s}`: expected one of {}",
                         Property::names()
@@ -85,25 +98,37 @@ impl Expectation {
         };
         let e = Expectation {
             verdict,
-            property: raw.property.as_deref().map(property).transpose()?,
+            property: raw
+                .property
+                .as_deref()
+                .map(|s| property(key("property"), s))
+                .transpose()?,
             holds: raw
                 .holds
                 .iter()
-                .map(|s| property(s))
+                .enumerate()
+                .map(|(i, s)| property(key("holds").index(i), s))
                 .collect::<Result<_, _>>()?,
             steps: raw.steps,
             states: raw.states,
+            violated: raw
+                .violated
+                .iter()
+                .map(|(s, &n)| Ok((property(key("violated").key(s), s)?, n)))
+                .collect::<Result<_, _>>()?,
         };
         if e.verdict == Verdict::Violated && e.property.is_none() {
             return Err((
-                "verdict".into(),
-                "verdict = \"violated\" needs `property = ...`".into(),
+                key("verdict"),
+                "verdict = \"violated\" needs the property it is about: expected `property = ...`"
+                    .into(),
             ));
         }
         if e.steps.is_some() && e.verdict != Verdict::Violated {
             return Err((
-                "steps".into(),
-                "steps pins the violation's shortest trace: it needs verdict = \"violated\"".into(),
+                key("steps"),
+                "steps pins the violation's shortest trace: expected verdict = \"violated\" with it"
+                    .into(),
             ));
         }
         Ok(e)
@@ -136,6 +161,17 @@ impl Expectation {
                 out.push(format!(
                     "expected a shortest trace of {want} steps, found {}",
                     found.steps.map_or("none".into(), |s| s.to_string())
+                ));
+            }
+        }
+        for &(p, want) in &self.violated {
+            let v = (found.of)(p);
+            if v != Verdict::Violated {
+                out.push(format!("expected {p} to be violated, found {v}"));
+            } else if (found.steps_of)(p) != Some(want) {
+                out.push(format!(
+                    "expected {p}'s shortest trace to take {want} steps, found {}",
+                    (found.steps_of)(p).map_or("none".into(), |s| s.to_string())
                 ));
             }
         }

@@ -4,6 +4,7 @@
 pub mod cli;
 pub mod compare;
 pub mod expect;
+pub mod interrupt;
 pub mod real;
 pub mod scenario;
 pub mod sim_settings;

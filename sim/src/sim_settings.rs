@@ -35,6 +35,7 @@
 //! applied = true                # connection-loss: was the request in flight applied?
 //! ```
 
+use crate::scenario::KeyPath;
 use serde::{Deserialize, Serialize};
 
 fn d_timeout() -> f64 {
@@ -203,8 +204,9 @@ impl FaultKind {
     }
 }
 
-/// Which client a fault strikes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+/// Which client a fault strikes: `"holder"`, `"waiter"`, `"any"` or a
+/// client number (1-based).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum Target {
     /// A client number, 1-based.
@@ -218,7 +220,41 @@ impl Default for Target {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+/// By hand, so that a wrong target says what a target may be (an untagged
+/// enum's error does not).
+impl<'de> Deserialize<'de> for Target {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Target, D::Error> {
+        struct V;
+        const EXPECTED: &str = "holder, waiter, any or a client number from 1 to 255";
+        impl serde::de::Visitor<'_> for V {
+            type Value = Target;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(EXPECTED)
+            }
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<Target, E> {
+                u8::try_from(n)
+                    .ok()
+                    .filter(|&n| n >= 1)
+                    .map(Target::Client)
+                    .ok_or_else(|| E::custom(format!("target = {n}: expected {EXPECTED}")))
+            }
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<Target, E> {
+                self.visit_i64(i64::try_from(n).unwrap_or(i64::MAX))
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Target, E> {
+                match s {
+                    "holder" => Ok(Target::Named(TargetName::Holder)),
+                    "waiter" => Ok(Target::Named(TargetName::Waiter)),
+                    "any" => Ok(Target::Named(TargetName::Any)),
+                    _ => Err(E::custom(format!("target = \"{s}\": expected {EXPECTED}"))),
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TargetName {
     /// The client that believes it holds the lock (waits until one does).
@@ -229,18 +265,32 @@ pub enum TargetName {
     Any,
 }
 
+/// The longest duration a `[sim]` key may give, in ms: an hour. Beyond it
+/// a run never ends in any useful time (and 1e308 ms overflows the clock).
+pub const MAX_MS: f64 = 3_600_000.0;
+
+/// The longest `limit_ms`: a simulated day.
+pub const MAX_LIMIT_MS: f64 = 86_400_000.0;
+
+/// The highest fault rate, per simulated second.
+pub const MAX_RATE: f64 = 1000.0;
+
+/// The most scheduled faults.
+pub const MAX_SCHEDULE: usize = 10_000;
+
 impl SimSettings {
-    /// Checks the ranges; returns the offending key and why.
-    pub fn validate(&self) -> Result<(), (String, String)> {
-        let range = |key: &str, r: [f64; 2]| {
-            // An hour bounds every duration: beyond it a run never ends in
-            // any useful time (and 1e308 ms overflows the clock).
-            if !(r[0] >= 0.0 && r[1] >= r[0] && r[1] <= 3_600_000.0) {
+    /// Checks the ranges for a run of `clients` clients; returns the
+    /// offending key (its path inside `[sim]`) and what was expected.
+    pub fn validate(&self, clients: u8) -> Result<(), (KeyPath, String)> {
+        let key = |k: &str| KeyPath::of(None, k);
+        let range = |k: &str, r: [f64; 2]| {
+            if !(r[0] >= 0.0 && r[1] >= r[0] && r[1] <= MAX_MS) {
                 Err((
-                    key.to_string(),
+                    key(k),
                     format!(
-                        "{key} = [{}, {}]: expected 0 ≤ min ≤ max ≤ 3600000 (an hour)",
-                        r[0], r[1]
+                        "{k} = [{}, {}]: expected 0 ≤ min ≤ max ≤ {MAX_MS} (an hour)",
+                        number(r[0]),
+                        number(r[1])
                     ),
                 ))
             } else {
@@ -251,30 +301,45 @@ impl SimSettings {
         range("think_ms", self.think_ms)?;
         range("hold_ms", self.hold_ms)?;
         range("wake_ms", self.wake_ms)?;
-        if !(self.session_timeout_ms >= 1.0 && self.session_timeout_ms.is_finite()) {
-            return Err((
-                "session_timeout_ms".into(),
-                format!(
-                    "session_timeout_ms = {}: expected at least 1",
-                    self.session_timeout_ms
-                ),
-            ));
+        let within = |at: KeyPath, name: &str, v: f64, min: f64, max: f64| {
+            if v >= min && v <= max {
+                Ok(())
+            } else {
+                Err((
+                    at,
+                    format!("{name} = {}: expected {min} to {max}", number(v)),
+                ))
+            }
+        };
+        within(
+            key("session_timeout_ms"),
+            "session_timeout_ms",
+            self.session_timeout_ms,
+            1.0,
+            MAX_MS,
+        )?;
+        if let Some(v) = self.deadlock_ms {
+            within(key("deadlock_ms"), "deadlock_ms", v, 1.0, MAX_MS)?;
         }
+        if let Some(v) = self.limit_ms {
+            within(key("limit_ms"), "limit_ms", v, 1.0, MAX_LIMIT_MS)?;
+        }
+        let clients = self.clients.unwrap_or(clients);
         if self.clients == Some(0) {
             return Err((
-                "clients".into(),
+                key("clients"),
                 format!("clients = 0: expected 1 to {MAX_CLIENTS}"),
             ));
         }
         if self.seeds == 0 {
             return Err((
-                "seeds".into(),
+                key("seeds"),
                 "seeds = 0: expected at least 1 (a run of no seeds proves nothing)".into(),
             ));
         }
         if self.acquisitions == Some(0) {
             return Err((
-                "acquisitions".into(),
+                key("acquisitions"),
                 "acquisitions = 0: expected at least 1".into(),
             ));
         }
@@ -284,15 +349,44 @@ impl SimSettings {
             ("partition", self.rates.partition),
             ("connection_loss", self.rates.connection_loss),
         ] {
-            if !(v >= 0.0 && v.is_finite()) {
-                return Err((k.into(), format!("rates.{k} = {v}: expected ≥ 0")));
-            }
+            let at = key("rates").key(k);
+            within(at, &format!("rates.{k}"), v, 0.0, MAX_RATE)?;
         }
-        for f in &self.schedule {
-            if !(f.at_ms >= 0.0 && f.at_ms.is_finite()) {
-                return Err(("at_ms".into(), format!("at_ms = {}: expected ≥ 0", f.at_ms)));
+        if self.schedule.len() > MAX_SCHEDULE {
+            return Err((
+                key("schedule").index(MAX_SCHEDULE),
+                format!(
+                    "{} scheduled faults: expected at most {MAX_SCHEDULE}",
+                    self.schedule.len()
+                ),
+            ));
+        }
+        for (i, f) in self.schedule.iter().enumerate() {
+            let at = |k: &str| key("schedule").index(i).key(k);
+            within(at("at_ms"), "at_ms", f.at_ms, 0.0, MAX_MS)?;
+            if let Some(d) = f.duration_ms {
+                within(at("duration_ms"), "duration_ms", d, 0.0, MAX_MS)?;
+            }
+            if let Target::Client(n) = f.target {
+                if n == 0 || n > clients {
+                    return Err((
+                        at("target"),
+                        format!(
+                            "target = {n}: expected holder, waiter, any or a client number from 1 to {clients}"
+                        ),
+                    ));
+                }
             }
         }
         Ok(())
+    }
+}
+
+/// A number as a message shows it: huge and tiny ones in exponent form.
+fn number(v: f64) -> String {
+    if v != 0.0 && (v.abs() >= 1e9 || v.abs() < 1e-6) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
     }
 }

@@ -194,3 +194,26 @@ fn json_lists_every_property_with_n_a_where_not_judged() {
     assert_eq!(verdict("deadlock"), "violated");
     assert_eq!(verdict("thread died"), "holds");
 }
+
+/// `locksmith replay … | head -c 16`: the reader goes away early (the
+/// trace of 20 clients × 20 acquisitions is far over a pipe's buffer);
+/// the command ends quietly (by SIGPIPE, as Unix tools do), not with a
+/// panic in `println!`.
+#[test]
+fn a_closed_pipe_ends_the_output_without_a_panic() {
+    use std::io::Read;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_locksmith"))
+        .args(["replay", "scenarios/predecessor-sim-20.toml", "--seed", "0"])
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut first = [0u8; 16];
+    let mut stdout = child.stdout.take().expect("stdout");
+    stdout.read_exact(&mut first).expect("some output");
+    drop(stdout);
+    let out = child.wait_with_output().expect("exits");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+}

@@ -11,6 +11,7 @@
 mod common;
 
 use common::{one_at_a_time, zk_addr as addr};
+use locksmith::real::times::Between;
 use locksmith::real::zk::{Notification, Session};
 use locksmith::real::{run, RealConfig, RealReport};
 use locksmith_model::recipe::RecipeId;
@@ -83,7 +84,7 @@ fn herd_children_wakes_every_other_client() {
 fn herd_lowest_wakes_every_parked_client() {
     let _one = one_at_a_time();
     let mut cfg = RealConfig::new(RecipeId::HerdLowest, 10, 5.0, &addr());
-    cfg.hold = Duration::from_millis(5);
+    cfg.hold = Between::exactly(Duration::from_millis(5));
     let r = run(&cfg).unwrap_or_else(|e| panic!("{e}"));
     eprintln!(
         "herd-lowest × 10, hold 5 ms: {} acquisitions, {:.2} notifications per contended acquisition",
@@ -102,7 +103,7 @@ fn herd_lowest_wakes_every_parked_client() {
 fn timed_wait_times_out_and_rechecks_on_a_real_server() {
     let _one = one_at_a_time();
     let mut cfg = RealConfig::new(RecipeId::TimedWait, 3, 6.0, &addr());
-    cfg.hold = Duration::from_millis(2500);
+    cfg.hold = Between::exactly(Duration::from_millis(2500));
     cfg.stall_after = Duration::from_secs(5);
     let r = run(&cfg).unwrap_or_else(|e| panic!("{e}"));
     eprintln!(
@@ -121,7 +122,7 @@ fn timed_wait_times_out_and_rechecks_on_a_real_server() {
 fn a_holder_that_never_lets_go_is_a_stall() {
     let _one = one_at_a_time();
     let mut cfg = RealConfig::new(RecipeId::Predecessor, 2, 10.0, &addr());
-    cfg.hold = std::time::Duration::from_secs(4);
+    cfg.hold = Between::exactly(Duration::from_secs(4));
     cfg.stall_after = std::time::Duration::from_secs(1);
     let r = run(&cfg).unwrap_or_else(|e| panic!("{e}"));
     let (property, why) = r.violation.expect("a stall");
@@ -308,4 +309,224 @@ fn try_once_polls_and_releases_by_closing_the_session() {
         // plus the close; losing attempts add three requests each.
         assert!(r.metrics.requests >= 3 * r.metrics.acquisitions);
     }
+}
+
+/// Every node on the server outside ZooKeeper's own `/zookeeper`: its
+/// data and the zxid of its last data change.
+async fn tree(s: &mut Session) -> std::collections::BTreeMap<String, (Vec<u8>, i64)> {
+    use locksmith::real::zk::RawResult;
+    let mut out = std::collections::BTreeMap::new();
+    let mut todo = vec!["/".to_string()];
+    while let Some(p) = todo.pop() {
+        if p == "/zookeeper" {
+            continue;
+        }
+        let get = Op::GetData {
+            path: p.as_str().into(),
+            watch: false,
+        };
+        // A node of a run going on may go between the listing and the
+        // read; anything else is the test's failure.
+        match s.call_raw(&get).await.reply {
+            Ok(RawResult::GetData { data, stat }) => {
+                out.insert(p.clone(), (data, stat.mzxid));
+            }
+            Err(zookeeper_client::Error::NoNode) => continue,
+            other => panic!("getData {p}: {other:?}"),
+        }
+        let list = Op::GetChildren {
+            path: p.as_str().into(),
+            watch: false,
+        };
+        match s.call_raw(&list).await.reply {
+            Ok(RawResult::GetChildren { children, .. }) => {
+                let parent = if p == "/" { "" } else { p.as_str() };
+                todo.extend(children.iter().map(|c| format!("{parent}/{c}")));
+            }
+            Err(zookeeper_client::Error::NoNode) => {}
+            other => panic!("getChildren {p}: {other:?}"),
+        }
+    }
+    out
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime")
+}
+
+/// The user's nodes (planted here: data, a child, an ephemeral of another
+/// session) are exactly as they were after runs of every recipe, and no
+/// node of a run is left: each run worked under its own root, deleted at
+/// the end.
+#[test]
+#[ignore = "needs a real ZooKeeper on 127.0.0.1:2181: scripts/zookeeper.sh start; cargo test --test real -- --ignored"]
+fn a_run_touches_nothing_outside_its_own_root() {
+    let _one = one_at_a_time();
+    let rt = runtime();
+    let timeout = Duration::from_secs(10);
+    let mut user = rt
+        .block_on(Session::connect(&addr(), timeout))
+        .unwrap_or_else(|e| panic!("{e}"));
+    rt.block_on(async {
+        for (path, mode) in [
+            ("/user-data", CreateMode::Persistent),
+            ("/user-data/child", CreateMode::Persistent),
+            ("/user-data/session", CreateMode::Ephemeral),
+        ] {
+            let create = Op::Create {
+                path: path.into(),
+                data: b"precious".to_vec(),
+                mode,
+            };
+            let _ = user.call(&create).await;
+        }
+    });
+    let before = rt.block_on(tree(&mut user));
+    assert!(before.contains_key("/user-data/session"), "{before:?}");
+    for &recipe in RecipeId::ALL {
+        let cfg = RealConfig::new(recipe, 2, 0.5, &addr());
+        let r = run(&cfg).unwrap_or_else(|e| panic!("{recipe}: {e}"));
+        assert!(r.root.starts_with("/locksmith-0-"), "{}", r.root);
+        assert!(
+            matches!(r.cleanup, Ok(n) if n >= 1),
+            "{recipe}: {:?}",
+            r.cleanup
+        );
+    }
+    let after = rt.block_on(tree(&mut user));
+    assert_eq!(before, after);
+    rt.block_on(async {
+        for path in ["/user-data/session", "/user-data/child", "/user-data"] {
+            let delete = Op::Delete {
+                path: path.into(),
+                version: -1,
+            };
+            let _ = user.call(&delete).await;
+        }
+        let _ = user.close().await;
+    });
+}
+
+/// A root that already exists holds nodes the run did not create: the run
+/// refuses it and leaves it alone; a base that does not exist is refused
+/// (the run creates nothing outside its own root).
+#[test]
+#[ignore = "needs a real ZooKeeper on 127.0.0.1:2181: scripts/zookeeper.sh start; cargo test --test real -- --ignored"]
+fn a_root_that_exists_or_a_missing_base_is_refused() {
+    let _one = one_at_a_time();
+    let rt = runtime();
+    rt.block_on(async {
+        let mut s = Session::connect(&addr(), Duration::from_secs(10))
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        let taken = "/locksmith-taken";
+        for path in [taken, "/locksmith-taken/theirs"] {
+            let create = Op::Create {
+                path: path.into(),
+                data: Vec::new(),
+                mode: CreateMode::Persistent,
+            };
+            let _ = s.call(&create).await;
+        }
+        let e = locksmith::real::root::create(&mut s, "/", taken, "/locks")
+            .await
+            .expect_err("an existing root is refused");
+        assert!(!e.0, "nothing was created");
+        assert!(
+            e.1.contains("refusing") && e.1.contains("did not create"),
+            "{}",
+            e.1
+        );
+        let theirs = Op::Exists {
+            path: "/locksmith-taken/theirs".into(),
+            watch: false,
+        };
+        assert!(matches!(
+            s.call(&theirs).await.reply,
+            Ok(OpResult::Exists(Some(_)))
+        ));
+        let mine = Op::Exists {
+            path: "/locksmith-taken/locks".into(),
+            watch: false,
+        };
+        assert_eq!(s.call(&mine).await.reply, Ok(OpResult::Exists(None)));
+        for path in ["/locksmith-taken/theirs", taken] {
+            let delete = Op::Delete {
+                path: path.into(),
+                version: -1,
+            };
+            let _ = s.call(&delete).await;
+        }
+        let _ = s.close().await;
+    });
+    let mut cfg = RealConfig::new(RecipeId::Predecessor, 1, 0.5, &addr());
+    cfg.base = "/no-such-base".into();
+    let e = run(&cfg).expect_err("a missing base").to_string();
+    assert!(e.contains("/no-such-base does not exist"), "{e}");
+}
+
+/// Ctrl-C in the middle of a run: exit 130, what it covered printed, and
+/// no node and no session left on the server.
+#[test]
+#[ignore = "needs a real ZooKeeper on 127.0.0.1:2181: scripts/zookeeper.sh start; cargo test --test real -- --ignored"]
+fn a_run_stopped_by_ctrl_c_leaves_no_nodes_and_no_sessions() {
+    let _one = one_at_a_time();
+    let rt = runtime();
+    let mut look = rt
+        .block_on(Session::connect(&addr(), Duration::from_secs(10)))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let before = rt.block_on(tree(&mut look));
+    let sessions = common::global_sessions(&addr()).expect("mntr answers");
+    for recipe in ["predecessor", "cas-version", "watcher-callback"] {
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_locksmith"))
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+            .args(["real", &format!("scenarios/{recipe}.toml"), "--zk", &addr()])
+            .args(["--clients", "4", "--seconds", "60", "--seed", "7"])
+            .args(["--hold-ms", "0.5,1.5"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("runs");
+        // Wait until the run's root exists and its clients are at work.
+        let started = std::time::Instant::now();
+        loop {
+            let now = rt.block_on(tree(&mut look));
+            if now
+                .keys()
+                .any(|k| k.starts_with("/locksmith-7-") && k.matches('/').count() >= 2)
+            {
+                break;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "{recipe}: no run root"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        std::thread::sleep(Duration::from_millis(700));
+        assert!(common::global_sessions(&addr()).unwrap_or(0) >= sessions + 4);
+        let sent = std::process::Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(sent.success());
+        let out = child.wait_with_output().expect("exits");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(130),
+            "{recipe}: {stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(stdout.contains("interrupted (Ctrl-C)"), "{stdout}");
+        assert!(stdout.contains("deleted with it"), "{stdout}");
+        assert_eq!(rt.block_on(tree(&mut look)), before, "{recipe}: {stdout}");
+        assert_eq!(common::global_sessions(&addr()), Some(sessions), "{recipe}");
+    }
+    rt.block_on(async {
+        let _ = look.close().await;
+    });
 }

@@ -39,12 +39,14 @@ fn judge_check(path: &Path) -> Result<(), Failed> {
             .map(|t| t.steps.len())
     });
     let of = |p| report.of(p);
+    let steps_of = |p| report.trace_of(p).map(|t| t.steps.len());
     let found = Found {
         verdict: report.verdict,
         property: report.property,
         of: &of,
         steps,
         states: Some(report.states),
+        steps_of: &steps_of,
     };
     let problems = expect.problems(&found);
     if problems.is_empty() {
@@ -149,6 +151,7 @@ fn judge_sim(path: &Path) -> Result<(), Failed> {
         of: &of,
         steps: None,
         states: None,
+        steps_of: &|_| None,
     };
     let problems = expect.problems(&found);
     if problems.is_empty() {

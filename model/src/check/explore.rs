@@ -20,6 +20,7 @@ use super::symmetry::canonical;
 use super::system::{Action, System};
 use super::visited::Visited;
 use std::collections::BTreeMap;
+use std::ops::ControlFlow;
 use std::time::Instant;
 
 /// Which bound ended a run early.
@@ -31,6 +32,8 @@ pub enum Bound {
     MaxTime(std::time::Duration),
     /// Estimated bytes of the checker's tables.
     MaxMemory(usize),
+    /// The caller asked the run to stop (Ctrl-C).
+    Interrupted,
 }
 
 impl std::fmt::Display for Bound {
@@ -40,6 +43,7 @@ impl std::fmt::Display for Bound {
             Bound::MaxDepth(n) => write!(f, "max-depth ({n})"),
             Bound::MaxTime(t) => write!(f, "max-time ({} s)", t.as_secs()),
             Bound::MaxMemory(n) => write!(f, "max-memory ({} MB)", n >> 20),
+            Bound::Interrupted => write!(f, "interrupted"),
         }
     }
 }
@@ -76,6 +80,8 @@ pub struct Exploration {
     /// Bytes held by the checker's tables at their largest (an estimate from
     /// their capacities, not the allocator's figure).
     pub peak_bytes: usize,
+    /// Bit `c` is set if client `c` holds the lock in some explored state.
+    pub acquired: u8,
 }
 
 impl Exploration {
@@ -89,6 +95,7 @@ impl Exploration {
             found: BTreeMap::new(),
             elapsed_ms: 0,
             peak_bytes: 0,
+            acquired: 0,
         }
     }
 }
@@ -105,15 +112,19 @@ pub struct Progress {
 }
 
 pub fn explore(cfg: &CheckConfig) -> Exploration {
-    explore_with_progress(cfg, &mut |_| {})
+    explore_with_progress(cfg, &mut |_| ControlFlow::Continue(()))
 }
 
 /// States per batch: a level is expanded a batch at a time (in parallel
 /// within the batch), which bounds the successors held at once.
 const BATCH: usize = 128;
 
-/// [`explore`], telling `progress` how far it has come after every batch.
-pub fn explore_with_progress(cfg: &CheckConfig, progress: &mut dyn FnMut(Progress)) -> Exploration {
+/// [`explore`], telling `progress` how far it has come after every batch;
+/// `progress` breaking stops the run ([`Bound::Interrupted`]).
+pub fn explore_with_progress(
+    cfg: &CheckConfig,
+    progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
+) -> Exploration {
     let start = Instant::now();
     let (mut search, init) = Search::new(cfg);
     // One thread needs no pool; a pool that cannot start runs on this one.
@@ -145,13 +156,17 @@ pub fn explore_with_progress(cfg: &CheckConfig, progress: &mut dyn FnMut(Progres
             drop(states);
             let went_on = search.merge(batch, from, level_end, &mut next);
             from += batch_len(from, level_end);
-            progress(Progress {
+            let asked = progress(Progress {
                 states: search.parents.len(),
                 transitions: search.transitions,
                 depth: search.depth,
                 table_bytes: search.table_bytes(level_end - from + next.len()),
                 elapsed: start.elapsed(),
             });
+            if asked.is_break() {
+                search.bound = Some(Bound::Interrupted);
+                break 'levels;
+            }
             if let Some(limit) = cfg.max_time.filter(|&t| start.elapsed() > t) {
                 search.bound = Some(Bound::MaxTime(limit));
             }
@@ -192,6 +207,7 @@ struct Search<'c> {
     state_bytes: usize,
     peak_queue: usize,
     peak_bytes: usize,
+    acquired: u8,
 }
 
 impl<'c> Search<'c> {
@@ -230,6 +246,7 @@ impl<'c> Search<'c> {
             bound: None,
             peak_queue: 0,
             peak_bytes: 0,
+            acquired: property::holders(&init),
         };
         (search, init)
     }
@@ -332,6 +349,7 @@ impl<'c> Search<'c> {
         let t = self.parents.len() as u32;
         self.index.insert(fingerprint, t);
         self.parents.push((parent, k));
+        self.acquired |= property::holders(&state);
         if self.graph.is_some() {
             self.orders.push(order);
         }
@@ -388,6 +406,7 @@ impl<'c> Search<'c> {
                 .collect(),
             elapsed_ms: start.elapsed().as_millis(),
             peak_bytes: self.peak_bytes,
+            acquired: self.acquired,
         }
     }
 }

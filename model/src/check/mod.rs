@@ -39,13 +39,15 @@ pub use verdict::{Report, Verdict};
 /// [`CheckConfig::validate`] first: a configuration it rejects is reported
 /// as incomplete here, never explored.
 pub fn check(cfg: &CheckConfig) -> Report {
-    check_with_progress(cfg, &mut |_| {})
+    check_with_progress(cfg, &mut |_| std::ops::ControlFlow::Continue(()))
 }
 
-/// [`check`], telling `progress` how far the exploration has come.
+/// [`check`], telling `progress` how far the exploration has come;
+/// `progress` breaking stops it (the report is then incomplete:
+/// interrupted).
 pub fn check_with_progress(
     cfg: &CheckConfig,
-    progress: &mut dyn FnMut(explore::Progress),
+    progress: &mut dyn FnMut(explore::Progress) -> std::ops::ControlFlow<()>,
 ) -> Report {
     if cfg.validate().is_err() {
         let x = explore::Exploration::nothing();

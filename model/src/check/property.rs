@@ -86,6 +86,17 @@ fn forgotten(owner: &Peer, path: &str) -> bool {
     !named
 }
 
+/// The clients that hold the lock in `s`, one bit each: the checker
+/// records them so that a `holds` can say every client acquired on some
+/// path (a harness in which nobody acquires must not hold).
+pub fn holders(s: &System) -> u8 {
+    s.peers
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.client.holds())
+        .fold(0, |m, (c, _)| m | 1 << c)
+}
+
 /// Deadlock: given the state's enabled non-fault actions.
 pub fn stuck(s: &System, progress_possible: bool) -> bool {
     !progress_possible && s.peers.iter().any(|p| p.client.is_waiting())

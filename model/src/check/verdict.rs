@@ -1,6 +1,13 @@
 //! Verdicts: every property ends as holds (the whole reachable graph was
 //! explored and nothing broke it), violated (with a shortest trace), or
 //! incomplete (a bound stopped the run first — never reported as holds).
+//!
+//! A `holds` also says that every client acquired the lock on some
+//! explored path: a harness in which a client never gets the lock would
+//! make every property hold for nothing. An exhaustive run in which some
+//! client never held the lock reports the properties nothing broke as
+//! incomplete, naming those clients ([`Report::never_acquired`]); its
+//! violations stand.
 
 use super::config::CheckConfig;
 use super::explore::{Bound, Exploration};
@@ -34,17 +41,25 @@ pub struct Report {
     pub peak_bytes: usize,
     /// The bound that ended the run, if one did.
     pub bound: Option<String>,
+    /// Clients (1-based) that hold the lock in no explored state of an
+    /// exhaustive run: the properties nothing broke are then incomplete,
+    /// not holds.
+    pub never_acquired: Vec<u8>,
     pub properties: Vec<PropertyResult>,
 }
 
 impl Report {
     pub fn from_exploration(cfg: &CheckConfig, x: &Exploration) -> Report {
+        let never_acquired = never_acquired(cfg, x);
         let mut properties = Vec::new();
         for p in Property::ALL {
             let (verdict, trace) = match x.found.get(&p) {
                 _ if !property::judged(p) => (Verdict::NotApplicable, None),
                 Some(cx) => (Verdict::Violated, Some(render(cfg, cx))),
-                None if x.bound.is_none() && (p != Property::Starvation || cfg.starvation) => {
+                None if x.bound.is_none()
+                    && never_acquired.is_empty()
+                    && (p != Property::Starvation || cfg.starvation) =>
+                {
                     (Verdict::Holds, None)
                 }
                 None => (Verdict::Incomplete, None),
@@ -71,6 +86,7 @@ impl Report {
             elapsed_ms: x.elapsed_ms,
             peak_bytes: x.peak_bytes,
             bound: x.bound.map(|b: Bound| b.to_string()),
+            never_acquired,
             properties,
         }
     }
@@ -90,4 +106,26 @@ impl Report {
             .map(|r| r.verdict)
             .unwrap_or(Verdict::Incomplete)
     }
+}
+
+/// The clients (1-based) that held the lock in no state of an exhaustive
+/// run. Under symmetry the explored states are canonical, clients renamed:
+/// one client holding somewhere means every client does in the renamed
+/// states (the clients are interchangeable, which is what lets symmetry
+/// reduce), so only "nobody ever" is left to report.
+fn never_acquired(cfg: &CheckConfig, x: &Exploration) -> Vec<u8> {
+    if x.bound.is_some() {
+        return Vec::new();
+    }
+    let held = |c: u8| x.acquired & (1 << c) != 0;
+    if cfg.symmetry {
+        if x.acquired == 0 {
+            return (1..=cfg.clients).collect();
+        }
+        return Vec::new();
+    }
+    (0..cfg.clients)
+        .filter(|&c| !held(c))
+        .map(|c| c + 1)
+        .collect()
 }

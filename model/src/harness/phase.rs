@@ -206,6 +206,57 @@ mod tests {
     }
 
     #[test]
+    fn each_unlock_path_leaves_the_phase_the_harness_expects() {
+        use StepKind::*;
+        // An inner unlock() that sends a release operation still holds the
+        // outer acquisition; the outer one ends the hold.
+        let (phase, _) = run(&[Acquired, Reenter, Acquired, Released, SentRelease]);
+        assert_eq!(phase, Phase::Holding(1));
+        assert!(phase.holds());
+        let (phase, _) = run(&[
+            Acquired,
+            Reenter,
+            Acquired,
+            Released,
+            SentRelease,
+            Released,
+            SentRelease,
+        ]);
+        assert_eq!(phase, Phase::Released);
+        // The outermost unlock() returning without a release ends the hold
+        // too (the lock stays taken on the server).
+        let (phase, events) = run(&[Acquired, Released, Unlocked]);
+        assert_eq!(phase, Phase::Released);
+        assert!(!phase.holds());
+        assert_eq!(events.last(), Some(&LockEvent::Unlocked));
+        // A re-entrant lock() that gives up leaves the outer hold.
+        let (phase, _) = run(&[Acquired, Reenter, GaveUp]);
+        assert_eq!(phase, Phase::Holding(1));
+        // The last round ends the loop; an exception ends the main
+        // thread, while the event thread's is caught by ZooKeeper's.
+        let (phase, events) = run(&[Acquired, Released, SentRelease, Finished]);
+        assert_eq!(
+            (phase, events.last()),
+            (Phase::Finished, Some(&LockEvent::Finished))
+        );
+        let (phase, events) = run(&[Threw("KeeperException")]);
+        assert_eq!(phase, Phase::Died);
+        assert_eq!(
+            events.last(),
+            Some(&LockEvent::ThreadDied("KeeperException"))
+        );
+        let mut events = Vec::new();
+        let phase = Phase::Holding(1).after(Threw("NPE"), false, &mut events);
+        assert_eq!(
+            (phase, events),
+            (Phase::Holding(1), vec![LockEvent::ThreadDied("NPE")])
+        );
+        // Only a thread inside lock() is locking.
+        assert!(!Phase::Holding(1).locking() && !Phase::Idle.locking());
+        assert!(!Phase::Released.locking() && Phase::Acquiring.locking());
+    }
+
+    #[test]
     fn giving_up_ends_the_attempt_and_the_next_step_starts_another() {
         let (phase, events) = run(&[StepKind::GaveUp, StepKind::Other]);
         assert_eq!(phase, Phase::Acquiring);

@@ -2,9 +2,10 @@
 
 use crate::scenario::Scenario;
 use clap::Args;
-use locksmith_model::check::explore::Progress;
+use locksmith_model::check::explore::{Bound, Progress};
 use locksmith_model::check::{check_with_progress, Report, Verdict, MAX_CLIENTS};
 use serde_json::json;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -19,12 +20,12 @@ pub struct CheckArgs {
     pub acquisitions: Option<u8>,
     /// Stop after this many distinct states (the verdict is then
     /// `incomplete` unless a violation was already found).
-    #[arg(long)]
-    pub max_states: Option<usize>,
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_states: Option<u64>,
     /// Stop when the checker's tables are estimated to exceed this many MB
     /// (default 4096; the verdict is then `incomplete`).
-    #[arg(long)]
-    pub max_memory_mb: Option<usize>,
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_memory_mb: Option<u64>,
     /// States that differ only in sequence suffixes and unread zxids are
     /// one state (as `[check] abstract_sequences = true`): makes a polling
     /// recipe's exploration finite.
@@ -39,10 +40,10 @@ pub struct CheckArgs {
     pub json: bool,
 }
 
-pub fn run(args: &CheckArgs) -> i32 {
-    let Some(mut sc) = super::load(&args.scenario) else {
-        return 2;
-    };
+/// The scenario with the flags applied, checked as the run needs it: what
+/// `run` explores, or the error it exits 2 with.
+pub fn plan(args: &CheckArgs) -> Result<Scenario, String> {
+    let mut sc = Scenario::load(&args.scenario).map_err(|e| e.to_string())?;
     if let Some(n) = args.clients {
         sc.check.clients = n;
     }
@@ -50,26 +51,53 @@ pub fn run(args: &CheckArgs) -> i32 {
         sc.check.acquisitions = k;
     }
     if let Some(s) = args.max_states {
-        sc.check.max_states = s;
+        sc.check.max_states = usize::try_from(s).unwrap_or(usize::MAX);
     }
     if let Some(mb) = args.max_memory_mb {
+        let mb = usize::try_from(mb).unwrap_or(usize::MAX);
         sc.check.max_memory = mb.saturating_mul(1 << 20);
     }
     sc.check.abstract_sequences |= args.abstract_sequences;
     sc.check.jobs = args.jobs.map_or_else(super::cores, usize::from);
-    if let Err(e) = sc.check.validate() {
-        eprintln!("error: {}: {e}", sc.path.display());
-        return 2;
-    }
+    sc.check
+        .validate()
+        .map_err(|e| format!("{}: {e}", sc.path.display()))?;
+    Ok(sc)
+}
+
+pub fn run(args: &CheckArgs) -> i32 {
+    let sc = match plan(args) {
+        Ok(sc) => sc,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    crate::interrupt::install();
     let bar = progress_bar();
-    let report = check_with_progress(&sc.check, &mut |p| show(&bar, p));
+    let report = check_with_progress(&sc.check, &mut |p| {
+        show(&bar, p);
+        if crate::interrupt::requested() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
     bar.finish_and_clear();
     if args.json {
         println!("{}", to_json(&sc, &report));
     } else {
         print!("{}", to_text(&sc, &report));
     }
+    if interrupted(&report) {
+        return crate::interrupt::EXIT;
+    }
     super::exit_code(report.verdict)
+}
+
+/// The run stopped on Ctrl-C.
+fn interrupted(r: &Report) -> bool {
+    r.bound.as_deref() == Some(&Bound::Interrupted.to_string())
 }
 
 /// A progress line on stderr (drawn only when stderr is a terminal).
@@ -130,6 +158,7 @@ pub fn to_json(sc: &Scenario, r: &Report) -> serde_json::Value {
         "bytes_per_state": r.peak_bytes / r.states.max(1),
         "peak_memory_bytes": super::peak_memory_bytes(),
         "bound": r.bound,
+        "never_acquired": r.never_acquired,
         "properties": r.properties.iter().map(|p| json!({
             "property": p.property.name(),
             "verdict": p.verdict.name(),
@@ -181,10 +210,24 @@ pub fn to_text(sc: &Scenario, r: &Report) -> String {
         r.peak_bytes / r.states.max(1),
         super::peak_memory_bytes().unwrap_or(0) as f64 / 1e6
     );
-    if let Some(b) = &r.bound {
+    if interrupted(r) {
+        let _ = writeln!(
+            out,
+            "interrupted (Ctrl-C) after {} states — the run stopped early; properties not violated so far are incomplete, not holding",
+            r.states
+        );
+    } else if let Some(b) = &r.bound {
         let _ = writeln!(
             out,
             "bound hit: {b} — the run stopped early; properties not violated so far are incomplete, not holding"
+        );
+    }
+    if !r.never_acquired.is_empty() {
+        let who: Vec<String> = r.never_acquired.iter().map(|c| format!("c{c}")).collect();
+        let _ = writeln!(
+            out,
+            "vacuous: {} never acquired the lock on any explored path — the properties nothing broke say nothing about this lock: incomplete, not holding",
+            who.join(", ")
         );
     }
     if r.verdict == Verdict::Violated {

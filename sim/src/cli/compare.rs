@@ -24,7 +24,7 @@ pub struct CompareArgs {
     #[arg(long)]
     pub json: bool,
     /// Parallel workers (OS threads; default: the machine's cores).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: Option<u16>,
 }
 
@@ -67,20 +67,28 @@ pub fn options(recipes: &[String], faults: &[String], out: &str) -> Result<Optio
     })
 }
 
+/// The options the flags ask for, or the error `run` exits 2 with.
+pub fn plan(a: &CompareArgs) -> Result<Options, String> {
+    let mut o = options(&a.recipes, &a.faults, &a.out.display().to_string())?;
+    if a.out.as_os_str().is_empty() {
+        return Err("--out is empty: expected the report folder (default: reports)".into());
+    }
+    o.jobs = a
+        .jobs
+        .map(usize::from)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    Ok(o)
+}
+
 pub fn run(a: &CompareArgs) -> i32 {
-    let opts = match options(&a.recipes, &a.faults, &a.out.display().to_string()) {
-        Ok(mut o) => {
-            o.jobs = a
-                .jobs
-                .map(usize::from)
-                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-            o
-        }
+    let opts = match plan(a) {
+        Ok(o) => o,
         Err(e) => {
             eprintln!("error: {e}");
             return 2;
         }
     };
+    crate::interrupt::install();
     let started = Instant::now();
     let bar = indicatif::ProgressBar::with_draw_target(
         Some(compare::job_count(&opts) as u64),
@@ -99,10 +107,24 @@ pub fn run(a: &CompareArgs) -> i32 {
         timings
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .push((d.elapsed_ms, d.name));
+            .push((d.elapsed_ms, format!("{}: {}", d.name, d.summary)));
     };
     let matrix = compare::run(&opts, &done);
     bar.finish_and_clear();
+    if crate::interrupt::requested() {
+        // What it covered, and nothing written: a half matrix is no report.
+        let t = timings.into_inner().unwrap_or_else(|e| e.into_inner());
+        for (_, line) in &t {
+            println!("{line}");
+        }
+        println!(
+            "interrupted (Ctrl-C) after {} of {} jobs: no report written ({} unchanged)",
+            t.len(),
+            compare::job_count(&opts),
+            a.out.display()
+        );
+        return crate::interrupt::EXIT;
+    }
     let m = match matrix {
         Ok(m) => m,
         Err(e) => {
@@ -127,7 +149,7 @@ pub fn run(a: &CompareArgs) -> i32 {
         if let Ok(text) = std::fs::read_to_string(&readme) {
             if let Some(new) = files::with_excerpt(&text, &files::excerpt(&m)) {
                 if new != text {
-                    if let Err(e) = std::fs::write(&readme, new) {
+                    if let Err(e) = files::write_atomic(&readme, &new) {
                         eprintln!("error: cannot update {}: {e}", readme.display());
                         return 2;
                     }
@@ -140,7 +162,10 @@ pub fn run(a: &CompareArgs) -> i32 {
     let slow: Vec<String> = t
         .iter()
         .take(5)
-        .map(|(ms, n)| format!("{n} {:.1} s", *ms as f64 / 1000.0))
+        .map(|(ms, n)| {
+            let name = n.split(':').next().unwrap_or(n);
+            format!("{name} {:.1} s", *ms as f64 / 1000.0)
+        })
         .collect();
     eprintln!(
         "compare: {} jobs on {} threads in {:.1} s wall; slowest: {}",

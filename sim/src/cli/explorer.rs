@@ -3,9 +3,11 @@
 //! and the path is drawn as a sequence diagram (see
 //! `locksmith_model::check::model`).
 
+use crate::scenario::Scenario;
 use clap::Args;
 use locksmith_model::check::model::{LockModel, EXPLORED, NOT_EXPLORED};
 use stateright::Model;
+use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -20,12 +22,39 @@ pub struct ExplorerArgs {
     pub clients: Option<u8>,
 }
 
-pub fn run(args: &ExplorerArgs) -> i32 {
-    let Some(mut sc) = super::load(&args.scenario) else {
-        return 2;
-    };
+/// The scenario and the address to serve on, or the error `run` exits 2
+/// with. Nothing is bound here.
+pub fn plan(args: &ExplorerArgs) -> Result<(Scenario, SocketAddr), String> {
+    let mut sc = Scenario::load(&args.scenario).map_err(|e| e.to_string())?;
     if let Some(n) = args.clients {
         sc.check.clients = n;
+    }
+    let addr = args
+        .addr
+        .to_socket_addrs()
+        .ok()
+        .and_then(|mut a| a.next())
+        .ok_or_else(|| {
+            format!(
+                "--addr {}: expected HOST:PORT to serve on, e.g. 127.0.0.1:3000",
+                args.addr
+            )
+        })?;
+    Ok((sc, addr))
+}
+
+pub fn run(args: &ExplorerArgs) -> i32 {
+    let (sc, addr) = match plan(args) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    // The Explorer's server panics when it cannot bind: try first.
+    if let Err(e) = std::net::TcpListener::bind(addr) {
+        eprintln!("error: cannot serve on {addr}: {e} (pass --addr HOST:PORT)");
+        return 2;
     }
     eprintln!(
         "stateright Explorer for {} on http://{} (Ctrl-C to stop)",
@@ -39,8 +68,6 @@ pub fn run(args: &ExplorerArgs) -> i32 {
         EXPLORED.map(|p| p.name()).join(", "),
         left_out.join(", ")
     );
-    LockModel { cfg: sc.check }
-        .checker()
-        .serve(args.addr.as_str());
+    LockModel { cfg: sc.check }.checker().serve(addr);
     0
 }

@@ -103,6 +103,33 @@ pub fn run() -> i32 {
     }
 }
 
+/// What a command line would run, checked without running it: the flags
+/// and every file they name are read and validated exactly as the command
+/// does before it starts (nothing is explored, simulated, connected to or
+/// served). `Ok` for a line the command would start on (or that asks for
+/// `--help`); `Err` with the message the command exits 2 with.
+pub fn validate<I, T>(args: I) -> Result<(), String>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) if e.exit_code() == 0 => return Ok(()),
+        Err(e) => return Err(e.to_string()),
+    };
+    match &cli.command {
+        Command::Check(a) => check::plan(a).map(drop),
+        Command::Explorer(a) => explorer::plan(a).map(drop),
+        Command::Sim(a) => simulate::plan_sim(a).map(drop),
+        Command::Replay(a) => simulate::load(&a.scenario, a.clients, a.acquisitions).map(drop),
+        Command::Real(a) => real::plan(a).map(drop),
+        Command::Compare(a) => compare::plan(a).map(drop),
+        Command::Recipes(a) => recipes::breaks_in(&a.scenarios).map(drop),
+        Command::Bench(_) | Command::BenchSim(_) => Ok(()),
+    }
+}
+
 /// A report's first line, the same for every command: which scenario,
 /// which recipe, how many clients, and what ran them.
 fn title(
@@ -120,17 +147,6 @@ fn peak_memory_bytes() -> Option<u64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
-}
-
-/// Loads a scenario file, or says why it cannot (the caller exits 2).
-fn load(path: &std::path::Path) -> Option<crate::scenario::Scenario> {
-    match crate::scenario::Scenario::load(path) {
-        Ok(s) => Some(s),
-        Err(e) => {
-            eprintln!("error: {e}");
-            None
-        }
-    }
 }
 
 /// The threads a command uses by default: one per core.

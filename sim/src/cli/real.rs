@@ -1,7 +1,8 @@
 //! `locksmith real`: a scenario's recipe against a real ZooKeeper server,
 //! with the figures `locksmith sim` prints, under the same names.
 
-use crate::real::{run, RealConfig, RealError, RealReport};
+use crate::real::times::Between;
+use crate::real::{root, run, RealConfig, RealError, RealReport};
 use crate::simulate::{SimConfig, Totals};
 use clap::Args;
 use serde_json::json;
@@ -18,20 +19,31 @@ pub struct RealArgs {
     /// one on 127.0.0.1:2181).
     #[arg(long, default_value = "127.0.0.1:2181")]
     pub zk: String,
+    /// An existing path on the server under which the run creates its own
+    /// root, `locksmith-<seed>-<session id>`, and deletes it at the end.
+    /// Nothing outside that root is created, changed or deleted.
+    #[arg(long, default_value = "/")]
+    pub root: String,
+    /// Seeds the think and hold times (the same seed draws the same
+    /// schedule for each client) and names the run's root.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
     /// How many clients compete, each with its own session (default: the
     /// scenario's `[sim] clients`, else its `clients`).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=255))]
     pub clients: Option<u16>,
     /// How long the clients compete, in seconds.
     #[arg(long, default_value_t = 10.0, value_parser = positive_seconds)]
     pub seconds: f64,
-    /// How long a client stays in its critical section, in milliseconds.
-    #[arg(long, default_value_t = 0)]
-    pub hold_ms: u64,
+    /// How long a client stays in its critical section, in milliseconds:
+    /// N, or MIN,MAX to draw it uniformly per acquisition from --seed.
+    #[arg(long, default_value = "0", value_parser = Between::parse_ms)]
+    pub hold_ms: Between,
     /// How long a client pauses after unlock() before its next lock(), in
-    /// milliseconds (`locksmith sim` defaults: hold 0.5–1.5, think 0–2).
-    #[arg(long, default_value_t = 0)]
-    pub think_ms: u64,
+    /// milliseconds: N, or MIN,MAX to draw it per round from --seed
+    /// (`locksmith sim` defaults: hold 0.5,1.5, think 0,2).
+    #[arg(long, default_value = "0", value_parser = Between::parse_ms)]
+    pub think_ms: Between,
     /// A client waiting this many seconds with no acquisition by anyone is
     /// a stall (exit 1).
     #[arg(long, default_value_t = 5.0, value_parser = positive_seconds)]
@@ -50,19 +62,59 @@ fn positive_seconds(s: &str) -> Result<f64, String> {
     }
 }
 
-/// Runs the command; exit code 0 clean, 1 violated (overlap or stall), 2
-/// error (no server, bad scenario).
-pub fn run_real(a: &RealArgs) -> i32 {
-    let Some(sc) = super::load(&a.scenario) else {
-        return 2;
-    };
+/// `--zk`: host:port pairs, and no path (the run roots its sessions
+/// itself).
+fn check_server(zk: &str) -> Result<(), String> {
+    let bad =
+        || format!("--zk {zk:?}: expected HOST:PORT (or several, comma-separated), without a path");
+    if zk.is_empty() || zk.contains('/') || zk.chars().any(char::is_whitespace) {
+        return Err(bad());
+    }
+    for hp in zk.split(',') {
+        let (host, port) = hp.rsplit_once(':').ok_or_else(bad)?;
+        if host.is_empty() || port.parse::<u16>().map_or(true, |p| p == 0) {
+            return Err(bad());
+        }
+    }
+    Ok(())
+}
+
+/// The run the flags ask for, checked before any connection: the
+/// configuration, or the error `run_real` exits 2 with.
+pub fn plan(a: &RealArgs) -> Result<RealConfig, String> {
+    let sc = crate::scenario::Scenario::load(&a.scenario).map_err(|e| e.to_string())?;
+    check_server(&a.zk)?;
+    root::check_base(&a.root)?;
     let sim = SimConfig::of(&sc);
-    let clients = a.clients.map(usize::from).unwrap_or(sim.clients).max(1);
+    let clients = a.clients.map(usize::from).unwrap_or(sim.clients);
+    if !(1..=255).contains(&clients) {
+        return Err(format!(
+            "{}: {clients} clients: expected 1 to 255 (pass --clients)",
+            a.scenario.display()
+        ));
+    }
     let mut cfg = RealConfig::new(sim.recipe, clients, a.seconds, &a.zk);
-    cfg.hold = Duration::from_millis(a.hold_ms);
-    cfg.think = Duration::from_millis(a.think_ms);
+    cfg.base = a.root.clone();
+    cfg.seed = a.seed;
+    cfg.hold = a.hold_ms;
+    cfg.think = a.think_ms;
     cfg.stall_after = Duration::from_secs_f64(a.stall_seconds);
     cfg.reentries = sim.reentries;
+    Ok(cfg)
+}
+
+/// Runs the command; exit code 0 clean, 1 violated (overlap or stall), 2
+/// error (no server, bad scenario, the run's root not deleted), 130 Ctrl-C.
+pub fn run_real(a: &RealArgs) -> i32 {
+    let mut cfg = match plan(a) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    crate::interrupt::install();
+    cfg.interrupt = Some(crate::interrupt::shared());
     match run(&cfg) {
         Ok(r) => {
             if a.json {
@@ -70,8 +122,17 @@ pub fn run_real(a: &RealArgs) -> i32 {
             } else {
                 print!("{}", to_text(a, &cfg, &r));
             }
+            if let Err(e) = &r.cleanup {
+                eprintln!(
+                    "error: the run's root {} is still on the server: {e}",
+                    r.root
+                );
+                return 2;
+            }
             if r.violation.is_some() {
                 1
+            } else if r.interrupted {
+                crate::interrupt::EXIT
             } else {
                 0
             }
@@ -107,9 +168,19 @@ pub fn to_json(a: &RealArgs, cfg: &RealConfig, r: &RealReport) -> serde_json::Va
         "server": cfg.addr,
         "clients": cfg.clients,
         "seconds": cfg.seconds,
-        "hold_ms": a.hold_ms,
-        "think_ms": a.think_ms,
-        "verdict": if r.violation.is_some() { "violated" } else { "holds" },
+        "hold_ms": ms(cfg.hold),
+        "think_ms": ms(cfg.think),
+        "seed": cfg.seed,
+        "root": r.root,
+        "nodes_deleted": r.cleanup.as_ref().ok(),
+        "interrupted": r.interrupted,
+        "verdict": if r.violation.is_some() {
+            "violated"
+        } else if r.interrupted {
+            "incomplete"
+        } else {
+            "holds"
+        },
         "property": r.violation.as_ref().map(|v| v.0.name()),
         "why": r.violation.as_ref().map(|v| v.1.clone()),
         "elapsed_ms": r.elapsed.as_secs_f64() * 1e3,
@@ -121,9 +192,18 @@ pub fn to_json(a: &RealArgs, cfg: &RealConfig, r: &RealReport) -> serde_json::Va
         "replies_per_acquisition": per(m.replies, acq),
         "notifications_per_contended_acquisition": r.notifications_per_contended_acquisition(),
         "exceptions": r.exceptions,
-        "leftovers_deleted": r.leftovers_deleted,
         "metrics": s,
     })
+}
+
+/// A fixed time as a number, a drawn one as `[min, max]`, in ms.
+fn ms(b: Between) -> serde_json::Value {
+    let f = |d: Duration| d.as_secs_f64() * 1e3;
+    if b.min == b.max {
+        json!(f(b.min))
+    } else {
+        json!([f(b.min), f(b.max)])
+    }
 }
 
 fn per(x: u64, n: f64) -> f64 {
@@ -145,6 +225,13 @@ pub fn to_text(a: &RealArgs, cfg: &RealConfig, r: &RealReport) -> String {
         Some((p, why)) => {
             let _ = writeln!(out, "verdict: violated: {p}");
             let _ = writeln!(out, "  {why}");
+        }
+        None if r.interrupted => {
+            let _ = writeln!(
+                out,
+                "verdict: incomplete: interrupted (Ctrl-C) after {:.1} s, no overlapping holders and no stall until then",
+                r.elapsed.as_secs_f64()
+            );
         }
         None => {
             let _ = writeln!(
@@ -202,12 +289,25 @@ pub fn to_text(a: &RealArgs, cfg: &RealConfig, r: &RealReport) -> String {
             r.exceptions.join("; ")
         );
     }
-    if r.leftovers_deleted > 0 {
-        let _ = writeln!(
-            out,
-            "deleted {} ephemeral node(s) left by an earlier run's sessions",
-            r.leftovers_deleted
-        );
+    let times = if cfg.hold.is_zero() && cfg.think.is_zero() {
+        String::new()
+    } else {
+        format!(
+            "; hold {}, think {}, drawn from seed {}",
+            cfg.hold, cfg.think, cfg.seed
+        )
+    };
+    match &r.cleanup {
+        Ok(n) => {
+            let _ = writeln!(
+                out,
+                "run root {}: {n} node(s), deleted with it{times}",
+                r.root
+            );
+        }
+        Err(e) => {
+            let _ = writeln!(out, "run root {}: NOT deleted: {e}{times}", r.root);
+        }
     }
     out
 }

@@ -27,7 +27,7 @@ pub struct RecipesArgs {
 
 /// One pinned violation: which scenario, which driver, the faults it
 /// injects (empty: none) and the property it breaks.
-struct Break {
+pub(super) struct Break {
     scenario: String,
     path: PathBuf,
     driver: &'static str,
@@ -52,7 +52,7 @@ pub fn run(a: &RecipesArgs) -> i32 {
 }
 
 /// Every pinned violation in `dir`, by recipe, in file-name order.
-fn breaks_in(dir: &Path) -> Result<Vec<(RecipeId, Break)>, String> {
+pub(super) fn breaks_in(dir: &Path) -> Result<Vec<(RecipeId, Break)>, String> {
     let files = all_in(dir).map_err(|e| {
         format!(
             "cannot list {}: {e} (run from the repository root, or pass --scenarios <folder>)",

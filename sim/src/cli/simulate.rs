@@ -30,7 +30,7 @@ pub struct SimArgs {
     #[arg(long)]
     pub keep_going: bool,
     /// Parallel runs (OS threads).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: u16,
     /// Print one JSON object instead of text.
     #[arg(long)]
@@ -58,13 +58,13 @@ pub struct ReplayArgs {
 #[derive(Args, Debug)]
 pub struct BenchSimArgs {
     /// Seeds for the 10,000-seed sweep figure.
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub sweep_seeds: u64,
     /// Threads for the sweep figure.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: u16,
     /// Seeds per throughput figure.
-    #[arg(long, default_value_t = 500)]
+    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..))]
     pub seeds: u64,
 }
 
@@ -75,9 +75,16 @@ pub fn load(
     acquisitions: Option<u8>,
 ) -> Result<SimConfig, String> {
     let sc = Scenario::load(path).map_err(|e| e.to_string())?;
-    sc.sim
-        .validate()
-        .map_err(|(key, why)| format!("{}: [sim] {key}: {why}", path.display()))?;
+    // The file was validated for its own client count; a fault aimed at a
+    // client number must still name a client with the override.
+    if let Some(n) = clients {
+        sc.sim.validate(n).map_err(|(key, why)| {
+            format!(
+                "{}: [sim] {key}: {why} (with --clients {n})",
+                path.display()
+            )
+        })?;
+    }
     let mut cfg = SimConfig::of(&sc);
     if let Some(n) = clients {
         cfg.clients = n as usize;
@@ -99,20 +106,37 @@ fn replay_command(path: &Path, seed: u64, a: &SimArgs) -> String {
     cmd
 }
 
-pub fn run_sim(a: &SimArgs) -> i32 {
-    let cfg = match load(&a.scenario, a.clients, a.acquisitions) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 2;
-        }
-    };
+/// The configuration and the seeds `first .. first + count` that `run_sim`
+/// sweeps, or the error it exits 2 with.
+pub fn plan_sim(a: &SimArgs) -> Result<(SimConfig, u64, u64), String> {
+    let cfg = load(&a.scenario, a.clients, a.acquisitions)?;
     let first = a.seed.unwrap_or(0);
     let count = a.seeds.unwrap_or(if a.seed.is_some() {
         1
     } else {
         cfg.settings.seeds
     });
+    if count == 0 {
+        return Err("--seeds 0: expected at least 1 (a run of no seeds proves nothing)".into());
+    }
+    if first.checked_add(count - 1).is_none() {
+        return Err(format!(
+            "--seed {first} with {count} seeds runs past the last seed ({}): expected a smaller --seed or --seeds",
+            u64::MAX
+        ));
+    }
+    Ok((cfg, first, count))
+}
+
+pub fn run_sim(a: &SimArgs) -> i32 {
+    let (cfg, first, count) = match plan_sim(a) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    crate::interrupt::install();
     let bar = indicatif::ProgressBar::with_draw_target(
         Some(count),
         indicatif::ProgressDrawTarget::stderr(),
@@ -140,6 +164,8 @@ pub fn run_sim(a: &SimArgs) -> i32 {
     }
     if failed {
         1
+    } else if report.interrupted {
+        crate::interrupt::EXIT
     } else if report.seeds_run < count {
         2
     } else {
@@ -155,7 +181,14 @@ fn to_json(cfg: &SimConfig, a: &SimArgs, r: &SweepReport) -> serde_json::Value {
         "recipe": cfg.recipe.name(),
         "clients": cfg.clients,
         "acquisitions": cfg.acquisitions,
-        "verdict": if f.is_some() { "violated" } else { "holds" },
+        "verdict": if f.is_some() {
+            "violated"
+        } else if r.interrupted {
+            "incomplete"
+        } else {
+            "holds"
+        },
+        "interrupted": r.interrupted,
         "property": f.and_then(|f| f.violation.as_ref()).map(|v| v.0.name()),
         "why": f.and_then(|f| f.violation.as_ref()).map(|v| v.1.clone()),
         "seed": f.map(|f| f.seed),
@@ -191,6 +224,13 @@ fn to_text(cfg: &SimConfig, a: &SimArgs, r: &SweepReport) -> String {
                 );
             }
             let _ = writeln!(out, "replay: {}", replay_command(&a.scenario, f.seed, a));
+        }
+        None if r.interrupted => {
+            let _ = writeln!(
+                out,
+                "verdict: incomplete: interrupted (Ctrl-C) after {} of {} seeds, no violation in those",
+                r.seeds_run, seeds_asked(a, cfg)
+            );
         }
         None => {
             let _ = writeln!(out, "verdict: no violation in {} seeds", r.seeds_run);
@@ -230,6 +270,15 @@ fn to_text(cfg: &SimConfig, a: &SimArgs, r: &SweepReport) -> String {
         100.0 * s.out_of_order_per_acquisition
     );
     out
+}
+
+/// How many seeds `a` asked for.
+fn seeds_asked(a: &SimArgs, cfg: &SimConfig) -> u64 {
+    a.seeds.unwrap_or(if a.seed.is_some() {
+        1
+    } else {
+        cfg.settings.seeds
+    })
 }
 
 pub fn run_replay(a: &ReplayArgs) -> i32 {

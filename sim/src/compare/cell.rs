@@ -9,7 +9,7 @@ use crate::scenario::Scenario;
 use crate::sim_settings::SimSettings;
 use crate::simulate::sweep::{sweep, SweepOptions};
 use crate::simulate::{run_seed, SimConfig};
-use locksmith_model::check::{check, FaultBudget};
+use locksmith_model::check::{check_with_progress, FaultBudget};
 use locksmith_model::harness::{Property, Verdict};
 use locksmith_model::recipe::RecipeId;
 use serde::Serialize;
@@ -258,7 +258,14 @@ fn blank(source: Source, command: String) -> CellResult {
 }
 
 fn run_check(sc: &Scenario, path: &str, page: String) -> CellResult {
-    let report = check(&sc.check);
+    // Ctrl-C stops a long cell too; the interrupted matrix is not written.
+    let report = check_with_progress(&sc.check, &mut |_| {
+        if crate::interrupt::requested() {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    });
     let command = format!("cargo run --release -- check {path}");
     let mut r = blank(
         Source::Check {

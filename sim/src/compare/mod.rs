@@ -92,6 +92,9 @@ pub fn run(opts: &Options, done: &(dyn Fn(Done) + Sync)) -> Result<Matrix, Strin
     let results: Mutex<Vec<Option<Result<Output, String>>>> =
         Mutex::new((0..jobs.len()).map(|_| None).collect());
     let work = || loop {
+        if crate::interrupt::requested() {
+            break;
+        }
         let i = next.fetch_add(1, Ordering::Relaxed);
         let Some(job) = jobs.get(i) else { break };
         let started = std::time::Instant::now();

@@ -2,12 +2,14 @@
 //! exclusion and stalls, and the figures.
 
 use super::root;
+use super::times::{Between, Times};
 use super::zk::{CallOutcome, Notification, Session};
 use crate::simulate::Metrics;
 use locksmith_model::harness::{judge, LockEvent, Phase, Property};
 use locksmith_model::recipe::{AnyRecipe, RecipeId};
 use locksmith_model::runtime::{Client, Output, Recipe, RecipeConfig, Status, Thread};
 use locksmith_model::zk::{EventType, Op, WatchedEvent, ZkError};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -18,12 +20,19 @@ pub struct RealConfig {
     pub clients: usize,
     /// How long the clients compete.
     pub seconds: f64,
-    /// The server, `host:port`.
+    /// The server, `host:port` (no path: the run chroots its sessions to
+    /// its own root).
     pub addr: String,
-    /// How long a client stays in its critical section.
-    pub hold: Duration,
-    /// How long a client waits after `unlock()` before its next `lock()`.
-    pub think: Duration,
+    /// An existing path the run's root is created under (`/`).
+    pub base: String,
+    /// Seeds the think and hold times and names the run's root.
+    pub seed: u64,
+    /// How long a client stays in its critical section, drawn per
+    /// acquisition.
+    pub hold: Between,
+    /// How long a client waits after `unlock()` before its next `lock()`,
+    /// drawn per round.
+    pub think: Between,
     /// A waiting client with no acquisition by anyone for this long is a
     /// stall.
     pub stall_after: Duration,
@@ -31,6 +40,8 @@ pub struct RealConfig {
     pub session_timeout: Duration,
     /// Re-entrant `lock()` calls per round (the scenario's `reentries`).
     pub reentries: u8,
+    /// Set (by Ctrl-C) to stop the run early; it still cleans up.
+    pub interrupt: Option<Arc<AtomicBool>>,
 }
 
 impl RealConfig {
@@ -40,11 +51,14 @@ impl RealConfig {
             clients,
             seconds,
             addr: addr.to_string(),
-            hold: Duration::ZERO,
-            think: Duration::ZERO,
+            base: "/".to_string(),
+            seed: 0,
+            hold: Between::ZERO,
+            think: Between::ZERO,
             stall_after: Duration::from_secs(5),
             session_timeout: Duration::from_secs(10),
             reentries: 0,
+            interrupt: None,
         }
     }
 }
@@ -83,8 +97,14 @@ pub struct RealReport {
     /// Clients whose thread died of an exception (each then got a new
     /// session and a fresh client).
     pub exceptions: Vec<String>,
-    /// Ephemeral nodes of earlier runs' sessions deleted at the start.
-    pub leftovers_deleted: usize,
+    /// The run's own root (see [`root`]); gone when the run returns
+    /// unless `cleanup` says otherwise.
+    pub root: String,
+    /// Nodes deleted with the root at the end, or why the root could not be
+    /// deleted (it is then left on the server: delete it by hand).
+    pub cleanup: Result<usize, String>,
+    /// Ctrl-C stopped the run before its time was up.
+    pub interrupted: bool,
 }
 
 impl RealReport {
@@ -154,8 +174,10 @@ impl Slot {
 struct World {
     recipe: RecipeId,
     reentries: u8,
-    hold: Duration,
-    think: Duration,
+    hold: Between,
+    think: Between,
+    /// Each client's think and hold times, drawn from the run's seed.
+    times: Vec<Times>,
     slots: Vec<Slot>,
     metrics: Metrics,
     contended: u64,
@@ -264,7 +286,7 @@ impl World {
         if t == Thread::Main && slot.client.phase == Phase::Released {
             if !self.think.is_zero() && !slot.thought {
                 slot.thought = true;
-                slot.pause_until = Some(now + self.think);
+                slot.pause_until = Some(now + self.times[c].draw(self.think));
                 return None;
             }
             slot.thought = false;
@@ -338,7 +360,7 @@ impl World {
             }
         }
         if !self.hold.is_zero() {
-            slot.pause_until = Some(now + self.hold);
+            slot.pause_until = Some(now + self.times[c].draw(self.hold));
         }
         self.last_progress = now;
     }
@@ -402,28 +424,60 @@ pub fn run(cfg: &RealConfig) -> Result<RealReport, RealError> {
     rt.block_on(run_async(cfg.clone()))
 }
 
+/// Sets up the run's root, runs the clients chrooted to it, and removes
+/// it again whatever happened (see [`root`]).
 async fn run_async(cfg: RealConfig) -> Result<RealReport, RealError> {
-    let root = cfg.recipe.instantiate(RecipeConfig::new(1, 0));
-    let root = root.lock_root();
-    let leftovers_deleted = {
-        let mut setup = Session::connect(&cfg.addr, cfg.session_timeout)
-            .await
-            .map_err(RealError::Connect)?;
-        let n = root::prepare(&mut setup, root)
-            .await
-            .map_err(|e| RealError::Setup(format!("lock root {root}: {e}")))?;
-        // A close the server does not confirm leaves the setup session to
-        // expire; the run does not depend on it.
-        let _ = setup.close().await;
-        n
+    let mut setup = Session::connect(&cfg.addr, cfg.session_timeout)
+        .await
+        .map_err(RealError::Connect)?;
+    let Some(id) = setup.id() else {
+        return Err(RealError::Connect(format!(
+            "{}: the session has no id",
+            cfg.addr
+        )));
     };
+    let run_root = root::name(&cfg.base, cfg.seed, id);
+    let lock_root = cfg.recipe.instantiate(RecipeConfig::new(1, 0));
+    let lock_root = lock_root.lock_root();
+    if let Err((created, e)) = root::create(&mut setup, &cfg.base, &run_root, lock_root).await {
+        // A root this run did create goes again; a refused one stays.
+        if created {
+            let _ = root::remove(&mut setup, &run_root).await;
+        }
+        let _ = setup.close().await;
+        return Err(RealError::Setup(e));
+    }
+    let result = compete(&cfg, &format!("{}{run_root}", cfg.addr)).await;
+    let cleanup = root::remove(&mut setup, &run_root).await;
+    // A close the server does not confirm leaves the setup session to
+    // expire; it holds no ephemeral node.
+    let _ = setup.close().await;
+    let mut report = match (result, &cleanup) {
+        (Ok(r), _) => r,
+        (Err(e), Ok(_)) => return Err(e),
+        (Err(e), Err(c)) => return Err(RealError::Setup(format!("{e}; and {c}"))),
+    };
+    report.root = run_root;
+    report.cleanup = cleanup;
+    Ok(report)
+}
+
+fn interrupted(cfg: &RealConfig) -> bool {
+    cfg.interrupt
+        .as_ref()
+        .is_some_and(|f| f.load(Ordering::Relaxed))
+}
+
+/// The clients, each with its own session chrooted to the run's root
+/// (`rooted`: the server's address with the root as its path).
+async fn compete(cfg: &RealConfig, rooted: &str) -> Result<RealReport, RealError> {
     let mut sessions = Vec::with_capacity(cfg.clients);
     for _ in 0..cfg.clients {
-        sessions.push(
-            Session::connect(&cfg.addr, cfg.session_timeout)
-                .await
-                .map_err(RealError::Connect)?,
-        );
+        if interrupted(cfg) {
+            break;
+        }
+        let s = Session::connect(rooted, cfg.session_timeout).await;
+        sessions.push(s.map_err(RealError::Connect)?);
     }
     let start = Instant::now();
     let world: Shared = Arc::new(Mutex::new(World {
@@ -431,6 +485,7 @@ async fn run_async(cfg: RealConfig) -> Result<RealReport, RealError> {
         reentries: cfg.reentries,
         hold: cfg.hold,
         think: cfg.think,
+        times: (0..cfg.clients).map(|c| Times::new(cfg.seed, c)).collect(),
         slots: (0..cfg.clients)
             .map(|c| Slot::fresh(cfg.recipe, client_config(c, cfg.reentries), start))
             .collect(),
@@ -442,11 +497,18 @@ async fn run_async(cfg: RealConfig) -> Result<RealReport, RealError> {
         stopped_at: None,
         exceptions: Vec::new(),
     }));
+    let mut rooted_cfg = cfg.clone();
+    rooted_cfg.addr = rooted.to_string();
     let mut tasks = Vec::new();
     for (c, s) in sessions.into_iter().enumerate() {
-        tasks.push(tokio::spawn(drive(world.clone(), c, s, cfg.clone())));
+        tasks.push(tokio::spawn(drive(world.clone(), c, s, rooted_cfg.clone())));
     }
-    observe(&world, &cfg, start).await;
+    let stopped_by_user = if interrupted(cfg) {
+        lock(&world).stop(Instant::now());
+        true
+    } else {
+        observe(&world, cfg, start).await
+    };
     for t in tasks {
         let _ = t.await;
     }
@@ -461,23 +523,30 @@ async fn run_async(cfg: RealConfig) -> Result<RealReport, RealError> {
         contended_acquisitions: w.contended,
         max_holders: w.max_holders,
         exceptions: w.exceptions.clone(),
-        leftovers_deleted,
+        root: String::new(),
+        cleanup: Ok(0),
+        interrupted: stopped_by_user,
     })
 }
 
-/// The observer: ends the run when its time is up, or at a stall.
-async fn observe(world: &Shared, cfg: &RealConfig, start: Instant) {
+/// The observer: ends the run when its time is up, at a stall, or on
+/// Ctrl-C (then it returns true).
+async fn observe(world: &Shared, cfg: &RealConfig, start: Instant) -> bool {
     let limit = Duration::from_secs_f64(cfg.seconds.max(0.0));
     loop {
         tokio::time::sleep(Duration::from_millis(20)).await;
         let now = Instant::now();
         let mut w = lock(world);
         if w.stopped_at.is_some() {
-            return;
+            return false;
+        }
+        if interrupted(cfg) {
+            w.stop(now);
+            return true;
         }
         if now - start >= limit {
             w.stop(now);
-            return;
+            return false;
         }
         if now - w.last_progress < cfg.stall_after {
             continue;
@@ -504,7 +573,7 @@ async fn observe(world: &Shared, cfg: &RealConfig, start: Instant) {
             );
             w.violation = Some((Property::Deadlock, why));
             w.stop(now);
-            return;
+            return false;
         }
     }
 }

@@ -40,7 +40,8 @@
 //! [`Metrics`]: crate::simulate::Metrics
 
 pub mod driver;
-mod root;
+pub mod root;
+pub mod times;
 pub mod zk;
 
 pub use driver::{run, RealConfig, RealError, RealReport};

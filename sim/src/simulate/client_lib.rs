@@ -184,9 +184,9 @@ pub async fn heartbeat(shared: Shared, c: usize) {
     }
 }
 
-/// Runs one step of `t`. Returns the fencing token when the step entered
-/// the critical section (`Some(None)` without fencing).
-fn step(w: &mut World, c: usize, t: Thread) -> Option<Option<u64>> {
+/// Runs one step of `t`. Returns the tenure when the step entered the
+/// critical section.
+fn step(w: &mut World, c: usize, t: Thread) -> Option<Tenure> {
     let now_ns = now();
     let won = matches!(w.clients[c].client.status(t), Status::Entering(_));
     let stepped = w.clients[c].client.step(t)?;
@@ -283,9 +283,17 @@ fn start_timer(shared: &Shared, c: usize, t: Thread) {
     });
 }
 
+/// An acquisition's writes: its number in the run, and the fencing token
+/// (`None` without fencing, or when the lock node has no sequence number).
+#[derive(Clone, Copy, Debug)]
+pub struct Tenure {
+    pub number: u64,
+    pub token: Option<u64>,
+}
+
 /// Client `c`'s `lock()` returned: judges mutual exclusion by belief,
-/// counts the acquisition, and returns the fencing token it writes with.
-fn acquired(w: &mut World, c: usize, now_ns: u64) -> Option<u64> {
+/// counts the acquisition, and returns the tenure it writes with.
+fn acquired(w: &mut World, c: usize, now_ns: u64) -> Tenure {
     if judge::two_holders(w.clients.iter().map(|cp| cp.client.phase)) {
         let other = (0..w.clients.len())
             .find(|&o| o != c && w.clients[o].client.holds())
@@ -315,10 +323,14 @@ fn acquired(w: &mut World, c: usize, now_ns: u64) -> Option<u64> {
         w.metrics.latencies.push(now_ns - since);
     }
     w.last_progress = now_ns;
-    if w.p.fencing {
+    let token = if w.p.fencing {
         cp.own_node.as_deref().and_then(sequence_number)
     } else {
         None
+    };
+    Tenure {
+        number: w.metrics.acquisitions,
+        token,
     }
 }
 
@@ -392,35 +404,36 @@ pub async fn main_thread(shared: Shared, c: usize) {
             step(&mut w, c, Thread::Main)
         };
         start_timer(&shared, c, Thread::Main);
-        if let Some(token) = entered {
-            critical_section(&shared, c, token).await;
+        if let Some(tenure) = entered {
+            critical_section(&shared, c, tenure).await;
         }
         maybe_yield(&shared, c, Thread::Main).await;
     }
 }
 
-async fn critical_section(shared: &Shared, c: usize, token: Option<u64>) {
+async fn critical_section(shared: &Shared, c: usize, tenure: Tenure) {
     let hold = {
         let mut w = lock(shared);
-        write(&mut w, c, token, true);
+        write(&mut w, c, tenure, true);
         w.draw(w.p.hold)
     };
     // The opening write is not waited for: the closing one follows it on
     // the same FIFO link, and *it* is acknowledged before unlock() runs, so
     // a correct recipe's next holder can never be seen overlapping.
     super::world::sleep_ns(hold).await;
-    write(&mut lock(shared), c, token, false);
+    write(&mut lock(shared), c, tenure, false);
     recv(shared, Inbox::Client(c), ack_link).await;
 }
 
 /// Sends the critical section's opening (`begin`) or closing write.
-fn write(w: &mut World, client: usize, token: Option<u64>, begin: bool) {
+fn write(w: &mut World, client: usize, tenure: Tenure, begin: bool) {
     let at = now() + w.latency();
     w.to_resource[client].send(
         at,
         Write {
             client,
-            token,
+            tenure: tenure.number,
+            token: tenure.token,
             begin,
         },
     );
@@ -437,8 +450,8 @@ pub async fn event_thread(shared: Shared, c: usize) {
         start_timer(&shared, c, Thread::Event);
         // A recipe that takes the lock inside a callback (seed 001) holds
         // it on the event thread.
-        if let Some(token) = entered {
-            critical_section(&shared, c, token).await;
+        if let Some(tenure) = entered {
+            critical_section(&shared, c, tenure).await;
         }
         maybe_yield(&shared, c, Thread::Event).await;
     }

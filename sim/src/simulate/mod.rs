@@ -227,7 +227,7 @@ pub async fn simulate(cfg: SimConfig, trace_on: bool) -> (Violations, Metrics, T
         to_client: (0..n).map(|_| Link::new(fifo)).collect(),
         to_resource: (0..n).map(|_| Link::new(true)).collect(),
         from_resource: (0..n).map(|_| Link::new(true)).collect(),
-        resource: Default::default(),
+        resource: locksmith_model::harness::resource::Resource::new(s.fencing),
         metrics: Metrics::default(),
         trace: Trace {
             on: trace_on,

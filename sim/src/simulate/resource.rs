@@ -30,8 +30,10 @@ pub fn apply(w: &mut World, wr: Write) -> bool {
         );
         return false;
     }
-    if let Outcome::Violation(p, why) = outcome {
-        w.violate(p, why);
+    if let Outcome::Violation(broken) = outcome {
+        for (p, why) in broken {
+            w.violate(p, why);
+        }
     }
     if w.trace.on {
         let tok = wr.token.map(|t| format!(" token {t}")).unwrap_or_default();

@@ -1,6 +1,7 @@
 //! A seed sweep: many runs of one configuration, in parallel over `jobs`
 //! OS threads (each run has its own madsim runtime on its thread), stopping
-//! at the first failure unless told to go on.
+//! at the first failure unless told to go on, and between seeds on Ctrl-C
+//! (see [`crate::interrupt`]).
 
 use super::{run_seed, RunReport, SimConfig, Totals};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -31,6 +32,8 @@ impl SweepOptions {
 #[derive(Debug, Clone)]
 pub struct SweepReport {
     pub seeds_run: u64,
+    /// Ctrl-C stopped the sweep before its last seed.
+    pub interrupted: bool,
     /// Every failing run (without its trace), lowest seed first.
     pub failures: Vec<RunReport>,
     pub totals: Totals,
@@ -55,7 +58,7 @@ pub fn sweep(cfg: &SimConfig, opts: &SweepOptions, tick: &(dyn Fn() + Sync)) -> 
         let mut runs = 0;
         let mut fails = Vec::new();
         loop {
-            if stop.load(Ordering::Relaxed) {
+            if stop.load(Ordering::Relaxed) || crate::interrupt::requested() {
                 break;
             }
             let i = next.fetch_add(1, Ordering::Relaxed);
@@ -90,6 +93,7 @@ pub fn sweep(cfg: &SimConfig, opts: &SweepOptions, tick: &(dyn Fn() + Sync)) -> 
     let (seeds_run, mut failures, totals) = out.into_inner().unwrap_or_else(|e| e.into_inner());
     failures.sort_by_key(|r| r.seed);
     SweepReport {
+        interrupted: seeds_run < opts.count && failures.is_empty() && crate::interrupt::requested(),
         seeds_run,
         failures,
         totals,

@@ -19,3 +19,26 @@ pub fn one_at_a_time() -> MutexGuard<'static, ()> {
     static TURN: Mutex<()> = Mutex::new(());
     TURN.lock().unwrap_or_else(|p| p.into_inner())
 }
+
+/// A four-letter word's answer from the server at `addr` (empty if none).
+#[allow(dead_code)]
+pub fn four_letter(addr: &str, word: &str) -> String {
+    use std::io::{Read, Write};
+    let Ok(mut s) = std::net::TcpStream::connect(addr) else {
+        return String::new();
+    };
+    let _ = s.set_read_timeout(Some(std::time::Duration::from_secs(2)));
+    let _ = s.write_all(word.as_bytes());
+    let mut out = String::new();
+    let _ = s.read_to_string(&mut out);
+    out
+}
+
+/// The sessions the server holds (`mntr`'s `zk_global_sessions`).
+#[allow(dead_code)]
+pub fn global_sessions(addr: &str) -> Option<u64> {
+    four_letter(addr, "mntr")
+        .lines()
+        .find_map(|l| l.strip_prefix("zk_global_sessions"))
+        .and_then(|v| v.trim().parse().ok())
+}

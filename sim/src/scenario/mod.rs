@@ -40,6 +40,10 @@
 //! [`crate::expect`]) are validated here, when the file is loaded, so every
 //! command rejects a broken file the same way, with its line.
 
+mod locate;
+
+pub use locate::{KeyPath, Seg};
+
 use crate::expect::{Expectation, RawExpect};
 use crate::sim_settings;
 use locksmith_model::check::{CheckConfig, FaultBudget, MAX_CLIENTS};
@@ -72,6 +76,14 @@ impl fmt::Display for ScenarioError {
 }
 
 impl std::error::Error for ScenarioError {}
+
+/// The most re-entrant `lock()` calls per round: a hold's depth is a byte.
+pub const MAX_REENTRIES: u8 = 100;
+
+/// The largest scenario file read: far above any real one (they are a few
+/// hundred bytes), low enough that a wrong path (a log, a binary) fails at
+/// once instead of being parsed.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -168,39 +180,69 @@ impl Scenario {
     }
 
     pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ScenarioError {
+        let fail = |message: String| ScenarioError {
             file: path.to_path_buf(),
             line: None,
             column: None,
-            message: format!("cannot read the scenario file: {e}"),
-        })?;
-        Scenario::parse(path, &text)
+            message,
+        };
+        let size = std::fs::metadata(path)
+            .map_err(|e| fail(format!("cannot read the scenario file: {e}")))?
+            .len();
+        if size > MAX_FILE_BYTES {
+            return Err(fail(format!(
+                "{size} bytes: expected a scenario file (TOML) of at most {MAX_FILE_BYTES} bytes"
+            )));
+        }
+        let bytes =
+            std::fs::read(path).map_err(|e| fail(format!("cannot read the scenario file: {e}")))?;
+        Scenario::parse_bytes(path, &bytes)
+    }
+
+    /// [`Scenario::parse`] of a file's bytes: text that is not UTF-8 is an
+    /// error at the first byte that is not.
+    pub fn parse_bytes(path: &Path, bytes: &[u8]) -> Result<Scenario, ScenarioError> {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Scenario::parse(path, text),
+            Err(e) => {
+                let good = String::from_utf8_lossy(&bytes[..e.valid_up_to()]);
+                let (line, column) = locate::line_column(&good, good.len());
+                let byte = bytes.get(e.valid_up_to()).copied().unwrap_or(0);
+                Err(ScenarioError {
+                    file: path.to_path_buf(),
+                    line: Some(line),
+                    column: Some(column),
+                    message: format!(
+                        "byte 0x{byte:02x} is not UTF-8: expected a UTF-8 text file (TOML)"
+                    ),
+                })
+            }
+        }
     }
 
     pub fn parse(path: &Path, text: &str) -> Result<Scenario, ScenarioError> {
-        let at = |span: Option<std::ops::Range<usize>>, message: String| {
-            let (line, column) = match span {
-                Some(r) => {
-                    let before = &text[..r.start.min(text.len())];
-                    let line = before.matches('\n').count() + 1;
-                    let column = before.rsplit('\n').next().map(|l| l.chars().count() + 1);
-                    (Some(line), column)
-                }
-                None => (None, None),
-            };
+        // Every error has a line and a column: a path with no place of its
+        // own in the file (a key left to its default) points at its table,
+        // else at the top of the file.
+        let at_span = |span: Option<std::ops::Range<usize>>, message: String| {
+            let (line, column) = locate::line_column(text, span.map_or(0, |r| r.start));
             ScenarioError {
                 file: path.to_path_buf(),
-                line,
-                column,
-                message,
+                line: Some(line),
+                column: Some(column),
+                message: one_line(&message),
             }
         };
-        let raw: Raw = toml::from_str(text).map_err(|e| at(e.span(), e.message().to_string()))?;
-        let find = |table: Option<&str>, key: &str| key_span(text, table, key);
+        let at = |key: &KeyPath, message: String| at_span(locate::span_of(text, key), message);
+        let raw: Raw = toml::from_str(text).map_err(|e| {
+            let span = e.span().filter(|r| !(r.start == 0 && r.end >= text.len()));
+            at_span(span.or(e.span()), friendly(e.message()))
+        })?;
+        let top = |key: &str| KeyPath::of(None, key);
         let recipe = RecipeId::parse(&raw.recipe).ok_or_else(|| {
             let names: Vec<&str> = RecipeId::ALL.iter().map(|r| r.name()).collect();
             at(
-                find(None, "recipe"),
+                &top("recipe"),
                 format!(
                     "unknown recipe `{}`: expected one of {}",
                     raw.recipe,
@@ -210,18 +252,31 @@ impl Scenario {
         })?;
         if raw.clients == 0 {
             return Err(at(
-                find(None, "clients"),
+                &top("clients"),
                 format!("clients = 0: expected 1 to {}", sim_settings::MAX_CLIENTS),
             ));
         }
         if raw.acquisitions == 0 {
             return Err(at(
-                find(None, "acquisitions"),
+                &top("acquisitions"),
                 "acquisitions = 0: expected at least 1".into(),
             ));
         }
+        if raw.reentries > MAX_REENTRIES {
+            return Err(at(
+                &top("reentries"),
+                format!(
+                    "reentries = {}: expected 0 to {MAX_REENTRIES}",
+                    raw.reentries
+                ),
+            ));
+        }
         let expectation = |table: &str, e: &RawExpect| {
-            Expectation::parse(e).map_err(|(key, why)| at(find(Some(table), &key), why))
+            Expectation::parse(e).map_err(|(key, why)| {
+                let mut p = KeyPath::table(table);
+                p.0.extend(key.0);
+                at(&p, why)
+            })
         };
         let expect = raw
             .expect
@@ -238,34 +293,50 @@ impl Scenario {
             let key = if e.steps.is_some() { "steps" } else { "states" };
             if e.steps.is_some() || e.states.is_some() {
                 return Err(at(
-                    find(Some("sim.expect"), key),
-                    format!("{key} pins the checker's exploration: put it in [expect], not [sim.expect]"),
+                    &KeyPath::of(Some("sim.expect"), key),
+                    format!("{key} pins the checker's exploration: expected it in [expect], not [sim.expect]"),
                 ));
             }
         }
         raw.sim
-            .validate()
-            .map_err(|(key, why)| at(find(Some("sim"), &key), why))?;
+            .validate(raw.sim.clients.unwrap_or(raw.clients))
+            .map_err(|(key, why)| {
+                let mut p = KeyPath::table("sim");
+                p.0.extend(key.0);
+                at(&p, why)
+            })?;
         let check_clients = raw.check.clients.unwrap_or(raw.clients);
         if check_clients == 0 || check_clients > MAX_CLIENTS {
             let key = if raw.check.clients.is_some() {
-                Some("check")
+                KeyPath::of(Some("check"), "clients")
             } else {
-                None
+                top("clients")
             };
             return Err(at(
-                find(key, "clients"),
+                &key,
                 format!(
-                    "the checker explores 1 to {MAX_CLIENTS} clients, this asks for {check_clients} (set `[check] clients` to explore fewer than the simulator runs)"
+                    "the checker explores 1 to {MAX_CLIENTS} clients, this asks for {check_clients}: expected `[check] clients` (to explore fewer than the simulator runs) or a smaller `clients`"
                 ),
             ));
         }
         let check_acquisitions = raw.check.acquisitions.unwrap_or(raw.acquisitions);
         if check_acquisitions == 0 {
             return Err(at(
-                find(Some("check"), "acquisitions"),
+                &KeyPath::of(Some("check"), "acquisitions"),
                 "[check] acquisitions = 0: expected at least 1".into(),
             ));
+        }
+        for (key, value) in [
+            ("max_states", raw.check.max_states),
+            ("max_depth", raw.check.max_depth),
+            ("max_memory_mb", raw.check.max_memory_mb),
+        ] {
+            if value == Some(0) {
+                return Err(at(
+                    &KeyPath::of(Some("check"), key),
+                    format!("{key} = 0: expected at least 1 (a bound of 0 explores nothing)"),
+                ));
+            }
         }
         let mut check = CheckConfig::new(recipe, check_clients, check_acquisitions);
         check.reentries = raw.reentries;
@@ -274,7 +345,7 @@ impl Scenario {
             Some("recipe") => true,
             Some(other) => {
                 return Err(at(
-                    find(None, "root"),
+                    &KeyPath::of(None, "root"),
                     format!(
                         "root = \"{other}\": expected \"driver\" (created before the clients start) or \"recipe\" (the recipe's own code creates it)"
                     ),
@@ -316,28 +387,53 @@ impl Scenario {
     }
 }
 
-/// The span of the line that sets `key` (`key = ...`) inside `[table]` (the
-/// top level for `None`), for messages about values that parsed but mean
-/// nothing. Falls back to the first mention of `key` anywhere.
-fn key_span(text: &str, table: Option<&str>, key: &str) -> Option<std::ops::Range<usize>> {
-    let mut offset = 0;
-    let mut current: Option<String> = None;
-    for line in text.split_inclusive('\n') {
-        let t = line.trim_start();
-        if let Some(header) = t.strip_prefix('[') {
-            let name = header.trim_start_matches('[');
-            let name = name.split(']').next().unwrap_or("").trim();
-            current = Some(name.to_string());
-        } else if current.as_deref() == table
-            && t.strip_prefix(key)
-                .is_some_and(|rest| rest.trim_start().starts_with('='))
-        {
-            let start = offset + (line.len() - t.len());
-            return Some(start..start + key.len());
-        }
-        offset += line.len();
+/// `message` on one line: a value it quotes from the file (a string with a
+/// newline or a control character) is escaped.
+fn one_line(message: &str) -> String {
+    message
+        .chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// The TOML reader's message in a user's words: integer types as ranges,
+/// and a missing key with what to write.
+fn friendly(message: &str) -> String {
+    // The parser's messages may span lines ("invalid table header\nexpected
+    // `.`, `]`"): one line reads better after `file:line:column:`.
+    let mut m = message
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(": ");
+    for (ty, words) in [
+        ("u8", "a whole number from 0 to 255"),
+        ("u16", "a whole number from 0 to 65535"),
+        ("u32", "a whole number from 0 to 4294967295"),
+        ("u64", "a whole number ≥ 0"),
+        ("usize", "a whole number ≥ 0"),
+        ("f64", "a number"),
+    ] {
+        m = m.replace(&format!("expected {ty}"), &format!("expected {words}"));
     }
-    text.find(key).map(|i| i..i + key.len())
+    if let Some(rest) = m.strip_prefix("missing field `") {
+        let key = rest.split('`').next().unwrap_or("");
+        m = format!("{m}: expected a `{key} = ...` line here");
+    }
+    if m.contains("recursion limit") {
+        m = "values nested too deeply: expected a few levels of arrays and tables at most".into();
+    }
+    if !m.contains("expected") {
+        m.push_str(": expected a scenario file (TOML) as the README's \"A scenario file\" shows");
+    }
+    m
 }
 
 /// Every `*.toml` in `dir`, sorted by file name.
