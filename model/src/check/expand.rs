@@ -1,13 +1,11 @@
-//! Expanding a batch of one BFS level: every enabled action of every state,
-//! on as many threads as the run has jobs (a rayon pool).
+//! Expanding a batch of one BFS level: every enabled action of every state.
 //!
 //! Expansion is the costly part of a search (a successor is made, judged
 //! and fingerprinted for every transition) and needs nothing but the
-//! parents and the visited set of earlier batches, which no one changes
-//! meanwhile. The records come back in (parent, action) order whatever the
-//! number of threads, and the explorer numbers new states as it merges
-//! them in that order — so ids, traces, counts and bounds do not depend on
-//! the number of jobs.
+//! parents and the visited set of earlier levels, which no one changes
+//! meanwhile, so worker threads do it ([`pipeline`](super::pipeline)). The
+//! records come back in (parent, action) order, and the explorer numbers
+//! new states as it merges them in that order.
 
 use super::config::CheckConfig;
 use super::graph::{Graph, Renumbering};
@@ -15,11 +13,10 @@ use super::property;
 use super::symmetry::canonical;
 use super::system::System;
 use super::visited::Visited;
-use rayon::prelude::*;
-use rayon::ThreadPool;
 
-/// Parents per unit of work handed to a thread.
-const CHUNK: usize = 16;
+/// Parents whose successors are checked against each other before they are
+/// merged.
+const SEEN_PARENTS: usize = 16;
 
 /// One expanded state.
 pub struct Parent {
@@ -45,10 +42,10 @@ pub struct Successor {
     pub actor: u8,
     /// The transition violates the herd property.
     pub herd: bool,
-    /// The state's id, if an earlier batch found it.
+    /// The state's id, if an earlier level found it.
     pub known: Option<u32>,
-    /// The state, if no earlier batch and no earlier successor of this part
-    /// found it, with the state properties it violates (a bit per
+    /// The state, if no earlier level and no earlier successor of this
+    /// batch found it, with the state properties it violates (a bit per
     /// [`property::STATE_PROPERTIES`] entry).
     pub fresh: Option<(System<'static>, u8)>,
 }
@@ -61,34 +58,17 @@ pub struct Batch {
 }
 
 /// Expands `states` (successors only if `expand`; states at the depth
-/// bound are judged but not expanded), on `pool`'s threads if there is one.
-pub fn expand(
-    pool: Option<&ThreadPool>,
-    cfg: &CheckConfig,
-    visited: &Visited,
-    states: &[System],
-    expand: bool,
-) -> Batch {
-    let part = |states: &[System]| {
-        let mut out = Batch::default();
-        let mut seen = Vec::new();
-        for s in states {
-            expand_one(cfg, visited, &mut seen, s, expand, &mut out);
-        }
-        out
-    };
-    let Some(pool) = pool else {
-        return part(states);
-    };
-    let parts: Vec<Batch> = pool.install(|| states.par_chunks(CHUNK).map(part).collect());
+/// bound are judged but not expanded).
+pub fn expand(cfg: &CheckConfig, visited: &Visited, states: &[System], expand: bool) -> Batch {
     let mut out = Batch::default();
-    for part in parts {
-        let offset = out.successors.len();
-        out.parents.extend(part.parents.into_iter().map(|p| Parent {
-            first: p.first + offset,
-            ..p
-        }));
-        out.successors.extend(part.successors);
+    let mut seen = Vec::new();
+    for (i, s) in states.iter().enumerate() {
+        // Neighbouring parents reach the same successors most often; a
+        // short list of what they reached is cheaper to search than a set.
+        if i % SEEN_PARENTS == 0 {
+            seen.clear();
+        }
+        expand_one(cfg, visited, &mut seen, s, expand, &mut out);
     }
     out
 }
@@ -116,7 +96,7 @@ fn expand_one(
             }
             let canon = canonical(&next, cfg.symmetry);
             let known = visited.get(canon.fingerprint);
-            // A state an earlier parent of this part reached already is
+            // A state a neighbouring parent reached already is
             // merged after that one, which carries it: drop it now, while
             // it is still in the cache.
             let first_here = known.is_none() && !seen.contains(&canon.fingerprint);

@@ -14,6 +14,7 @@ use super::column::Column;
 use super::config::CheckConfig;
 use super::expand;
 use super::graph::{Graph, Renumbering};
+use super::pipeline;
 use super::property::{self, Property};
 use super::starvation;
 use super::symmetry::canonical;
@@ -115,10 +116,6 @@ pub fn explore(cfg: &CheckConfig) -> Exploration {
     explore_with_progress(cfg, &mut |_| ControlFlow::Continue(()))
 }
 
-/// States per batch: a level is expanded a batch at a time (in parallel
-/// within the batch), which bounds the successors held at once.
-const BATCH: usize = 128;
-
 /// [`explore`], telling `progress` how far it has come after every batch;
 /// `progress` breaking stops the run ([`Bound::Interrupted`]).
 pub fn explore_with_progress(
@@ -126,53 +123,44 @@ pub fn explore_with_progress(
     progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
 ) -> Exploration {
     let start = Instant::now();
-    let (mut search, init) = Search::new(cfg);
-    // One thread needs no pool; a pool that cannot start runs on this one.
-    let pool = (cfg.jobs > 1)
-        .then(|| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(cfg.jobs)
-                .build()
-                .ok()
-        })
-        .flatten();
+    let (mut search, init, mut visited) = Search::new(cfg);
     let mut level = vec![init];
     // The id of the level's first state.
     let mut first = 0usize;
-    'levels: while !level.is_empty() {
+    while !level.is_empty() {
         // A state at the depth bound is judged, not expanded, and the
         // search goes on judging the rest of the last level; the other
         // bounds stop it at once.
         let expand = search.depth < cfg.max_depth;
-        let mut next = Vec::new();
         let level_end = first + level.len();
-        let mut from = first;
-        // States leave the level as their batch is expanded, so a level
-        // and the next are never both held whole.
-        let mut rest = level.into_iter();
-        while from < level_end {
-            let states: Vec<System<'static>> = rest.by_ref().take(BATCH).collect();
-            let batch = expand::expand(pool.as_ref(), cfg, &search.index, &states, expand);
-            drop(states);
+        let mut next = Vec::new();
+        search.visited_bytes = visited.bytes();
+        let went_on = pipeline::run_level(cfg, &visited, level, expand, &mut |at, batch| {
+            let from = first + at;
             let went_on = search.merge(batch, from, level_end, &mut next);
-            from += batch_len(from, level_end);
+            let merged_to = (from + pipeline::BATCH).min(level_end);
             let asked = progress(Progress {
                 states: search.parents.len(),
                 transitions: search.transitions,
                 depth: search.depth,
-                table_bytes: search.table_bytes(level_end - from + next.len()),
+                table_bytes: search.table_bytes(level_end - merged_to + next.len()),
                 elapsed: start.elapsed(),
             });
             if asked.is_break() {
                 search.bound = Some(Bound::Interrupted);
-                break 'levels;
+                return false;
             }
             if let Some(limit) = cfg.max_time.filter(|&t| start.elapsed() > t) {
                 search.bound = Some(Bound::MaxTime(limit));
+                return false;
             }
-            if !went_on || search.bound.is_some_and(|b| matches!(b, Bound::MaxTime(_))) {
-                break 'levels;
-            }
+            went_on
+        });
+        // This level's discoveries join the visited set the next level's
+        // workers read.
+        visited.absorb(std::mem::take(&mut search.fresh));
+        if !went_on {
+            break;
         }
         first = level_end;
         level = next;
@@ -183,16 +171,15 @@ pub fn explore_with_progress(
     search.finish(start)
 }
 
-/// How many states the batch starting at `from` holds.
-fn batch_len(from: usize, level_end: usize) -> usize {
-    (level_end - from).min(BATCH)
-}
-
 /// The BFS in progress: the visited set, the tree of parent pointers, and
 /// what has been found so far.
 struct Search<'c> {
     cfg: &'c CheckConfig,
-    index: Visited,
+    /// The states this level discovered (the visited set of earlier levels
+    /// is the workers', read-only during a level).
+    fresh: Visited,
+    /// Bytes of the visited set of earlier levels.
+    visited_bytes: usize,
     /// Per state: its parent and the ordinal of the action that reached it.
     parents: Parents,
     graph: Option<Graph>,
@@ -212,11 +199,11 @@ struct Search<'c> {
 
 impl<'c> Search<'c> {
     /// The search with only the initial state, and that state.
-    fn new(cfg: &'c CheckConfig) -> (Search<'c>, System<'static>) {
+    fn new(cfg: &'c CheckConfig) -> (Search<'c>, System<'static>, Visited) {
         let init = System::initial(cfg);
         let canon = canonical(&init, cfg.symmetry);
-        let mut index = Visited::default();
-        index.insert(canon.fingerprint, 0);
+        let mut visited = Visited::default();
+        visited.insert(canon.fingerprint, 0);
         let mut found = BTreeMap::new();
         for p in property::STATE_PROPERTIES {
             if property::violated_in(p, &init) {
@@ -231,7 +218,8 @@ impl<'c> Search<'c> {
         }
         let search = Search {
             cfg,
-            index,
+            fresh: Visited::default(),
+            visited_bytes: visited.bytes(),
             parents: [(u32::MAX, 0)].into_iter().collect(),
             state_bytes: approx_state_bytes(&init),
             graph: cfg.starvation.then(Graph::default),
@@ -248,7 +236,7 @@ impl<'c> Search<'c> {
             peak_bytes: 0,
             acquired: property::holders(&init),
         };
-        (search, init)
+        (search, init, visited)
     }
 
     /// Takes in an expanded batch whose first state has id `from`, in
@@ -322,7 +310,7 @@ impl<'c> Search<'c> {
             t.ordinals.push(k);
             self.found.insert(Property::Herd, t);
         }
-        let target = match known.or_else(|| self.index.get(fingerprint)) {
+        let target = match known.or_else(|| self.fresh.get(fingerprint)) {
             Some(t) => t,
             None => {
                 let fresh = fresh.expect("a successor no batch knew comes with its state");
@@ -347,7 +335,7 @@ impl<'c> Search<'c> {
         next: &mut Vec<System<'static>>,
     ) -> u32 {
         let t = self.parents.len() as u32;
-        self.index.insert(fingerprint, t);
+        self.fresh.insert(fingerprint, t);
         self.parents.push((parent, k));
         self.acquired |= property::holders(&state);
         if self.graph.is_some() {
@@ -375,7 +363,8 @@ impl<'c> Search<'c> {
     /// Estimated bytes held by the tables, with `queued` states waiting.
     fn table_bytes(&self, queued: usize) -> usize {
         let g = self.graph.as_ref().map_or(0, Graph::bytes);
-        self.index.bytes()
+        self.visited_bytes
+            + self.fresh.bytes()
             + self.parents.bytes()
             + self.orders.bytes()
             + queued * self.state_bytes

@@ -21,6 +21,7 @@ pub mod explore;
 pub mod fingerprint;
 pub mod graph;
 pub mod model;
+pub mod pipeline;
 pub mod property;
 pub mod sequences;
 pub mod shared;

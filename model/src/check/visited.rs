@@ -85,6 +85,19 @@ impl Visited {
         }
     }
 
+    /// Takes in every state `other` holds (none of which this one does).
+    pub fn absorb(&mut self, other: Visited) {
+        for (&k, &id) in other.fingerprints.iter().zip(&other.ids) {
+            if k != EMPTY {
+                if (self.len + 1) * 8 > self.fingerprints.len() * 7 {
+                    self.grow();
+                }
+                self.place(k, id);
+                self.len += 1;
+            }
+        }
+    }
+
     /// Bytes held.
     pub fn bytes(&self) -> usize {
         self.fingerprints.len() * 12
