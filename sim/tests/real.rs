@@ -350,8 +350,13 @@ async fn tree(s: &mut Session) -> std::collections::BTreeMap<String, (Vec<u8>, i
     out
 }
 
+/// A runtime whose worker keeps the test's own sessions alive (their
+/// pings answered) while the test thread is busy running recipes: a
+/// current-thread runtime would not be driven meanwhile, and on a loaded
+/// machine the runs outlast the session timeout.
 fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
         .enable_all()
         .build()
         .expect("a tokio runtime")
