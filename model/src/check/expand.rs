@@ -12,7 +12,6 @@ use super::graph::{Graph, Renumbering};
 use super::property;
 use super::symmetry::canonical;
 use super::system::System;
-use super::visited::Visited;
 
 /// Parents whose successors are checked against each other before they are
 /// merged.
@@ -42,7 +41,7 @@ pub struct Successor {
     pub actor: u8,
     /// The transition violates the herd property.
     pub herd: bool,
-    /// The state's id, if an earlier level found it.
+    /// The state's id, if it was found before.
     pub known: Option<u32>,
     /// The state, if no earlier level and no earlier successor of this
     /// batch found it, with the state properties it violates (a bit per
@@ -59,7 +58,14 @@ pub struct Batch {
 
 /// Expands `states` (successors only if `expand`; states at the depth
 /// bound are judged but not expanded).
-pub fn expand(cfg: &CheckConfig, visited: &Visited, states: &[System], expand: bool) -> Batch {
+/// `known` gives the id of a state found before (by an earlier level, or an
+/// earlier batch when there is one thread).
+pub fn expand(
+    cfg: &CheckConfig,
+    known: &dyn Fn(u64) -> Option<u32>,
+    states: &[System],
+    expand: bool,
+) -> Batch {
     let mut out = Batch::default();
     let mut seen = Vec::new();
     for (i, s) in states.iter().enumerate() {
@@ -68,7 +74,7 @@ pub fn expand(cfg: &CheckConfig, visited: &Visited, states: &[System], expand: b
         if i % SEEN_PARENTS == 0 {
             seen.clear();
         }
-        expand_one(cfg, visited, &mut seen, s, expand, &mut out);
+        expand_one(cfg, known, &mut seen, s, expand, &mut out);
     }
     out
 }
@@ -76,7 +82,7 @@ pub fn expand(cfg: &CheckConfig, visited: &Visited, states: &[System], expand: b
 /// Judges `state` and, if `expand`, makes and fingerprints its successors.
 fn expand_one(
     cfg: &CheckConfig,
-    visited: &Visited,
+    known_id: &dyn Fn(u64) -> Option<u32>,
     seen: &mut Vec<u64>,
     state: &System,
     expand: bool,
@@ -95,7 +101,7 @@ fn expand_one(
                 super::sequences::abstract_state(&mut next);
             }
             let canon = canonical(&next, cfg.symmetry);
-            let known = visited.get(canon.fingerprint);
+            let known = known_id(canon.fingerprint);
             // A state a neighbouring parent reached already is
             // merged after that one, which carries it: drop it now, while
             // it is still in the cache.

@@ -135,27 +135,15 @@ pub fn explore_with_progress(
         let level_end = first + level.len();
         let mut next = Vec::new();
         search.visited_bytes = visited.bytes();
-        let went_on = pipeline::run_level(cfg, &visited, level, expand, &mut |at, batch| {
-            let from = first + at;
-            let went_on = search.merge(batch, from, level_end, &mut next);
-            let merged_to = (from + pipeline::BATCH).min(level_end);
-            let asked = progress(Progress {
-                states: search.parents.len(),
-                transitions: search.transitions,
-                depth: search.depth,
-                table_bytes: search.table_bytes(level_end - merged_to + next.len()),
-                elapsed: start.elapsed(),
-            });
-            if asked.is_break() {
-                search.bound = Some(Bound::Interrupted);
-                return false;
-            }
-            if let Some(limit) = cfg.max_time.filter(|&t| start.elapsed() > t) {
-                search.bound = Some(Bound::MaxTime(limit));
-                return false;
-            }
-            went_on
-        });
+        let mut merger = LevelMerger {
+            search: &mut search,
+            next: &mut next,
+            progress: &mut *progress,
+            start,
+            first,
+            level_end,
+        };
+        let went_on = pipeline::run_level(cfg, &visited, level, expand, &mut merger);
         // This level's discoveries join the visited set the next level's
         // workers read.
         visited.absorb(std::mem::take(&mut search.fresh));
@@ -169,6 +157,47 @@ pub fn explore_with_progress(
         }
     }
     search.finish(start)
+}
+
+/// Takes one level's batches into the search, in order, and reports
+/// progress after each; stops at a bound, an interrupt or the time limit.
+struct LevelMerger<'a, 'c> {
+    search: &'a mut Search<'c>,
+    next: &'a mut Vec<System<'static>>,
+    progress: &'a mut dyn FnMut(Progress) -> ControlFlow<()>,
+    start: Instant,
+    /// The ids of the level's first state and of the one after its last.
+    first: usize,
+    level_end: usize,
+}
+
+impl pipeline::Merge for LevelMerger<'_, '_> {
+    fn merge(&mut self, at: usize, batch: expand::Batch) -> bool {
+        let (from, level_end) = (self.first + at, self.level_end);
+        let search = &mut *self.search;
+        let went_on = search.merge(batch, from, level_end, self.next);
+        let merged_to = (from + pipeline::BATCH).min(level_end);
+        let asked = (self.progress)(Progress {
+            states: search.parents.len(),
+            transitions: search.transitions,
+            depth: search.depth,
+            table_bytes: search.table_bytes(level_end - merged_to + self.next.len()),
+            elapsed: self.start.elapsed(),
+        });
+        if asked.is_break() {
+            search.bound = Some(Bound::Interrupted);
+            return false;
+        }
+        if let Some(limit) = search.cfg.max_time.filter(|&t| self.start.elapsed() > t) {
+            search.bound = Some(Bound::MaxTime(limit));
+            return false;
+        }
+        went_on
+    }
+
+    fn found(&self, fingerprint: u64) -> Option<u32> {
+        self.search.fresh.get(fingerprint)
+    }
 }
 
 /// The BFS in progress: the visited set, the tree of parent pointers, and

@@ -27,16 +27,24 @@ pub const BATCH: usize = 128;
 /// the successors held at once.
 const AHEAD: usize = 4;
 
+/// What takes the expanded batches in.
+pub trait Merge {
+    /// Takes in the batch whose first state is the level's `at`-th; `false`
+    /// stops the run.
+    fn merge(&mut self, at: usize, batch: Batch) -> bool;
+    /// The id of a state this level found already, if it did.
+    fn found(&self, fingerprint: u64) -> Option<u32>;
+}
+
 /// Expands `level` (successors only if `expand`) and hands every batch to
-/// `merge` in order, with the index of its first state in the level;
-/// stops early when `merge` returns `false`. Returns whether every batch
-/// was merged.
+/// `merger` in order; stops early when it says so. Returns whether every
+/// batch was merged.
 pub fn run_level(
     cfg: &CheckConfig,
     visited: &Visited,
     level: Vec<System<'static>>,
     expand: bool,
-    merge: &mut dyn FnMut(usize, Batch) -> bool,
+    merger: &mut dyn Merge,
 ) -> bool {
     // A level's states leave it as their batch is expanded, so a level and
     // the next are never both held whole.
@@ -49,17 +57,21 @@ pub fn run_level(
         }
         batches.push(b);
     }
-    if cfg.jobs <= 1 || batches.len() <= 1 {
+    // A level of a few batches is not worth starting threads for.
+    if cfg.jobs <= 1 || batches.len() < 2 * cfg.jobs {
+        // One thread: this level's earlier batches are merged before the
+        // next is expanded, so expansion can know their states too.
         for (i, states) in batches.into_iter().enumerate() {
-            let out = expand::expand(cfg, visited, &states, expand);
+            let known = |f| visited.get(f).or_else(|| merger.found(f));
+            let out = expand::expand(cfg, &known, &states, expand);
             drop(states);
-            if !merge(i * BATCH, out) {
+            if !merger.merge(i * BATCH, out) {
                 return false;
             }
         }
         return true;
     }
-    threaded(cfg, visited, batches, expand, merge)
+    threaded(cfg, visited, batches, expand, merger)
 }
 
 fn threaded(
@@ -67,7 +79,7 @@ fn threaded(
     visited: &Visited,
     batches: Vec<Vec<System<'static>>>,
     expand: bool,
-    merge: &mut dyn FnMut(usize, Batch) -> bool,
+    merger: &mut dyn Merge,
 ) -> bool {
     let count = batches.len();
     let batches: Vec<Mutex<Vec<System<'static>>>> = batches.into_iter().map(Mutex::new).collect();
@@ -95,7 +107,7 @@ fn threaded(
                     .lock()
                     .map(|mut s| std::mem::take(&mut *s))
                     .unwrap_or_default();
-                let out = expand::expand(cfg, visited, &states, expand);
+                let out = expand::expand(cfg, &|f| visited.get(f), &states, expand);
                 drop(states);
                 if tx.send((b, out)).is_err() {
                     break;
@@ -108,7 +120,7 @@ fn threaded(
         for (b, out) in rx {
             waiting.insert(b, out);
             while let Some(out) = waiting.remove(&next) {
-                if !merge(next * BATCH, out) {
+                if !merger.merge(next * BATCH, out) {
                     stop.store(true, Ordering::Relaxed);
                     return false;
                 }
