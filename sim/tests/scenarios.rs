@@ -4,6 +4,11 @@
 //! `[sim.expect]` (`cargo test racy` runs both of racy-wait's). A failure
 //! prints what differs, the whole report, and the command that replays it.
 //!
+//! A starvation verdict's lasso is also replayed and judged on its own
+//! (it closes, a client waits all along, every agent able to move all along
+//! moves): the fairness analysis runs on the symmetry-reduced graph, the
+//! replay on concrete states.
+//!
 //! `abstract::<name>` holds the sequence-suffix abstraction to its promise
 //! on every checked scenario that does not turn it on itself: with it on,
 //! the verdict, the property, every property's verdict and shortest-trace
@@ -16,7 +21,8 @@ use locksmith::expect::{Expectation, Found};
 use locksmith::scenario::{all_in, Scenario};
 use locksmith::simulate::sweep::{sweep, SweepOptions};
 use locksmith::simulate::SimConfig;
-use locksmith_model::check::check;
+use locksmith_model::check::explore::explore;
+use locksmith_model::check::{check, lasso};
 use locksmith_model::harness::{Property, Verdict};
 use std::path::{Path, PathBuf};
 
@@ -48,7 +54,10 @@ fn judge_check(path: &Path) -> Result<(), Failed> {
         states: Some(report.states),
         steps_of: &steps_of,
     };
-    let problems = expect.problems(&found);
+    let mut problems = expect.problems(&found);
+    if report.of(Property::Starvation) == Verdict::Violated {
+        problems.extend(unfair_lasso(&sc));
+    }
     if problems.is_empty() {
         return Ok(());
     }
@@ -58,6 +67,16 @@ fn judge_check(path: &Path) -> Result<(), Failed> {
         check_report_text(&sc, &report),
         path.display()
     )))
+}
+
+/// A starvation verdict's lasso, replayed apart from the search: it must
+/// close, keep a client waiting, and be weakly fair to every agent.
+fn unfair_lasso(sc: &Scenario) -> Option<String> {
+    let x = explore(&sc.check);
+    let cx = x.found.get(&Property::Starvation)?;
+    lasso::judge(&sc.check, cx)
+        .err()
+        .map(|e| format!("starvation lasso: {e}"))
 }
 
 /// The abstraction on and off: same verdicts and trace lengths, no more

@@ -11,7 +11,7 @@ use super::config::CheckConfig;
 use super::graph::{Graph, Renumbering};
 use super::property;
 use super::symmetry::canonical;
-use super::system::System;
+use super::system::{Agent, System};
 
 /// Parents whose successors are checked against each other before they are
 /// merged.
@@ -24,9 +24,8 @@ pub struct Parent {
     /// Some action is enabled (a state at the depth bound that has one makes
     /// the run incomplete).
     pub has_actions: bool,
-    /// For the kept graph: who waits, and who can move.
+    /// For the kept graph: who waits.
     pub waiting: u8,
-    pub enabled: u8,
     /// Its successors: `successors[first..first + count]` of the batch.
     pub first: usize,
     pub count: usize,
@@ -37,7 +36,7 @@ pub struct Successor {
     pub fingerprint: u64,
     /// The successor's client order (see [`canonical`]).
     pub order: Renumbering,
-    /// The client that acted (`u8::MAX` for none).
+    /// The agent that acted ([`Agent::pack`]).
     pub actor: u8,
     /// The transition violates the herd property.
     pub herd: bool,
@@ -91,7 +90,7 @@ fn expand_one(
     let mut actions = Vec::new();
     state.actions(&mut actions);
     let progress = actions.iter().any(|a| !a.is_fault());
-    let (waiting, enabled) = Graph::masks(state, &actions);
+    let waiting = Graph::waiting(state);
     let first = out.successors.len();
     if expand {
         for &a in &actions {
@@ -120,7 +119,7 @@ fn expand_one(
             out.successors.push(Successor {
                 fingerprint: canon.fingerprint,
                 order: canon.order,
-                actor: a.client().unwrap_or(u8::MAX),
+                actor: a.agent().map_or(Agent::NONE, Agent::pack),
                 herd: property::herd(state, &fx),
                 known,
                 fresh,
@@ -131,7 +130,6 @@ fn expand_one(
         stuck: property::stuck(state, progress),
         has_actions: !actions.is_empty(),
         waiting,
-        enabled,
         first,
         count: out.successors.len() - first,
     });

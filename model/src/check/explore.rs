@@ -14,6 +14,7 @@ use super::column::Column;
 use super::config::CheckConfig;
 use super::expand;
 use super::graph::{Graph, Renumbering};
+use super::lasso;
 use super::pipeline;
 use super::property::{self, Property};
 use super::starvation;
@@ -300,7 +301,7 @@ impl<'c> Search<'c> {
                 continue;
             }
             if let Some(g) = self.graph.as_mut() {
-                g.node(parent.waiting, parent.enabled);
+                g.node(parent.waiting);
             }
             for (k, succ) in successors.by_ref().take(parent.count).enumerate() {
                 self.step(id, k as u16, succ, level_end - from - i - 1, next);
@@ -406,8 +407,9 @@ impl<'c> Search<'c> {
         self.peak_bytes = self.peak_bytes.max(self.table_bytes(self.peak_queue));
         if self.bound.is_none() {
             if let Some(g) = self.graph.take() {
-                if let Some(cx) = starvation::find(&g, &self.parents) {
-                    self.found.insert(Property::Starvation, cx);
+                if let Some(lasso) = starvation::find(&g) {
+                    let path = lasso::concrete(self.cfg, &self.parents, &lasso);
+                    self.found.insert(Property::Starvation, path);
                 }
             }
         }

@@ -1,9 +1,10 @@
 //! The state graph kept for the starvation analysis: compressed adjacency,
-//! per edge the client that acted and how the symmetry reduction renumbered
-//! the clients, per state who waits and who can move.
+//! per edge the agent that acted and how the symmetry reduction renumbered
+//! the clients, per state who waits. Who can move in a state is read off its
+//! edges: every enabled action is one.
 
 use super::column::Column;
-use super::system::{Action, System};
+use super::system::System;
 
 /// A renumbering of at most 8 clients: the client at new position `j` was
 /// at old position `self.old(j)`, four bits per position.
@@ -51,8 +52,9 @@ impl Renumbering {
 pub struct Graph {
     pub offsets: Column<u32>,
     pub targets: Column<u32>,
-    /// The client that acted on each edge (`u8::MAX` for none), numbered
-    /// as in the edge's source state.
+    /// The agent that acted on each edge ([`Agent::pack`](super::system::Agent::pack), or
+    /// [`Agent::NONE`] for a fault or the reaper), its client numbered as in
+    /// the edge's source state.
     pub actors: Column<u8>,
     /// Per edge: how the symmetry reduction renumbered the clients, as an
     /// index into `numberings` (a run meets few of the 8! permutations).
@@ -62,8 +64,6 @@ pub struct Graph {
     numbering_index: std::collections::HashMap<Renumbering, u16>,
     /// Per state: bit c set if client c is waiting.
     pub waiting: Column<u8>,
-    /// Per state: bit c set if client c has a non-fault action enabled.
-    pub enabled: Column<u8>,
 }
 
 impl Default for Graph {
@@ -76,34 +76,25 @@ impl Default for Graph {
             numberings: Vec::new(),
             numbering_index: std::collections::HashMap::new(),
             waiting: Column::default(),
-            enabled: Column::default(),
         }
     }
 }
 
 impl Graph {
-    /// Who waits in `state` (bit c: client c) and who can move (has a
-    /// non-fault action among `actions`).
-    pub fn masks(state: &System, actions: &[Action]) -> (u8, u8) {
+    /// Who waits in `state` (bit c: client c).
+    pub fn waiting(state: &System) -> u8 {
         let mut w = 0u8;
-        let mut e = 0u8;
         for (c, p) in state.peers.iter().enumerate() {
             if p.client.is_waiting() {
                 w |= 1 << c;
             }
         }
-        for a in actions.iter().filter(|a| !a.is_fault()) {
-            if let Some(c) = a.client() {
-                e |= 1 << c;
-            }
-        }
-        (w, e)
+        w
     }
 
-    /// The next state's node, with [`masks`](Self::masks)' figures.
-    pub fn node(&mut self, waiting: u8, enabled: u8) {
+    /// The next state's node, with [`waiting`](Self::waiting)'s mask.
+    pub fn node(&mut self, waiting: u8) {
         self.waiting.push(waiting);
-        self.enabled.push(enabled);
     }
 
     /// One edge of the current node.
@@ -127,7 +118,6 @@ impl Graph {
     /// nobody waits in it for the analysis.
     pub fn unexpanded(&mut self) {
         self.waiting.push(0);
-        self.enabled.push(0);
         self.end_node();
     }
 
@@ -148,6 +138,5 @@ impl Graph {
             + self.renumberings.bytes()
             + self.offsets.bytes()
             + self.waiting.bytes()
-            + self.enabled.bytes()
     }
 }

@@ -11,20 +11,22 @@
 //! analysis sound on the symmetry-reduced graph, where client numbers shift
 //! between states.
 //!
-//! Fairness is weak fairness per client: a cycle only counts if every
-//! client that has a step enabled in every state of the cycle takes a step
-//! in it (its threads, its session's requests and replies). A cycle in which
-//! a waiter could always move but the scheduler never picks it, or in which
-//! the holder's release is never served, is not a starvation of the
-//! recipe's making. The symmetry reduction renumbers clients between
-//! states, so clients are followed through each edge's [`Renumbering`]: an
-//! SCC of the reduced graph is lifted to (state, numbering) pairs and the
-//! fair cycle is sought there. Fairness is per client, not per thread: a
-//! cycle in which a client's event thread runs while its runnable main
-//! thread never does counts as fair to it.
+//! Fairness is weak fairness per agent: a cycle only counts if every
+//! agent that has a step enabled in every state of the cycle takes a step
+//! in it. A client's agents are each thread of its process, the server's
+//! handling of its session, and its connection delivering replies and
+//! events to it ([`Agent`]); faults are owed to no one. So a cycle in which
+//! a waiter could always move but the scheduler never picks it, in which
+//! the holder's release is never served, or in which a client's event
+//! thread runs while its runnable main thread never does, is not a
+//! starvation of the recipe's making. The symmetry reduction renumbers
+//! clients between states, so clients are followed through each edge's
+//! [`Renumbering`]: an SCC of the reduced graph is lifted to (state,
+//! numbering) pairs and the fair cycle is sought there. Who can move in a
+//! state is read off its edges (every enabled action is one).
 
-use super::explore::{path_indices, Parents, Path};
 use super::graph::{Graph, Renumbering};
+use super::system::Agent;
 use std::collections::{HashMap, VecDeque};
 
 fn in_sub(g: &Graph, v: u32) -> bool {
@@ -35,18 +37,25 @@ fn edges(g: &Graph, v: u32) -> std::ops::Range<usize> {
     g.edges(v)
 }
 
+/// A starvation lasso in the kept graph: the tree path to `start`, then a
+/// cycle back to it, each step (kept source state, its action ordinal, the
+/// edge's renumbering). The cycle's ordinals are the kept states' own: a
+/// replay that follows them through renumbered edges is at a permutation
+/// of the kept state, so [`lasso::concrete`](super::lasso::concrete)
+/// translates them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lasso {
+    pub start: u32,
+    pub cycle: Vec<(u32, u16, Renumbering)>,
+}
+
 /// The starvation lasso closest to the initial state's root of search, if any.
-pub fn find(g: &Graph, parents: &Parents) -> Option<Path> {
+pub fn find(g: &Graph) -> Option<Lasso> {
     let succ = |v: u32, i: usize| {
         let r = edges(g, v);
         (r.start + i < r.end).then(|| g.targets[r.start + i])
     };
-    strongly_connected(
-        g.waiting.len(),
-        |v| in_sub(g, v),
-        succ,
-        |scc| judge(g, parents, scc),
-    )
+    strongly_connected(g.waiting.len(), |v| in_sub(g, v), succ, |scc| judge(g, scc))
 }
 
 /// Tarjan's strongly-connected components over the nodes `0..n` that
@@ -115,7 +124,7 @@ fn strongly_connected<T>(
 }
 
 /// If `scc` holds a fair cycle, the lasso to it.
-fn judge(g: &Graph, parents: &Parents, scc: &mut [u32]) -> Option<Path> {
+fn judge(g: &Graph, scc: &mut [u32]) -> Option<Lasso> {
     scc.sort_unstable();
     let scc = &*scc;
     let member = |v: u32| scc.binary_search(&v).is_ok();
@@ -136,14 +145,17 @@ fn judge(g: &Graph, parents: &Parents, scc: &mut [u32]) -> Option<Path> {
             lift.fair_cycle(comp)
         },
     )?;
-    let (v, _) = lift.nodes[cycle.start as usize];
-    let mut ordinals = path_indices(parents, v);
-    let cycle_start = ordinals.len();
-    ordinals.extend(cycle.ordinals);
-    Some(Path {
-        ordinals,
-        cycle_start: Some(cycle_start),
-    })
+    let kept = |x: u32| lift.nodes[x as usize].0;
+    let start = kept(cycle.start);
+    let cycle = cycle
+        .steps
+        .iter()
+        .map(|&(x, k)| {
+            let v = kept(x);
+            (v, k, g.renumbering(edges(g, v).start + k as usize))
+        })
+        .collect();
+    Some(Lasso { start, cycle })
 }
 
 /// Where each concrete client stands in a state's numbering: position of
@@ -159,38 +171,41 @@ struct LiftedEdge {
     to: u32,
     /// The edge's ordinal among its source state's actions.
     ordinal: u16,
-    /// The concrete client that acted (`u8::MAX` for none).
+    /// The agent that acted, its client concrete ([`Agent::pack`]).
     actor: u8,
 }
 
 /// An SCC of the reduced graph with clients followed by identity.
-struct Lift<'g> {
-    g: &'g Graph,
+struct Lift {
     nodes: Vec<(u32, Positions)>,
     out: Vec<Vec<LiftedEdge>>,
-    clients: u8,
+    /// Per lifted node: bit `a` set if agent `a` (packed, client concrete)
+    /// has an action enabled there — any edge of the state, inside the
+    /// component or not.
+    enabled: Vec<u64>,
 }
 
-/// A fair cycle found in the lift: its first node and its ordinals.
+/// A fair cycle found in the lift: its first node and its steps (lifted
+/// source node, action ordinal).
 struct Cycle {
     start: u32,
-    ordinals: Vec<u16>,
+    steps: Vec<(u32, u16)>,
 }
 
-impl<'g> Lift<'g> {
-    fn new(g: &'g Graph, scc: &[u32], member: &dyn Fn(u32) -> bool) -> Lift<'g> {
-        let clients = (0..8u8)
-            .filter(|&c| {
-                scc.iter()
-                    .any(|&v| (g.enabled[v as usize] | g.waiting[v as usize]) >> c & 1 != 0)
-            })
-            .max()
-            .map_or(0, |c| c + 1);
+/// The agent of edge `e` with its client made concrete by `at`.
+fn concrete(g: &Graph, e: usize, at: Positions) -> Option<Agent> {
+    let a = Agent::unpack(g.actors[e])?;
+    (0..8u8)
+        .find(|&c| position(at, c) == a.client)
+        .map(|client| Agent { client, ..a })
+}
+
+impl Lift {
+    fn new(g: &Graph, scc: &[u32], member: &dyn Fn(u32) -> bool) -> Lift {
         let mut lift = Lift {
-            g,
             nodes: Vec::new(),
             out: Vec::new(),
-            clients,
+            enabled: Vec::new(),
         };
         let mut ids: HashMap<(u32, Positions), u32> = HashMap::new();
         let root = (scc[0], Renumbering::IDENTITY.0);
@@ -199,22 +214,21 @@ impl<'g> Lift<'g> {
         let mut next = 0;
         while next < lift.nodes.len() {
             let (v, at) = lift.nodes[next];
-            let mut out = Vec::new();
+            let (mut out, mut enabled) = (Vec::new(), 0u64);
             let r = edges(g, v);
             for e in r.clone() {
+                let actor = concrete(g, e, at);
+                if let Some(a) = actor {
+                    enabled |= 1 << a.pack();
+                }
                 let w = g.targets[e];
                 if !member(w) {
                     continue;
                 }
                 let renumbering = g.renumbering(e);
                 let mut moved: Positions = Renumbering::IDENTITY.0;
-                let mut actor = u8::MAX;
                 for c in 0..8u8 {
-                    let p = position(at, c);
-                    if p == g.actors[e] {
-                        actor = c;
-                    }
-                    let q = renumbering.new_position(p);
+                    let q = renumbering.new_position(position(at, c));
                     moved = (moved & !(0xF << (4 * u32::from(c))))
                         | (u32::from(q) << (4 * u32::from(c)));
                 }
@@ -226,62 +240,76 @@ impl<'g> Lift<'g> {
                 out.push(LiftedEdge {
                     to,
                     ordinal: (e - r.start) as u16,
-                    actor,
+                    actor: actor.map_or(Agent::NONE, Agent::pack),
                 });
             }
             lift.out.push(out);
+            lift.enabled.push(enabled);
             next += 1;
         }
         lift
     }
 
-    /// Whether concrete client `c` has a step enabled at lifted node `x`.
-    fn enabled(&self, x: u32, c: u8) -> bool {
-        let (v, at) = self.nodes[x as usize];
-        self.g.enabled[v as usize] >> position(at, c) & 1 != 0
-    }
-
     /// A weakly fair cycle through the component, if there is one: every
-    /// client enabled throughout takes a step in it.
+    /// agent enabled throughout takes a step in it.
     fn fair_cycle(&self, comp: &[u32]) -> Option<Cycle> {
         let member = |x: u32| comp.binary_search(&x).is_ok();
         let inside = |x: u32| self.out[x as usize].iter().filter(move |e| member(e.to));
         if !comp.iter().any(|&x| inside(x).next().is_some()) {
             return None;
         }
-        let mut due = Vec::new();
-        for c in 0..self.clients {
-            if comp.iter().all(|&x| self.enabled(x, c)) {
-                if !comp.iter().any(|&x| inside(x).any(|e| e.actor == c)) {
-                    return None;
-                }
-                due.push(c);
+        let always = comp
+            .iter()
+            .fold(u64::MAX, |m, &x| m & self.enabled[x as usize]);
+        let sometimes = comp.iter().fold(0, |m, &x| m | self.enabled[x as usize]);
+        for a in (0..64u8).filter(|&a| always >> a & 1 != 0) {
+            if !comp.iter().any(|&x| inside(x).any(|e| e.actor == a)) {
+                return None;
             }
         }
-        // Walk from the component's first node through one step of every
-        // client due, then back.
+        // The component has a fair cycle. The witness walks from its first
+        // node so that every agent enabled somewhere in it either takes a
+        // step or is seen disabled, then back: an agent enabled all along
+        // the witness and never taking a step would make the witness unfair
+        // although the component is not.
         let start = comp[0];
-        let (mut at, mut ordinals) = (start, Vec::new());
-        for c in due {
-            let (path, end) = self.walk(&member, at, |e| e.actor == c)?;
-            ordinals.extend(path);
+        let disabled = |x: u32, a: u8| self.enabled[x as usize] >> a & 1 == 0;
+        let (mut at, mut steps) = (start, Vec::new());
+        let mut seen_disabled = !self.enabled[start as usize];
+        let mut acted = 0u64;
+        for a in (0..64u8).filter(|&a| sometimes >> a & 1 != 0) {
+            if (seen_disabled | acted) >> a & 1 != 0 {
+                continue;
+            }
+            let (path, end) = self.walk(&member, at, |e| e.actor == a || disabled(e.to, a))?;
+            for &(x, k) in &path {
+                let Some(e) = self.out[x as usize].iter().find(|e| e.ordinal == k) else {
+                    continue;
+                };
+                seen_disabled |= !self.enabled[e.to as usize];
+                if e.actor != Agent::NONE {
+                    acted |= 1 << e.actor;
+                }
+            }
+            steps.extend(path);
             at = end;
         }
-        if ordinals.is_empty() || at != start {
+        if steps.is_empty() || at != start {
             let (path, _) = self.walk(&member, at, |e| e.to == start)?;
-            ordinals.extend(path);
+            steps.extend(path);
         }
-        Some(Cycle { start, ordinals })
+        Some(Cycle { start, steps })
     }
 
     /// The shortest walk inside the component from `from` that ends with an
-    /// edge `last` accepts: its ordinals and the node it ends at.
+    /// edge `last` accepts: its steps (source node, ordinal) and the node it
+    /// ends at.
     fn walk(
         &self,
         member: &dyn Fn(u32) -> bool,
         from: u32,
         last: impl Fn(&LiftedEdge) -> bool,
-    ) -> Option<(Vec<u16>, u32)> {
+    ) -> Option<(Vec<(u32, u16)>, u32)> {
         let mut prev: HashMap<u32, (u32, u16)> = HashMap::new();
         let mut q = VecDeque::from([from]);
         let mut seen = vec![false; self.nodes.len()];
@@ -289,11 +317,11 @@ impl<'g> Lift<'g> {
         while let Some(x) = q.pop_front() {
             for e in self.out[x as usize].iter().filter(|e| member(e.to)) {
                 if last(e) {
-                    let mut ks = vec![e.ordinal];
+                    let mut ks = vec![(x, e.ordinal)];
                     let mut u = x;
                     while u != from {
                         let (p, k) = prev[&u];
-                        ks.push(k);
+                        ks.push((p, k));
                         u = p;
                     }
                     ks.reverse();
@@ -316,13 +344,21 @@ mod tests {
 
     const SWAP: Renumbering = Renumbering(0x7654_3201);
 
-    /// State 0 leads to state 1; states 1 and 2 form a cycle in which
-    /// client 0 waits and both clients always have a step enabled. `edges`
-    /// are (from, to, actor, renumbering).
+    /// Packed agents: client `c`'s main thread, event thread.
+    fn main(c: u8) -> u8 {
+        c << 3
+    }
+    fn event(c: u8) -> u8 {
+        c << 3 | 1
+    }
+
+    /// State 0 leads to state 1; in states 1 and 2 client 0 waits, and the
+    /// edges back to state 0 (outside the waiting states) only show who
+    /// else can move there. `edges` are (from, to, actor, renumbering).
     fn graph(edges: &[(u32, u32, u8, Renumbering)]) -> Graph {
         let mut g = Graph::default();
-        for (w, e) in [(0, 1), (1, 3), (1, 3)] {
-            g.node(w, e);
+        for w in [0, 1, 1] {
+            g.node(w);
         }
         for v in 0..3 {
             for &(from, to, actor, r) in edges {
@@ -335,34 +371,78 @@ mod tests {
         g
     }
 
-    fn parents() -> Parents {
-        [(u32::MAX, 0), (0, 0), (1, 0)].into_iter().collect()
-    }
+    const ID: Renumbering = Renumbering::IDENTITY;
 
     #[test]
     fn a_cycle_in_which_an_enabled_client_never_moves_is_not_starvation() {
-        let id = Renumbering::IDENTITY;
-        let g = graph(&[(0, 1, 0, id), (1, 2, 0, id), (2, 1, 0, id)]);
-        assert_eq!(find(&g, &parents()), None);
+        let g = graph(&[
+            (0, 1, main(0), ID),
+            (1, 2, main(0), ID),
+            (1, 0, main(1), ID),
+            (2, 1, main(0), ID),
+            (2, 0, main(1), ID),
+        ]);
+        assert_eq!(find(&g), None);
     }
 
     #[test]
     fn a_cycle_in_which_every_enabled_client_moves_is_starvation() {
-        let id = Renumbering::IDENTITY;
-        let g = graph(&[(0, 1, 0, id), (1, 2, 0, id), (2, 1, 1, id)]);
-        let lasso = find(&g, &parents()).expect("a fair cycle");
-        assert_eq!(lasso.cycle_start, Some(1));
-        assert_eq!(lasso.ordinals, vec![0, 0, 0]);
+        let g = graph(&[
+            (0, 1, main(0), ID),
+            (1, 2, main(0), ID),
+            (1, 0, main(1), ID),
+            (2, 1, main(1), ID),
+            (2, 0, main(0), ID),
+        ]);
+        let lasso = find(&g).expect("a fair cycle");
+        assert_eq!(lasso.start, 1);
+        assert_eq!(lasso.cycle, vec![(1, 0, ID), (2, 0, ID)]);
+    }
+
+    /// Fairness is per thread: client 1's event thread runs around the
+    /// cycle while its main thread, able to move throughout, never does.
+    #[test]
+    fn a_cycle_in_which_one_thread_of_a_moving_client_never_runs_is_not_starvation() {
+        let g = graph(&[
+            (0, 1, main(0), ID),
+            (1, 2, event(1), ID),
+            (1, 0, main(1), ID),
+            (2, 1, event(1), ID),
+            (2, 0, main(1), ID),
+        ]);
+        assert_eq!(find(&g), None);
+    }
+
+    /// Faults are owed to no one: a fault enabled throughout a cycle does
+    /// not make it unfair.
+    #[test]
+    fn an_enabled_fault_is_not_owed_a_step() {
+        let g = graph(&[
+            (0, 1, main(0), ID),
+            (1, 2, main(0), ID),
+            (1, 0, Agent::NONE, ID),
+            (2, 1, main(0), ID),
+            (2, 0, Agent::NONE, ID),
+        ]);
+        assert!(find(&g).is_some());
     }
 
     /// Client 0 acts on both edges, but each edge swaps the numbering: the
     /// two concrete clients take turns, so the cycle is fair. Read without
-    /// the renumbering, client 1 would never move.
+    /// the renumbering, client 1 (able to move throughout) would never move.
     #[test]
     fn clients_are_followed_through_the_symmetry_renumbering() {
-        let id = Renumbering::IDENTITY;
-        let g = graph(&[(0, 1, 0, id), (1, 2, 0, SWAP), (2, 1, 0, SWAP)]);
-        assert!(find(&g, &parents()).is_some());
+        let edges = |r| {
+            graph(&[
+                (0, 1, main(0), ID),
+                (1, 2, main(0), r),
+                (1, 0, main(1), ID),
+                (2, 1, main(0), r),
+                (2, 0, main(1), ID),
+            ])
+        };
+        assert!(find(&edges(SWAP)).is_some());
+        assert_eq!(find(&edges(ID)), None);
     }
 
     #[test]

@@ -134,6 +134,28 @@ impl Action {
         }
     }
 
+    /// Who takes the action, for weak fairness: the client and which of
+    /// its agents — a thread of its process, the server serving its
+    /// session, or its connection delivering to it — packed as
+    /// [`Agent::pack`]s. A fault has no agent (nobody is owed it), nor has
+    /// the reaper (a server-wide timer no client waits on by itself).
+    pub fn agent(self) -> Option<Agent> {
+        let (client, kind) = match self {
+            Action::Run(c, t) | Action::TimeOut(c, t) => (c, Agent::thread(t)),
+            Action::Serve(c) | Action::TimeOutSession(c) => (c, Agent::SERVER),
+            Action::Deliver(c) | Action::NoticeExpiry(c) | Action::Reconnect(c) => {
+                (c, Agent::CONNECTION)
+            }
+            Action::Reap
+            | Action::Expire(_)
+            | Action::LoseConnection(_)
+            | Action::Disconnect(_)
+            | Action::Crash(_)
+            | Action::Overtake(_) => return None,
+        };
+        Some(Agent { client, kind })
+    }
+
     pub fn client(self) -> Option<u8> {
         match self {
             Action::Run(c, _)
@@ -150,6 +172,40 @@ impl Action {
             | Action::TimeOutSession(c) => Some(c),
             Action::Reap => None,
         }
+    }
+}
+
+/// One of a client's agents that weak fairness owes a step: a thread of
+/// its process, the server's handling of its session, its connection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Agent {
+    pub client: u8,
+    pub kind: u8,
+}
+
+impl Agent {
+    const SERVER: u8 = 6;
+    const CONNECTION: u8 = 7;
+    /// No agent: the byte of an edge taken by a fault or the reaper.
+    pub const NONE: u8 = u8::MAX;
+
+    fn thread(t: Thread) -> u8 {
+        match t {
+            Thread::Main => 0,
+            Thread::Event => 1,
+        }
+    }
+
+    /// Client in the high five bits, kind in the low three.
+    pub fn pack(self) -> u8 {
+        self.client << 3 | self.kind
+    }
+
+    pub fn unpack(b: u8) -> Option<Agent> {
+        (b != Self::NONE).then_some(Agent {
+            client: b >> 3,
+            kind: b & 7,
+        })
     }
 }
 
