@@ -68,6 +68,26 @@ fn a_bound_exits_2_as_incomplete_and_names_it() {
     assert!(out.contains("max-states (100)"), "{out}");
 }
 
+/// A polling recipe's space has no end without the sequence abstraction:
+/// the bound says so, with the rising zxid, and points at the remedy.
+#[test]
+fn a_bound_says_why_the_space_was_still_growing() {
+    let path = scenario_file(
+        "polling.toml",
+        "recipe = \"try-once\"\nclients = 3\nacquisitions = 1\n",
+    );
+    let p = path.to_string_lossy();
+    let (code, out, _) = locksmith(&["check", &p, "--max-states", "20000", "--json"]);
+    assert_eq!(code, 2, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    let why = v["growth"].as_str().expect("growth names why");
+    assert!(why.contains("the largest zxid rose"), "{why}");
+    assert!(why.contains("--abstract-sequences"), "{why}");
+    let (code, out, _) = locksmith(&["check", &p, "--max-states", "20000"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("still growing: depth"), "{out}");
+}
+
 #[test]
 fn a_malformed_scenario_names_the_file_the_line_and_what_was_expected() {
     let p = scenario_file(

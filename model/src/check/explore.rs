@@ -14,6 +14,7 @@ use super::column::Column;
 use super::config::CheckConfig;
 use super::expand;
 use super::graph::{Graph, Renumbering};
+use super::growth::Growth;
 use super::lasso;
 use super::pipeline;
 use super::property::{self, Property};
@@ -84,6 +85,8 @@ pub struct Exploration {
     pub peak_bytes: usize,
     /// Bit `c` is set if client `c` holds the lock in some explored state.
     pub acquired: u8,
+    /// For a run stopped by a bound: why the space was still growing.
+    pub growth: Option<String>,
 }
 
 impl Exploration {
@@ -98,6 +101,7 @@ impl Exploration {
             elapsed_ms: 0,
             peak_bytes: 0,
             acquired: 0,
+            growth: None,
         }
     }
 }
@@ -148,6 +152,7 @@ pub fn explore_with_progress(
         // This level's discoveries join the visited set the next level's
         // workers read.
         visited.absorb(std::mem::take(&mut search.fresh));
+        search.growth.end_level(search.depth + 1, !went_on);
         if !went_on {
             break;
         }
@@ -225,6 +230,7 @@ struct Search<'c> {
     peak_queue: usize,
     peak_bytes: usize,
     acquired: u8,
+    growth: Growth,
 }
 
 impl<'c> Search<'c> {
@@ -265,6 +271,7 @@ impl<'c> Search<'c> {
             peak_queue: 0,
             peak_bytes: 0,
             acquired: property::holders(&init),
+            growth: Growth::default(),
         };
         (search, init, visited)
     }
@@ -368,6 +375,7 @@ impl<'c> Search<'c> {
         self.fresh.insert(fingerprint, t);
         self.parents.push((parent, k));
         self.acquired |= property::holders(&state);
+        self.growth.saw(&state);
         if self.graph.is_some() {
             self.orders.push(order);
         }
@@ -427,6 +435,10 @@ impl<'c> Search<'c> {
             elapsed_ms: start.elapsed().as_millis(),
             peak_bytes: self.peak_bytes,
             acquired: self.acquired,
+            growth: self
+                .bound
+                .filter(|b| *b != Bound::Interrupted)
+                .and_then(|_| self.growth.explain(cfg.abstract_sequences)),
         }
     }
 }

@@ -20,6 +20,7 @@ pub mod expand;
 pub mod explore;
 pub mod fingerprint;
 pub mod graph;
+pub mod growth;
 pub mod lasso;
 pub mod model;
 pub mod pipeline;

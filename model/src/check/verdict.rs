@@ -41,6 +41,8 @@ pub struct Report {
     pub peak_bytes: usize,
     /// The bound that ended the run, if one did.
     pub bound: Option<String>,
+    /// With a bound: why the space was still growing when it was hit.
+    pub growth: Option<String>,
     /// Clients (1-based) that hold the lock in no explored state of an
     /// exhaustive run: the properties nothing broke are then incomplete,
     /// not holds.
@@ -86,6 +88,7 @@ impl Report {
             elapsed_ms: x.elapsed_ms,
             peak_bytes: x.peak_bytes,
             bound: x.bound.map(|b: Bound| b.to_string()),
+            growth: x.growth.clone(),
             never_acquired,
             properties,
         }

@@ -158,6 +158,7 @@ pub fn to_json(sc: &Scenario, r: &Report) -> serde_json::Value {
         "bytes_per_state": r.peak_bytes / r.states.max(1),
         "peak_memory_bytes": super::peak_memory_bytes(),
         "bound": r.bound,
+        "growth": r.growth,
         "never_acquired": r.never_acquired,
         "properties": r.properties.iter().map(|p| json!({
             "property": p.property.name(),
@@ -221,6 +222,9 @@ pub fn to_text(sc: &Scenario, r: &Report) -> String {
             out,
             "bound hit: {b} — the run stopped early; properties not violated so far are incomplete, not holding"
         );
+        if let Some(why) = &r.growth {
+            let _ = writeln!(out, "still growing: {why}");
+        }
     }
     if !r.never_acquired.is_empty() {
         let who: Vec<String> = r.never_acquired.iter().map(|c| format!("c{c}")).collect();

@@ -1,0 +1,127 @@
+//! Why a run that hit a bound was still finding states.
+//!
+//! A bound says where the run stopped, not why the space was that large.
+//! Two causes look alike from outside and call for different answers: a
+//! finite space that is merely wider than the bound (raise it, or check a
+//! smaller configuration), and a space without end because some counter
+//! grows along a path — a polling recipe creates and deletes nodes forever,
+//! so zxids and sequence suffixes never repeat and no state is ever seen
+//! twice. Per BFS level the search records how many states it found and the
+//! largest zxid and tree among them; the explanation reads the last levels.
+
+use super::system::System;
+
+/// One BFS level's discoveries.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Level {
+    /// Steps from the initial state.
+    pub depth: usize,
+    pub states: usize,
+    pub max_zxid: i64,
+    pub max_nodes: usize,
+    /// The run stopped before the level was done.
+    pub partial: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Growth {
+    levels: Vec<Level>,
+    current: Level,
+}
+
+/// Levels looked back over to tell a rising counter from noise.
+const WINDOW: usize = 8;
+
+impl Growth {
+    /// A state discovered at the level being merged.
+    pub fn saw(&mut self, s: &System) {
+        let c = &mut self.current;
+        c.states += 1;
+        c.max_zxid = c.max_zxid.max(s.server.zxid());
+        c.max_nodes = c.max_nodes.max(s.server.nodes().count());
+    }
+
+    /// The level whose states are at `depth` ends (`partial`: the run
+    /// stopped in it).
+    pub fn end_level(&mut self, depth: usize, partial: bool) {
+        let done = std::mem::take(&mut self.current);
+        self.levels.push(Level {
+            depth,
+            partial,
+            ..done
+        });
+    }
+
+    /// One sentence for a run stopped by a bound: the last levels' sizes,
+    /// and whether counters were still rising.
+    pub fn explain(&self, abstracted: bool) -> Option<String> {
+        let last = (self.levels.iter().rev())
+            .find(|l| l.states > 0 && !l.partial)
+            .or_else(|| self.levels.iter().rev().find(|l| l.states > 0))?;
+        let at = self.levels.iter().position(|l| l == last)?;
+        let early = self.levels[at.saturating_sub(WINDOW)];
+        let mut why = format!(
+            "depth {} found {} new states (depth {}: {})",
+            last.depth, last.states, early.depth, early.states
+        );
+        let zxid_rose = last.max_zxid > early.max_zxid;
+        let tree_grew = last.max_nodes > early.max_nodes;
+        if zxid_rose {
+            why += &format!(
+                "; the largest zxid rose from {} to {} over those levels",
+                early.max_zxid, last.max_zxid
+            );
+        }
+        if tree_grew {
+            why += &format!(
+                "; the largest tree grew from {} to {} nodes",
+                early.max_nodes, last.max_nodes
+            );
+        }
+        why += if !zxid_rose && !tree_grew {
+            " — the counters no longer rise: the space looks finite but wider than the bound; raise the bound or check fewer clients or acquisitions"
+        } else if !abstracted {
+            " — a recipe that creates and deletes nodes in a loop never repeats a state, since zxids and sequence suffixes keep rising: --abstract-sequences (or [check] abstract_sequences = true) renumbers sequence suffixes by rank and zeroes unread zxids; a recipe that does not loop has a finite space wider than the bound: raise the bound or check fewer clients or acquisitions"
+        } else {
+            " — with sequence suffixes abstracted the counters still rise: either the recipe reads what grows (a zxid, a version), so the space has no end, or it is finite and wider than the bound"
+        };
+        Some(why)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn growth(levels: &[(usize, i64, usize)]) -> Growth {
+        Growth {
+            levels: levels
+                .iter()
+                .enumerate()
+                .map(|(depth, &(states, max_zxid, max_nodes))| Level {
+                    depth,
+                    states,
+                    max_zxid,
+                    max_nodes,
+                    partial: false,
+                })
+                .collect(),
+            current: Level::default(),
+        }
+    }
+
+    #[test]
+    fn a_rising_zxid_points_at_the_abstraction() {
+        let g = growth(&[(1, 0, 1), (3, 2, 2), (5, 4, 2), (7, 6, 2)]);
+        let why = g.explain(false).expect("levels");
+        assert!(why.contains("rose from 0 to 6"), "{why}");
+        assert!(why.contains("--abstract-sequences"), "{why}");
+    }
+
+    #[test]
+    fn flat_counters_mean_a_finite_space() {
+        let g = growth(&[(1, 4, 3), (9, 4, 3), (20, 4, 3)]);
+        let why = g.explain(false).expect("levels");
+        assert!(why.contains("looks finite"), "{why}");
+    }
+}
