@@ -15,6 +15,7 @@
 //! wake_ms = [0.0, 0.05]         # a woken thread's scheduling delay, uniform
 //! fencing = false               # the holder sends its lock node's sequence number
 //! reorder_within_session = false  # UNSAFE: breaks ZooKeeper's per-session FIFO
+//! container_check_ms = 100      # the container reaper's period (root = "recipe" only)
 //!
 //! [sim.expect]                  # what `cargo test` holds the simulator to
 //! verdict = "violated"
@@ -52,6 +53,9 @@ fn d_hold() -> [f64; 2] {
 }
 fn d_wake() -> [f64; 2] {
     [0.0, 0.05]
+}
+fn d_container_check() -> f64 {
+    100.0
 }
 fn d_seeds() -> u64 {
     100
@@ -96,6 +100,12 @@ pub struct SimSettings {
     /// UNSAFE: replies and events of one session may overtake each other.
     #[serde(default)]
     pub reorder_within_session: bool,
+    /// The container reaper's period (`znode.container.checkIntervalMs`;
+    /// the server's default is a minute, the project's test server runs
+    /// 100 ms, as here). It runs only when the recipe creates its root
+    /// (`root = "recipe"`): a pre-created root is persistent.
+    #[serde(default = "d_container_check")]
+    pub container_check_ms: f64,
     /// A deadlock is declared after this long without an acquisition or a
     /// release while someone waits and nobody holds. Default: 3 × timeout.
     #[serde(default)]
@@ -130,6 +140,7 @@ impl Default for SimSettings {
             wake_ms: d_wake(),
             fencing: false,
             reorder_within_session: false,
+            container_check_ms: d_container_check(),
             deadlock_ms: None,
             limit_ms: None,
             rates: FaultRates::default(),
@@ -315,6 +326,13 @@ impl SimSettings {
             key("session_timeout_ms"),
             "session_timeout_ms",
             self.session_timeout_ms,
+            1.0,
+            MAX_MS,
+        )?;
+        within(
+            key("container_check_ms"),
+            "container_check_ms",
+            self.container_check_ms,
             1.0,
             MAX_MS,
         )?;

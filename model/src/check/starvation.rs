@@ -195,6 +195,9 @@ struct Cycle {
 /// The agent of edge `e` with its client made concrete by `at`.
 fn concrete(g: &Graph, e: usize, at: Positions) -> Option<Agent> {
     let a = Agent::unpack(g.actors[e])?;
+    if a == Agent::REAPER {
+        return Some(a);
+    }
     (0..8u8)
         .find(|&c| position(at, c) == a.client)
         .map(|client| Agent { client, ..a })

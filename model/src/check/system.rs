@@ -137,8 +137,9 @@ impl Action {
     /// Who takes the action, for weak fairness: the client and which of
     /// its agents — a thread of its process, the server serving its
     /// session, or its connection delivering to it — packed as
-    /// [`Agent::pack`]s. A fault has no agent (nobody is owed it), nor has
-    /// the reaper (a server-wide timer no client waits on by itself).
+    /// [`Agent::pack`]s; or the server's container reaper, a timer that
+    /// runs whatever else happens ([`Agent::REAPER`]). A fault has no agent:
+    /// nobody is owed it.
     pub fn agent(self) -> Option<Agent> {
         let (client, kind) = match self {
             Action::Run(c, t) | Action::TimeOut(c, t) => (c, Agent::thread(t)),
@@ -146,8 +147,8 @@ impl Action {
             Action::Deliver(c) | Action::NoticeExpiry(c) | Action::Reconnect(c) => {
                 (c, Agent::CONNECTION)
             }
-            Action::Reap
-            | Action::Expire(_)
+            Action::Reap => return Some(Agent::REAPER),
+            Action::Expire(_)
             | Action::LoseConnection(_)
             | Action::Disconnect(_)
             | Action::Crash(_)
@@ -184,6 +185,9 @@ pub struct Agent {
 }
 
 impl Agent {
+    /// The container reaper: one for the server, belonging to no client
+    /// (the symmetry reduction does not renumber it).
+    pub const REAPER: Agent = Agent { client: 0, kind: 5 };
     const SERVER: u8 = 6;
     const CONNECTION: u8 = 7;
     /// No agent: the byte of an edge taken by a fault or the reaper.

@@ -67,8 +67,8 @@ pub struct SimConfig {
     pub acquisitions: u8,
     /// Re-entrant `lock()` calls per round.
     pub reentries: u8,
-    /// The recipe creates its lock root (`root = "recipe"`). The simulator
-    /// has no container reaper: a container root it creates stays.
+    /// The recipe creates its lock root (`root = "recipe"`); the server's
+    /// container reaper then runs every `[sim] container_check_ms`.
     pub recipe_root: bool,
     pub settings: SimSettings,
 }
@@ -248,6 +248,11 @@ pub async fn simulate(cfg: SimConfig, trace_on: bool) -> (Violations, Metrics, T
         zk.spawn(server_node::serve(shared.clone(), c));
     }
     zk.spawn(server_node::expirer(shared.clone()));
+    // Only a recipe's own root can be a container; without one the reaper
+    // would only add timer events to every run.
+    if cfg.recipe_root {
+        zk.spawn(server_node::reaper(shared.clone()));
+    }
 
     let res = h.create_node().name("resource").build();
     for c in 0..n {

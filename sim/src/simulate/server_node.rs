@@ -235,3 +235,29 @@ pub async fn expirer(shared: Shared) {
         }
     }
 }
+
+/// ZooKeeper's `ContainerManager`: every `container_check`, deletes the
+/// containers that had a child and have none left, and sends the watch
+/// events the deletions fire.
+pub async fn reaper(shared: Shared) {
+    let tick = lock(&shared).p.container_check.max(1);
+    loop {
+        super::world::sleep_ns(tick).await;
+        let mut w = lock(&shared);
+        if !w.server.has_reapable_containers() {
+            continue;
+        }
+        let before: Vec<String> = w.server.nodes().map(|(p, _)| p.to_string()).collect();
+        let events = w.server.reap_containers();
+        let gone: Vec<String> = before
+            .into_iter()
+            .filter(|p| w.server.node(p).is_none())
+            .collect();
+        w.trace.note(
+            now(),
+            Some(Party::Server),
+            format!("the container reaper deletes {}", gone.join(", ")),
+        );
+        route(&mut w, None, events, false);
+    }
+}

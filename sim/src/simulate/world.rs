@@ -224,6 +224,7 @@ pub struct Params {
     pub hold: (u64, u64),
     pub wake: (u64, u64),
     pub fencing: bool,
+    pub container_check: u64,
     pub deadlock: u64,
     pub limit: u64,
 }
@@ -239,6 +240,7 @@ impl Params {
             hold: (ns(s.hold_ms[0]), ns(s.hold_ms[1])),
             wake: (ns(s.wake_ms[0]), ns(s.wake_ms[1])),
             fencing: s.fencing,
+            container_check: ns(s.container_check_ms),
             deadlock: ns(s.deadlock_ms.unwrap_or(3.0 * s.session_timeout_ms)),
             limit: ns(s
                 .limit_ms
