@@ -100,6 +100,7 @@ pub fn plan(a: &RealArgs) -> Result<RealConfig, String> {
     cfg.think = a.think_ms;
     cfg.stall_after = Duration::from_secs_f64(a.stall_seconds);
     cfg.reentries = sim.reentries;
+    cfg.recipe_root = sim.recipe_root;
     Ok(cfg)
 }
 

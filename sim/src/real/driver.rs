@@ -40,6 +40,9 @@ pub struct RealConfig {
     pub session_timeout: Duration,
     /// Re-entrant `lock()` calls per round (the scenario's `reentries`).
     pub reentries: u8,
+    /// The recipe creates its lock root (`root = "recipe"`): the run
+    /// creates only what is above it.
+    pub recipe_root: bool,
     /// Set (by Ctrl-C) to stop the run early; it still cleans up.
     pub interrupt: Option<Arc<AtomicBool>>,
 }
@@ -58,6 +61,7 @@ impl RealConfig {
             stall_after: Duration::from_secs(5),
             session_timeout: Duration::from_secs(10),
             reentries: 0,
+            recipe_root: false,
             interrupt: None,
         }
     }
@@ -439,7 +443,8 @@ async fn run_async(cfg: RealConfig) -> Result<RealReport, RealError> {
     let run_root = root::name(&cfg.base, cfg.seed, id);
     let lock_root = cfg.recipe.instantiate(RecipeConfig::new(1, 0));
     let lock_root = lock_root.lock_root();
-    if let Err((created, e)) = root::create(&mut setup, &cfg.base, &run_root, lock_root).await {
+    let made = root::create(&mut setup, &cfg.base, &run_root, lock_root, cfg.recipe_root).await;
+    if let Err((created, e)) = made {
         // A root this run did create goes again; a refused one stays.
         if created {
             let _ = root::remove(&mut setup, &run_root).await;

@@ -68,15 +68,17 @@ pub fn name(base: &str, seed: u64, session: i64) -> String {
 }
 
 /// Creates the run's root `root` under `base` (which must exist), then the
-/// recipe's lock root `lock_root` inside it. An error says whether the
+/// recipe's lock root `lock_root` inside it — all but its last component
+/// if `recipe_creates` it (`root = "recipe"`). An error says whether the
 /// root was created (and must go again) and why the rest failed.
 pub async fn create(
     setup: &mut Session,
     base: &str,
     root: &str,
     lock_root: &str,
+    recipe_creates: bool,
 ) -> Result<(), (bool, String)> {
-    make(setup, base, root, lock_root)
+    make(setup, base, root, lock_root, recipe_creates)
         .await
         .map_err(|(at, e)| (at > 0, e))
 }
@@ -87,6 +89,7 @@ async fn make(
     base: &str,
     root: &str,
     lock_root: &str,
+    recipe_creates: bool,
 ) -> Result<(), (usize, String)> {
     let none = |e: String| (0, e);
     let look = Op::Exists {
@@ -107,6 +110,9 @@ async fn make(
     for part in lock_root.split('/').filter(|p| !p.is_empty()) {
         let next = format!("{}/{part}", paths[paths.len() - 1]);
         paths.push(next);
+    }
+    if recipe_creates && paths.len() > 1 {
+        paths.pop();
     }
     for (i, path) in paths.into_iter().enumerate() {
         let create = Op::Create {
