@@ -12,8 +12,8 @@ use std::time::Duration;
 #[derive(Args, Debug)]
 pub struct RealArgs {
     /// The scenario file (TOML), e.g. scenarios/predecessor.toml; only its
-    /// recipe, client count and `reentries` are used (faults are the real
-    /// world's).
+    /// recipe, client count, `reentries` and `root` are used (faults are
+    /// the real world's).
     pub scenario: PathBuf,
     /// The ZooKeeper server, host:port (`scripts/zookeeper.sh start` runs
     /// one on 127.0.0.1:2181).
