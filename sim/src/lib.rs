@@ -3,6 +3,7 @@
 
 pub mod cli;
 pub mod compare;
+pub mod confirm;
 pub mod expect;
 pub mod interrupt;
 pub mod real;

@@ -4,6 +4,7 @@
 mod bench;
 mod check;
 mod compare;
+mod confirm;
 mod explorer;
 mod real;
 mod recipes;
@@ -70,6 +71,17 @@ pub enum Command {
     /// violation, 1 overlapping holders or a stall, 2 no server or bad
     /// input. See docs/real.md.
     Real(real::RealArgs),
+    /// Re-enact the checker's shortest counterexample of a scenario, step
+    /// for step, on a real ZooKeeper: one real session per client under a
+    /// fresh root, requests sent and replies and notifications handed over
+    /// in the trace's order, expiries and connection losses forced for
+    /// real. Prints `confirmed` with the same violation on the real server,
+    /// or `diverged at step N` with what the model expected and what the
+    /// server did; cleans up its nodes and sessions either way. Example:
+    /// `locksmith confirm scenarios/racy-wait.toml --zk 127.0.0.1:2181`.
+    /// Exit codes: 0 confirmed, 1 diverged, 2 error (no violation to
+    /// confirm, no server, a step confirm cannot force). See docs/real.md.
+    Confirm(confirm::ConfirmArgs),
     /// Every recipe under every fault class: the matrix, written to
     /// reports/ (README.md, index.html, compare.json, traces/, charts/).
     ///
@@ -98,6 +110,7 @@ pub fn run() -> i32 {
         Command::Replay(args) => simulate::run_replay(&args),
         Command::BenchSim(args) => simulate::run_bench(&args),
         Command::Real(args) => real::run_real(&args),
+        Command::Confirm(args) => confirm::run_confirm(&args),
         Command::Compare(args) => compare::run(&args),
         Command::Recipes(args) => recipes::run(&args),
     }
@@ -124,6 +137,7 @@ where
         Command::Sim(a) => simulate::plan_sim(a).map(drop),
         Command::Replay(a) => simulate::load(&a.scenario, a.clients, a.acquisitions).map(drop),
         Command::Real(a) => real::plan(a).map(drop),
+        Command::Confirm(a) => confirm::plan(a).map(drop),
         Command::Compare(a) => compare::plan(a).map(drop),
         Command::Recipes(a) => recipes::breaks_in(&a.scenarios).map(drop),
         Command::Bench(_) | Command::BenchSim(_) => Ok(()),

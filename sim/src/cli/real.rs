@@ -64,7 +64,7 @@ fn positive_seconds(s: &str) -> Result<f64, String> {
 
 /// `--zk`: host:port pairs, and no path (the run roots its sessions
 /// itself).
-fn check_server(zk: &str) -> Result<(), String> {
+pub(super) fn check_server(zk: &str) -> Result<(), String> {
     let bad =
         || format!("--zk {zk:?}: expected HOST:PORT (or several, comma-separated), without a path");
     if zk.is_empty() || zk.contains('/') || zk.chars().any(char::is_whitespace) {

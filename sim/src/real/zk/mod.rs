@@ -18,7 +18,7 @@ mod session;
 
 pub use convert::{error, stat_of, Notification};
 pub use raw::{normalise, RawReply, RawResult};
-pub use session::{unreachable, CallOutcome, Detached, Session};
+pub use session::{unreachable, CallOutcome, Detached, Refusal, Session};
 
 use std::time::Duration;
 

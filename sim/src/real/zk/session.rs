@@ -47,6 +47,7 @@ pub struct Session {
 
 /// A session kept open on the server with no client attached: it expires
 /// once its timeout runs out, or at once through [`Detached::expire`].
+#[derive(Clone)]
 pub struct Detached {
     addr: String,
     info: zkc::SessionInfo,
@@ -133,6 +134,35 @@ impl Session {
     /// Whether a client is still attached (not closed, not detached).
     pub fn is_open(&self) -> bool {
         self.client.is_some()
+    }
+
+    /// Waits (at most `at_most`) until the client library is connected to
+    /// the server (`connected`) or has lost its connection (`!connected`);
+    /// whether it got there. False at once for a closed or detached session.
+    pub async fn until_connected(&self, connected: bool, at_most: Duration) -> bool {
+        let Some(c) = &self.client else {
+            return false;
+        };
+        let mut state = c.state_watcher();
+        let reached = async move {
+            loop {
+                let s = state.peek_state();
+                let up = matches!(
+                    s,
+                    zkc::SessionState::SyncConnected | zkc::SessionState::ConnectedReadOnly
+                );
+                if up == connected {
+                    return true;
+                }
+                if s.is_terminated() {
+                    return false;
+                }
+                state.changed().await;
+            }
+        };
+        tokio::time::timeout(at_most, reached)
+            .await
+            .unwrap_or(false)
     }
 
     /// Waits until a notification may have arrived, or `at_most`.
@@ -237,7 +267,56 @@ impl Session {
     }
 }
 
+/// Why a client could not attach to a session again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// The server answered that the session has ended (expired or closed).
+    Expired,
+    /// No answer, or another error.
+    Failed(String),
+}
+
 impl Detached {
+    /// The server's id of the session.
+    pub fn id(&self) -> i64 {
+        self.info.id().0
+    }
+
+    /// The same session, reached through `addr` (`host:port[/chroot]`)
+    /// from now on.
+    pub fn via(mut self, addr: &str) -> Detached {
+        self.addr = addr.to_string();
+        self
+    }
+
+    /// Attaches a client to the session again, detachable: the session, or
+    /// the server's refusal — [`Refusal::Expired`] once the session has
+    /// ended, which is how a client library learns of an expiry.
+    pub async fn reattach(&self, session_timeout: Duration) -> Result<Session, Refusal> {
+        let connecting = zkc::Client::connector()
+            .with_session(self.info.clone())
+            .with_session_timeout(session_timeout)
+            .with_detached()
+            .with_connection_timeout(CONNECTION_TIMEOUT)
+            .with_fail_eagerly()
+            .connect(&self.addr);
+        match tokio::time::timeout(CONNECT_TIMEOUT, connecting).await {
+            Ok(Ok(c)) => Ok(Session {
+                client: Some(c),
+                addr: self.addr.clone(),
+                detachable: true,
+                arrivals: Arc::new(Arrivals::default()),
+                watchers: Watchers::default(),
+            }),
+            Ok(Err(zkc::Error::SessionExpired)) => Err(Refusal::Expired),
+            Ok(Err(e)) => Err(Refusal::Failed(unreachable(&self.addr, &e.to_string()))),
+            Err(_) => Err(Refusal::Failed(unreachable(
+                &self.addr,
+                &format!("no session after {CONNECT_TIMEOUT:?}"),
+            ))),
+        }
+    }
+
     /// Ends the session now, the way ZooKeeper's own tests kill one:
     /// attaches a second client with the session's id and password and
     /// closes it. The server deletes the session's ephemeral nodes in one

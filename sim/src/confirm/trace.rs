@@ -1,0 +1,107 @@
+//! The trace `confirm` re-enacts: the checker's shortest counterexample
+//! for the scenario's headline property, read through the checker's public
+//! API (the exploration's counterexamples and the report's headline), and
+//! what the trace does next to a reply — which decides how the proxy must
+//! treat the request now.
+
+use locksmith_model::check::explore::{explore, Counterexample};
+use locksmith_model::check::system::Action;
+use locksmith_model::check::{CheckConfig, Property, Report, Verdict};
+
+/// The checker's shortest trace for the headline property.
+#[derive(Clone, Debug)]
+pub struct CheckerTrace {
+    pub property: Property,
+    pub actions: Vec<Action>,
+    /// For starvation: the repeating part starts at this action (0-based).
+    pub cycle_start: Option<usize>,
+    /// States the checker explored to find it.
+    pub states: usize,
+}
+
+/// Explores `cfg` and returns the shortest trace of the property the
+/// verdict is about; an error if nothing is violated (there is nothing to
+/// confirm) or the exploration stopped early without a violation.
+pub fn shortest(cfg: &CheckConfig) -> Result<CheckerTrace, String> {
+    cfg.validate()?;
+    let x = explore(cfg);
+    let report = Report::from_exploration(cfg, &x);
+    let Some(property) = report
+        .property
+        .filter(|_| report.verdict == Verdict::Violated)
+    else {
+        return Err(match report.verdict {
+            Verdict::Incomplete => format!(
+                "the checker's run is incomplete ({}) and found no violation: nothing to confirm",
+                report.bound.as_deref().unwrap_or("a client never acquired")
+            ),
+            v => format!("the checker's verdict is `{v}`: there is no counterexample to confirm"),
+        });
+    };
+    let Some(Counterexample {
+        actions,
+        cycle_start,
+    }) = x.found.get(&property).cloned()
+    else {
+        return Err(format!(
+            "the checker reports {property} violated but kept no trace of it"
+        ));
+    };
+    Ok(CheckerTrace {
+        property,
+        actions,
+        cycle_start,
+        states: x.states,
+    })
+}
+
+/// Whether the reply now at position `pos` of client `c`'s queue is lost
+/// to a connection loss before the trace (from action `from` on) delivers
+/// it. Replies and events reach a client one at a time from the front of
+/// its queue; an overtake delivers the second one first; a connection
+/// loss drops every reply still queued.
+pub fn reply_lost(actions: &[Action], from: usize, c: u8, mut pos: usize) -> bool {
+    for a in actions.iter().skip(from) {
+        match *a {
+            Action::Deliver(x) if x == c => {
+                if pos == 0 {
+                    return false;
+                }
+                pos -= 1;
+            }
+            Action::Overtake(x) if x == c => match pos {
+                0 => {}
+                1 => return false,
+                _ => pos -= 1,
+            },
+            Action::LoseConnection(x) if x == c => return true,
+            Action::Crash(x) if x == c => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use locksmith_model::runtime::Thread;
+
+    #[test]
+    fn a_reply_is_lost_only_if_the_loss_comes_before_its_delivery() {
+        let t = Thread::Main;
+        let lost = [
+            Action::Run(1, t),
+            Action::Deliver(0),
+            Action::LoseConnection(0),
+        ];
+        assert!(reply_lost(&lost, 0, 0, 1));
+        assert!(!reply_lost(&lost, 0, 0, 0));
+        assert!(!reply_lost(&lost, 0, 1, 0));
+        let overtaken = [Action::Overtake(0), Action::LoseConnection(0)];
+        assert!(reply_lost(&overtaken, 0, 0, 0));
+        assert!(!reply_lost(&overtaken, 0, 0, 1));
+        assert!(!reply_lost(&[Action::Deliver(0)], 0, 0, 0));
+        assert!(!reply_lost(&lost, 3, 0, 0));
+    }
+}
