@@ -6,8 +6,9 @@
 # server (scripts/zookeeper.sh), runs the ignored conformance tests with
 # enough proptest cases for well over 10,000 compared operations (the run
 # fails below LOCKSMITH_CONFORMANCE_MIN_OPS), then `locksmith real`'s tests
-# (sim/tests/real.rs) on the same server, and stops the server again if this
-# script started it. About a minute once the test binaries are built.
+# (sim/tests/real.rs) and `locksmith confirm`'s (sim/tests/confirm.rs) on the
+# same server, and stops the server again if this script started it. About a
+# minute once the test binaries are built.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -38,3 +39,9 @@ cargo test -p locksmith --test conformance -- --ignored --nocapture --test-threa
 # exclusion; one notification per contended acquisition for the textbook
 # lock, about one per other client for the herd). About 10 s.
 cargo test -p locksmith --test real -- --ignored --nocapture --test-threads=1
+
+# locksmith confirm: every violated checker scenario's shortest trace
+# re-enacted on the same server, each confirmed with the same violation
+# (docs/real.md#confirm). About 15 s (24 scenarios: 12 s, most of it the
+# checker's explorations and the deadlocks' 300 ms of silence).
+cargo test -p locksmith --test confirm -- --ignored --nocapture --test-threads=1

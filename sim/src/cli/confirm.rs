@@ -29,6 +29,14 @@ pub struct ConfirmArgs {
 /// The confirmation the flags ask for, checked before any connection.
 pub fn plan(a: &ConfirmArgs) -> Result<(Scenario, ConfirmConfig), String> {
     let mut sc = Scenario::load(&a.scenario).map_err(|e| e.to_string())?;
+    if sc.expect.is_none() && sc.sim_expect.is_some() {
+        // Its clients and acquisitions are sized for the simulator: the
+        // checker would explore far beyond any reasonable run.
+        return Err(format!(
+            "{}: a simulation scenario ([sim.expect], no [expect]): confirm re-enacts the checker's trace; give it a checker scenario (one with [expect])",
+            sc.path.display()
+        ));
+    }
     super::real::check_server(&a.zk)?;
     root::check_base(&a.root)?;
     sc.check.jobs = super::cores();

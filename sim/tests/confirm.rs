@@ -1,0 +1,145 @@
+//! `locksmith confirm`: every violated checker scenario's shortest trace,
+//! re-enacted on a real ZooKeeper, shows the same violation there; and the
+//! command's errors (exit 2) without a server.
+//!
+//! The server test needs one: `scripts/zookeeper.sh start`, then
+//! `cargo test -p locksmith --test confirm -- --ignored` (CI:
+//! `scripts/ci-conformance.sh`).
+
+mod binary;
+mod common;
+
+use binary::locksmith;
+use common::{global_sessions, one_at_a_time, zk_addr};
+use locksmith::confirm::{run, ConfirmConfig, Outcome};
+use locksmith::scenario::{all_in, Scenario};
+use locksmith_model::harness::Verdict;
+use std::path::Path;
+use std::time::Instant;
+
+/// The catalogue's checker scenarios whose `[expect]` says violated.
+fn violated_checker_scenarios() -> Vec<Scenario> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
+    let mut out = Vec::new();
+    for path in all_in(&dir).expect("scenarios/") {
+        let sc = Scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        if sc
+            .expect
+            .as_ref()
+            .is_some_and(|e| e.verdict == Verdict::Violated)
+        {
+            out.push(sc);
+        }
+    }
+    out
+}
+
+#[test]
+#[ignore = "needs a real ZooKeeper on 127.0.0.1:2181: scripts/zookeeper.sh start; cargo test --test confirm -- --ignored"]
+fn every_violated_checker_scenario_is_confirmed_on_zookeeper() {
+    let _one = one_at_a_time();
+    let addr = zk_addr();
+    let sessions_before = global_sessions(&addr);
+    let all = violated_checker_scenarios();
+    assert!(all.len() >= 4, "only {} violated scenarios", all.len());
+    let start = Instant::now();
+    let mut failed = Vec::new();
+    for sc in &all {
+        let began = Instant::now();
+        let r = match run(&ConfirmConfig::new(sc.check.clone(), &addr)) {
+            Ok(r) => r,
+            Err(e) => panic!("{}: {e}", sc.name),
+        };
+        let expect = sc.expect.as_ref().expect("[expect]");
+        eprintln!(
+            "{:<36} {:<14} {:>3} steps  {:?}  ({} ms, {} ms on the server)",
+            sc.name,
+            r.property.name(),
+            r.trace_steps,
+            r.outcome,
+            began.elapsed().as_millis(),
+            r.elapsed.as_millis()
+        );
+        assert_eq!(Some(r.property), expect.property, "{}", sc.name);
+        assert_eq!(Some(r.trace_steps), expect.steps, "{}", sc.name);
+        assert!(r.cleanup.is_ok(), "{}: {:?}", sc.name, r.cleanup);
+        if !matches!(r.outcome, Outcome::Confirmed(_)) {
+            failed.push(format!("{}: {:?}", sc.name, r.outcome));
+        }
+    }
+    eprintln!(
+        "{} scenarios re-enacted in {:.1} s",
+        all.len(),
+        start.elapsed().as_secs_f64()
+    );
+    assert!(failed.is_empty(), "not confirmed:\n{}", failed.join("\n"));
+    // Every session the runs opened has ended (kills are synchronous).
+    assert_eq!(global_sessions(&addr), sessions_before);
+}
+
+#[test]
+fn a_simulation_scenario_is_refused_before_any_exploration() {
+    let (code, _, err) = locksmith(&[
+        "confirm",
+        "scenarios/herd-children-sim.toml",
+        "--zk",
+        "127.0.0.1:1",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("a simulation scenario"), "{err}");
+}
+
+#[test]
+fn a_scenario_that_holds_has_nothing_to_confirm() {
+    let (code, out, err) =
+        locksmith(&["confirm", "scenarios/try-once.toml", "--zk", "127.0.0.1:1"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("no counterexample to confirm"), "{err}");
+}
+
+#[test]
+fn no_server_exits_2_and_a_bad_address_is_refused() {
+    let (code, out, err) =
+        locksmith(&["confirm", "scenarios/racy-wait.toml", "--zk", "127.0.0.1:1"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("127.0.0.1:1"), "{err}");
+    let (code, _, err) = locksmith(&[
+        "confirm",
+        "scenarios/racy-wait.toml",
+        "--zk",
+        "127.0.0.1:2181/chroot",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("without a path"), "{err}");
+}
+
+#[test]
+#[ignore = "needs a real ZooKeeper on 127.0.0.1:2181: scripts/zookeeper.sh start; cargo test --test confirm -- --ignored"]
+fn the_command_prints_confirmed_and_its_json_exits_0() {
+    let _one = one_at_a_time();
+    let addr = zk_addr();
+    let (code, out, err) = locksmith(&["confirm", "scenarios/racy-wait.toml", "--zk", &addr]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("\nconfirmed: deadlock on the real server"),
+        "{out}"
+    );
+    assert!(out.contains("every session ended"), "{out}");
+    let (code, out, err) = locksmith(&[
+        "confirm",
+        "scenarios/predecessor-holder-expiry.toml",
+        "--zk",
+        &addr,
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    assert_eq!(v["verdict"], "confirmed");
+    assert_eq!(v["property"], "mutual exclusion");
+    assert_eq!(
+        v["trace_steps"],
+        v["transcript"].as_array().map_or(0, Vec::len)
+    );
+    assert!(v["nodes_deleted"].is_u64(), "{v}");
+    assert_eq!(v["cleanup_error"], serde_json::Value::Null);
+}
