@@ -13,6 +13,9 @@
 //! think_ms = [0.0, 2.0]         # before each acquisition, uniform
 //! hold_ms = [0.5, 1.5]          # inside the critical section, uniform
 //! wake_ms = [0.0, 0.05]         # a woken thread's scheduling delay, uniform
+//! server_read_ms = 0.0          # the server's service time per read (its pipeline)
+//! server_write_ms = 0.0         # per write (create, delete, setData, close)
+//! profile = "profiles/zookeeper-3.8.toml"  # [sim] keys from a file (`locksmith calibrate`); these keys win
 //! fencing = false               # the holder sends its lock node's sequence number
 //! reorder_within_session = false  # UNSAFE: breaks ZooKeeper's per-session FIFO
 //! container_check_ms = 100      # the container reaper's period (root = "recipe" only)
@@ -93,6 +96,16 @@ pub struct SimSettings {
     /// scheduler's delay; lets the other thread act in between).
     #[serde(default = "d_wake")]
     pub wake_ms: [f64; 2],
+    /// The server's service time per read (`exists`, `getData`,
+    /// `getChildren`). Requests of every session are served one at a time
+    /// in the order they arrive, as ZooKeeper's request pipeline does; 0
+    /// (the default) serves them in no time.
+    #[serde(default)]
+    pub server_read_ms: f64,
+    /// The server's service time per write (`create`, `delete`, `setData`,
+    /// `closeSession`: a transaction and its log append).
+    #[serde(default)]
+    pub server_write_ms: f64,
     /// The holder sends its lock node's sequence number with each write, and
     /// the protected resource rejects a token older than one it accepted.
     #[serde(default)]
@@ -138,6 +151,8 @@ impl Default for SimSettings {
             think_ms: d_think(),
             hold_ms: d_hold(),
             wake_ms: d_wake(),
+            server_read_ms: 0.0,
+            server_write_ms: 0.0,
             fencing: false,
             reorder_within_session: false,
             container_check_ms: d_container_check(),
@@ -322,6 +337,12 @@ impl SimSettings {
                 ))
             }
         };
+        for (k, v) in [
+            ("server_read_ms", self.server_read_ms),
+            ("server_write_ms", self.server_write_ms),
+        ] {
+            within(key(k), k, v, 0.0, MAX_MS)?;
+        }
         within(
             key("session_timeout_ms"),
             "session_timeout_ms",

@@ -2,6 +2,7 @@
 //! 2 incomplete or error.
 
 mod bench;
+mod calibrate;
 mod check;
 mod compare;
 mod confirm;
@@ -82,6 +83,13 @@ pub enum Command {
     /// Exit codes: 0 confirmed, 1 diverged, 2 error (no violation to
     /// confirm, no server, a step confirm cannot force). See docs/real.md.
     Confirm(confirm::ConfirmArgs),
+    /// Measure a real ZooKeeper's service times (a read's and a write's
+    /// round trip; the server's time per read and per write, kept busy)
+    /// and print them as a `[sim]` profile (`latency_ms`, `server_read_ms`,
+    /// `server_write_ms`). Example: `locksmith calibrate --zk
+    /// 127.0.0.1:2181 --out profiles/zookeeper-3.8.toml`. Exit codes: 0
+    /// measured, 2 error. See docs/real.md.
+    Calibrate(calibrate::CalibrateArgs),
     /// Every recipe under every fault class: the matrix, written to
     /// reports/ (README.md, index.html, compare.json, traces/, charts/).
     ///
@@ -111,6 +119,7 @@ pub fn run() -> i32 {
         Command::BenchSim(args) => simulate::run_bench(&args),
         Command::Real(args) => real::run_real(&args),
         Command::Confirm(args) => confirm::run_confirm(&args),
+        Command::Calibrate(args) => calibrate::run_calibrate(&args),
         Command::Compare(args) => compare::run(&args),
         Command::Recipes(args) => recipes::run(&args),
     }
@@ -138,6 +147,7 @@ where
         Command::Replay(a) => simulate::load(&a.scenario, a.clients, a.acquisitions).map(drop),
         Command::Real(a) => real::plan(a).map(drop),
         Command::Confirm(a) => confirm::plan(a).map(drop),
+        Command::Calibrate(a) => calibrate::plan(a),
         Command::Compare(a) => compare::plan(a).map(drop),
         Command::Recipes(a) => recipes::breaks_in(&a.scenarios).map(drop),
         Command::Bench(_) | Command::BenchSim(_) => Ok(()),

@@ -39,6 +39,7 @@
 //! [`Client`]: locksmith_model::runtime::Client
 //! [`Metrics`]: crate::simulate::Metrics
 
+pub mod calibrate;
 pub mod driver;
 pub mod root;
 pub mod times;

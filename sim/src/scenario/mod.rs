@@ -234,10 +234,19 @@ impl Scenario {
             }
         };
         let at = |key: &KeyPath, message: String| at_span(locate::span_of(text, key), message);
-        let raw: Raw = toml::from_str(text).map_err(|e| {
-            let span = e.span().filter(|r| !(r.start == 0 && r.end >= text.len()));
-            at_span(span.or(e.span()), friendly(e.message()))
-        })?;
+        let raw: Raw = match with_profile(path, text) {
+            Some(Ok(table)) => Raw::deserialize(table).map_err(|e| {
+                at(
+                    &KeyPath::table("sim"),
+                    format!("with its profile: {}", friendly(e.message())),
+                )
+            })?,
+            Some(Err(why)) => return Err(at(&KeyPath::of(Some("sim"), "profile"), why)),
+            None => toml::from_str(text).map_err(|e| {
+                let span = e.span().filter(|r| !(r.start == 0 && r.end >= text.len()));
+                at_span(span.or(e.span()), friendly(e.message()))
+            })?,
+        };
         let top = |key: &str| KeyPath::of(None, key);
         let recipe = RecipeId::parse(&raw.recipe).ok_or_else(|| {
             let names: Vec<&str> = RecipeId::ALL.iter().map(|r| r.name()).collect();
@@ -437,6 +446,52 @@ fn friendly(message: &str) -> String {
 }
 
 /// Every `*.toml` in `dir`, sorted by file name.
+/// `[sim] profile = "FILE"`: a file of `[sim]` keys (what `locksmith
+/// calibrate` writes), read relative to the scenario's directory; the
+/// scenario's own `[sim]` keys win over the profile's. The scenario's table
+/// with the profile's keys filled in; `None` if it names no profile (or is
+/// not TOML: the ordinary parse says where).
+fn with_profile(path: &Path, text: &str) -> Option<Result<toml::Table, String>> {
+    let mut table: toml::Table = toml::from_str(text).ok()?;
+    let name = table.get_mut("sim")?.as_table_mut()?.remove("profile")?;
+    Some((|| {
+        let name = name
+            .as_str()
+            .ok_or_else(|| "profile: expected a file name (a string)".to_string())?;
+        let file = path.parent().unwrap_or(Path::new(".")).join(name);
+        let profile_text = std::fs::read_to_string(&file).map_err(|e| {
+            format!(
+                "profile = {name:?}: cannot read {}: {e} (expected a file of [sim] keys, as `locksmith calibrate` writes)",
+                file.display()
+            )
+        })?;
+        let profile: toml::Table = toml::from_str(&profile_text)
+            .map_err(|e| format!("profile {}: {}", file.display(), one_line(e.message())))?;
+        let keys = match profile.get("sim") {
+            Some(toml::Value::Table(t)) if profile.len() == 1 => t.clone(),
+            _ => {
+                return Err(format!(
+                    "profile {}: expected one [sim] table and nothing else",
+                    file.display()
+                ))
+            }
+        };
+        let Some(toml::Value::Table(sim)) = table.get_mut("sim") else {
+            return Err("no [sim] table".to_string());
+        };
+        for (k, v) in keys {
+            if k == "profile" || k == "expect" {
+                return Err(format!(
+                    "profile {}: [sim] {k} belongs in the scenario, not its profile",
+                    file.display()
+                ));
+            }
+            sim.entry(k).or_insert(v);
+        }
+        Ok(table)
+    })())
+}
+
 pub fn all_in(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)?
         .filter_map(|e| e.ok().map(|e| e.path()))

@@ -237,6 +237,7 @@ pub async fn simulate(cfg: SimConfig, trace_on: bool) -> (Violations, Metrics, T
         ended: false,
         last_progress: 0,
         cut_after_serve: vec![false; n],
+        server_free_at: 0,
         observer_waker: None,
         tick_due: false,
     };

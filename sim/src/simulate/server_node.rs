@@ -17,13 +17,41 @@
 use super::trace::Party;
 use super::world::{lock, now, recv, server_link, Inbox, Shared, ToClient, ToServer, World};
 use locksmith_model::harness::{judge, Property};
-use locksmith_model::zk::{Service, SessionId, WatchedEvent};
+use locksmith_model::zk::{Op, Service, SessionId, WatchedEvent};
 
-/// The server's task for client `c`'s session.
+/// The server's task for client `c`'s session. With service times, a
+/// request waits its turn in the server's one pipeline (every session's
+/// requests, in the order they arrived) and is applied when served; the
+/// session's later packets wait behind it, as on its TCP connection.
 pub async fn serve(shared: Shared, c: usize) {
     loop {
         let pkt = recv(&shared, Inbox::Server(c), server_link).await;
+        let served_at = match &pkt {
+            ToServer::Request { op, .. } => {
+                let mut w = lock(&shared);
+                let cost = if is_write(op) { w.p.write } else { w.p.read };
+                if cost == 0 {
+                    None
+                } else {
+                    let done = w.server_free_at.max(now()) + cost;
+                    w.server_free_at = done;
+                    Some(done)
+                }
+            }
+            _ => None,
+        };
+        if let Some(done) = served_at {
+            super::world::sleep_ns(done.saturating_sub(now())).await;
+        }
         handle(&mut lock(&shared), c, pkt);
+    }
+}
+
+/// A transaction: it goes through the server's log.
+fn is_write(op: &Op) -> bool {
+    match op {
+        Op::Create { .. } | Op::Delete { .. } | Op::SetData { .. } | Op::CloseSession => true,
+        Op::Exists { .. } | Op::GetData { .. } | Op::GetChildren { .. } => false,
     }
 }
 

@@ -223,6 +223,9 @@ pub struct Params {
     pub think: (u64, u64),
     pub hold: (u64, u64),
     pub wake: (u64, u64),
+    /// The server's service time per read and per write.
+    pub read: u64,
+    pub write: u64,
     pub fencing: bool,
     pub container_check: u64,
     pub deadlock: u64,
@@ -239,6 +242,8 @@ impl Params {
             think: (ns(s.think_ms[0]), ns(s.think_ms[1])),
             hold: (ns(s.hold_ms[0]), ns(s.hold_ms[1])),
             wake: (ns(s.wake_ms[0]), ns(s.wake_ms[1])),
+            read: ns(s.server_read_ms),
+            write: ns(s.server_write_ms),
             fencing: s.fencing,
             container_check: ns(s.container_check_ms),
             deadlock: ns(s.deadlock_ms.unwrap_or(3.0 * s.session_timeout_ms)),
@@ -271,6 +276,9 @@ pub struct World {
     /// Connection losses armed to strike when the server serves the
     /// client's next request (applied, reply lost).
     pub cut_after_serve: Vec<bool>,
+    /// When the server's pipeline has served every request it has taken
+    /// so far: the next one starts no earlier.
+    pub server_free_at: u64,
     /// The observer, parked until something ends the run or a tick is due.
     pub observer_waker: Option<std::task::Waker>,
     pub tick_due: bool,
