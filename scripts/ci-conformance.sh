@@ -45,3 +45,7 @@ cargo test -p locksmith --test real -- --ignored --nocapture --test-threads=1
 # (docs/real.md#confirm). About 15 s (24 scenarios: 12 s, most of it the
 # checker's explorations and the deadlocks' 300 ms of silence).
 cargo test -p locksmith --test confirm -- --ignored --nocapture --test-threads=1
+
+# locksmith calibrate: a profile measured on the same server, named by a
+# scenario the simulator runs. About 2 s.
+cargo test -p locksmith --test calibration -- --ignored --nocapture --test-threads=1

@@ -149,3 +149,48 @@ fn a_missing_profile_is_a_clear_error() {
     assert!(err.contains("missing-profile.toml:5"), "{err}");
     assert!(err.contains("cannot read"), "{err}");
 }
+
+#[test]
+fn calibrate_without_a_server_exits_2() {
+    let (code, _, err) = locksmith(&["calibrate", "--zk", "127.0.0.1:1"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("127.0.0.1:1"), "{err}");
+    let (code, _, err) = locksmith(&["calibrate", "--zk", "127.0.0.1:2181/x"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("without a path"), "{err}");
+}
+
+/// The profile `calibrate` writes is one a scenario can name, with
+/// positive service times, and the simulator runs with it.
+#[test]
+#[ignore = "needs a real ZooKeeper on 127.0.0.1:2181: scripts/zookeeper.sh start; cargo test --test calibration -- --ignored"]
+fn calibrate_writes_a_profile_a_scenario_can_name() {
+    let addr = std::env::var("LOCKSMITH_ZK_ADDR").unwrap_or_else(|_| "127.0.0.1:2181".into());
+    let dir = std::env::temp_dir().join(format!("locksmith-calibrate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let profile = dir.join("measured.toml");
+    let (code, _, err) = locksmith(&[
+        "calibrate",
+        "--zk",
+        &addr,
+        "--requests",
+        "400",
+        "--out",
+        &profile.to_string_lossy(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&profile).expect("the profile");
+    let t: toml::Table = toml::from_str(&text).expect("TOML");
+    let sim = t["sim"].as_table().expect("[sim]");
+    let read = sim["server_read_ms"].as_float().expect("server_read_ms");
+    let write = sim["server_write_ms"].as_float().expect("server_write_ms");
+    assert!(read > 0.0 && write > 0.0, "{text}");
+    let scenario = dir.join("named.toml");
+    std::fs::write(
+        &scenario,
+        "recipe = \"predecessor\"\nclients = 3\nacquisitions = 2\n[sim]\nseeds = 2\nprofile = \"measured.toml\"\n",
+    )
+    .expect("scenario");
+    let (code, out, err) = locksmith(&["sim", &scenario.to_string_lossy(), "--json"]);
+    assert_eq!(code, 0, "{out}{err}");
+}
