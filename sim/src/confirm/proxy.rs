@@ -7,7 +7,7 @@
 //!
 //! - [`Proxy::swallow_next`]: the next request the client sends never
 //!   reaches the server; the proxy drops the connection instead (connection
-//!   loss, request **not applied**).
+//!   loss, request **not applied**) and keeps new ones waiting, as a cut.
 //! - [`Proxy::hold_reply_of_next`]: the next request reaches the server,
 //!   which applies it and answers; the proxy withholds the answer, and
 //!   everything the server sends after it, from the client: it is lost
@@ -283,6 +283,9 @@ async fn requests(
                 Mode::SwallowNext => {
                     s.mode = Mode::Forward;
                     s.swallowed = Some(id);
+                    // As a cut: the library's reconnect waits for the
+                    // trace's step.
+                    s.open = false;
                     swallow = true;
                 }
                 Mode::HoldReplyOfNext(None) => s.mode = Mode::HoldReplyOfNext(Some(id)),
@@ -337,6 +340,124 @@ async fn replies(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Mutex as StdMutex;
+
+    /// A stand-in server: answers the connect frame, then every request
+    /// frame with a reply of the same xid; records the xids it saw.
+    async fn fake_server() -> (String, Arc<StdMutex<Vec<i32>>>) {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let addr = listener.local_addr().expect("addr").to_string();
+        let seen = Arc::new(StdMutex::new(Vec::new()));
+        let log = seen.clone();
+        tokio::spawn(async move {
+            while let Ok((conn, _)) = listener.accept().await {
+                let log = log.clone();
+                tokio::spawn(async move {
+                    let (mut rx, mut tx) = conn.into_split();
+                    let Some(_) = frame(&mut rx).await else {
+                        return;
+                    };
+                    let _ = tx.write_all(&[0, 0, 0, 4, 0, 0, 0, 0]).await;
+                    while let Some(f) = frame(&mut rx).await {
+                        let id = xid(&f).unwrap_or(0);
+                        log.lock().expect("log").push(id);
+                        let mut reply = vec![0, 0, 0, 16];
+                        reply.extend(id.to_be_bytes());
+                        reply.extend([0u8; 12]);
+                        if tx.write_all(&reply).await.is_err() {
+                            return;
+                        }
+                    }
+                });
+            }
+        });
+        (addr, seen)
+    }
+
+    fn request(id: i32) -> Vec<u8> {
+        let mut f = vec![0, 0, 0, 8];
+        f.extend(id.to_be_bytes());
+        f.extend([0u8; 4]);
+        f
+    }
+
+    /// A client connection through the proxy, past the handshake.
+    async fn client(
+        proxy: &Proxy,
+    ) -> (
+        tokio::net::tcp::OwnedReadHalf,
+        tokio::net::tcp::OwnedWriteHalf,
+    ) {
+        let conn = TcpStream::connect(proxy.addr).await.expect("connect");
+        let (mut rx, mut tx) = conn.into_split();
+        tx.write_all(&[0, 0, 0, 4, 0, 0, 0, 0])
+            .await
+            .expect("hello");
+        frame(&mut rx).await.expect("the server's answer");
+        (rx, tx)
+    }
+
+    async fn next_reply(rx: &mut tokio::net::tcp::OwnedReadHalf) -> Option<Option<i32>> {
+        tokio::time::timeout(Duration::from_millis(200), frame(rx))
+            .await
+            .ok()
+            .map(|f| f.and_then(|f| xid(&f)))
+    }
+
+    #[test]
+    fn the_proxy_withholds_a_reply_swallows_a_request_and_cuts_for_real() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        rt.block_on(async {
+            let (server, seen) = fake_server().await;
+            let proxy = Proxy::start(&server).await.expect("proxy");
+            let (mut rx, mut tx) = client(&proxy).await;
+            tx.write_all(&request(1)).await.expect("send");
+            assert_eq!(next_reply(&mut rx).await, Some(Some(1)));
+
+            // Applied, reply lost: the server sees the request, the client
+            // never gets its reply; pings still pass.
+            proxy.hold_reply_of_next();
+            tx.write_all(&request(2)).await.expect("send");
+            assert_eq!(proxy.reply_held(Duration::from_secs(2)).await, Some(2));
+            assert_eq!(
+                next_reply(&mut rx).await,
+                None,
+                "the held reply came through"
+            );
+            tx.write_all(&request(PING_XID)).await.expect("ping");
+            assert_eq!(next_reply(&mut rx).await, Some(Some(PING_XID)));
+            proxy.cut();
+            assert_eq!(
+                next_reply(&mut rx).await,
+                Some(None),
+                "the connection stays up"
+            );
+
+            // A reconnect waits until the proxy opens.
+            let waiting = tokio::spawn(async move {
+                let conn = TcpStream::connect(proxy.addr).await.expect("connect");
+                (proxy, conn)
+            });
+            let (proxy, conn) = waiting.await.expect("task");
+            let connections = proxy.connections();
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            assert_eq!(proxy.connections(), connections, "let through while cut");
+            proxy.open();
+            drop(conn);
+            let (mut rx, mut tx) = client(&proxy).await;
+
+            // Not applied: the request never reaches the server and the
+            // connection drops.
+            proxy.swallow_next();
+            tx.write_all(&request(3)).await.expect("send");
+            assert_eq!(proxy.swallowed(Duration::from_secs(2)).await, Some(3));
+            assert_eq!(next_reply(&mut rx).await, Some(None));
+            assert_eq!(*seen.lock().expect("log"), vec![1, 2, PING_XID]);
+        });
+    }
 
     #[test]
     fn a_frames_xid_is_its_first_field() {
