@@ -42,8 +42,10 @@ cargo test -p locksmith --test real -- --ignored --nocapture --test-threads=1
 
 # locksmith confirm: every violated checker scenario's shortest trace
 # re-enacted on the same server, each confirmed with the same violation
-# (docs/real.md#confirm). About 15 s (24 scenarios: 12 s, most of it the
-# checker's explorations and the deadlocks' 300 ms of silence).
+# (docs/real.md), then every violated checker cell of reports/ and the record
+# behind its "confirmed" mark (sim/src/compare/confirmed.toml). About 90 s:
+# 24 scenarios in 12 s, 72 cells in 77 s, most of it the checker's
+# explorations.
 cargo test -p locksmith --test confirm -- --ignored --nocapture --test-threads=1
 
 # locksmith calibrate: a profile measured on the same server, named by a

@@ -143,3 +143,94 @@ fn the_command_prints_confirmed_and_its_json_exits_0() {
     assert!(v["nodes_deleted"].is_u64(), "{v}");
     assert_eq!(v["cleanup_error"], serde_json::Value::Null);
 }
+
+/// The server's version as `srvr` names it: `ZooKeeper 3.8.0`.
+fn server_name(addr: &str) -> String {
+    let srvr = common::four_letter(addr, "srvr");
+    let version = srvr
+        .lines()
+        .find_map(|l| l.strip_prefix("Zookeeper version: "))
+        .map(|v| v.split(['-', ',']).next().unwrap_or(v).trim().to_string())
+        .unwrap_or_else(|| panic!("no version in {srvr:?}"));
+    format!("ZooKeeper {version}")
+}
+
+/// Every violated checker cell of the committed comparison
+/// (`reports/compare.json`, held to `locksmith compare` by
+/// compare_reports.rs) is confirmed on the server, and every cell the
+/// committed record (`sim/src/compare/confirmed.toml`, the report's
+/// "✔ ZK" marks) lists is confirmed again with the same trace. With
+/// `LOCKSMITH_RECORD_CONFIRMED=1` it writes the record instead.
+#[test]
+#[ignore = "needs a real ZooKeeper on 127.0.0.1:2181: scripts/zookeeper.sh start; cargo test --test confirm -- --ignored"]
+fn every_violated_comparison_cell_is_confirmed_and_the_record_holds() {
+    use locksmith::compare::confirmed;
+    let _one = one_at_a_time();
+    let addr = zk_addr();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("reports/compare.json")).expect("reports/compare.json"),
+    )
+    .expect("JSON");
+    let start = Instant::now();
+    let mut found = std::collections::BTreeMap::new();
+    let mut failed = Vec::new();
+    for cell in report["cells"].as_array().expect("cells") {
+        if cell["verdict"] != "violated" || cell["source"]["driver"] != "check" {
+            continue;
+        }
+        let id = format!(
+            "{}--{}",
+            cell["recipe"].as_str().expect("recipe"),
+            cell["fault"].as_str().expect("fault")
+        );
+        let file = root
+            .join("reports")
+            .join(cell["scenario"].as_str().expect("scenario"));
+        let sc = Scenario::load(&file).unwrap_or_else(|e| panic!("{e}"));
+        let r = run(&ConfirmConfig::new(sc.check.clone(), &addr))
+            .unwrap_or_else(|e| panic!("{id}: {e}"));
+        assert!(r.cleanup.is_ok(), "{id}: {:?}", r.cleanup);
+        assert_eq!(Some(r.property.name()), cell["property"].as_str(), "{id}");
+        if !matches!(r.outcome, Outcome::Confirmed(_)) {
+            failed.push(format!("{id}: {:?}", r.outcome));
+            continue;
+        }
+        let steps = r
+            .transcript
+            .iter()
+            .take(r.trace_steps)
+            .map(|s| (s.actor.as_str(), s.model.as_str()));
+        found.insert(id, confirmed::fingerprint(steps));
+    }
+    eprintln!(
+        "{} violated checker cells re-enacted in {:.1} s, {} confirmed",
+        found.len() + failed.len(),
+        start.elapsed().as_secs_f64(),
+        found.len()
+    );
+    assert!(failed.is_empty(), "not confirmed:\n{}", failed.join("\n"));
+    let path = root.join(confirmed::RECORD_PATH);
+    if std::env::var_os("LOCKSMITH_RECORD_CONFIRMED").is_some() {
+        std::fs::write(&path, confirmed::render(&server_name(&addr), &found)).expect("the record");
+        eprintln!("wrote {}", path.display());
+        return;
+    }
+    let record: confirmed::Record =
+        toml::from_str(confirmed::RECORD).expect("the committed record parses");
+    assert_eq!(record.server, server_name(&addr), "the record's server");
+    for (id, f) in &record.cells {
+        assert_eq!(
+            found.get(id),
+            Some(f),
+            "{id}: recorded as confirmed, but its trace is now another or gone; re-record with LOCKSMITH_RECORD_CONFIRMED=1"
+        );
+    }
+    let unrecorded: Vec<&String> = found
+        .keys()
+        .filter(|id| !record.cells.contains_key(*id))
+        .collect();
+    if !unrecorded.is_empty() {
+        eprintln!("confirmed but not in the record (no mark yet): {unrecorded:?}");
+    }
+}

@@ -163,6 +163,9 @@ pub struct CellTrace {
     pub text: String,
     #[serde(skip)]
     pub mermaid: String,
+    /// The checker trace's fingerprint ([`super::confirmed::of_trace`]).
+    #[serde(skip)]
+    pub fingerprint: String,
 }
 
 /// A judged cell.
@@ -180,6 +183,9 @@ pub struct CellResult {
     pub properties: Vec<PropertyVerdict>,
     pub source: Source,
     pub trace: Option<CellTrace>,
+    /// The server the cell's checker trace was confirmed on by `locksmith
+    /// confirm` (from the committed record, [`super::confirmed`]).
+    pub confirmed: Option<String>,
     /// The scenario file, relative to the report folder.
     pub scenario: String,
     /// The command that reproduces the cell (from the repository's top).
@@ -233,6 +239,12 @@ pub fn run(row: &RecipeRow, fault: &FaultClass, out: &str) -> Result<CellResult,
         Driver::Check => run_check(&sc, &path, page),
         Driver::Sim => run_sim(&sc, &path, page),
     };
+    if fault.driver == Driver::Check {
+        r.confirmed = r
+            .trace
+            .as_ref()
+            .and_then(|t| super::confirmed::mark(&id, &t.fingerprint));
+    }
     r.recipe = row.id.name().into();
     r.fault = fault.id.into();
     r.scenario = scenario;
@@ -250,6 +262,7 @@ fn blank(source: Source, command: String) -> CellResult {
         properties: Vec::new(),
         source,
         trace: None,
+        confirmed: None,
         scenario: String::new(),
         command,
         scenario_text: String::new(),
@@ -297,6 +310,7 @@ fn run_check(sc: &Scenario, path: &str, page: String) -> CellResult {
                 command,
                 text: t.text(),
                 mermaid: t.mermaid(sc.check.clients),
+                fingerprint: super::confirmed::of_trace(&t.steps),
             });
         }
     }
@@ -369,6 +383,7 @@ fn run_sim(sc: &Scenario, path: &str, page: String) -> CellResult {
                 command,
                 text,
                 mermaid: run.trace.mermaid(cfg.clients),
+                fingerprint: String::new(),
             });
         }
     }

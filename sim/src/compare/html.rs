@@ -49,11 +49,15 @@ fn cell_html(c: &CellResult) -> String {
     let class = c.verdict.name();
     let body = match (c.verdict, c.property, &c.trace) {
         (Verdict::Violated, Some(p), Some(t)) => format!(
-            "✗ <a href=\"#{}\">{}</a> ({} {})",
+            "✗ <a href=\"#{}\">{}</a> ({} {}{})",
             anchor(c),
             esc(p.name()),
             t.steps,
-            if t.seed.is_some() { "entries" } else { "steps" }
+            if t.seed.is_some() { "entries" } else { "steps" },
+            match &c.confirmed {
+                Some(s) => format!(", <span title=\"confirmed on {}\">✔ ZK</span>", esc(s)),
+                None => String::new(),
+            }
         ),
         (Verdict::Incomplete, Some(p), _) => format!("? incomplete: {}", esc(p.name())),
         (v, _, _) => format!("{} {v}", mark(v)),

@@ -39,10 +39,15 @@ pub fn cell_text(c: &CellResult, prefix: &str) -> String {
     match (c.verdict, c.property) {
         (Verdict::Violated, Some(p)) => match &c.trace {
             Some(t) => format!(
-                "❌ [{p}]({prefix}{}) ({} {})",
+                "❌ [{p}]({prefix}{}) ({} {}{})",
                 t.page,
                 t.steps,
-                if t.seed.is_some() { "entries" } else { "steps" }
+                if t.seed.is_some() { "entries" } else { "steps" },
+                if c.confirmed.is_some() {
+                    ", ✔ ZK"
+                } else {
+                    ""
+                }
             ),
             None => format!("❌ {p}"),
         },
@@ -149,10 +154,12 @@ fn legend(o: &mut String, m: &Matrix) {
          with a link to its shortest trace (checker: steps; simulator: the entries of the \
          failing seed with the shortest trace). ✅ holds: the checker explored every reachable \
          state (*check*), or no seed violated any property (*sim*: evidence, not proof). \
-         ❌ violated. ⚠️ incomplete: a bound stopped the run first (never shown as holds). \
+         ❌ violated; *✔ ZK*: its trace re-enacted step for step on a real {} by \
+         `locksmith confirm`, which showed the same violation. ⚠️ incomplete: a bound stopped the run first (never shown as holds). \
          – n/a: the driver does not judge the property on this run (the checker has no \
          protected resource; fenced safety needs fencing tokens).\n",
-        Property::ALL.map(|p| p.name()).join(", ")
+        Property::ALL.map(|p| p.name()).join(", "),
+        super::confirmed::server()
     );
     let _ = writeln!(o, "| fault class | driver | what strikes |\n|---|---|---|");
     for f in &m.faults {

@@ -10,12 +10,14 @@
 //! - [`markdown`], [`html`], [`json`]: the report's pages;
 //! - [`files`]: the report as a set of files, written or compared.
 //!
-//! Everything written is a function of the catalogue, the registry and the
+//! Everything written is a function of the catalogue, the registry, the
+//! committed record of confirmed cells ([`confirmed`]) and the
 //! model: no timestamps, no timings (those go to stderr), so `cargo test`
 //! can hold the committed report to what this run produces.
 
 pub mod cell;
 pub mod charts;
+pub mod confirmed;
 pub mod costs;
 pub mod faults;
 pub mod files;

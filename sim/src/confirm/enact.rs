@@ -213,7 +213,7 @@ impl Stage {
         self.agree(n, a).await?;
         self.records.push(StepRecord {
             step: n,
-            model: told.line_text(),
+            model: crate::compare::confirmed::line_of(&told),
             actor: told.actor,
             real,
         });
@@ -713,20 +713,5 @@ impl Stage {
             }
         }
         Ok(())
-    }
-}
-
-/// The trace line of a step without its actor.
-trait LineText {
-    fn line_text(&self) -> String;
-}
-
-impl LineText for trace::TraceStep {
-    fn line_text(&self) -> String {
-        let mut s = self.text.clone();
-        if !self.tree.is_empty() {
-            s.push_str(&format!("   [{}]", self.tree.join(" ")));
-        }
-        s
     }
 }

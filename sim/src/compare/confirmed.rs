@@ -1,0 +1,120 @@
+//! The "confirmed on ZooKeeper 3.8" mark: which violated checker cells had
+//! their shortest trace re-enacted and confirmed on a real server by
+//! `locksmith confirm`, read from a committed record (`confirmed.toml`)
+//! rather than a live run, so that the report stays a function of the
+//! repository.
+//!
+//! The record names each cell with a fingerprint of its trace (every
+//! step's actor and line): a cell is marked only if the trace the checker
+//! finds now is the one that was confirmed. The record is written, and
+//! checked against the real server, by `sim/tests/confirm.rs` (CI:
+//! `scripts/ci-conformance.sh`).
+
+use locksmith_model::check::trace::TraceStep;
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+/// The committed record.
+pub const RECORD: &str = include_str!("confirmed.toml");
+/// Its path in the repository, for whoever writes it.
+pub const RECORD_PATH: &str = "sim/src/compare/confirmed.toml";
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Record {
+    /// The server the cells were confirmed on (`ZooKeeper 3.8.0`).
+    #[serde(default)]
+    pub server: String,
+    /// Cell id → fingerprint of its confirmed trace.
+    #[serde(default)]
+    pub cells: BTreeMap<String, String>,
+}
+
+fn record() -> &'static Record {
+    static R: OnceLock<Record> = OnceLock::new();
+    // The record is compiled in; a malformed one is caught by the tests
+    // (`the_record_parses`), and marks nothing meanwhile.
+    R.get_or_init(|| toml::from_str(RECORD).unwrap_or_default())
+}
+
+/// The record's server.
+pub fn server() -> &'static str {
+    &record().server
+}
+
+/// A trace step as `confirm` shows the model's side: the step's line with
+/// the nodes it created and deleted.
+pub fn line_of(s: &TraceStep) -> String {
+    let mut line = s.text.clone();
+    if !s.tree.is_empty() {
+        line.push_str(&format!("   [{}]", s.tree.join(" ")));
+    }
+    line
+}
+
+/// FNV-1a (64 bits) of every step's actor and line, in hex.
+pub fn fingerprint<'a>(steps: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for (actor, line) in steps {
+        for b in actor
+            .bytes()
+            .chain([b'\t'])
+            .chain(line.bytes())
+            .chain([b'\n'])
+        {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    format!("{h:016x}")
+}
+
+/// The fingerprint of a checker trace.
+pub fn of_trace(steps: &[TraceStep]) -> String {
+    let lines: Vec<(String, String)> = steps
+        .iter()
+        .map(|s| (s.actor.clone(), line_of(s)))
+        .collect();
+    fingerprint(lines.iter().map(|(a, l)| (a.as_str(), l.as_str())))
+}
+
+/// The server cell `id` was confirmed on, if its trace is the recorded one.
+pub fn mark(id: &str, fingerprint: &str) -> Option<String> {
+    let r = record();
+    (r.cells.get(id).map(String::as_str) == Some(fingerprint)).then(|| r.server.clone())
+}
+
+/// The record as `confirmed.toml` holds it.
+pub fn render(server: &str, cells: &BTreeMap<String, String>) -> String {
+    let mut out = String::from(
+        "# Cells of the comparison whose checker trace `locksmith confirm` re-enacted\n\
+         # and confirmed on a real server: cell id = fingerprint of the trace.\n\
+         # Written by `LOCKSMITH_RECORD_CONFIRMED=1 cargo test -p locksmith --test confirm\n\
+         # -- --ignored` against a server; checked against one in CI.\n",
+    );
+    out.push_str(&format!("server = {server:?}\n\n[cells]\n"));
+    for (id, f) in cells {
+        out.push_str(&format!("{id:?} = {f:?}\n"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_record_parses() {
+        let r: Record = toml::from_str(RECORD).expect("confirmed.toml");
+        assert!(r.cells.values().all(|f| f.len() == 16));
+    }
+
+    #[test]
+    fn a_fingerprint_changes_with_any_step() {
+        let a = fingerprint([("c1.main", "sends x")]);
+        assert_eq!(a.len(), 16);
+        assert_ne!(a, fingerprint([("c2.main", "sends x")]));
+        assert_ne!(a, fingerprint([("c1.main", "sends y")]));
+        assert_ne!(a, fingerprint([("c1.main", "sends x"), ("c1.main", "")]));
+    }
+}
