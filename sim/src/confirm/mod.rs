@@ -146,16 +146,23 @@ async fn run_async(
         .ok_or_else(|| format!("{}: the session has no id", cfg.addr))?;
     let run_root = root::name(&cfg.base, 0, id);
     let model = System::initial(&cfg.check);
-    let lock_root = if cfg.check.recipe_root {
-        "/".to_string()
-    } else {
-        cfg.check
-            .recipe
-            .instantiate(RecipeConfig::new(1, 0))
-            .lock_root()
-            .to_string()
-    };
-    if let Err((created, e)) = root::create(&mut observer, &cfg.base, &run_root, &lock_root).await {
+    let lock_root = cfg
+        .check
+        .recipe
+        .instantiate(RecipeConfig::new(1, 0))
+        .lock_root()
+        .to_string();
+    // With `root = "recipe"` the recipe's own code creates its lock root
+    // (what is above it is there, as in the model).
+    let made = root::create(
+        &mut observer,
+        &cfg.base,
+        &run_root,
+        &lock_root,
+        cfg.check.recipe_root,
+    )
+    .await;
+    if let Err((created, e)) = made {
         if created {
             let _ = root::remove(&mut observer, &run_root).await;
         }

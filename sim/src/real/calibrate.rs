@@ -86,7 +86,7 @@ async fn measure(addr: &str, requests: usize) -> Result<Calibration, String> {
         .id()
         .ok_or_else(|| format!("{addr}: the session has no id"))?;
     let run_root = root::name("/", 0, id);
-    if let Err((created, e)) = root::create(&mut setup, "/", &run_root, "/nodes").await {
+    if let Err((created, e)) = root::create(&mut setup, "/", &run_root, "/nodes", false).await {
         if created {
             let _ = root::remove(&mut setup, &run_root).await;
         }
