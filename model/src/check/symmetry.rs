@@ -130,6 +130,7 @@ pub fn peer_digest(p: &Peer) -> u64 {
     p.outbox.hash(&mut h);
     p.inbox.hash(&mut h);
     p.disconnected.hash(&mut h);
+    p.stranded.hash(&mut h);
     h.finish()
 }
 

@@ -104,6 +104,18 @@ macro_rules! catalogue {
             fn exception_ends_process(&self) -> bool {
                 match self { $( AnyRecipe::$variant(r) => r.exception_ends_process(), )+ }
             }
+
+            fn has_executors(&self) -> bool {
+                match self { $( AnyRecipe::$variant(r) => r.has_executors(), )+ }
+            }
+
+            fn renews_session(&self) -> bool {
+                match self { $( AnyRecipe::$variant(r) => r.renews_session(), )+ }
+            }
+
+            fn session_changed(&mut self) {
+                match self { $( AnyRecipe::$variant(r) => r.session_changed(), )+ }
+            }
         }
     };
 }

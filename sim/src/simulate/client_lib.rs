@@ -352,10 +352,7 @@ fn can_run(w: &mut World, c: usize, t: Thread, waker: &std::task::Waker) -> bool
     if cp.client.can_step(t) || (t == Thread::Main && cp.client.is_done()) {
         return true;
     }
-    match t {
-        Thread::Main => cp.main_waker = Some(waker.clone()),
-        Thread::Event => cp.event_waker = Some(waker.clone()),
-    }
+    cp.wakers[t as usize] = Some(waker.clone());
     false
 }
 
@@ -369,13 +366,15 @@ async fn think(shared: &Shared) {
     }
 }
 
-/// Lets the other thread of the client run first, if it can.
+/// Lets the other threads of the client run first, if one can.
 async fn maybe_yield(shared: &Shared, c: usize, t: Thread) {
-    let other = match t {
-        Thread::Main => Thread::Event,
-        Thread::Event => Thread::Main,
+    let yield_ = {
+        let w = lock(shared);
+        let client = &w.clients[c].client;
+        Thread::ALL
+            .into_iter()
+            .any(|other| other != t && client.can_step(other))
     };
-    let yield_ = lock(shared).clients[c].client.can_step(other);
     if yield_ {
         yield_now().await;
     }
@@ -454,5 +453,21 @@ pub async fn event_thread(shared: Shared, c: usize) {
             critical_section(&shared, c, tenure).await;
         }
         maybe_yield(&shared, c, Thread::Event).await;
+    }
+}
+
+/// A thread of the client library's executors (Curator's safe-notify and
+/// background threads): runs the tasks the other threads submit.
+pub async fn executor_thread(shared: Shared, c: usize, t: Thread) {
+    loop {
+        park(&shared, move |w, waker| can_run(w, c, t, waker)).await;
+        {
+            let mut w = lock(&shared);
+            if w.clients[c].client.is_done() && !w.clients[c].client.can_step(t) {
+                continue;
+            }
+            step(&mut w, c, t);
+        }
+        maybe_yield(&shared, c, t).await;
     }
 }
