@@ -245,7 +245,7 @@ fn mark(svg: &mut String, a: &Action, lane: impl Fn(usize) -> usize, zk: usize, 
                 y - 5
             );
         }
-        Action::Reap | Action::ExpireOld => dot(svg, zk, y, "#888"),
+        Action::Reap | Action::ExpireOld(_) => dot(svg, zk, y, "#888"),
         Action::Run(c, _)
         | Action::TimeOut(c, _)
         | Action::NoticeExpiry(c)

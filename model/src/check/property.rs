@@ -83,6 +83,7 @@ fn forgotten(owner: &Peer, path: &str) -> bool {
         .any(|m| matches!(m, Message::Reply(_, Ok(OpResult::Created(p))) if p == path));
     let mut named = on_its_way;
     c.recipe.paths(&mut |p| named |= p == path);
+    named |= c.recipe.claims(path);
     !named
 }
 

@@ -52,6 +52,11 @@ pub struct Peer {
     /// under way): the library will not reconnect on this session, it
     /// gives up on it ([`Action::GiveUp`]).
     pub stranded: bool,
+    /// Sessions this client's library gave up on ([`Action::GiveUp`])
+    /// that the server still holds, oldest first. Kept with the client so
+    /// that the symmetry reduction renumbers them with it, and
+    /// [`Action::ExpireOld`] names one by its client.
+    pub abandoned: Vec<SessionId>,
 }
 
 /// A client as a state holds it: shared with the states around it until an
@@ -113,10 +118,10 @@ pub enum Action {
     /// clock, gives up on its session and opens a new one (Curator's
     /// injected expiry). Not a fault: it follows [`Action::ClientExpire`].
     GiveUp(u8),
-    /// The server expires a session its client gave up on. Not a fault: it
-    /// follows a client-side expiry, at any moment (the oldest such
-    /// session first).
-    ExpireOld,
+    /// The server ends the oldest session client `c` gave up on (it
+    /// expires, or the old handle's close reaches it). Not a fault: it
+    /// follows a client-side expiry, at any moment.
+    ExpireOld(u8),
     /// The deadline of the client's timed call passes. Not a fault: time
     /// passes whatever else happens.
     Deadline(u8),
@@ -155,7 +160,7 @@ impl Action {
             Action::GiveUp(c) => Action::GiveUp(f(c)),
             Action::Deadline(c) => Action::Deadline(f(c)),
             Action::Reap => Action::Reap,
-            Action::ExpireOld => Action::ExpireOld,
+            Action::ExpireOld(c) => Action::ExpireOld(f(c)),
         }
     }
 
@@ -198,8 +203,9 @@ impl Action {
             | Action::TimeOutSession(c)
             | Action::ClientExpire(c)
             | Action::GiveUp(c)
-            | Action::Deadline(c) => Some(c),
-            Action::Reap | Action::ExpireOld => None,
+            | Action::Deadline(c)
+            | Action::ExpireOld(c) => Some(c),
+            Action::Reap => None,
         }
     }
 }
@@ -258,7 +264,7 @@ impl fmt::Display for Action {
             Action::Reconnect(c) => write!(f, "c{} reconnects", c + 1),
             Action::ClientExpire(c) => write!(f, "FAULT client-side expiry c{}", c + 1),
             Action::GiveUp(c) => write!(f, "c{} gives up its session", c + 1),
-            Action::ExpireOld => write!(f, "server expires an abandoned session"),
+            Action::ExpireOld(c) => write!(f, "server ends c{}'s abandoned session", c + 1),
             Action::Deadline(c) => write!(f, "c{} deadline", c + 1),
         }
     }
@@ -295,6 +301,7 @@ impl System<'static> {
                 inbox: VecDeque::new(),
                 disconnected: false,
                 stranded: false,
+                abandoned: Vec::new(),
             }));
         }
         let root = peers
@@ -371,6 +378,9 @@ impl<'a> System<'a> {
             if p.stranded {
                 out.push(Action::GiveUp(c));
             }
+            if !p.abandoned.is_empty() {
+                out.push(Action::ExpireOld(c));
+            }
             if !p.client.session_lost
                 && !p.client.is_done()
                 && !p.client.has_pending_call()
@@ -381,9 +391,6 @@ impl<'a> System<'a> {
         }
         if self.server.has_reapable_containers() {
             out.push(Action::Reap);
-        }
-        if self.abandoned().is_some() {
-            out.push(Action::ExpireOld);
         }
         for (i, p) in self.peers.iter().enumerate() {
             let c = i as u8;
@@ -424,17 +431,6 @@ impl<'a> System<'a> {
                 out.push(Action::ClientExpire(c));
             }
         }
-    }
-
-    /// The oldest session still alive on the server that no client uses
-    /// any more: one its client gave up on.
-    fn abandoned(&self) -> Option<SessionId> {
-        self.server
-            .sessions()
-            .find(|&(id, _)| {
-                self.server.is_alive(id) && !self.peers.iter().any(|p| p.session == id)
-            })
-            .map(|(id, _)| id)
     }
 
     /// The client-side expiries client `p` may still suffer: a parked
@@ -504,17 +500,7 @@ impl<'a> System<'a> {
             Action::Reconnect(c) => self.reconnect(c as usize, describe, &mut fx),
             Action::ClientExpire(c) => self.client_expire(c as usize, describe, &mut fx),
             Action::GiveUp(c) => self.give_up(c as usize, describe, &mut fx),
-            Action::ExpireOld => {
-                if let Some(old) = self.abandoned() {
-                    let events = self.server.get_mut().expire(old);
-                    if describe {
-                        fx.text = format!(
-                            "session {old}, given up by its client, expires on the server: its ephemeral nodes are deleted"
-                        );
-                    }
-                    self.route(old, events, &mut fx);
-                }
-            }
+            Action::ExpireOld(c) => self.expire_old(c as usize, describe, &mut fx),
             Action::Deadline(c) => {
                 self.peers[c as usize].get_mut().client.pass_deadline();
                 if describe {
@@ -578,7 +564,11 @@ impl<'a> System<'a> {
             return;
         }
         let p = self.peers[c].get_mut();
-        p.client.recipe.reads_stat().mask_reply(&mut reply);
+        let fields = p.client.recipe.reads_stat();
+        // `ephemeralOwner` only as "mine or not": no session id enters a
+        // client's state (the symmetry reduction relies on it).
+        fields.own_session(&mut reply, i64::from(session.0));
+        fields.mask_reply(&mut reply);
         p.inbox.push_back(Message::Reply(thread, reply));
     }
 
@@ -708,8 +698,9 @@ impl<'a> System<'a> {
         p.inbox.clear();
         p.disconnected = true;
         if describe {
-            fx.text
-                .push_str(&format!("; Curator: LOST, a new handle connects on session {session}"));
+            fx.text.push_str(&format!(
+                "; Curator: LOST, a new handle connects on session {session}"
+            ));
         }
     }
 
@@ -747,6 +738,7 @@ impl<'a> System<'a> {
         let session = self.server.get_mut().open_session();
         let p = self.peers[c].get_mut();
         p.stranded = false;
+        p.abandoned.push(old);
         p.client.give_up_session();
         p.session = session;
         p.outbox.clear();
@@ -756,6 +748,29 @@ impl<'a> System<'a> {
                 "Curator gives up: SUSPENDED for a session timeout by the client's clock, it injects an expiry (pending calls fail with SessionExpired, every watcher hears Expired: LOST) and a new handle connects on session {session}; the server still holds session {old}"
             );
         }
+    }
+
+    /// The server ends the oldest session client `c` gave up on: its
+    /// ephemeral nodes go (whoever watched them hears it), and the client,
+    /// on its new session, hears nothing of it.
+    fn expire_old(&mut self, c: usize, describe: bool, fx: &mut Effect) {
+        let p = self.peers[c].get_mut();
+        if p.abandoned.is_empty() {
+            return;
+        }
+        let old = p.abandoned.remove(0);
+        let events = if self.server.is_alive(old) {
+            self.server.get_mut().expire(old)
+        } else {
+            Vec::new()
+        };
+        if describe {
+            fx.text = format!(
+                "session {old}, given up by c{} on its side, ends on the server (it expires, or the old handle's close arrives): its ephemeral nodes are deleted",
+                c + 1
+            );
+        }
+        self.route(old, events, fx);
     }
 
     /// Fault: client `c`'s process crashes.

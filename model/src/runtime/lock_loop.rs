@@ -82,6 +82,11 @@ pub trait Lock: Clone + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + '
 
     /// See [`Recipe::session_changed`].
     fn session_changed(&mut self) {}
+
+    /// See [`Recipe::claims`].
+    fn claims(&self, _path: &str) -> bool {
+        false
+    }
 }
 
 /// What `unlock()` does after its release operation's reply.
@@ -248,6 +253,10 @@ impl<L: Lock> Recipe for LockLoop<L> {
 
     fn session_changed(&mut self) {
         self.lock.session_changed()
+    }
+
+    fn claims(&self, path: &str) -> bool {
+        self.lock.claims(path)
     }
 
     fn reads_stat(&self) -> StatFields {

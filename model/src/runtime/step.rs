@@ -307,6 +307,15 @@ pub trait Recipe: Clone + Eq + std::hash::Hash + fmt::Debug + Send + Sync + 'sta
     /// "the session I created this on" compares against, without a session
     /// id in the recipe's state.
     fn session_changed(&mut self) {}
+
+    /// Whether the recipe will find `path` by a name it holds only in part
+    /// — Curator's protected create looks for `_c_<uuid>` among the
+    /// children when it retries — although [`paths`](Self::paths) does not
+    /// list it: the orphaned-node property does not count such a node as
+    /// forgotten.
+    fn claims(&self, _path: &str) -> bool {
+        false
+    }
 }
 
 /// A set of `Stat` fields, as a recipe declares what it reads.

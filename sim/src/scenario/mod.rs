@@ -19,7 +19,7 @@
 //! expiries = 0             # any live session expires, at any step
 //! crashes = 0              # a client process crashes; its session times out later
 //! reorders = 0             # UNSAFE: a reply or event overtakes the one before it
-//! client_expiries = 0       # the client library gives up on its session and opens a
+//! client_expiries = 0      # the client library gives up on its session and opens a
 //!                          # new one before the server expires the old one (Curator)
 //! waiter_client_expiries = 0 # the same, striking a parked waiter
 //!
