@@ -29,12 +29,13 @@
 
 use super::trace::Party;
 use super::world::{
-    ack_link, client_link, lock, now, park, recv, yield_now, Conn, Inbox, Shared, ToClient,
-    ToServer, World, Write,
+    ack_link, client_link, lock, now, park, recv, yield_now, Conn, Inbox, ServerSession, Shared,
+    ToClient, ToServer, World, Write,
 };
 use locksmith_model::harness::{judge, LockEvent, Property};
-use locksmith_model::runtime::{Output, Status, Thread};
+use locksmith_model::runtime::{Output, Recipe, Status, Thread};
 use locksmith_model::zk::OpResult;
+use locksmith_model::zk::Service;
 
 /// The connection dropped (reset, read timeout, or the server closed it):
 /// packets in flight on it are lost, pending calls fail, and the library
@@ -63,6 +64,41 @@ pub fn lose_connection(w: &mut World, c: usize, why: &str) {
     w.wake_threads(c);
 }
 
+/// A library that renews sessions (Curator's `ConnectionState.reset()`)
+/// and has just learned that its session expired opens a new one: LOST,
+/// then RECONNECTED when the server answers the new connection.
+fn renew(w: &mut World, c: usize) {
+    let cp = &w.clients[c];
+    if !(cp.client.session_lost && cp.client.recipe.renews_session() && !cp.client.is_done()) {
+        return;
+    }
+    let t = now();
+    let id = w.server.open_session();
+    let epoch = w.clients[c].epoch + 1;
+    w.sessions[c] = ServerSession {
+        id,
+        epoch,
+        connected: false,
+        last_heard: t,
+        sent_events: Vec::new(),
+        next_seq: 0,
+    };
+    let cp = &mut w.clients[c];
+    cp.client.renew_session();
+    cp.session = id;
+    cp.epoch = epoch;
+    cp.seen_event = 0;
+    cp.conn = Conn::Connecting(t);
+    w.trace.note(
+        t,
+        Some(Party::Client(c)),
+        format!("Curator: LOST; a new handle connects on session {id}"),
+    );
+    w.metrics.heartbeats += 1;
+    w.send_to_server(c, ToServer::Connect { epoch, seen: 0 });
+    w.wake_threads(c);
+}
+
 fn on_packet(w: &mut World, c: usize, pkt: ToClient) {
     let t = now();
     let cp = &mut w.clients[c];
@@ -85,7 +121,15 @@ fn on_packet(w: &mut World, c: usize, pkt: ToClient) {
                 w.trace
                     .note(t, Some(Party::Client(c)), format!("reply to {thread}: {r}"));
             }
-            w.clients[c].client.on_reply(thread, reply);
+            let mut reply = reply;
+            let cp = &mut w.clients[c];
+            // `ephemeralOwner` reaches a recipe only as "mine or not".
+            let session = i64::from(cp.session.0);
+            cp.client
+                .recipe
+                .reads_stat()
+                .own_session(&mut reply, session);
+            cp.client.on_reply(thread, reply);
         }
         ToClient::Event { seq, event, .. } => {
             if seq <= cp.seen_event {
@@ -140,7 +184,9 @@ fn on_packet(w: &mut World, c: usize, pkt: ToClient) {
 pub async fn receiver(shared: Shared, c: usize) {
     loop {
         let pkt = recv(&shared, Inbox::Client(c), client_link).await;
-        on_packet(&mut lock(&shared), c, pkt);
+        let mut w = lock(&shared);
+        on_packet(&mut w, c, pkt);
+        renew(&mut w, c);
     }
 }
 
