@@ -151,7 +151,11 @@ pub enum Step {
     /// A timed call starts its clock: the deadline is `millis` from now.
     /// While it runs, a `wait()` of the thread ends at the deadline at the
     /// latest (Curator's `wait(millisToWait)`). The checker lets the
-    /// deadline pass at any moment; the simulator and a real run wait.
+    /// deadline pass at any moment ([`Client::pass_deadline`]); the
+    /// simulator and `locksmith real` do not pass it yet, and no recipe
+    /// uses it yet (it is for Curator's `acquire(time, unit)`).
+    ///
+    /// [`Client::pass_deadline`]: super::Client::pass_deadline
     StartDeadline(u32),
     /// The timed call returned: its deadline no longer matters.
     StopDeadline,
