@@ -49,6 +49,7 @@ pub fn lose_connection(w: &mut World, c: usize, why: &str) {
         return;
     }
     cp.client.on_connection_loss();
+    cp.suspended_since.get_or_insert(t);
     cp.epoch += 1;
     cp.conn = Conn::Connecting(t);
     let (epoch, seen) = (cp.epoch, cp.seen_event);
@@ -72,6 +73,28 @@ fn renew(w: &mut World, c: usize) {
     if !(cp.client.session_lost && cp.client.recipe.renews_session() && !cp.client.is_done()) {
         return;
     }
+    w.clients[c].client.renew_session();
+    open_new_session(w, c, "Curator: LOST");
+}
+
+/// Curator's `ConnectionStateManager`: SUSPENDED for a session timeout by
+/// the client's own clock, it injects an expiry — pending calls fail with
+/// `SessionExpired`, every watcher hears `Expired` — and opens a new
+/// session, while the server may still hold the old one (it expires it
+/// later, when its own timeout runs out).
+fn give_up(w: &mut World, c: usize) {
+    let old = &w.sessions[c];
+    w.abandoned.push((old.id, old.last_heard));
+    w.clients[c].client.give_up_session();
+    open_new_session(
+        w,
+        c,
+        "Curator gives up: SUSPENDED for a session timeout, it injects an expiry (LOST)",
+    );
+}
+
+/// A new handle connects on a new session.
+fn open_new_session(w: &mut World, c: usize, why: &str) {
     let t = now();
     let id = w.server.open_session();
     let epoch = w.clients[c].epoch + 1;
@@ -84,15 +107,15 @@ fn renew(w: &mut World, c: usize) {
         next_seq: 0,
     };
     let cp = &mut w.clients[c];
-    cp.client.renew_session();
     cp.session = id;
+    cp.suspended_since = None;
     cp.epoch = epoch;
     cp.seen_event = 0;
     cp.conn = Conn::Connecting(t);
     w.trace.note(
         t,
         Some(Party::Client(c)),
-        format!("Curator: LOST; a new handle connects on session {id}"),
+        format!("{why}; a new handle connects on session {id}"),
     );
     w.metrics.heartbeats += 1;
     w.send_to_server(c, ToServer::Connect { epoch, seen: 0 });
@@ -151,6 +174,7 @@ fn on_packet(w: &mut World, c: usize, pkt: ToClient) {
         ToClient::Pong { .. } => {}
         ToClient::Connected { .. } => {
             cp.conn = Conn::Connected;
+            cp.suspended_since = None;
             cp.client.on_reconnect();
             w.trace.note(
                 t,
@@ -200,6 +224,15 @@ pub async fn heartbeat(shared: Shared, c: usize) {
         let t = now();
         let cp = &mut w.clients[c];
         if cp.client.session_lost {
+            continue;
+        }
+        if cp.client.recipe.renews_session()
+            && !cp.client.is_done()
+            && cp
+                .suspended_since
+                .is_some_and(|s| t.saturating_sub(s) >= timeout)
+        {
+            give_up(&mut w, c);
             continue;
         }
         match cp.conn {

@@ -207,6 +207,7 @@ pub async fn simulate(cfg: SimConfig, trace_on: bool) -> (Violations, Metrics, T
             node: None,
             paused: false,
             timed_waits: [0; 4],
+            suspended_since: None,
         });
     }
     if let Some(root) = clients.first().map(|c| c.client.recipe.lock_root()) {
@@ -221,6 +222,7 @@ pub async fn simulate(cfg: SimConfig, trace_on: bool) -> (Violations, Metrics, T
         reorder_within_session: s.reorder_within_session,
         server,
         sessions,
+        abandoned: Vec::new(),
         clients,
         to_server: (0..n).map(|_| Link::new(true)).collect(),
         to_client: (0..n).map(|_| Link::new(fifo)).collect(),

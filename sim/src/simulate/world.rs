@@ -213,6 +213,10 @@ pub struct ClientProc {
     /// How many timed `wait`s each thread has begun: a timer only ends the
     /// wait it was set for.
     pub timed_waits: [u64; 4],
+    /// Since when the connection has been down (Curator: SUSPENDED); a
+    /// library that renews sessions gives up on the session after a
+    /// session timeout of it, by the client's clock.
+    pub suspended_since: Option<u64>,
 }
 
 /// Run-level parameters in nanoseconds.
@@ -255,6 +259,10 @@ pub struct World {
     pub reorder_within_session: bool,
     pub server: ZkServer,
     pub sessions: Vec<ServerSession>,
+    /// Sessions a client's library gave up on while the server still held
+    /// them (Curator), with when the server last heard from each: the
+    /// server expires them a session timeout after that.
+    pub abandoned: Vec<(SessionId, u64)>,
     pub clients: Vec<ClientProc>,
     pub to_server: Vec<Link<ToServer>>,
     pub to_client: Vec<Link<ToClient>>,
