@@ -177,12 +177,14 @@ impl Action {
             Action::Deliver(c) | Action::NoticeExpiry(c) | Action::Reconnect(c) => {
                 (c, Agent::CONNECTION)
             }
+            Action::GiveUp(c) | Action::ExpireOld(c) | Action::Deadline(c) => (c, Agent::CLOCK),
             Action::Reap => return Some(Agent::REAPER),
             Action::Expire(_)
             | Action::LoseConnection(_)
             | Action::Disconnect(_)
             | Action::Crash(_)
-            | Action::Overtake(_) => return None,
+            | Action::Overtake(_)
+            | Action::ClientExpire(_) => return None,
         };
         Some(Agent { client, kind })
     }
@@ -222,6 +224,13 @@ impl Agent {
     /// The container reaper: one for the server, belonging to no client
     /// (the symmetry reduction does not renumber it).
     pub const REAPER: Agent = Agent { client: 0, kind: 5 };
+    /// The timers that follow a client-side expiry: the library giving up
+    /// on the suspended session, the server ending the session given up
+    /// on, and a timed call's deadline. One agent for the three: with one
+    /// client-side expiry they are never enabled together (giving up ends
+    /// the suspension before an abandoned session exists, and no recipe
+    /// sets a deadline yet), so none of them hides another's fairness.
+    const CLOCK: u8 = 4;
     const SERVER: u8 = 6;
     const CONNECTION: u8 = 7;
     /// No agent: the byte of an edge taken by a fault or the reaper.
@@ -231,6 +240,8 @@ impl Agent {
         match t {
             Thread::Main => 0,
             Thread::Event => 1,
+            Thread::SafeNotify => 2,
+            Thread::Background => 3,
         }
     }
 
