@@ -112,6 +112,12 @@ fn symmetry_changes_no_verdict_and_no_trace_length() {
     let mut holder = cfg(RecipeId::Predecessor, 2, 1);
     holder.faults.holder_expiries = 1;
     cases.push(holder);
+    // Sessions a client gave up on stay on the server, renumbered with
+    // their client (Curator's client-side expiry).
+    let mut given_up = cfg(RecipeId::Curator, 2, 1);
+    given_up.faults.client_expiries = 1;
+    given_up.abstract_sequences = true;
+    cases.push(given_up);
     for c in cases {
         let mut plain = c.clone();
         plain.symmetry = false;

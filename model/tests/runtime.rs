@@ -24,7 +24,7 @@ impl Recipe for Waiter {
                 &mut self.main,
                 &[Step::Enter(0), Step::Wait(0), Step::Exit(0), Step::Finished],
             ),
-            Thread::Event => (
+            _ => (
                 &mut self.event,
                 &[
                     Step::Enter(0),
@@ -119,7 +119,7 @@ impl Recipe for Caller {
                 release: false,
             },
             (Thread::Main, _) => Step::Finished,
-            (Thread::Event, _) => Step::Return,
+            (_, _) => Step::Return,
         };
         Action { step, code: "test" }
     }

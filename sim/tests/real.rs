@@ -289,6 +289,25 @@ fn watcher_callback_takes_the_lock_in_the_callback_with_one_notification() {
     assert_clean_with_notifications(&r, 0.8..=1.3);
 }
 
+/// Curator's InterProcessMutex on a real server, with re-entrant rounds:
+/// protected names (`_c_<uuid>-lock-`), sorted by suffix; one notification
+/// per contended acquisition, through the safe-notify thread.
+#[test]
+#[ignore = "needs a real ZooKeeper on 127.0.0.1:2181: scripts/zookeeper.sh start; cargo test --test real -- --ignored"]
+fn curator_wakes_one_waiter_per_release_and_reenters_without_a_call() {
+    let r = real(RecipeId::Curator, 5, 3.0);
+    assert_eq!(r.max_holders, 1);
+    assert_clean_with_notifications(&r, 0.8..=1.3);
+
+    let _one = one_at_a_time();
+    let mut cfg = RealConfig::new(RecipeId::Curator, 2, 1.0, &addr());
+    cfg.reentries = 1;
+    let r = run(&cfg).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(r.violation, None);
+    assert!(r.metrics.acquisitions > 10, "{}", r.metrics.acquisitions);
+    assert_eq!(r.max_holders, 1);
+}
+
 /// Seed 002's kazoo try-lock on a real server: every client polls
 /// `cluster_lock` (create, getChildren, delete when not lowest), holds, and
 /// releases with `close()`, then starts again on a new session. No watch,

@@ -32,11 +32,22 @@ pub struct FaultBudget {
     /// overtakes the one queued before it. Shows which recipes rely on
     /// per-session FIFO order.
     pub reorders: u8,
+    /// The client library gives up on its session by itself and opens a
+    /// new one before the server expires the old one (only a library that
+    /// renews sessions does: Curator). At any step of a client not done:
+    /// its connection stops answering (a one-way partition, a paused
+    /// server); after a session timeout by the client's clock the library
+    /// gives up (a timer that follows, not a fault); the server expires the
+    /// old session later still (likewise).
+    pub client_expiries: u8,
+    /// The same, striking a client parked waiting for the lock (its main
+    /// thread in `wait()`), as in CURATOR-604's reports.
+    pub waiter_client_expiries: u8,
 }
 
 impl FaultBudget {
     /// Every budget by its scenario-file key (`[faults]`), in file order.
-    pub fn by_key(&self) -> [(&'static str, u8); 7] {
+    pub fn by_key(&self) -> [(&'static str, u8); 9] {
         [
             ("waiter_expiries", self.waiter_expiries),
             ("holder_expiries", self.holder_expiries),
@@ -45,6 +56,8 @@ impl FaultBudget {
             ("expiries", self.expiries),
             ("crashes", self.crashes),
             ("reorders", self.reorders),
+            ("client_expiries", self.client_expiries),
+            ("waiter_client_expiries", self.waiter_client_expiries),
         ]
     }
 }

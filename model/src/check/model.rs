@@ -235,6 +235,7 @@ fn mark(svg: &mut String, a: &Action, lane: impl Fn(usize) -> usize, zk: usize, 
         Action::Expire(c)
         | Action::LoseConnection(c)
         | Action::Disconnect(c)
+        | Action::ClientExpire(c)
         | Action::Crash(c) => {
             let x = lane(c as usize);
             let _ = writeln!(
@@ -244,11 +245,13 @@ fn mark(svg: &mut String, a: &Action, lane: impl Fn(usize) -> usize, zk: usize, 
                 y - 5
             );
         }
-        Action::Reap => dot(svg, zk, y, "#888"),
+        Action::Reap | Action::ExpireOld(_) => dot(svg, zk, y, "#888"),
         Action::Run(c, _)
         | Action::TimeOut(c, _)
         | Action::NoticeExpiry(c)
         | Action::Reconnect(c)
+        | Action::GiveUp(c)
+        | Action::Deadline(c)
         | Action::TimeOutSession(c) => dot(svg, lane(c as usize), y, "#47c"),
     }
 }

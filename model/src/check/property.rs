@@ -74,7 +74,7 @@ pub fn orphaned_node(s: &System) -> bool {
 fn forgotten(owner: &Peer, path: &str) -> bool {
     let c = &owner.client;
     let unread = |t: &Status| matches!(t, Status::Ready(Resume::Reply(_)));
-    if c.abandoned_session() || unread(&c.main) || unread(&c.event) {
+    if c.abandoned_session() || c.statuses().any(unread) {
         return false;
     }
     let on_its_way = owner
@@ -83,6 +83,7 @@ fn forgotten(owner: &Peer, path: &str) -> bool {
         .any(|m| matches!(m, Message::Reply(_, Ok(OpResult::Created(p))) if p == path));
     let mut named = on_its_way;
     c.recipe.paths(&mut |p| named |= p == path);
+    named |= c.recipe.claims(path);
     !named
 }
 

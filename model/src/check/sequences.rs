@@ -177,7 +177,7 @@ fn peer_names(p: &Peer, f: &mut dyn FnMut(&str)) {
     }
     let c = &p.client;
     c.recipe.paths(f);
-    for t in [&c.main, &c.event] {
+    for t in c.statuses() {
         match t {
             Status::Ready(Resume::Reply(r)) => reply_names(r, f),
             Status::Ready(Resume::Notify {
@@ -209,17 +209,15 @@ fn peer_names_mut(p: &mut Peer, f: &mut dyn FnMut(&mut Name)) {
     }
     let c = &mut p.client;
     c.recipe.paths_mut(f);
-    for t in [&mut c.main, &mut c.event] {
-        match t {
-            Status::Ready(Resume::Reply(r)) => reply_names_mut(r, f),
-            Status::Ready(Resume::Notify {
-                notice: Notice::Node(e),
-                ..
-            }) => f(&mut e.path),
-            Status::Calling { op, .. } => op_path_mut(op, f),
-            _ => {}
-        }
-    }
+    c.statuses_mut(&mut |t| match t {
+        Status::Ready(Resume::Reply(r)) => reply_names_mut(r, f),
+        Status::Ready(Resume::Notify {
+            notice: Notice::Node(e),
+            ..
+        }) => f(&mut e.path),
+        Status::Calling { op, .. } => op_path_mut(op, f),
+        _ => {}
+    });
     for (_, n) in &mut c.notices {
         if let Notice::Node(e) = n {
             f(&mut e.path);

@@ -130,6 +130,7 @@ pub fn peer_digest(p: &Peer) -> u64 {
     p.outbox.hash(&mut h);
     p.inbox.hash(&mut h);
     p.disconnected.hash(&mut h);
+    p.stranded.hash(&mut h);
     h.finish()
 }
 
@@ -152,6 +153,12 @@ pub fn canonical(s: &System, symmetry: bool) -> Canonical {
         let mut h = FoldHasher::default();
         h.write_u64(*p.digest(peer_digest));
         h.write_u64(server.facts_of(p.session));
+        // Sessions the client gave up on and the server still holds, in
+        // the order the client left them (`Action::ExpireOld` ends the
+        // oldest): renumbered with their client.
+        for &old in &p.abandoned {
+            h.write_u64(server.facts_of(old));
+        }
         *key = h.finish();
     }
     let mut order = [0, 1, 2, 3, 4, 5, 6, 7];
@@ -170,7 +177,11 @@ pub fn canonical(s: &System, symmetry: bool) -> Canonical {
         let mut rest: Vec<u64> = server
             .facts
             .iter()
-            .filter(|(id, _)| !s.peers.iter().any(|p| p.session == *id))
+            .filter(|(id, _)| {
+                !s.peers
+                    .iter()
+                    .any(|p| p.session == *id || p.abandoned.contains(id))
+            })
             .map(|&(_, f)| f)
             .collect();
         rest.sort_unstable();

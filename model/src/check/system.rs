@@ -14,6 +14,7 @@ use super::shared::Shared;
 use super::symmetry::ServerDigest;
 use crate::harness::Phase;
 use crate::recipe::AnyRecipe;
+use crate::runtime::client::Deadline;
 use crate::runtime::{Client, Output, Recipe, RecipeConfig, Status, Thread};
 use crate::zk::{CreateMode, Op, Reply, Service, SessionId, WatchedEvent, ZkServer};
 use std::collections::{BTreeSet, VecDeque};
@@ -47,6 +48,15 @@ pub struct Peer {
     /// The connection dropped and the library has not reconnected yet:
     /// nothing moves on it.
     pub disconnected: bool,
+    /// The connection stopped answering for good (a client-side expiry is
+    /// under way): the library will not reconnect on this session, it
+    /// gives up on it ([`Action::GiveUp`]).
+    pub stranded: bool,
+    /// Sessions this client's library gave up on ([`Action::GiveUp`])
+    /// that the server still holds, oldest first. Kept with the client so
+    /// that the symmetry reduction renumbers them with it, and
+    /// [`Action::ExpireOld`] names one by its client.
+    pub abandoned: Vec<SessionId>,
 }
 
 /// A client as a state holds it: shared with the states around it until an
@@ -100,6 +110,21 @@ pub enum Action {
     /// The client library reconnects within the session timeout. Not a
     /// fault: it follows a disconnect, at any moment.
     Reconnect(u8),
+    /// Fault: the client's connection stops answering, and stays silent
+    /// until its library gives up on the session (a one-way partition, a
+    /// paused server): the start of a client-side expiry.
+    ClientExpire(u8),
+    /// The library, suspended for a session timeout by the client's own
+    /// clock, gives up on its session and opens a new one (Curator's
+    /// injected expiry). Not a fault: it follows [`Action::ClientExpire`].
+    GiveUp(u8),
+    /// The server ends the oldest session client `c` gave up on (it
+    /// expires, or the old handle's close reaches it). Not a fault: it
+    /// follows a client-side expiry, at any moment.
+    ExpireOld(u8),
+    /// The deadline of the client's timed call passes. Not a fault: time
+    /// passes whatever else happens.
+    Deadline(u8),
 }
 
 impl Action {
@@ -111,6 +136,7 @@ impl Action {
                 | Action::Disconnect(_)
                 | Action::Crash(_)
                 | Action::Overtake(_)
+                | Action::ClientExpire(_)
         )
     }
 
@@ -130,7 +156,11 @@ impl Action {
             Action::Overtake(c) => Action::Overtake(f(c)),
             Action::TimeOutSession(c) => Action::TimeOutSession(f(c)),
             Action::Reconnect(c) => Action::Reconnect(f(c)),
+            Action::ClientExpire(c) => Action::ClientExpire(f(c)),
+            Action::GiveUp(c) => Action::GiveUp(f(c)),
+            Action::Deadline(c) => Action::Deadline(f(c)),
             Action::Reap => Action::Reap,
+            Action::ExpireOld(c) => Action::ExpireOld(f(c)),
         }
     }
 
@@ -147,12 +177,14 @@ impl Action {
             Action::Deliver(c) | Action::NoticeExpiry(c) | Action::Reconnect(c) => {
                 (c, Agent::CONNECTION)
             }
+            Action::GiveUp(c) | Action::ExpireOld(c) | Action::Deadline(c) => (c, Agent::CLOCK),
             Action::Reap => return Some(Agent::REAPER),
             Action::Expire(_)
             | Action::LoseConnection(_)
             | Action::Disconnect(_)
             | Action::Crash(_)
-            | Action::Overtake(_) => return None,
+            | Action::Overtake(_)
+            | Action::ClientExpire(_) => return None,
         };
         Some(Agent { client, kind })
     }
@@ -170,7 +202,11 @@ impl Action {
             | Action::Reconnect(c)
             | Action::Crash(c)
             | Action::Overtake(c)
-            | Action::TimeOutSession(c) => Some(c),
+            | Action::TimeOutSession(c)
+            | Action::ClientExpire(c)
+            | Action::GiveUp(c)
+            | Action::Deadline(c)
+            | Action::ExpireOld(c) => Some(c),
             Action::Reap => None,
         }
     }
@@ -188,6 +224,13 @@ impl Agent {
     /// The container reaper: one for the server, belonging to no client
     /// (the symmetry reduction does not renumber it).
     pub const REAPER: Agent = Agent { client: 0, kind: 5 };
+    /// The timers that follow a client-side expiry: the library giving up
+    /// on the suspended session, the server ending the session given up
+    /// on, and a timed call's deadline. One agent for the three: with one
+    /// client-side expiry they are never enabled together (giving up ends
+    /// the suspension before an abandoned session exists, and no recipe
+    /// sets a deadline yet), so none of them hides another's fairness.
+    const CLOCK: u8 = 4;
     const SERVER: u8 = 6;
     const CONNECTION: u8 = 7;
     /// No agent: the byte of an edge taken by a fault or the reaper.
@@ -197,6 +240,8 @@ impl Agent {
         match t {
             Thread::Main => 0,
             Thread::Event => 1,
+            Thread::SafeNotify => 2,
+            Thread::Background => 3,
         }
     }
 
@@ -228,6 +273,10 @@ impl fmt::Display for Action {
             Action::Overtake(c) => write!(f, "UNSAFE server->c{} out of order", c + 1),
             Action::TimeOutSession(c) => write!(f, "server times out c{}", c + 1),
             Action::Reconnect(c) => write!(f, "c{} reconnects", c + 1),
+            Action::ClientExpire(c) => write!(f, "FAULT client-side expiry c{}", c + 1),
+            Action::GiveUp(c) => write!(f, "c{} gives up its session", c + 1),
+            Action::ExpireOld(c) => write!(f, "server ends c{}'s abandoned session", c + 1),
+            Action::Deadline(c) => write!(f, "c{} deadline", c + 1),
         }
     }
 }
@@ -262,6 +311,8 @@ impl System<'static> {
                 outbox: VecDeque::new(),
                 inbox: VecDeque::new(),
                 disconnected: false,
+                stranded: false,
+                abandoned: Vec::new(),
             }));
         }
         let root = peers
@@ -309,13 +360,16 @@ impl<'a> System<'a> {
         out.clear();
         for (i, p) in self.peers.iter().enumerate() {
             let c = i as u8;
-            for t in [Thread::Main, Thread::Event] {
+            for t in Thread::ALL {
                 if p.client.can_step(t) {
                     out.push(Action::Run(c, t));
                 }
                 if p.client.timed_wait(t).is_some() {
                     out.push(Action::TimeOut(c, t));
                 }
+            }
+            if p.client.deadline == Deadline::Running {
+                out.push(Action::Deadline(c));
             }
             if !p.inbox.is_empty() && !p.disconnected {
                 out.push(Action::Deliver(c));
@@ -325,8 +379,18 @@ impl<'a> System<'a> {
             }
             // The library of a client whose thread died still reconnects;
             // a gone process's, or a closed library, does not.
-            if p.disconnected && self.server.is_alive(p.session) && !p.client.abandoned_session() {
+            if p.disconnected
+                && !p.stranded
+                && self.server.is_alive(p.session)
+                && !p.client.abandoned_session()
+            {
                 out.push(Action::Reconnect(c));
+            }
+            if p.stranded {
+                out.push(Action::GiveUp(c));
+            }
+            if !p.abandoned.is_empty() {
+                out.push(Action::ExpireOld(c));
             }
             if !p.client.session_lost
                 && !p.client.is_done()
@@ -369,7 +433,26 @@ impl<'a> System<'a> {
             {
                 out.push(Action::Disconnect(c));
             }
+            if alive
+                && p.client.recipe.renews_session()
+                && !p.client.session_lost
+                && !p.disconnected
+                && self.client_expiry_budget(p) > 0
+            {
+                out.push(Action::ClientExpire(c));
+            }
         }
+    }
+
+    /// The client-side expiries client `p` may still suffer: a parked
+    /// waiter's budget, then the any-step one.
+    fn client_expiry_budget(&self, p: &Peer) -> u8 {
+        let role = if p.client.is_parked() && !p.client.holds() {
+            self.faults.waiter_client_expiries
+        } else {
+            0
+        };
+        role.saturating_add(self.faults.client_expiries)
     }
 
     /// Applies `a`. With `describe`, fills [`Effect::text`] (costly; only
@@ -386,6 +469,7 @@ impl<'a> System<'a> {
                     fx.text =
                         "heartbeat answered SessionExpired: every watcher hears Expired".into();
                 }
+                self.renew(c as usize, describe, &mut fx);
             }
             Action::Reap => {
                 let events = self.server.get_mut().reap_containers();
@@ -425,6 +509,15 @@ impl<'a> System<'a> {
                 self.end_session(c as usize, "times out after the crash", describe, &mut fx)
             }
             Action::Reconnect(c) => self.reconnect(c as usize, describe, &mut fx),
+            Action::ClientExpire(c) => self.client_expire(c as usize, describe, &mut fx),
+            Action::GiveUp(c) => self.give_up(c as usize, describe, &mut fx),
+            Action::ExpireOld(c) => self.expire_old(c as usize, describe, &mut fx),
+            Action::Deadline(c) => {
+                self.peers[c as usize].get_mut().client.pass_deadline();
+                if describe {
+                    fx.text = "the timed call's deadline passes: a wait(millisToWait) ends".into();
+                }
+            }
         }
         fx
     }
@@ -482,7 +575,11 @@ impl<'a> System<'a> {
             return;
         }
         let p = self.peers[c].get_mut();
-        p.client.recipe.reads_stat().mask_reply(&mut reply);
+        let fields = p.client.recipe.reads_stat();
+        // `ephemeralOwner` only as "mine or not": no session id enters a
+        // client's state (the symmetry reduction relies on it).
+        fields.own_session(&mut reply, i64::from(session.0));
+        fields.mask_reply(&mut reply);
         p.inbox.push_back(Message::Reply(thread, reply));
     }
 
@@ -498,6 +595,7 @@ impl<'a> System<'a> {
                     };
                 }
                 p.client.on_reply(t, reply);
+                self.renew(c, describe, fx);
             }
             Some(Message::Event(e)) => {
                 let n = p.client.on_event(&e);
@@ -592,6 +690,98 @@ impl<'a> System<'a> {
             fx.text =
                 "reconnected within the session timeout: every watcher hears SyncConnected".into();
         }
+    }
+
+    /// A library that renews sessions and has just learned that its
+    /// session expired opens a new one (Curator's `ConnectionState.reset()`
+    /// on `Expired`: LOST); calls pending on the old handle fail, and the
+    /// new connection comes up later ([`Action::Reconnect`]: RECONNECTED).
+    fn renew(&mut self, c: usize, describe: bool, fx: &mut Effect) {
+        let p = &self.peers[c];
+        if !(p.client.session_lost && p.client.recipe.renews_session() && !p.client.is_done()) {
+            return;
+        }
+        let session = self.server.get_mut().open_session();
+        let p = self.peers[c].get_mut();
+        p.client.renew_session();
+        p.session = session;
+        p.outbox.clear();
+        p.inbox.clear();
+        p.disconnected = true;
+        if describe {
+            fx.text.push_str(&format!(
+                "; Curator: LOST, a new handle connects on session {session}"
+            ));
+        }
+    }
+
+    /// Fault: client `c`'s connection stops answering for good: pending
+    /// calls fail with `ConnectionLoss`, every watcher hears
+    /// `Disconnected` (Curator: SUSPENDED), and nothing moves until the
+    /// library gives up on the session.
+    fn client_expire(&mut self, c: usize, describe: bool, fx: &mut Effect) {
+        let p = &self.peers[c];
+        let role = if p.client.is_parked() && !p.client.holds() {
+            &mut self.faults.waiter_client_expiries
+        } else {
+            &mut self.faults.client_expiries
+        };
+        if *role > 0 {
+            *role -= 1;
+        } else {
+            self.faults.client_expiries -= 1;
+        }
+        let (unsent, applied) = self.drop_connection(c);
+        self.peers[c].get_mut().stranded = true;
+        if describe {
+            fx.text = format!(
+                "c{}'s connection stops answering (a one-way partition, a paused server): {unsent} request(s) never applied, {applied} applied with the reply lost; pending calls fail with ConnectionLoss, every watcher hears Disconnected (Curator: SUSPENDED)",
+                c + 1
+            );
+        }
+    }
+
+    /// Client `c`'s library, suspended for a session timeout by its own
+    /// clock, gives up on the session the server still holds and opens a
+    /// new one.
+    fn give_up(&mut self, c: usize, describe: bool, fx: &mut Effect) {
+        let old = self.peers[c].session;
+        let session = self.server.get_mut().open_session();
+        let p = self.peers[c].get_mut();
+        p.stranded = false;
+        p.abandoned.push(old);
+        p.client.give_up_session();
+        p.session = session;
+        p.outbox.clear();
+        p.inbox.clear();
+        if describe {
+            fx.text = format!(
+                "Curator gives up: SUSPENDED for a session timeout by the client's clock, it injects an expiry (pending calls fail with SessionExpired, every watcher hears Expired: LOST) and a new handle connects on session {session}; the server still holds session {old}"
+            );
+        }
+    }
+
+    /// The server ends the oldest session client `c` gave up on: its
+    /// ephemeral nodes go (whoever watched them hears it), and the client,
+    /// on its new session, hears nothing of it.
+    fn expire_old(&mut self, c: usize, describe: bool, fx: &mut Effect) {
+        let p = self.peers[c].get_mut();
+        if p.abandoned.is_empty() {
+            return;
+        }
+        let old = p.abandoned.remove(0);
+        let events = if self.server.is_alive(old) {
+            self.server.get_mut().expire(old)
+        } else {
+            Vec::new()
+        };
+        if describe {
+            fx.text = format!(
+                "session {old}, given up by c{} on its side, ends on the server (it expires, or the old handle's close arrives): its ephemeral nodes are deleted",
+                c + 1
+            );
+        }
+        self.route(old, events, fx);
     }
 
     /// Fault: client `c`'s process crashes.

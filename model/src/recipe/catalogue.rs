@@ -104,6 +104,22 @@ macro_rules! catalogue {
             fn exception_ends_process(&self) -> bool {
                 match self { $( AnyRecipe::$variant(r) => r.exception_ends_process(), )+ }
             }
+
+            fn has_executors(&self) -> bool {
+                match self { $( AnyRecipe::$variant(r) => r.has_executors(), )+ }
+            }
+
+            fn renews_session(&self) -> bool {
+                match self { $( AnyRecipe::$variant(r) => r.renews_session(), )+ }
+            }
+
+            fn session_changed(&mut self) {
+                match self { $( AnyRecipe::$variant(r) => r.session_changed(), )+ }
+            }
+
+            fn claims(&self, path: &str) -> bool {
+                match self { $( AnyRecipe::$variant(r) => r.claims(path), )+ }
+            }
         }
     };
 }
@@ -175,4 +191,12 @@ catalogue! {
         "seed 002's cluster_lock, its caller catching every exception and retrying",
         "mutual exclusion, and a failed attempt costs nothing but a retry",
         try_once_retry::new;
+    Curator => "curator", Curator(curator::Curator),
+        "seed 000's InterProcessMutex: Apache Curator 5.4 (InterProcessMutex, LockInternals, StandardLockInternalsDriver, protected create, RetryLoop)",
+        "mutual exclusion, re-entrancy per thread, no herd; a protected create survives a connection loss",
+        curator::new;
+    CuratorOwnerCheck => "curator-owner-check", CuratorOwnerCheck(curator::Curator),
+        "Curator's InterProcessMutex with CURATOR-696's check: the node's ephemeralOwner against the current session",
+        "mutual exclusion even when Curator gives up on a session the server still holds",
+        curator::new_owner_check;
 }

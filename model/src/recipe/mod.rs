@@ -19,10 +19,12 @@
 //! | cas-version | [`cas_version`] (the example of `docs/writing-a-recipe.md`) |
 //! | try-once | [`try_once`] |
 //! | try-once-retry | [`try_once_retry`] (code in [`try_once`]) |
+//! | curator, curator-owner-check | [`curator`] (Curator 5.4's `InterProcessMutex`) |
 //! | watcher-callback | [`watcher_callback`] (a [`Recipe`](crate::runtime::Recipe) of its own: the lock is taken in a callback) |
 
 pub mod cas_version;
 pub mod catalogue;
+pub mod curator;
 pub mod fixed_wait;
 pub mod herd_children;
 pub mod herd_lowest;

@@ -122,7 +122,8 @@ impl WatcherCallback {
     fn pc(&mut self, t: Thread) -> &mut Pc {
         match t {
             Thread::Main => &mut self.main,
-            Thread::Event => &mut self.event,
+            // The seed's code runs on these two threads only.
+            _ => &mut self.event,
         }
     }
 
@@ -143,7 +144,7 @@ impl WatcherCallback {
         *self.pc(t) = Pc::Start;
         match t {
             Thread::Main => act(Step::End, code),
-            Thread::Event => act(Step::Return, code),
+            _ => act(Step::Return, code),
         }
     }
 
@@ -153,7 +154,7 @@ impl WatcherCallback {
     fn caught(&mut self, t: Thread) -> Action {
         let code = match t {
             Thread::Main => "exception: run() catches it, printStackTrace()",
-            Thread::Event => "exception: process() catches it, printStackTrace()",
+            _ => "exception: process() catches it, printStackTrace()",
         };
         self.give_back(t, code)
     }
@@ -280,7 +281,7 @@ impl Recipe for WatcherCallback {
     fn step(&mut self, thread: Thread, resume: Resume) -> Action {
         match thread {
             Thread::Main => self.main_step(resume),
-            Thread::Event => self.event_step(resume),
+            _ => self.event_step(resume),
         }
     }
 }

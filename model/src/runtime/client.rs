@@ -15,7 +15,11 @@
 //!   re-registers them on reconnect);
 //! - once the library learns its session expired (a `SessionExpired` reply
 //!   or a failed heartbeat) it tells every watcher `Expired`, forgets all
-//!   watches, and fails every later call with `SessionExpired` locally.
+//!   watches, and fails every later call with `SessionExpired` locally —
+//!   unless it renews sessions (Curator: [`Client::renew_session`]);
+//! - Curator's executor threads ([`Thread::SafeNotify`],
+//!   [`Thread::Background`]) sleep until a task is submitted to them and
+//!   run their tasks one at a time, in order.
 //!
 //! The client is sans-IO: [`Client::step`] returns the request a thread
 //! sends, and the driver hands replies and events back.
@@ -95,8 +99,13 @@ impl Stepped {
                 " → wakes the threads in wait() now (none waiting: lost)".into()
             }
             (_, Step::End, _) => " → run() ends".into(),
+            (_, Step::Submit(t), _) => format!(" → queued for the {t} thread"),
+            (_, Step::ReadClock, Status::Ready(Resume::Clock { passed: true })) => {
+                " → the deadline has passed".into()
+            }
+            (_, Step::ReadClock, _) => " → time is left".into(),
             (_, Step::Throw(e), Status::Idle) => {
-                format!(" → {e} escapes process(); the event thread logs it and goes on")
+                format!(" → {e} escapes the callback or task; the thread logs it and goes on")
             }
             (_, Step::Throw(e), _) => format!(" → {e} escapes; the thread dies"),
             _ => String::new(),
@@ -105,6 +114,41 @@ impl Stepped {
         text
     }
 }
+
+/// The executor threads of a client library that has them (Curator), kept
+/// apart so that a client without them carries nothing.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Executors {
+    pub safe_notify: Status,
+    pub background: Status,
+    /// Tasks submitted and not yet started: safe-notify, background.
+    pub queued: [u8; 2],
+}
+
+impl Default for Executors {
+    fn default() -> Self {
+        Executors {
+            safe_notify: Status::Idle,
+            background: Status::Idle,
+            queued: [0, 0],
+        }
+    }
+}
+
+/// The clock of a timed call (`acquire(time, unit)`): Curator reads it
+/// after `getData` and waits at most until the deadline.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Deadline {
+    /// No timed call runs.
+    #[default]
+    Off,
+    /// Started, not yet passed.
+    Running,
+    Passed,
+}
+
+/// What an executor thread without an executor reads: it never runs.
+static IDLE: Status = Status::Idle;
 
 /// What the driver must do after a step.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -130,10 +174,15 @@ pub struct Client<R> {
     pub acquired: u8,
     /// The library knows the session has expired.
     pub session_lost: bool,
+    /// Curator's executor threads, if the recipe's library has them.
+    pub executors: Option<Box<Executors>>,
+    /// The clock of the main thread's timed call, if one runs.
+    pub deadline: Deadline,
 }
 
 impl<R: Recipe> Client<R> {
     pub fn new(recipe: R) -> Self {
+        let recipe_has_executors = recipe.has_executors();
         Client {
             recipe,
             main: Status::Ready(Resume::Go),
@@ -144,13 +193,18 @@ impl<R: Recipe> Client<R> {
             phase: Phase::Idle,
             acquired: 0,
             session_lost: false,
+            executors: recipe_has_executors.then(Box::default),
+            deadline: Deadline::Off,
         }
     }
 
     pub fn status(&self, t: Thread) -> &Status {
-        match t {
-            Thread::Main => &self.main,
-            Thread::Event => &self.event,
+        match (t, &self.executors) {
+            (Thread::Main, _) => &self.main,
+            (Thread::Event, _) => &self.event,
+            (Thread::SafeNotify, Some(x)) => &x.safe_notify,
+            (Thread::Background, Some(x)) => &x.background,
+            (_, None) => &IDLE,
         }
     }
 
@@ -158,6 +212,42 @@ impl<R: Recipe> Client<R> {
         match t {
             Thread::Main => &mut self.main,
             Thread::Event => &mut self.event,
+            Thread::SafeNotify => &mut self.executors.get_or_insert_with(Box::default).safe_notify,
+            Thread::Background => &mut self.executors.get_or_insert_with(Box::default).background,
+        }
+    }
+
+    /// Every thread's status, in [`Thread::ALL`]'s order.
+    pub fn statuses(&self) -> impl Iterator<Item = &Status> {
+        Thread::ALL.into_iter().map(|t| self.status(t))
+    }
+
+    /// Every thread's status, to rewrite in place (the checker's
+    /// sequence-suffix abstraction); a client without executors hands two.
+    pub fn statuses_mut(&mut self, f: &mut dyn FnMut(&mut Status)) {
+        f(&mut self.main);
+        f(&mut self.event);
+        if let Some(x) = self.executors.as_mut() {
+            f(&mut x.safe_notify);
+            f(&mut x.background);
+        }
+    }
+
+    /// Tasks submitted to executor thread `t` and not yet started.
+    pub fn queued(&self, t: Thread) -> u8 {
+        match (t, &self.executors) {
+            (Thread::SafeNotify, Some(x)) => x.queued[0],
+            (Thread::Background, Some(x)) => x.queued[1],
+            _ => 0,
+        }
+    }
+
+    fn queue_mut(&mut self, t: Thread) -> Option<&mut u8> {
+        let x = self.executors.get_or_insert_with(Box::default);
+        match t {
+            Thread::SafeNotify => Some(&mut x.queued[0]),
+            Thread::Background => Some(&mut x.queued[1]),
+            _ => None,
         }
     }
 
@@ -167,7 +257,8 @@ impl<R: Recipe> Client<R> {
             Status::Ready(_) => true,
             Status::Entering(m) => self.monitors.is_free(*m),
             Status::Awaiting(l) => self.monitors.is_open(*l),
-            Status::Idle => !self.notices.is_empty(),
+            Status::Idle if t == Thread::Event => !self.notices.is_empty(),
+            Status::Idle => self.queued(t) > 0,
             _ => false,
         }
     }
@@ -186,9 +277,15 @@ impl<R: Recipe> Client<R> {
                 Resume::Go
             }
             Status::Awaiting(_) => Resume::Go,
-            Status::Idle => {
+            Status::Idle if t == Thread::Event => {
                 let (watcher, notice) = self.notices.pop_front()?;
                 Resume::Notify { watcher, notice }
+            }
+            Status::Idle => {
+                if let Some(n) = self.queue_mut(t) {
+                    *n = n.saturating_sub(1);
+                }
+                Resume::Go
             }
             other => {
                 *self.status_mut(t) = other;
@@ -213,8 +310,8 @@ impl<R: Recipe> Client<R> {
         if self.phase == Phase::Died && self.recipe.exception_ends_process() {
             self.end_process();
         }
-        if t == Thread::Event && self.event == Status::Ready(Resume::Go) {
-            self.return_eagerly();
+        if t != Thread::Main && *self.status(t) == Status::Ready(Resume::Go) {
+            self.return_eagerly(t);
         }
         Some(Stepped {
             action,
@@ -228,16 +325,16 @@ impl<R: Recipe> Client<R> {
         self.phase.holds()
     }
 
-    /// If the callback's next step is `return`, takes it now. Returning
-    /// touches nothing but the event thread's own status, so doing it at
-    /// once removes states without removing any behaviour: a callback that
-    /// has not yet returned is indistinguishable from an idle event thread
-    /// that is not scheduled.
-    fn return_eagerly(&mut self) {
+    /// If the callback's (or the executor task's) next step is `return`,
+    /// takes it now. Returning touches nothing but the thread's own status,
+    /// so doing it at once removes states without removing any behaviour:
+    /// a callback that has not yet returned is indistinguishable from an
+    /// idle thread that is not scheduled.
+    fn return_eagerly(&mut self, t: Thread) {
         let mut peek = self.recipe.clone();
-        if peek.step(Thread::Event, Resume::Go).step == Step::Return {
+        if peek.step(t, Resume::Go).step == Step::Return {
             self.recipe = peek;
-            self.event = Status::Idle;
+            *self.status_mut(t) = Status::Idle;
         }
     }
 
@@ -287,13 +384,28 @@ impl<R: Recipe> Client<R> {
                 }
             }
             Step::NotifyAll(m) => {
-                let other = match t {
-                    Thread::Main => Thread::Event,
-                    Thread::Event => Thread::Main,
-                };
-                if self.waits_on(other) == Some(*m) {
-                    *self.status_mut(other) = Status::Entering(*m);
+                for other in Thread::ALL {
+                    if other != t && self.waits_on(other) == Some(*m) {
+                        *self.status_mut(other) = Status::Entering(*m);
+                    }
                 }
+                Status::Ready(Resume::Go)
+            }
+            Step::Submit(executor) => {
+                if let Some(n) = self.queue_mut(*executor) {
+                    *n = n.saturating_add(1);
+                }
+                Status::Ready(Resume::Go)
+            }
+            Step::ReadClock => Status::Ready(Resume::Clock {
+                passed: self.deadline == Deadline::Passed,
+            }),
+            Step::StartDeadline(_) => {
+                self.deadline = Deadline::Running;
+                Status::Ready(Resume::Go)
+            }
+            Step::StopDeadline => {
+                self.deadline = Deadline::Off;
                 Status::Ready(Resume::Go)
             }
             Step::ArmLatch(l) => {
@@ -328,13 +440,28 @@ impl<R: Recipe> Client<R> {
                 self.monitors.release_all_of(t);
                 match t {
                     Thread::Main => Status::Dead(e),
-                    // ClientCnxn.EventThread: "Error while calling watcher".
-                    Thread::Event => Status::Idle,
+                    // ClientCnxn.EventThread: "Error while calling watcher";
+                    // an executor logs a failed task and takes the next.
+                    _ => Status::Idle,
                 }
             }
         };
         *self.status_mut(t) = next;
         output
+    }
+
+    /// The deadline of the main thread's timed call passes: a `wait()` it
+    /// is in ends now (`wait(millisToWait)` runs out), and the thread must
+    /// win the monitor back. Returns whether a deadline was running.
+    pub fn pass_deadline(&mut self) -> bool {
+        if self.deadline != Deadline::Running {
+            return false;
+        }
+        self.deadline = Deadline::Passed;
+        if let Status::Waiting(m) = self.main {
+            self.main = Status::Entering(m);
+        }
+        true
     }
 
     /// The monitor whose wait set `t` is in, timed or not.
@@ -407,7 +534,7 @@ impl<R: Recipe> Client<R> {
     /// got the close — lives until the server times it out.
     pub fn on_connection_loss(&mut self) {
         let mut closed = false;
-        for t in [Thread::Main, Thread::Event] {
+        for t in Thread::ALL {
             if let Status::Calling { op, .. } = self.status(t) {
                 closed |= *op == Op::CloseSession;
                 let reply = closing_reply(op, Err(ZkError::ConnectionLoss));
@@ -432,6 +559,13 @@ impl<R: Recipe> Client<R> {
     /// exception): no thread runs again, and nothing reaches it.
     fn end_process(&mut self) {
         self.event = Status::Finished;
+        if let Some(x) = self.executors.as_mut() {
+            **x = Executors {
+                safe_notify: Status::Finished,
+                background: Status::Finished,
+                queued: [0, 0],
+            };
+        }
         self.notices.clear();
         self.phase = Phase::Crashed;
     }
@@ -455,6 +589,35 @@ impl<R: Recipe> Client<R> {
         for w in self.watchers.everyone().iter() {
             self.notices.push_back((w, Notice::State(state)));
         }
+    }
+
+    /// The library gives up on its session by itself, on the client's
+    /// clock, while the server may still hold it: Curator's
+    /// `ConnectionStateManager`, `SUSPENDED` for a session timeout, injects
+    /// an expiry (`injectSessionExpiration`: the old handle is closed
+    /// without a word to the server). Pending calls fail with
+    /// `SessionExpired`, every watcher hears `Expired` and the watch table
+    /// is emptied; `ConnectionState.reset()` then opens a new handle, so
+    /// the library goes on with a new session (the driver opens it).
+    pub fn give_up_session(&mut self) {
+        for t in Thread::ALL {
+            if let Status::Calling { op, .. } = self.status(t) {
+                let reply = closing_reply(op, Err(ZkError::SessionExpired));
+                *self.status_mut(t) = Status::Ready(Resume::Reply(reply));
+            }
+        }
+        self.tell_everyone(KeeperState::Expired);
+        self.watchers.clear();
+        self.recipe.session_changed();
+    }
+
+    /// A library that renews sessions ([`Recipe::renews_session`]) goes on
+    /// with a new one after learning that its session expired: Curator's
+    /// `ConnectionState.reset()` on `Expired`. Calls work again; the driver
+    /// opens the session.
+    pub fn renew_session(&mut self) {
+        self.session_lost = false;
+        self.recipe.session_changed();
     }
 
     /// The library learned that the session expired.

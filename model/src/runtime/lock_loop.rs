@@ -52,6 +52,51 @@ pub trait Lock: Clone + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + '
     fn exception_ends_process(&self) -> bool {
         false
     }
+
+    /// One step of an executor thread's task (Curator's safe-notify and
+    /// background threads; see [`Recipe::has_executors`]).
+    fn on_task(&mut self, _thread: Thread, _resume: Resume) -> Action {
+        act(Step::Return, "no task")
+    }
+
+    /// `unlock()` after its release operation: the reply, or `Go` after a
+    /// step that was not a call. [`AfterRelease::Done`] lets the loop end
+    /// `unlock()`; the default ends it on a success and lets an error
+    /// escape (the seeds catch nothing).
+    fn after_release(&mut self, resume: Resume) -> AfterRelease {
+        match resume.into_reply() {
+            Some(Ok(_)) | None => AfterRelease::Done,
+            Some(reply) => AfterRelease::Next(throw(&reply, "unlock: KeeperException escapes")),
+        }
+    }
+
+    /// See [`Recipe::has_executors`].
+    fn has_executors(&self) -> bool {
+        false
+    }
+
+    /// See [`Recipe::renews_session`].
+    fn renews_session(&self) -> bool {
+        false
+    }
+
+    /// See [`Recipe::session_changed`].
+    fn session_changed(&mut self) {}
+
+    /// See [`Recipe::claims`].
+    fn claims(&self, _path: &str) -> bool {
+        false
+    }
+}
+
+/// What `unlock()` does after its release operation's reply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AfterRelease {
+    /// `unlock()` returns: the round (or the outer hold) is over.
+    Done,
+    /// `unlock()` takes this step first (a retry of the release, a task
+    /// handed to a background thread, an exception).
+    Next(Action),
 }
 
 /// Where the main thread stands in the loop.
@@ -134,8 +179,8 @@ impl<L: Lock> LockLoop<L> {
                 act(Step::Released, L::LEAVE)
             }
             Stage::Unlocking => self.unlocking(),
-            Stage::Released => match resume.into_reply() {
-                Some(Ok(_)) => {
+            Stage::Released => match self.lock.after_release(resume) {
+                AfterRelease::Done => {
                     self.held = self.held.saturating_sub(1);
                     if self.held > 0 {
                         self.unwind()
@@ -143,8 +188,7 @@ impl<L: Lock> LockLoop<L> {
                         self.next_round()
                     }
                 }
-                Some(reply) => throw(&reply, "unlock: KeeperException escapes"),
-                None => unreachable!("main thread resumed without the release's reply"),
+                AfterRelease::Next(action) => action,
             },
             Stage::Unwinding => self.unwind(),
             Stage::Unwound => self.next_round(),
@@ -195,7 +239,24 @@ impl<L: Lock> Recipe for LockLoop<L> {
         match thread {
             Thread::Main => self.main_step(resume),
             Thread::Event => self.lock.on_event(resume),
+            executor => self.lock.on_task(executor, resume),
         }
+    }
+
+    fn has_executors(&self) -> bool {
+        self.lock.has_executors()
+    }
+
+    fn renews_session(&self) -> bool {
+        self.lock.renews_session()
+    }
+
+    fn session_changed(&mut self) {
+        self.lock.session_changed()
+    }
+
+    fn claims(&self, path: &str) -> bool {
+        self.lock.claims(path)
     }
 
     fn reads_stat(&self) -> StatFields {

@@ -19,6 +19,30 @@ pub enum Thread {
     /// ZooKeeper's `EventThread`: runs watcher callbacks one at a time, in
     /// the order the events arrived.
     Event,
+    /// An executor thread of the client library that runs the tasks other
+    /// threads hand it ([`Step::Submit`]), one at a time, in order:
+    /// Curator's `SafeNotifyService`, which runs a watcher's
+    /// `synchronized (lock) { lock.notifyAll(); }` off the event thread.
+    SafeNotify,
+    /// Curator's background-operations thread: guaranteed deletes retried
+    /// after a failure, watcher removals, the clean-up of a protected
+    /// create that failed ([`Step::Submit`] hands it a task).
+    Background,
+}
+
+impl Thread {
+    /// Every thread, in the order drivers look at them.
+    pub const ALL: [Thread; 4] = [
+        Thread::Main,
+        Thread::Event,
+        Thread::SafeNotify,
+        Thread::Background,
+    ];
+
+    /// The executor threads: idle until another thread submits a task.
+    pub fn is_executor(self) -> bool {
+        matches!(self, Thread::SafeNotify | Thread::Background)
+    }
 }
 
 impl fmt::Display for Thread {
@@ -26,6 +50,8 @@ impl fmt::Display for Thread {
         f.write_str(match self {
             Thread::Main => "main",
             Thread::Event => "event",
+            Thread::SafeNotify => "safe-notify",
+            Thread::Background => "background",
         })
     }
 }
@@ -78,6 +104,8 @@ pub enum Resume {
     Reply(Reply),
     /// The event thread runs `watcher.process(notice)`.
     Notify { watcher: WatcherId, notice: Notice },
+    /// The answer to [`Step::ReadClock`]: whether the deadline has passed.
+    Clock { passed: bool },
 }
 
 /// One atomic action of a recipe thread.
@@ -112,6 +140,25 @@ pub enum Step {
     CountDown(LatchId),
     /// `latch.await()`: returns at once if the latch is open.
     Await(LatchId),
+    /// `executor.submit(task)`: queues one task for an executor thread
+    /// ([`Thread::is_executor`]); the recipe keeps what the task is, the
+    /// runtime how many are queued. The submitting thread goes on.
+    Submit(Thread),
+    /// `System.currentTimeMillis()` against the deadline a timed call set
+    /// with [`Step::StartDeadline`]: the thread resumes with
+    /// [`Resume::Clock`].
+    ReadClock,
+    /// A timed call starts its clock: the deadline is `millis` from now.
+    /// While it runs, a `wait()` of the thread ends at the deadline at the
+    /// latest (Curator's `wait(millisToWait)`). The checker lets the
+    /// deadline pass at any moment ([`Client::pass_deadline`]); the
+    /// simulator and `locksmith real` do not pass it yet, and no recipe
+    /// uses it yet (it is for Curator's `acquire(time, unit)`).
+    ///
+    /// [`Client::pass_deadline`]: super::Client::pass_deadline
+    StartDeadline(u32),
+    /// The timed call returned: its deadline no longer matters.
+    StopDeadline,
     /// `lock()` returned: the client now believes it holds the lock.
     Acquired,
     /// `lock()` returned without the lock (a try-lock that failed, a timed
@@ -125,7 +172,8 @@ pub enum Step {
     Unlocked,
     /// The critical section ends; `unlock()` begins.
     Released,
-    /// The event thread's callback returned.
+    /// The event thread's callback returned, or an executor thread's task
+    /// ended.
     Return,
     /// The client finished all its acquisitions (on whichever thread
     /// finished the last one).
@@ -241,6 +289,37 @@ pub trait Recipe: Clone + Eq + std::hash::Hash + fmt::Debug + Send + Sync + 'sta
     fn exception_ends_process(&self) -> bool {
         false
     }
+
+    /// Whether the recipe runs on a client library with executor threads
+    /// of its own ([`Thread::SafeNotify`], [`Thread::Background`]): Curator.
+    fn has_executors(&self) -> bool {
+        false
+    }
+
+    /// Whether the client library replaces a lost session with a new one
+    /// — Curator's `ConnectionState.reset()` on `Expired` — and also gives
+    /// up on a session by itself, on the client's clock, while the server
+    /// still holds it (`ConnectionStateManager`'s injected expiry, the
+    /// checker's `client_expiries`). The plain Java client and kazoo do
+    /// neither: a lost session stays lost.
+    fn renews_session(&self) -> bool {
+        false
+    }
+
+    /// The client library moved to a new session (see
+    /// [`renews_session`](Self::renews_session)): what code that remembers
+    /// "the session I created this on" compares against, without a session
+    /// id in the recipe's state.
+    fn session_changed(&mut self) {}
+
+    /// Whether the recipe will find `path` by a name it holds only in part
+    /// — Curator's protected create looks for `_c_<uuid>` among the
+    /// children when it retries — although [`paths`](Self::paths) does not
+    /// list it: the orphaned-node property does not count such a node as
+    /// forgotten.
+    fn claims(&self, _path: &str) -> bool {
+        false
+    }
 }
 
 /// A set of `Stat` fields, as a recipe declares what it reads.
@@ -250,6 +329,11 @@ pub struct StatFields {
     pub czxid: bool,
     pub mzxid: bool,
     pub cversion: bool,
+    /// Read as `stat.getEphemeralOwner() == zk.getSessionId()`: the recipe
+    /// sees 1 where the node's owner is the client's current session and
+    /// 0 otherwise ([`StatFields::own_session`], applied by every driver),
+    /// never a session id — the checker's symmetry reduction keeps session
+    /// ids out of client state.
     pub ephemeral_owner: bool,
 }
 
@@ -283,16 +367,34 @@ impl StatFields {
         }
     }
 
+    /// Turns the `ephemeralOwner` of a reply's stat into whether it is
+    /// `session` (1) or not (0), for a recipe that reads it (see
+    /// [`StatFields::ephemeral_owner`]); drivers call it before
+    /// [`mask_reply`](Self::mask_reply).
+    pub fn own_session(self, reply: &mut Reply, session: i64) {
+        if !self.ephemeral_owner {
+            return;
+        }
+        if let Some(st) = stat_of(reply) {
+            st.ephemeral_owner = i64::from(st.ephemeral_owner == session && session != 0);
+        }
+    }
+
     /// Masks the stat inside a reply, if it carries one.
     pub fn mask_reply(self, reply: &mut Reply) {
-        use crate::zk::OpResult;
-        match reply {
-            Ok(OpResult::Exists(Some(st))) | Ok(OpResult::SetData(st)) => self.mask(st),
-            Ok(OpResult::GetData { stat, .. }) | Ok(OpResult::GetChildren { stat, .. }) => {
-                self.mask(stat)
-            }
-            _ => {}
+        if let Some(st) = stat_of(reply) {
+            self.mask(st);
         }
+    }
+}
+
+/// The stat a reply carries, if any.
+fn stat_of(reply: &mut Reply) -> Option<&mut Stat> {
+    use crate::zk::OpResult;
+    match reply {
+        Ok(OpResult::Exists(Some(st))) | Ok(OpResult::SetData(st)) => Some(st),
+        Ok(OpResult::GetData { stat, .. }) | Ok(OpResult::GetChildren { stat, .. }) => Some(stat),
+        _ => None,
     }
 }
 

@@ -123,13 +123,16 @@ pub fn describe_client(c: &Client<AnyRecipe>) -> String {
 /// The server's reply as the recipe reads it: the model's terms, the
 /// children sorted (ZooKeeper lists them in no particular order; the model
 /// answers sorted, and every recipe sorts), only the `Stat` fields the
-/// recipe reads.
-fn as_read(raw: RawReply, client: &Client<AnyRecipe>) -> Reply {
+/// recipe reads — an `ephemeralOwner` as whether it is the client's
+/// `session` (the model's terms: no session id in a recipe's state).
+fn as_read(raw: RawReply, client: &Client<AnyRecipe>, session: i64) -> Reply {
     let mut reply = normalise(raw);
     if let Ok(OpResult::GetChildren { children, .. }) = &mut reply {
         children.sort();
     }
-    client.recipe.reads_stat().mask_reply(&mut reply);
+    let fields = client.recipe.reads_stat();
+    fields.own_session(&mut reply, session);
+    fields.mask_reply(&mut reply);
     reply
 }
 
@@ -201,6 +204,17 @@ impl Stage {
             Action::LoseConnection(c) => self.lose_connection(n, c as usize).await?,
             Action::Disconnect(c) => self.disconnect(c as usize).await?,
             Action::Reconnect(c) => self.reconnect(c as usize).await?,
+            Action::ClientExpire(_)
+            | Action::GiveUp(_)
+            | Action::ExpireOld(_)
+            | Action::Deadline(_) => {
+                return Err(Stop::Unforced {
+                    step: n,
+                    why: format!(
+                        "{a}: a client-side expiry or a timed call's deadline (Curator's) — confirm does not drive a client library's own session renewal or clock yet"
+                    ),
+                })
+            }
             Action::Crash(c) => {
                 let p = &mut self.peers[c as usize];
                 p.client.crash();
@@ -306,6 +320,7 @@ impl Stage {
                 ("closes the session: the server confirms it".to_string(), r)
             }
             Line::Attached(s) => {
+                let session = s.id().unwrap_or(0);
                 let out = s.call_raw(op).await;
                 if !out.answered {
                     return Err(diverged(
@@ -323,7 +338,7 @@ impl Stage {
                     after,
                     ..
                 } = out;
-                let reply = as_read(reply, &p.client);
+                let reply = as_read(reply, &p.client, session);
                 // Events its own transaction fired at the client came
                 // before the reply.
                 for e in node_events(before) {
@@ -342,8 +357,12 @@ impl Stage {
                 return Ok((shown, Some(reply)));
             }
             Line::Away(_) => {
+                let session = match &p.line {
+                    Line::Away(d) => d.id(),
+                    _ => 0,
+                };
                 let out = p.call_away(op).await.map_err(Stop::Failed)?;
-                let reply = as_read(out.reply, &p.client);
+                let reply = as_read(out.reply, &p.client, session);
                 let shown = match &reply {
                     Ok(r) => format!("{op} → {r}"),
                     Err(e) => format!("{op} → {e}"),

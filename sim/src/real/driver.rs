@@ -271,8 +271,12 @@ impl World {
                 idle = idle.min(until - now);
             }
         }
-        if slot.client.can_step(Thread::Event) {
-            return Next::Step(Thread::Event);
+        // The library's threads first (the event thread, then Curator's
+        // safe-notify and background executors), as in the simulator.
+        for t in [Thread::Event, Thread::SafeNotify, Thread::Background] {
+            if slot.client.can_step(t) {
+                return Next::Step(t);
+            }
         }
         if slot.client.can_step(Thread::Main) {
             match slot.pause_until {

@@ -19,6 +19,9 @@
 //! expiries = 0             # any live session expires, at any step
 //! crashes = 0              # a client process crashes; its session times out later
 //! reorders = 0             # UNSAFE: a reply or event overtakes the one before it
+//! client_expiries = 0      # the client library gives up on its session and opens a
+//!                          # new one before the server expires the old one (Curator)
+//! waiter_client_expiries = 0 # the same, striking a parked waiter
 //!
 //! [expect]                 # what `cargo test` holds the checker to
 //! verdict = "violated"     # holds | violated | incomplete
@@ -132,6 +135,10 @@ struct RawFaults {
     crashes: u8,
     #[serde(default)]
     reorders: u8,
+    #[serde(default)]
+    client_expiries: u8,
+    #[serde(default)]
+    waiter_client_expiries: u8,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -369,6 +376,8 @@ impl Scenario {
             expiries: raw.faults.expiries,
             crashes: raw.faults.crashes,
             reorders: raw.faults.reorders,
+            client_expiries: raw.faults.client_expiries,
+            waiter_client_expiries: raw.faults.waiter_client_expiries,
         };
         if let Some(n) = raw.check.max_states {
             check.max_states = n;

@@ -29,12 +29,13 @@
 
 use super::trace::Party;
 use super::world::{
-    ack_link, client_link, lock, now, park, recv, yield_now, Conn, Inbox, Shared, ToClient,
-    ToServer, World, Write,
+    ack_link, client_link, lock, now, park, recv, yield_now, Conn, Inbox, ServerSession, Shared,
+    ToClient, ToServer, World, Write,
 };
 use locksmith_model::harness::{judge, LockEvent, Property};
-use locksmith_model::runtime::{Output, Status, Thread};
+use locksmith_model::runtime::{Output, Recipe, Status, Thread};
 use locksmith_model::zk::OpResult;
+use locksmith_model::zk::Service;
 
 /// The connection dropped (reset, read timeout, or the server closed it):
 /// packets in flight on it are lost, pending calls fail, and the library
@@ -48,6 +49,7 @@ pub fn lose_connection(w: &mut World, c: usize, why: &str) {
         return;
     }
     cp.client.on_connection_loss();
+    cp.suspended_since.get_or_insert(t);
     cp.epoch += 1;
     cp.conn = Conn::Connecting(t);
     let (epoch, seen) = (cp.epoch, cp.seen_event);
@@ -60,6 +62,63 @@ pub fn lose_connection(w: &mut World, c: usize, why: &str) {
     );
     w.metrics.heartbeats += 1;
     w.send_to_server(c, ToServer::Connect { epoch, seen });
+    w.wake_threads(c);
+}
+
+/// A library that renews sessions (Curator's `ConnectionState.reset()`)
+/// and has just learned that its session expired opens a new one: LOST,
+/// then RECONNECTED when the server answers the new connection.
+fn renew(w: &mut World, c: usize) {
+    let cp = &w.clients[c];
+    if !(cp.client.session_lost && cp.client.recipe.renews_session() && !cp.client.is_done()) {
+        return;
+    }
+    w.clients[c].client.renew_session();
+    open_new_session(w, c, "Curator: LOST");
+}
+
+/// Curator's `ConnectionStateManager`: SUSPENDED for a session timeout by
+/// the client's own clock, it injects an expiry — pending calls fail with
+/// `SessionExpired`, every watcher hears `Expired` — and opens a new
+/// session, while the server may still hold the old one (it expires it
+/// later, when its own timeout runs out).
+fn give_up(w: &mut World, c: usize) {
+    let old = &w.sessions[c];
+    w.abandoned.push((old.id, old.last_heard));
+    w.clients[c].client.give_up_session();
+    open_new_session(
+        w,
+        c,
+        "Curator gives up: SUSPENDED for a session timeout, it injects an expiry (LOST)",
+    );
+}
+
+/// A new handle connects on a new session.
+fn open_new_session(w: &mut World, c: usize, why: &str) {
+    let t = now();
+    let id = w.server.open_session();
+    let epoch = w.clients[c].epoch + 1;
+    w.sessions[c] = ServerSession {
+        id,
+        epoch,
+        connected: false,
+        last_heard: t,
+        sent_events: Vec::new(),
+        next_seq: 0,
+    };
+    let cp = &mut w.clients[c];
+    cp.session = id;
+    cp.suspended_since = None;
+    cp.epoch = epoch;
+    cp.seen_event = 0;
+    cp.conn = Conn::Connecting(t);
+    w.trace.note(
+        t,
+        Some(Party::Client(c)),
+        format!("{why}; a new handle connects on session {id}"),
+    );
+    w.metrics.heartbeats += 1;
+    w.send_to_server(c, ToServer::Connect { epoch, seen: 0 });
     w.wake_threads(c);
 }
 
@@ -85,7 +144,15 @@ fn on_packet(w: &mut World, c: usize, pkt: ToClient) {
                 w.trace
                     .note(t, Some(Party::Client(c)), format!("reply to {thread}: {r}"));
             }
-            w.clients[c].client.on_reply(thread, reply);
+            let mut reply = reply;
+            let cp = &mut w.clients[c];
+            // `ephemeralOwner` reaches a recipe only as "mine or not".
+            let session = i64::from(cp.session.0);
+            cp.client
+                .recipe
+                .reads_stat()
+                .own_session(&mut reply, session);
+            cp.client.on_reply(thread, reply);
         }
         ToClient::Event { seq, event, .. } => {
             if seq <= cp.seen_event {
@@ -107,6 +174,7 @@ fn on_packet(w: &mut World, c: usize, pkt: ToClient) {
         ToClient::Pong { .. } => {}
         ToClient::Connected { .. } => {
             cp.conn = Conn::Connected;
+            cp.suspended_since = None;
             cp.client.on_reconnect();
             w.trace.note(
                 t,
@@ -140,7 +208,9 @@ fn on_packet(w: &mut World, c: usize, pkt: ToClient) {
 pub async fn receiver(shared: Shared, c: usize) {
     loop {
         let pkt = recv(&shared, Inbox::Client(c), client_link).await;
-        on_packet(&mut lock(&shared), c, pkt);
+        let mut w = lock(&shared);
+        on_packet(&mut w, c, pkt);
+        renew(&mut w, c);
     }
 }
 
@@ -154,6 +224,15 @@ pub async fn heartbeat(shared: Shared, c: usize) {
         let t = now();
         let cp = &mut w.clients[c];
         if cp.client.session_lost {
+            continue;
+        }
+        if cp.client.recipe.renews_session()
+            && !cp.client.is_done()
+            && cp
+                .suspended_since
+                .is_some_and(|s| t.saturating_sub(s) >= timeout)
+        {
+            give_up(&mut w, c);
             continue;
         }
         match cp.conn {
@@ -352,10 +431,7 @@ fn can_run(w: &mut World, c: usize, t: Thread, waker: &std::task::Waker) -> bool
     if cp.client.can_step(t) || (t == Thread::Main && cp.client.is_done()) {
         return true;
     }
-    match t {
-        Thread::Main => cp.main_waker = Some(waker.clone()),
-        Thread::Event => cp.event_waker = Some(waker.clone()),
-    }
+    cp.wakers[t as usize] = Some(waker.clone());
     false
 }
 
@@ -369,13 +445,15 @@ async fn think(shared: &Shared) {
     }
 }
 
-/// Lets the other thread of the client run first, if it can.
+/// Lets the other threads of the client run first, if one can.
 async fn maybe_yield(shared: &Shared, c: usize, t: Thread) {
-    let other = match t {
-        Thread::Main => Thread::Event,
-        Thread::Event => Thread::Main,
+    let yield_ = {
+        let w = lock(shared);
+        let client = &w.clients[c].client;
+        Thread::ALL
+            .into_iter()
+            .any(|other| other != t && client.can_step(other))
     };
-    let yield_ = lock(shared).clients[c].client.can_step(other);
     if yield_ {
         yield_now().await;
     }
@@ -454,5 +532,21 @@ pub async fn event_thread(shared: Shared, c: usize) {
             critical_section(&shared, c, tenure).await;
         }
         maybe_yield(&shared, c, Thread::Event).await;
+    }
+}
+
+/// A thread of the client library's executors (Curator's safe-notify and
+/// background threads): runs the tasks the other threads submit.
+pub async fn executor_thread(shared: Shared, c: usize, t: Thread) {
+    loop {
+        park(&shared, move |w, waker| can_run(w, c, t, waker)).await;
+        {
+            let mut w = lock(&shared);
+            if w.clients[c].client.is_done() && !w.clients[c].client.can_step(t) {
+                continue;
+            }
+            step(&mut w, c, t);
+        }
+        maybe_yield(&shared, c, t).await;
     }
 }

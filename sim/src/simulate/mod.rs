@@ -52,7 +52,7 @@ use crate::sim_settings::{FaultKind, SimSettings};
 use link::Link;
 use locksmith_model::harness::{Property, Violations};
 use locksmith_model::recipe::RecipeId;
-use locksmith_model::runtime::{Client, Recipe, RecipeConfig};
+use locksmith_model::runtime::{Client, Recipe, RecipeConfig, Thread};
 use locksmith_model::zk::{CreateMode, Service, ZkServer};
 pub use metrics::{Metrics, Summary, Totals};
 use std::sync::{Arc, Mutex};
@@ -199,15 +199,15 @@ pub async fn simulate(cfg: SimConfig, trace_on: bool) -> (Violations, Metrics, T
             conn: Conn::Connected,
             last_heard: 0,
             seen_event: 0,
-            main_waker: None,
-            event_waker: None,
+            wakers: Default::default(),
             own_node: None,
             attempt_since: None,
             arrived_at: None,
             notified_in_attempt: false,
             node: None,
             paused: false,
-            timed_waits: [0, 0],
+            timed_waits: [0; 4],
+            suspended_since: None,
         });
     }
     if let Some(root) = clients.first().map(|c| c.client.recipe.lock_root()) {
@@ -222,6 +222,7 @@ pub async fn simulate(cfg: SimConfig, trace_on: bool) -> (Violations, Metrics, T
         reorder_within_session: s.reorder_within_session,
         server,
         sessions,
+        abandoned: Vec::new(),
         clients,
         to_server: (0..n).map(|_| Link::new(true)).collect(),
         to_client: (0..n).map(|_| Link::new(fifo)).collect(),
@@ -267,6 +268,11 @@ pub async fn simulate(cfg: SimConfig, trace_on: bool) -> (Violations, Metrics, T
         node.spawn(client_lib::heartbeat(shared.clone(), c));
         node.spawn(client_lib::event_thread(shared.clone(), c));
         node.spawn(client_lib::main_thread(shared.clone(), c));
+        if lock(&shared).clients[c].client.executors.is_some() {
+            for t in [Thread::SafeNotify, Thread::Background] {
+                node.spawn(client_lib::executor_thread(shared.clone(), c, t));
+            }
+        }
     }
 
     let chaos = h.create_node().name("chaos").build();

@@ -261,6 +261,24 @@ pub async fn expirer(shared: Shared) {
                 expire(&mut w, c, "no heartbeat for the session timeout");
             }
         }
+        // Sessions their clients gave up on: nobody pings them any more.
+        let timeout = w.p.timeout;
+        let (due, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut w.abandoned)
+            .into_iter()
+            .partition(|&(_, heard)| t.saturating_sub(heard) > timeout);
+        w.abandoned = kept;
+        for (id, _) in due {
+            if w.server.is_alive(id) {
+                w.metrics.expiries += 1;
+                w.trace.note(
+                    t,
+                    Some(Party::Server),
+                    format!("session {id}, given up by its client, expires: its ephemeral nodes are deleted"),
+                );
+                let events = w.server.expire(id);
+                route(&mut w, None, events, false);
+            }
+        }
     }
 }
 

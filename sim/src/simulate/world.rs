@@ -195,8 +195,9 @@ pub struct ClientProc {
     pub conn: Conn,
     pub last_heard: u64,
     pub seen_event: u64,
-    pub main_waker: Option<std::task::Waker>,
-    pub event_waker: Option<std::task::Waker>,
+    /// Each thread's task, parked until the thread can step (by
+    /// [`Thread::ALL`]'s order).
+    pub wakers: [Option<std::task::Waker>; 4],
     /// The last node this client's main thread created (for the token).
     pub own_node: Option<String>,
     /// In an attempt: lock() called, not returned yet.
@@ -209,9 +210,13 @@ pub struct ClientProc {
     pub notified_in_attempt: bool,
     pub node: Option<madsim::task::NodeId>,
     pub paused: bool,
-    /// How many timed `wait`s each thread (main, event) has begun: a timer
-    /// only ends the wait it was set for.
-    pub timed_waits: [u64; 2],
+    /// How many timed `wait`s each thread has begun: a timer only ends the
+    /// wait it was set for.
+    pub timed_waits: [u64; 4],
+    /// Since when the connection has been down (Curator: SUSPENDED); a
+    /// library that renews sessions gives up on the session after a
+    /// session timeout of it, by the client's clock.
+    pub suspended_since: Option<u64>,
 }
 
 /// Run-level parameters in nanoseconds.
@@ -259,6 +264,10 @@ pub struct World {
     pub reorder_within_session: bool,
     pub server: ZkServer,
     pub sessions: Vec<ServerSession>,
+    /// Sessions a client's library gave up on while the server still held
+    /// them (Curator), with when the server last heard from each: the
+    /// server expires them a session timeout after that.
+    pub abandoned: Vec<(SessionId, u64)>,
     pub clients: Vec<ClientProc>,
     pub to_server: Vec<Link<ToServer>>,
     pub to_client: Vec<Link<ToClient>>,
@@ -332,23 +341,19 @@ impl World {
     /// Wakes client `c`'s threads that can step.
     pub fn wake_threads(&mut self, c: usize) {
         let cp = &mut self.clients[c];
-        let main = if cp.client.can_step(Thread::Main) {
-            cp.main_waker.take()
-        } else {
-            None
-        };
-        let event = if cp.client.can_step(Thread::Event) {
-            cp.event_waker.take()
-        } else {
-            None
-        };
+        let mut woken: [Option<std::task::Waker>; 4] = Default::default();
+        for t in Thread::ALL {
+            if cp.client.can_step(t) {
+                woken[t as usize] = cp.wakers[t as usize].take();
+            }
+        }
         // A woken thread is scheduled after a random delay (the OS and the
         // JVM do not run it at once): the other thread, and every other
         // node, may act in between — the interleavings the checker explores
         // (a notification sent while the main thread is still on its way
         // from `exists` to `wait()` is racy-wait's lost wake-up). The timer
         // is armed here, so the thread is polled once, when it runs.
-        for w in [main, event].into_iter().flatten() {
+        for w in woken.into_iter().flatten() {
             let d = self.draw(self.p.wake);
             if d == 0 {
                 w.wake();

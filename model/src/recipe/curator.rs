@@ -1,0 +1,738 @@
+//! `curator` — Apache Curator 5.4's `InterProcessMutex`, the lock seed 000
+//! opens with (lines 26–48: `ExponentialBackoffRetry(1000, 3, 5000)`,
+//! `new InterProcessMutex(zkClient, "/curator/locks")`, `acquire()`,
+//! `doSomething()`, `release()`), modelled call for call from Curator's
+//! classes:
+//!
+//! - `InterProcessMutex.internalLock`: a thread that already holds the
+//!   mutex counts up (`lockData.lockCount.incrementAndGet()`) with no
+//!   ZooKeeper call; otherwise `LockInternals.attemptLock`;
+//! - `attemptLock`: `driver.createsTheLock` then `internalLockLoop`; a
+//!   `NoNodeException` from either starts again while the retry policy
+//!   allows (`allowRetry(retryCount++)`: 3 retries);
+//! - `StandardLockInternalsDriver.createsTheLock`:
+//!   `create().creatingParentContainersIfNeeded().withProtection()
+//!   .withMode(EPHEMERAL_SEQUENTIAL).forPath("…/lock-")` —
+//!   `CreateBuilderImpl` with `ProtectedMode`: the node is named
+//!   `_c_<uuid>-lock-<seq>`, one uuid per builder (per attempt); the
+//!   create runs in a `RetryLoop`, and a retry first looks for its node by
+//!   the uuid (`findProtectedNodeInForeground`: `getChildren`, a child that
+//!   starts with `_c_<uuid>`) — `validateFoundNode` throws away (deletes in
+//!   the background) a node found after the session changed (CURATOR-498);
+//! - `internalLockLoop`: `getChildren`, sorted by the suffix after
+//!   `lock-`; our index 0 → held; not found → `NoNodeException` (with
+//!   `doDelete`); else `synchronized (this) { getData().usingWatcher(w)
+//!   .forPath(predecessor); wait(); }`, `NoNodeException` → loop. The
+//!   watcher is `client.postSafeNotify(LockInternals.this)`: the event
+//!   thread hands `synchronized (this) { notifyAll(); }` to Curator's
+//!   safe-notify executor ([`Thread::SafeNotify`]). An exception other
+//!   than `NoNode` leaves the loop with `doDelete`: `deleteOurPath` is a
+//!   guaranteed delete (`NoNode` ignored), then the exception escapes;
+//! - every call goes through `RetryLoop.callWithRetry`: `ConnectionLoss`
+//!   and `SessionExpired` are retried (the model's server raises neither
+//!   `OperationTimeout` nor `SessionMoved`) up to the policy's 3 retries;
+//!   the next try waits until the connection is back
+//!   (`blockUntilConnectedOrTimedOut`: the runtime holds a request until
+//!   the reconnect);
+//! - `release()`: count − 1; at zero `internals.releaseLock(path)` —
+//!   `removeWatchers()`, then `deleteOurPath`: `delete().guaranteed()`:
+//!   a delete whose retries run out is handed to the background thread
+//!   ([`Thread::Background`], `FailedDeleteManager`), retried until it
+//!   succeeds, and `release()` throws — after `finally { threadData
+//!   .remove(thread) }`: the thread no longer holds the mutex, whether the
+//!   node is gone or not (CURATOR-678);
+//! - the connection-state machine (`ConnectionStateManager`,
+//!   `ConnectionState.reset()`): on a session's expiry — the server's, or
+//!   the one Curator injects after `SUSPENDED` for a session timeout by
+//!   the client's own clock (the checker's `client_expiries`) — the
+//!   library opens a new session (LOST, then RECONNECTED), and every
+//!   registered watcher hears `Expired`. Nothing in the acquire loop checks
+//!   that its node belongs to the current session (CURATOR-604).
+//!
+//! **Model choices.** The uuid of an attempt is the client's letter and
+//! the attempt's number (`_c_a1-lock-`): unique among the nodes that can
+//! exist, and short, so the path stays within `Name`'s 30 inline bytes.
+//! The lock root is `/locks`, one persistent node the drivers create: the
+//! seed's `/curator/locks` is two levels that
+//! `creatingParentContainersIfNeeded` would create as containers, which
+//! the drivers' one-node root does not model. `removeWatchers()` is left
+//! out: the only watcher the mutex registers is on its predecessor, which
+//! was deleted (firing it) before the mutex could be held, and a
+//! watcher removal on a session that changed finds nothing, so the
+//! request Curator sends is answered `NoWatcher` and ignored (`quietly`)
+//! in every state the model reaches — said, not checked. When the create's
+//! retries run out on a `ConnectionLoss`, its node is looked for and
+//! deleted by the background thread (`FindAndDeleteProtectedNodeInBackground`,
+//! CURATOR-45) and the exception escapes `acquire()`. `acquire(time, unit)`
+//! is not modelled (every scenario calls `acquire()`). The retry loop's
+//! connection timeout (`blockUntilConnectedOrTimedOut` giving up after
+//! `connectionTimeoutMs`) is not modelled: a call waits for the reconnect.
+//! Free choices, not faults: the retry loop's sleeps, the reconnect
+//! (RECONNECTED), the moment Curator gives up on a suspended session
+//! (`GiveUp`, after a client-side expiry began) and the server's later end
+//! of that session (`ExpireOld`). Budgeted faults: connection losses,
+//! expiries, client-side expiries.
+//!
+//! **Claims:** mutual exclusion, re-entrancy, no herd. **Holds** without
+//! faults (`curator.toml`) and across a connection loss on the create
+//! (`curator-connection-loss.toml`: the protected create finds its node).
+//! **Breaks** on a holder's expiry (CURATOR-206, closed "by design") and
+//! on a client-side expiry of a waiter: the loop takes the lock on its old
+//! session's node, which the server deletes later (CURATOR-604,
+//! `curator-604.toml`). The owner-check variant (`curator-owner-check`)
+//! compares the node's `ephemeralOwner` with the current session before
+//! it believes it holds, as CURATOR-696 does for `LeaderLatch`.
+
+use crate::runtime::lock_loop::{AfterRelease, Lock};
+use crate::runtime::step::{
+    act, call, release, throw, unexpected, Action, RecipeConfig, Resume, StatFields, Step, Thread,
+};
+use crate::zk::{path, CreateMode, Name, Op, OpResult, Reply, ZkError};
+
+pub const LOCK_ROOT: &str = "/locks";
+/// `InterProcessMutex.LOCK_NAME`.
+const LOCK_NAME: &str = "lock-";
+/// `LockInternals.this`, the monitor of `synchronized (this)`.
+const MONITOR: u8 = 0;
+/// `LockInternals.watcher`.
+const WATCHER: u8 = 1;
+/// `ExponentialBackoffRetry(1000, 3, 5000)`: three retries.
+const MAX_RETRIES: u8 = 3;
+
+/// Where the main thread stands in `acquire()`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Main {
+    /// `internalLock` next.
+    Start,
+    /// The protected `create` sent.
+    Create,
+    /// A retry's `findProtectedNodeInForeground`: `getChildren` sent.
+    Find,
+    /// `validateFoundNode` handed an old session's node to the background
+    /// thread; `create` next.
+    Discarded,
+    /// The create's retries ran out and its node went to
+    /// `FindAndDeleteProtectedNodeInBackground`; the exception escapes.
+    Abandoned,
+    /// `getSortedChildren`: `getChildren` sent.
+    Children,
+    /// The owner-check variant: `exists(ourPath)` sent.
+    Owner,
+    /// `synchronized (this)` entered; `getData` next.
+    Entered,
+    /// `getData().usingWatcher(watcher)` sent.
+    GetData,
+    /// In `wait()`.
+    Waiting,
+    /// Left `synchronized (this)`; the loop's `getChildren` next.
+    Exited,
+    /// An exception left `synchronized (this)`; `doDelete` next.
+    Leaving,
+    /// `deleteOurPath`'s delete sent (`doDelete`).
+    Deleting(Then),
+    /// The delete's retries ran out and it went to the background thread.
+    Handed(Then),
+}
+
+/// What `acquire()` does once `deleteOurPath` is done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Then {
+    /// `attemptLock` caught `NoNodeException`: try again.
+    Retry,
+    /// The exception escapes `acquire()`.
+    Throw,
+}
+
+/// A task of Curator's background thread.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+enum Task {
+    #[default]
+    None,
+    /// `delete().guaranteed().inBackground()`: retried until it succeeds.
+    Delete(Name),
+    /// `FindAndDeleteProtectedNodeInBackground`: `getChildren`, then a
+    /// guaranteed delete of the child named `_c_<uuid>-…` (the attempt
+    /// number stands for the uuid).
+    FindAndDelete(u8),
+}
+
+/// The safe-notify executor's task: `synchronized (this) { notifyAll(); }`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+enum Notify {
+    #[default]
+    Idle,
+    Entered,
+    Notified,
+    Exited,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Curator {
+    main: Main,
+    /// `threadData`'s `lockCount` for the main thread; 0: no entry.
+    count: u8,
+    /// The protected uuid: this client and its attempt number.
+    me: u8,
+    attempt: u8,
+    /// `RetryLoop`'s count for the call in flight.
+    retries: u8,
+    /// `attemptLock`'s `retryCount` (`NoNodeException`s).
+    lock_retries: u8,
+    /// `ProtectedMode.sessionId` is not the current session any more.
+    stale: bool,
+    own: Name,
+    watched: Name,
+    /// The event thread's `process` handed its task to safe-notify.
+    submitted: bool,
+    notify: Notify,
+    /// Tasks handed to the background thread, in order.
+    background: Vec<Task>,
+    /// The one the background thread is running.
+    task: Task,
+    owner_check: bool,
+}
+
+pub fn new(cfg: RecipeConfig) -> Curator {
+    Curator {
+        main: Main::Start,
+        count: 0,
+        me: cfg.client,
+        attempt: 0,
+        retries: 0,
+        lock_retries: 0,
+        stale: false,
+        own: Name::default(),
+        watched: Name::default(),
+        submitted: false,
+        notify: Notify::Idle,
+        background: Vec::new(),
+        task: Task::None,
+        owner_check: false,
+    }
+}
+
+/// The CURATOR-696 fix applied to the mutex: the holder checks its node's
+/// `ephemeralOwner` against its current session.
+pub fn new_owner_check(cfg: RecipeConfig) -> Curator {
+    Curator {
+        owner_check: true,
+        ..new(cfg)
+    }
+}
+
+/// `RetryLoop.shouldRetry`'s codes that the model's server can return.
+fn retryable(reply: &Reply) -> bool {
+    matches!(
+        reply,
+        Err(ZkError::ConnectionLoss) | Err(ZkError::SessionExpired)
+    )
+}
+
+/// `StandardLockInternalsDriver.fixForSorting`: the part after `lock-`.
+fn suffix(name: &str) -> &str {
+    match name.rfind(LOCK_NAME) {
+        Some(i) => &name[i + LOCK_NAME.len()..],
+        None => name,
+    }
+}
+
+impl Curator {
+    /// `_c_<uuid>-`: what a protected name starts with.
+    fn protected_prefix(&self) -> String {
+        self.prefix_of(self.attempt)
+    }
+
+    fn prefix_of(&self, attempt: u8) -> String {
+        format!("_c_{}{:x}-", (b'a' + self.me) as char, attempt)
+    }
+
+    /// `createsTheLock` with a new builder: a new uuid, a new retry loop.
+    fn start_attempt(&mut self) -> Action {
+        self.attempt = self.attempt.wrapping_add(1);
+        self.retries = 0;
+        self.stale = false;
+        self.create()
+    }
+
+    fn create(&mut self) -> Action {
+        self.main = Main::Create;
+        let at = format!("{LOCK_ROOT}/{}{LOCK_NAME}", self.protected_prefix());
+        call(
+            Op::create(at, CreateMode::EphemeralSequential),
+            None,
+            "createsTheLock: create().creatingParentContainersIfNeeded().withProtection().withMode(EPHEMERAL_SEQUENTIAL)",
+        )
+    }
+
+    fn find(&mut self) -> Action {
+        self.main = Main::Find;
+        call(
+            Op::get_children(LOCK_ROOT, false),
+            None,
+            "RetryLoop retries the create: findProtectedNodeInForeground: getChildren",
+        )
+    }
+
+    fn children(&mut self) -> Action {
+        self.main = Main::Children;
+        call(
+            Op::get_children(LOCK_ROOT, false),
+            None,
+            "internalLockLoop: getSortedChildren()",
+        )
+    }
+
+    /// One more try of the call in flight, if the policy allows.
+    fn retry(&mut self) -> bool {
+        if self.retries < MAX_RETRIES {
+            self.retries += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// A retry loop of its own for the next call.
+    fn fresh(&mut self) {
+        self.retries = 0;
+    }
+
+    /// The create's `RetryLoop` after a failure.
+    fn create_failed(&mut self, reply: Option<Reply>) -> Action {
+        match reply {
+            Some(r) if retryable(&r) && self.retry() => self.find(),
+            // CURATOR-45: the create may have been applied; the node is
+            // looked for and deleted in the background, and the
+            // exception escapes.
+            Some(Err(ZkError::ConnectionLoss)) => {
+                self.background.push(Task::FindAndDelete(self.attempt));
+                self.main = Main::Abandoned;
+                act(
+                    Step::Submit(Thread::Background),
+                    "protectedPathInForeground: new FindAndDeleteProtectedNodeInBackground(...).execute()",
+                )
+            }
+            other => unexpected(
+                other,
+                "createsTheLock: the create's exception escapes acquire()",
+            ),
+        }
+    }
+
+    /// `findNode` + `validateFoundNode`.
+    fn found(&mut self, reply: Reply) -> Action {
+        let Ok(OpResult::GetChildren { children, .. }) = &reply else {
+            return self.create_failed(Some(reply));
+        };
+        let prefix = self.protected_prefix();
+        let found = children
+            .iter()
+            .find(|c| c.as_str().starts_with(&prefix))
+            .cloned();
+        let stale = std::mem::take(&mut self.stale);
+        match found {
+            Some(node) if stale => {
+                self.background
+                    .push(Task::Delete(path::join(LOCK_ROOT, &node)));
+                self.main = Main::Discarded;
+                act(
+                    Step::Submit(Thread::Background),
+                    "validateFoundNode: the session changed: delete the old session's node in the background (CURATOR-498)",
+                )
+            }
+            Some(node) => {
+                self.own = path::join(LOCK_ROOT, &node);
+                self.fresh();
+                self.children()
+            }
+            None => self.create(),
+        }
+    }
+
+    /// `getsTheLock` on a sorted `getChildren` reply.
+    fn ranked(&mut self, reply: Reply) -> Action {
+        let Ok(OpResult::GetChildren { children, .. }) = &reply else {
+            return self.loop_failed(Some(reply));
+        };
+        let mut sorted: Vec<&Name> = children.iter().collect();
+        sorted.sort_by(|a, b| suffix(a).cmp(suffix(b)));
+        let me = path::name(&self.own);
+        match sorted.iter().position(|c| c.as_str() == me) {
+            None => self.delete_own(
+                Then::Retry,
+                "getsTheLock: NoNodeException (our node is gone): doDelete",
+            ),
+            Some(0) if self.owner_check => {
+                self.fresh();
+                self.main = Main::Owner;
+                call(
+                    Op::exists(self.own.clone(), false),
+                    None,
+                    "owner check: checkExists(ourPath).getEphemeralOwner() == getSessionId()",
+                )
+            }
+            Some(0) => self.acquired(),
+            Some(i) => {
+                self.watched = path::join(LOCK_ROOT, sorted[i - 1]);
+                self.main = Main::Entered;
+                act(Step::Enter(MONITOR), "synchronized (this)")
+            }
+        }
+    }
+
+    fn acquired(&mut self) -> Action {
+        self.count = 1;
+        act(
+            Step::Acquired,
+            "getsTheLock: our index is 0: threadData.put(thread, new LockData(ourPath))",
+        )
+    }
+
+    fn get_data(&mut self) -> Action {
+        self.main = Main::GetData;
+        call(
+            Op::get_data(self.watched.clone(), true),
+            Some(WATCHER),
+            "getData().usingWatcher(watcher).forPath(previousSequencePath)",
+        )
+    }
+
+    /// An exception other than `NoNode` in `internalLockLoop`'s calls:
+    /// `doDelete`, then it escapes.
+    fn loop_failed(&mut self, reply: Option<Reply>) -> Action {
+        match reply {
+            Some(r) if retryable(&r) && self.retry() => self.children(),
+            _ => self.delete_own(Then::Throw, "internalLockLoop: exception: doDelete"),
+        }
+    }
+
+    /// `deleteOurPath`: `delete().guaranteed().forPath(ourPath)`.
+    fn delete_own(&mut self, then: Then, code: &'static str) -> Action {
+        self.fresh();
+        self.main = Main::Deleting(then);
+        call(Op::delete(self.own.clone(), -1), None, code)
+    }
+
+    fn deleted(&mut self, then: Then, reply: Option<Reply>) -> Action {
+        match reply {
+            Some(Ok(_)) | Some(Err(ZkError::NoNode)) | None => self.after_delete(then),
+            Some(r) if retryable(&r) && self.retry() => call(
+                Op::delete(self.own.clone(), -1),
+                None,
+                "RetryLoop: delete again",
+            ),
+            Some(_) => {
+                self.background.push(Task::Delete(self.own.clone()));
+                self.main = Main::Handed(then);
+                act(
+                    Step::Submit(Thread::Background),
+                    "guaranteed: the failed delete goes to the FailedDeleteManager",
+                )
+            }
+        }
+    }
+
+    fn after_delete(&mut self, then: Then) -> Action {
+        match then {
+            Then::Retry if self.lock_retries < MAX_RETRIES => {
+                self.lock_retries += 1;
+                self.start_attempt()
+            }
+            _ => act(
+                Step::Throw("KeeperException"),
+                "the exception escapes acquire()",
+            ),
+        }
+    }
+
+    /// One step of the background thread's task.
+    fn background_step(&mut self, resume: Resume) -> Action {
+        let reply = resume.into_reply();
+        match (self.task.clone(), reply) {
+            (Task::None, _) => {
+                if self.background.is_empty() {
+                    return act(Step::Return, "no task");
+                }
+                self.task = self.background.remove(0);
+                self.background_step(Resume::Go)
+            }
+            (Task::Delete(p), None) => call(
+                Op::delete(p, -1),
+                None,
+                "background: delete().guaranteed().inBackground()",
+            ),
+            (Task::Delete(p), Some(r)) if retryable(&r) => call(
+                Op::delete(p, -1),
+                None,
+                "background: guaranteed: delete again",
+            ),
+            (Task::FindAndDelete(_), None) => call(
+                Op::get_children(LOCK_ROOT, false),
+                None,
+                "background: FindAndDeleteProtectedNode: getChildren",
+            ),
+            (Task::FindAndDelete(_), Some(r)) if retryable(&r) => call(
+                Op::get_children(LOCK_ROOT, false),
+                None,
+                "background: FindAndDeleteProtectedNode: getChildren again",
+            ),
+            (Task::FindAndDelete(attempt), Some(Ok(OpResult::GetChildren { children, .. }))) => {
+                let prefix = self.prefix_of(attempt);
+                match children.iter().find(|c| c.as_str().starts_with(&prefix)) {
+                    Some(node) => {
+                        let p = path::join(LOCK_ROOT, node);
+                        self.task = Task::Delete(p.clone());
+                        call(
+                            Op::delete(p, -1),
+                            None,
+                            "background: found it: delete().guaranteed().inBackground()",
+                        )
+                    }
+                    None => {
+                        self.task = Task::None;
+                        act(Step::Return, "background: no such node")
+                    }
+                }
+            }
+            (_, Some(_)) => {
+                self.task = Task::None;
+                act(Step::Return, "background task done")
+            }
+        }
+    }
+
+    fn safe_notify_step(&mut self) -> Action {
+        let (next, step, code) = match self.notify {
+            Notify::Idle => (
+                Notify::Entered,
+                Step::Enter(MONITOR),
+                "postSafeNotify: synchronized (LockInternals.this)",
+            ),
+            Notify::Entered => (
+                Notify::Notified,
+                Step::NotifyAll(MONITOR),
+                "postSafeNotify: notifyAll()",
+            ),
+            Notify::Notified => (Notify::Exited, Step::Exit(MONITOR), "postSafeNotify: }"),
+            Notify::Exited => (Notify::Idle, Step::Return, "safe-notify task done"),
+        };
+        self.notify = next;
+        act(step, code)
+    }
+}
+
+impl Lock for Curator {
+    const LEAVE: &'static str = "doSomething() done; mutex.release()";
+
+    fn lock_root(&self) -> &'static str {
+        LOCK_ROOT
+    }
+
+    fn lock(&mut self, r: Resume) -> Action {
+        use Main::*;
+        let reply = r.into_reply();
+        match (self.main, reply) {
+            (Start, _) if self.count > 0 => {
+                self.count += 1;
+                act(
+                    Step::Acquired,
+                    "internalLock: re-entering: lockData.lockCount.incrementAndGet()",
+                )
+            }
+            (Start, _) => {
+                self.lock_retries = 0;
+                self.start_attempt()
+            }
+            (Create, Some(Ok(OpResult::Created(p)))) => {
+                self.own = p;
+                self.fresh();
+                self.children()
+            }
+            (Create, reply) => self.create_failed(reply),
+            (Find, Some(reply)) => self.found(reply),
+            (Discarded, _) => self.create(),
+            (Abandoned, _) => act(
+                Step::Throw("ConnectionLossException"),
+                "createsTheLock: the create's ConnectionLossException escapes acquire()",
+            ),
+            (Children, Some(reply)) => self.ranked(reply),
+            (Owner, Some(Ok(OpResult::Exists(Some(st))))) if st.ephemeral_owner == 1 => {
+                self.acquired()
+            }
+            (Owner, Some(Ok(OpResult::Exists(_)))) => self.delete_own(
+                Then::Retry,
+                "owner check: our node belongs to an old session: delete it, try again",
+            ),
+            (Owner, Some(r)) if retryable(&r) && self.retry() => call(
+                Op::exists(self.own.clone(), false),
+                None,
+                "RetryLoop: checkExists again",
+            ),
+            (Owner, _) => self.delete_own(Then::Throw, "internalLockLoop: exception: doDelete"),
+            (Entered, _) => {
+                self.fresh();
+                self.get_data()
+            }
+            (GetData, Some(Ok(_))) => {
+                self.main = Waiting;
+                act(Step::Wait(MONITOR), "wait()")
+            }
+            (GetData, Some(Err(ZkError::NoNode))) => {
+                self.main = Exited;
+                act(
+                    Step::Exit(MONITOR),
+                    "NoNodeException: the predecessor is gone; leave synchronized, try again",
+                )
+            }
+            (GetData, Some(r)) if retryable(&r) && self.retry() => self.get_data(),
+            (GetData, _) => {
+                self.main = Leaving;
+                act(
+                    Step::Exit(MONITOR),
+                    "getData's exception leaves synchronized",
+                )
+            }
+            (Waiting, _) => {
+                self.main = Exited;
+                act(Step::Exit(MONITOR), "woken: leave synchronized (this)")
+            }
+            (Exited, _) => {
+                self.fresh();
+                self.children()
+            }
+            (Leaving, _) => self.delete_own(Then::Throw, "internalLockLoop: exception: doDelete"),
+            (Deleting(then), reply) => self.deleted(then, reply),
+            (Handed(then), _) => self.after_delete(then),
+            (_, reply) => unexpected(reply, "KeeperException escapes"),
+        }
+    }
+
+    fn rewind(&mut self) {
+        self.main = Main::Start;
+        self.retries = 0;
+        self.lock_retries = 0;
+    }
+
+    fn unlock(&mut self) -> Action {
+        if self.count > 1 {
+            self.count -= 1;
+            return act(
+                Step::Unlocked,
+                "release(): lockCount.decrementAndGet() > 0: still held",
+            );
+        }
+        self.fresh();
+        release(
+            Op::delete(self.own.clone(), -1),
+            "releaseLock: deleteOurPath: delete().guaranteed().forPath(ourPath)",
+        )
+    }
+
+    fn after_release(&mut self, resume: Resume) -> AfterRelease {
+        match resume.into_reply() {
+            Some(Ok(_)) | Some(Err(ZkError::NoNode)) => {
+                self.count = 0;
+                AfterRelease::Done
+            }
+            Some(r) if retryable(&r) && self.retry() => AfterRelease::Next(release(
+                Op::delete(self.own.clone(), -1),
+                "RetryLoop: delete again",
+            )),
+            Some(r) if retryable(&r) => {
+                self.background.push(Task::Delete(self.own.clone()));
+                AfterRelease::Next(act(
+                    Step::Submit(Thread::Background),
+                    "guaranteed: the failed delete goes to the FailedDeleteManager",
+                ))
+            }
+            Some(r) => {
+                self.count = 0;
+                AfterRelease::Next(throw(&r, "release: the delete's exception escapes"))
+            }
+            // After handing the delete over: `finally { threadData.remove }`
+            // (CURATOR-678), and the exception escapes.
+            None => {
+                self.count = 0;
+                AfterRelease::Next(act(
+                    Step::Throw("ConnectionLossException"),
+                    "release(): finally threadData.remove(thread); the exception escapes",
+                ))
+            }
+        }
+    }
+
+    fn on_event(&mut self, r: Resume) -> Action {
+        match r {
+            Resume::Notify { watcher, .. } if watcher == WATCHER && !self.submitted => {
+                self.submitted = true;
+                act(
+                    Step::Submit(Thread::SafeNotify),
+                    "watcher.process: client.postSafeNotify(LockInternals.this)",
+                )
+            }
+            _ => {
+                self.submitted = false;
+                act(Step::Return, "process returns")
+            }
+        }
+    }
+
+    fn on_task(&mut self, thread: Thread, resume: Resume) -> Action {
+        match thread {
+            Thread::SafeNotify => self.safe_notify_step(),
+            _ => self.background_step(resume),
+        }
+    }
+
+    fn reads_stat(&self) -> StatFields {
+        StatFields {
+            ephemeral_owner: self.owner_check,
+            ..StatFields::NONE
+        }
+    }
+
+    fn paths(&self, f: &mut dyn FnMut(&str)) {
+        f(&self.own);
+        f(&self.watched);
+        for t in std::iter::once(&self.task).chain(&self.background) {
+            if let Task::Delete(p) = t {
+                f(p);
+            }
+        }
+    }
+
+    fn paths_mut(&mut self, f: &mut dyn FnMut(&mut Name)) {
+        f(&mut self.own);
+        f(&mut self.watched);
+        for t in std::iter::once(&mut self.task).chain(&mut self.background) {
+            if let Task::Delete(p) = t {
+                f(p);
+            }
+        }
+    }
+
+    fn has_executors(&self) -> bool {
+        true
+    }
+
+    fn renews_session(&self) -> bool {
+        true
+    }
+
+    fn session_changed(&mut self) {
+        self.stale = true;
+    }
+
+    /// While the protected create's retry loop runs, a node whose name
+    /// starts with the attempt's `_c_<uuid>` is one the next try finds.
+    /// So is a node the background thread is about to look for.
+    fn claims(&self, path: &str) -> bool {
+        let name = path::name(path);
+        let finding = std::iter::once(&self.task)
+            .chain(&self.background)
+            .any(|t| matches!(t, Task::FindAndDelete(a) if name.starts_with(&self.prefix_of(*a))));
+        finding
+            || matches!(self.main, Main::Create | Main::Find | Main::Discarded)
+                && name.starts_with(&self.protected_prefix())
+    }
+}
