@@ -179,7 +179,7 @@ fn every_violated_comparison_cell_is_confirmed_and_the_record_holds() {
     .expect("JSON");
     let start = Instant::now();
     let mut found = std::collections::BTreeMap::new();
-    let mut failed = Vec::new();
+    let (mut failed, mut unforced) = (Vec::new(), 0);
     for cell in report["cells"].as_array().expect("cells") {
         if cell["verdict"] != "violated" || cell["source"]["driver"] != "check" {
             continue;
@@ -204,6 +204,7 @@ fn every_violated_comparison_cell_is_confirmed_and_the_record_holds() {
                     "{id}: not confirmed (a step confirm cannot force): {:?}",
                     r.outcome
                 );
+                unforced += 1;
                 continue;
             }
             _ => {
@@ -219,8 +220,8 @@ fn every_violated_comparison_cell_is_confirmed_and_the_record_holds() {
         found.insert(id, confirmed::fingerprint(steps));
     }
     eprintln!(
-        "{} violated checker cells re-enacted in {:.1} s, {} confirmed",
-        found.len() + failed.len(),
+        "{} violated checker cells re-enacted in {:.1} s, {} confirmed, {unforced} not (a step confirm cannot force)",
+        found.len() + failed.len() + unforced,
         start.elapsed().as_secs_f64(),
         found.len()
     );
