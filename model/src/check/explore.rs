@@ -479,17 +479,24 @@ pub fn path_indices(parents: &Parents, mut id: u32) -> Vec<u16> {
 /// state as the path it records reached it, so the path's actions are the
 /// trace.
 pub fn resolve(cfg: &CheckConfig, path: &Path) -> Counterexample {
+    let (_, actions) = replay(cfg, &path.ordinals);
+    Counterexample {
+        actions,
+        cycle_start: path.cycle_start,
+    }
+}
+
+/// The state a path of ordinals from the initial state reaches, and the
+/// actions it took.
+pub fn replay(cfg: &CheckConfig, ordinals: &[u16]) -> (System<'static>, Vec<Action>) {
     let mut s = System::initial(cfg);
     let mut enabled = Vec::new();
     let mut actions = Vec::new();
-    for &k in &path.ordinals {
+    for &k in ordinals {
         s.actions(&mut enabled);
         let a = enabled[k as usize];
         s.apply(a, false);
         actions.push(a);
     }
-    Counterexample {
-        actions,
-        cycle_start: path.cycle_start,
-    }
+    (s, actions)
 }

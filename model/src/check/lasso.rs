@@ -11,22 +11,22 @@
 //! part in the replay, and that client's ordinal is recorded instead.
 
 use super::config::CheckConfig;
-use super::explore::{path_indices, Counterexample, Parents, Path};
+use super::explore::{path_indices, replay, Counterexample, Parents, Path};
 use super::graph::{Graph, Renumbering};
 use super::starvation::Lasso;
-use super::system::{Action, System};
+use super::system::System;
 
 /// The lasso's ordinals, valid for a replay from the initial state.
 pub fn concrete(cfg: &CheckConfig, parents: &Parents, lasso: &Lasso) -> Path {
     let mut ordinals = path_indices(parents, lasso.start);
     let cycle_start = ordinals.len();
-    let mut at = replay(cfg, &ordinals);
+    let (mut at, _) = replay(cfg, &ordinals);
     // `plays[p]`: the replay's client in the part of the kept state's
     // client `p`.
     let mut plays: [u8; 8] = std::array::from_fn(|p| p as u8);
     let mut actions = Vec::new();
     for &(v, k, renumbering) in &lasso.cycle {
-        let kept = replay(cfg, &path_indices(parents, v));
+        let (kept, _) = replay(cfg, &path_indices(parents, v));
         kept.actions(&mut actions);
         let a = actions[k as usize].relabel(|p| plays[p as usize]);
         at.actions(&mut actions);
@@ -42,17 +42,6 @@ pub fn concrete(cfg: &CheckConfig, parents: &Parents, lasso: &Lasso) -> Path {
         ordinals,
         cycle_start: Some(cycle_start),
     }
-}
-
-/// The state a path from the initial state reaches.
-fn replay(cfg: &CheckConfig, ordinals: &[u16]) -> System<'static> {
-    let mut s = System::initial(cfg);
-    let mut actions: Vec<Action> = Vec::new();
-    for &k in ordinals {
-        s.actions(&mut actions);
-        s.apply(actions[k as usize], false);
-    }
-    s
 }
 
 /// After an edge with `renumbering`, the kept target's client at position
