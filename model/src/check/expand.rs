@@ -7,11 +7,8 @@
 //! records come back in (parent, action) order, and the explorer numbers
 //! new states as it merges them in that order.
 
-use super::config::CheckConfig;
-use super::graph::{Graph, Renumbering};
-use super::property;
-use super::symmetry::canonical;
-use super::system::{Agent, System};
+use super::graph::Renumbering;
+use super::space::Space;
 
 /// Parents whose successors are checked against each other before they are
 /// merged.
@@ -32,11 +29,11 @@ pub struct Parent {
 }
 
 /// One transition, in the parent's action order.
-pub struct Successor {
+pub struct Successor<S> {
     pub fingerprint: u64,
-    /// The successor's client order (see [`canonical`]).
+    /// The successor's client order (see [`Space::canonical`]).
     pub order: Renumbering,
-    /// The agent that acted ([`Agent::pack`]).
+    /// The agent that acted ([`Space::agent`]).
     pub actor: u8,
     /// The transition violates the herd property.
     pub herd: bool,
@@ -44,28 +41,30 @@ pub struct Successor {
     pub known: Option<u32>,
     /// The state, if no earlier level and no earlier successor of this
     /// batch found it, with the state properties it violates (a bit per
-    /// [`property::STATE_PROPERTIES`] entry).
-    pub fresh: Option<(System<'static>, u8)>,
+    /// [`Space::state_properties`] entry).
+    pub fresh: Option<(S, u8)>,
 }
 
 /// A batch's parents and successors, in order.
-#[derive(Default)]
-pub struct Batch {
+pub struct Batch<S> {
     pub parents: Vec<Parent>,
-    pub successors: Vec<Successor>,
+    pub successors: Vec<Successor<S>>,
 }
 
 /// Expands `states` (successors only if `expand`; states at the depth
 /// bound are judged but not expanded).
 /// `known` gives the id of a state found before (by an earlier level, or an
 /// earlier batch when there is one thread).
-pub fn expand(
-    cfg: &CheckConfig,
+pub fn expand<X: Space>(
+    space: &X,
     known: &dyn Fn(u64) -> Option<u32>,
-    states: &[System],
+    states: &[X::State],
     expand: bool,
-) -> Batch {
-    let mut out = Batch::default();
+) -> Batch<X::State> {
+    let mut out = Batch {
+        parents: Vec::new(),
+        successors: Vec::new(),
+    };
     let mut seen = Vec::new();
     for (i, s) in states.iter().enumerate() {
         // Neighbouring parents reach the same successors most often; a
@@ -73,61 +72,51 @@ pub fn expand(
         if i % SEEN_PARENTS == 0 {
             seen.clear();
         }
-        expand_one(cfg, known, &mut seen, s, expand, &mut out);
+        expand_one(space, known, &mut seen, s, expand, &mut out);
     }
     out
 }
 
 /// Judges `state` and, if `expand`, makes and fingerprints its successors.
-fn expand_one(
-    cfg: &CheckConfig,
+fn expand_one<X: Space>(
+    space: &X,
     known_id: &dyn Fn(u64) -> Option<u32>,
     seen: &mut Vec<u64>,
-    state: &System,
+    state: &X::State,
     expand: bool,
-    out: &mut Batch,
+    out: &mut Batch<X::State>,
 ) {
     let mut actions = Vec::new();
-    state.actions(&mut actions);
-    let progress = actions.iter().any(|a| !a.is_fault());
-    let waiting = Graph::waiting(state);
+    space.actions(state, &mut actions);
+    let progress = actions.iter().any(|&a| !space.is_fault(a));
+    let waiting = space.waiting(state);
     let first = out.successors.len();
     if expand {
         for &a in &actions {
-            let mut next = state.lend();
-            let fx = next.apply(a, false);
-            if cfg.abstract_sequences {
-                super::sequences::abstract_state(&mut next);
-            }
-            let canon = canonical(&next, cfg.symmetry);
-            let known = known_id(canon.fingerprint);
-            // A state a neighbouring parent reached already is
-            // merged after that one, which carries it: drop it now, while
-            // it is still in the cache.
-            let first_here = known.is_none() && !seen.contains(&canon.fingerprint);
-            if first_here {
-                seen.push(canon.fingerprint);
-            }
-            let fresh = first_here.then(|| {
-                let violated = property::STATE_PROPERTIES
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, &p)| property::violated_in(p, &next))
-                    .fold(0u8, |bits, (i, _)| bits | 1 << i);
-                (next.into_held(), violated)
+            let mut known = None;
+            let next = space.next(state, a, &mut |fingerprint| {
+                known = known_id(fingerprint);
+                // A state a neighbouring parent reached already is merged
+                // after that one, which carries it: drop it now, while it
+                // is still in the cache.
+                let first_here = known.is_none() && !seen.contains(&fingerprint);
+                if first_here {
+                    seen.push(fingerprint);
+                }
+                first_here
             });
             out.successors.push(Successor {
-                fingerprint: canon.fingerprint,
-                order: canon.order,
-                actor: a.agent().map_or(Agent::NONE, Agent::pack),
-                herd: property::herd(state, &fx),
+                fingerprint: next.canonical.fingerprint,
+                order: next.canonical.order,
+                actor: next.actor,
+                herd: next.herd,
                 known,
-                fresh,
+                fresh: next.fresh,
             });
         }
     }
     out.parents.push(Parent {
-        stuck: property::stuck(state, progress),
+        stuck: space.stuck(state, progress),
         has_actions: !actions.is_empty(),
         waiting,
         first,

@@ -17,11 +17,12 @@ use super::graph::{Graph, Renumbering};
 use super::growth::Growth;
 use super::lasso;
 use super::pipeline;
-use super::property::{self, Property};
+use super::property::Property;
+use super::space::{Limits, Space};
 use super::starvation;
-use super::symmetry::canonical;
 use super::system::{Action, System};
 use super::visited::Visited;
+use super::zk_space::ZkSpace;
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 use std::time::Instant;
@@ -54,8 +55,8 @@ impl std::fmt::Display for Bound {
 /// A counterexample: the actions from the initial state, shortest first.
 /// For starvation, `cycle_start` marks where the repeating part begins.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Counterexample {
-    pub actions: Vec<Action>,
+pub struct Counterexample<A = Action> {
+    pub actions: Vec<A>,
     pub cycle_start: Option<usize>,
 }
 
@@ -71,14 +72,14 @@ pub struct Path {
 }
 
 #[derive(Clone, Debug)]
-pub struct Exploration {
+pub struct Exploration<A = Action> {
     pub states: usize,
     pub transitions: usize,
     /// Deepest BFS level reached.
     pub depth: usize,
     /// `None` if the whole reachable graph was explored.
     pub bound: Option<Bound>,
-    pub found: BTreeMap<Property, Counterexample>,
+    pub found: BTreeMap<Property, Counterexample<A>>,
     pub elapsed_ms: u128,
     /// Bytes held by the checker's tables at their largest (an estimate from
     /// their capacities, not the allocator's figure).
@@ -89,9 +90,9 @@ pub struct Exploration {
     pub growth: Option<String>,
 }
 
-impl Exploration {
+impl<A> Exploration<A> {
     /// A run that explored nothing (an invalid configuration).
-    pub fn nothing() -> Exploration {
+    pub fn nothing() -> Exploration<A> {
         Exploration {
             states: 0,
             transitions: 0,
@@ -127,8 +128,18 @@ pub fn explore_with_progress(
     cfg: &CheckConfig,
     progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
 ) -> Exploration {
+    explore_space(&ZkSpace(cfg), progress)
+}
+
+/// Explores any backend's [`Space`], telling `progress` how far it has
+/// come after every batch.
+pub fn explore_space<X: Space>(
+    space: &X,
+    progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
+) -> Exploration<X::Action> {
     let start = Instant::now();
-    let (mut search, init, mut visited) = Search::new(cfg);
+    let limits = space.limits();
+    let (mut search, init, mut visited) = Search::new(space);
     let mut level = vec![init];
     // The id of the level's first state.
     let mut first = 0usize;
@@ -136,7 +147,7 @@ pub fn explore_with_progress(
         // A state at the depth bound is judged, not expanded, and the
         // search goes on judging the rest of the last level; the other
         // bounds stop it at once.
-        let expand = search.depth < cfg.max_depth;
+        let expand = search.depth < limits.max_depth;
         let level_end = first + level.len();
         let mut next = Vec::new();
         search.visited_bytes = visited.bytes();
@@ -148,7 +159,7 @@ pub fn explore_with_progress(
             first,
             level_end,
         };
-        let went_on = pipeline::run_level(cfg, &visited, level, expand, &mut merger);
+        let went_on = pipeline::run_level(space, &visited, level, expand, &mut merger);
         // This level's discoveries join the visited set the next level's
         // workers read.
         visited.absorb(std::mem::take(&mut search.fresh));
@@ -167,9 +178,9 @@ pub fn explore_with_progress(
 
 /// Takes one level's batches into the search, in order, and reports
 /// progress after each; stops at a bound, an interrupt or the time limit.
-struct LevelMerger<'a, 'c> {
-    search: &'a mut Search<'c>,
-    next: &'a mut Vec<System<'static>>,
+struct LevelMerger<'a, 'c, X: Space> {
+    search: &'a mut Search<'c, X>,
+    next: &'a mut Vec<X::State>,
     progress: &'a mut dyn FnMut(Progress) -> ControlFlow<()>,
     start: Instant,
     /// The ids of the level's first state and of the one after its last.
@@ -177,8 +188,8 @@ struct LevelMerger<'a, 'c> {
     level_end: usize,
 }
 
-impl pipeline::Merge for LevelMerger<'_, '_> {
-    fn merge(&mut self, at: usize, batch: expand::Batch) -> bool {
+impl<X: Space> pipeline::Merge<X::State> for LevelMerger<'_, '_, X> {
+    fn merge(&mut self, at: usize, batch: expand::Batch<X::State>) -> bool {
         let (from, level_end) = (self.first + at, self.level_end);
         let search = &mut *self.search;
         let went_on = search.merge(batch, from, level_end, self.next);
@@ -194,7 +205,7 @@ impl pipeline::Merge for LevelMerger<'_, '_> {
             search.bound = Some(Bound::Interrupted);
             return false;
         }
-        if let Some(limit) = search.cfg.max_time.filter(|&t| self.start.elapsed() > t) {
+        if let Some(limit) = search.limits.max_time.filter(|&t| self.start.elapsed() > t) {
             search.bound = Some(Bound::MaxTime(limit));
             return false;
         }
@@ -208,8 +219,9 @@ impl pipeline::Merge for LevelMerger<'_, '_> {
 
 /// The BFS in progress: the visited set, the tree of parent pointers, and
 /// what has been found so far.
-struct Search<'c> {
-    cfg: &'c CheckConfig,
+struct Search<'c, X: Space> {
+    space: &'c X,
+    limits: Limits,
     /// The states this level discovered (the visited set of earlier levels
     /// is the workers', read-only during a level).
     fresh: Visited,
@@ -233,16 +245,17 @@ struct Search<'c> {
     growth: Growth,
 }
 
-impl<'c> Search<'c> {
+impl<'c, X: Space> Search<'c, X> {
     /// The search with only the initial state, and that state.
-    fn new(cfg: &'c CheckConfig) -> (Search<'c>, System<'static>, Visited) {
-        let init = System::initial(cfg);
-        let canon = canonical(&init, cfg.symmetry);
+    fn new(space: &'c X) -> (Search<'c, X>, X::State, Visited) {
+        let limits = space.limits();
+        let init = space.initial();
+        let canon = space.canonical(&init);
         let mut visited = Visited::default();
         visited.insert(canon.fingerprint, 0);
         let mut found = BTreeMap::new();
-        for p in property::STATE_PROPERTIES {
-            if property::violated_in(p, &init) {
+        for &p in space.state_properties() {
+            if space.violated_in(p, &init) {
                 found.insert(
                     p,
                     Path {
@@ -253,13 +266,14 @@ impl<'c> Search<'c> {
             }
         }
         let search = Search {
-            cfg,
+            space,
+            limits,
             fresh: Visited::default(),
             visited_bytes: visited.bytes(),
             parents: [(u32::MAX, 0)].into_iter().collect(),
-            state_bytes: approx_state_bytes(&init),
-            graph: cfg.starvation.then(Graph::default),
-            orders: if cfg.starvation {
+            state_bytes: space.state_bytes(&init),
+            graph: limits.starvation.then(Graph::default),
+            orders: if limits.starvation {
                 [canon.order].into_iter().collect()
             } else {
                 Column::default()
@@ -270,7 +284,7 @@ impl<'c> Search<'c> {
             bound: None,
             peak_queue: 0,
             peak_bytes: 0,
-            acquired: property::holders(&init),
+            acquired: space.holders(&init),
             growth: Growth::default(),
         };
         (search, init, visited)
@@ -282,10 +296,10 @@ impl<'c> Search<'c> {
     /// depth stopped the run (after the parent during which it was hit).
     fn merge(
         &mut self,
-        batch: expand::Batch,
+        batch: expand::Batch<X::State>,
         from: usize,
         level_end: usize,
-        next: &mut Vec<System<'static>>,
+        next: &mut Vec<X::State>,
     ) -> bool {
         let mut successors = batch.successors.into_iter();
         for (i, parent) in batch.parents.into_iter().enumerate() {
@@ -297,10 +311,10 @@ impl<'c> Search<'c> {
                 self.found
                     .insert(Property::Deadlock, trace_to(&self.parents, id));
             }
-            if self.depth >= self.cfg.max_depth {
+            if self.depth >= self.limits.max_depth {
                 // States at the bound are judged but not expanded.
                 if parent.has_actions {
-                    self.bound = Some(Bound::MaxDepth(self.cfg.max_depth));
+                    self.bound = Some(Bound::MaxDepth(self.limits.max_depth));
                 }
                 if let Some(g) = self.graph.as_mut() {
                     g.unexpanded();
@@ -329,9 +343,9 @@ impl<'c> Search<'c> {
         &mut self,
         id: u32,
         k: u16,
-        succ: expand::Successor,
+        succ: expand::Successor<X::State>,
         rest: usize,
-        next: &mut Vec<System<'static>>,
+        next: &mut Vec<X::State>,
     ) {
         let expand::Successor {
             fingerprint,
@@ -367,31 +381,31 @@ impl<'c> Search<'c> {
         &mut self,
         (parent, k): (u32, u16),
         (fingerprint, order): (u64, Renumbering),
-        (state, violated): (System<'static>, u8),
+        (state, violated): (X::State, u8),
         rest: usize,
-        next: &mut Vec<System<'static>>,
+        next: &mut Vec<X::State>,
     ) -> u32 {
         let t = self.parents.len() as u32;
         self.fresh.insert(fingerprint, t);
         self.parents.push((parent, k));
-        self.acquired |= property::holders(&state);
-        self.growth.saw(&state);
+        self.acquired |= self.space.holders(&state);
+        self.growth.saw(self.space.growth_marks(&state));
         if self.graph.is_some() {
             self.orders.push(order);
         }
-        for (i, p) in property::STATE_PROPERTIES.into_iter().enumerate() {
+        for (i, &p) in self.space.state_properties().iter().enumerate() {
             if violated & (1 << i) != 0 && !self.found.contains_key(&p) {
                 self.found.insert(p, trace_to(&self.parents, t));
             }
         }
-        if self.parents.len() > self.cfg.max_states {
-            self.bound = Some(Bound::MaxStates(self.cfg.max_states));
+        if self.parents.len() > self.limits.max_states {
+            self.bound = Some(Bound::MaxStates(self.limits.max_states));
         }
         if self.parents.len().is_multiple_of(4096) {
             let used = self.table_bytes(rest + next.len());
             self.peak_bytes = self.peak_bytes.max(used);
-            if used > self.cfg.max_memory {
-                self.bound = Some(Bound::MaxMemory(self.cfg.max_memory));
+            if used > self.limits.max_memory {
+                self.bound = Some(Bound::MaxMemory(self.limits.max_memory));
             }
         }
         next.push(state);
@@ -411,17 +425,17 @@ impl<'c> Search<'c> {
 
     /// The run's result; the starvation analysis runs here, on a complete
     /// graph only.
-    fn finish(mut self, start: Instant) -> Exploration {
+    fn finish(mut self, start: Instant) -> Exploration<X::Action> {
         self.peak_bytes = self.peak_bytes.max(self.table_bytes(self.peak_queue));
         if self.bound.is_none() {
             if let Some(g) = self.graph.take() {
                 if let Some(lasso) = starvation::find(&g) {
-                    let path = lasso::concrete(self.cfg, &self.parents, &lasso);
+                    let path = lasso::concrete(self.space, &self.parents, &lasso);
                     self.found.insert(Property::Starvation, path);
                 }
             }
         }
-        let cfg = self.cfg;
+        let space = self.space;
         Exploration {
             states: self.parents.len(),
             transitions: self.transitions,
@@ -430,7 +444,7 @@ impl<'c> Search<'c> {
             found: self
                 .found
                 .into_iter()
-                .map(|(p, path)| (p, resolve(cfg, &path)))
+                .map(|(p, path)| (p, resolve_in(space, &path)))
                 .collect(),
             elapsed_ms: start.elapsed().as_millis(),
             peak_bytes: self.peak_bytes,
@@ -438,21 +452,9 @@ impl<'c> Search<'c> {
             growth: self
                 .bound
                 .filter(|b| *b != Bound::Interrupted)
-                .and_then(|_| self.growth.explain(cfg.abstract_sequences)),
+                .and_then(|_| self.growth.explain(space.abstracted())),
         }
     }
-}
-
-/// What a queued state holds of its own, roughly: the struct and its list
-/// of clients, the one client its action changed (the rest it shares with
-/// its parent), and a share of a server copy (about one action in four
-/// writes to the server).
-fn approx_state_bytes(s: &System) -> usize {
-    std::mem::size_of::<System>()
-        + s.peers.len() * std::mem::size_of::<super::system::SharedPeer>()
-        + std::mem::size_of::<super::system::Peer>()
-        + 320
-        + s.server.nodes().count() * 160 / 4
 }
 
 /// The path from the initial state to state `id`.
@@ -479,7 +481,12 @@ pub fn path_indices(parents: &Parents, mut id: u32) -> Vec<u16> {
 /// state as the path it records reached it, so the path's actions are the
 /// trace.
 pub fn resolve(cfg: &CheckConfig, path: &Path) -> Counterexample {
-    let (_, actions) = replay(cfg, &path.ordinals);
+    resolve_in(&ZkSpace(cfg), path)
+}
+
+/// [`resolve`] in any backend's space.
+pub fn resolve_in<X: Space>(space: &X, path: &Path) -> Counterexample<X::Action> {
+    let (_, actions) = replay_in(space, &path.ordinals);
     Counterexample {
         actions,
         cycle_start: path.cycle_start,
@@ -489,13 +496,18 @@ pub fn resolve(cfg: &CheckConfig, path: &Path) -> Counterexample {
 /// The state a path of ordinals from the initial state reaches, and the
 /// actions it took.
 pub fn replay(cfg: &CheckConfig, ordinals: &[u16]) -> (System<'static>, Vec<Action>) {
-    let mut s = System::initial(cfg);
+    replay_in(&ZkSpace(cfg), ordinals)
+}
+
+/// [`replay`] in any backend's space.
+pub fn replay_in<X: Space>(space: &X, ordinals: &[u16]) -> (X::State, Vec<X::Action>) {
+    let mut s = space.initial();
     let mut enabled = Vec::new();
     let mut actions = Vec::new();
     for &k in ordinals {
-        s.actions(&mut enabled);
+        space.actions(&s, &mut enabled);
         let a = enabled[k as usize];
-        s.apply(a, false);
+        space.apply(&mut s, a);
         actions.push(a);
     }
     (s, actions)

@@ -4,7 +4,6 @@
 //! edges: every enabled action is one.
 
 use super::column::Column;
-use super::system::System;
 
 /// A renumbering of at most 8 clients: the client at new position `j` was
 /// at old position `self.old(j)`, four bits per position.
@@ -81,18 +80,7 @@ impl Default for Graph {
 }
 
 impl Graph {
-    /// Who waits in `state` (bit c: client c).
-    pub fn waiting(state: &System) -> u8 {
-        let mut w = 0u8;
-        for (c, p) in state.peers.iter().enumerate() {
-            if p.client.is_waiting() {
-                w |= 1 << c;
-            }
-        }
-        w
-    }
-
-    /// The next state's node, with [`waiting`](Self::waiting)'s mask.
+    /// The next state's node, with the mask of who waits in it.
     pub fn node(&mut self, waiting: u8) {
         self.waiting.push(waiting);
     }

@@ -9,8 +9,6 @@
 //! twice. Per BFS level the search records how many states it found and the
 //! largest zxid and tree among them; the explanation reads the last levels.
 
-use super::system::System;
-
 /// One BFS level's discoveries.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Level {
@@ -34,11 +32,13 @@ const WINDOW: usize = 8;
 
 impl Growth {
     /// A state discovered at the level being merged.
-    pub fn saw(&mut self, s: &System) {
+    /// `(zxid, nodes)`: its largest id and its server's size
+    /// ([`Space::growth_marks`](super::space::Space::growth_marks)).
+    pub fn saw(&mut self, (zxid, nodes): (i64, usize)) {
         let c = &mut self.current;
         c.states += 1;
-        c.max_zxid = c.max_zxid.max(s.server.zxid());
-        c.max_nodes = c.max_nodes.max(s.server.nodes().count());
+        c.max_zxid = c.max_zxid.max(zxid);
+        c.max_nodes = c.max_nodes.max(nodes);
     }
 
     /// The level whose states are at `depth` ends (`partial`: the run

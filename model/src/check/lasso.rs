@@ -11,31 +11,32 @@
 //! part in the replay, and that client's ordinal is recorded instead.
 
 use super::config::CheckConfig;
-use super::explore::{path_indices, replay, Counterexample, Parents, Path};
-use super::graph::{Graph, Renumbering};
+use super::explore::{path_indices, replay_in, Counterexample, Parents, Path};
+use super::graph::Renumbering;
+use super::space::{Space, NO_AGENT};
 use super::starvation::Lasso;
-use super::system::System;
+use super::zk_space::ZkSpace;
 
 /// The lasso's ordinals, valid for a replay from the initial state.
-pub fn concrete(cfg: &CheckConfig, parents: &Parents, lasso: &Lasso) -> Path {
+pub fn concrete<X: Space>(space: &X, parents: &Parents, lasso: &Lasso) -> Path {
     let mut ordinals = path_indices(parents, lasso.start);
     let cycle_start = ordinals.len();
-    let (mut at, _) = replay(cfg, &ordinals);
+    let (mut at, _) = replay_in(space, &ordinals);
     // `plays[p]`: the replay's client in the part of the kept state's
     // client `p`.
     let mut plays: [u8; 8] = std::array::from_fn(|p| p as u8);
     let mut actions = Vec::new();
     for &(v, k, renumbering) in &lasso.cycle {
-        let (kept, _) = replay(cfg, &path_indices(parents, v));
-        kept.actions(&mut actions);
-        let a = actions[k as usize].relabel(|p| plays[p as usize]);
-        at.actions(&mut actions);
+        let (kept, _) = replay_in(space, &path_indices(parents, v));
+        space.actions(&kept, &mut actions);
+        let a = space.relabel(actions[k as usize], &|p| plays[p as usize]);
+        space.actions(&at, &mut actions);
         let ordinal = actions
             .iter()
             .position(|&b| b == a)
             .expect("a permutation of a state has the permuted actions");
         ordinals.push(ordinal as u16);
-        at.apply(a, false);
+        space.apply(&mut at, a);
         plays = follow(plays, renumbering);
     }
     Path {
@@ -57,49 +58,58 @@ fn follow(plays: [u8; 8], renumbering: Renumbering) -> [u8; 8] {
 /// able to move in every state of it must take a step in it (weak
 /// fairness). `Err` says which fails.
 pub fn judge(cfg: &CheckConfig, cx: &Counterexample) -> Result<(), String> {
+    judge_in(&ZkSpace(cfg), cx)
+}
+
+/// [`judge`] in any backend's space.
+pub fn judge_in<X: Space>(space: &X, cx: &Counterexample<X::Action>) -> Result<(), String> {
     let start = cx.cycle_start.ok_or("no cycle")?;
     if start >= cx.actions.len() {
         return Err("an empty cycle".into());
     }
-    let mut s = System::initial(cfg);
+    let mut s = space.initial();
     for &a in &cx.actions[..start] {
-        s.apply(a, false);
+        space.apply(&mut s, a);
     }
-    let fingerprint = |s: &System| {
-        let mut t = s.lend();
-        if cfg.abstract_sequences {
-            super::sequences::abstract_state(&mut t);
-        }
-        super::symmetry::canonical(&t, false).fingerprint
-    };
-    let first = fingerprint(&s);
-    let (mut always, mut acted, mut waiting) = (u64::MAX, 0u64, u8::MAX);
+    let first = space.exact_fingerprint(&s);
+    // A bit per packed agent: 256 of them.
+    let (mut always, mut acted, mut waiting) = ([u64::MAX; 4], [0u64; 4], u8::MAX);
+    let bit = |m: &mut [u64; 4], g: u8| m[usize::from(g >> 6)] |= 1 << (g & 63);
     let mut enabled = Vec::new();
     for &a in &cx.actions[start..] {
-        s.actions(&mut enabled);
+        space.actions(&s, &mut enabled);
         if !enabled.contains(&a) {
             return Err(format!("{a} is not enabled where the cycle takes it"));
         }
-        always &= enabled
-            .iter()
-            .filter_map(|b| b.agent())
-            .fold(0, |m, g| m | 1 << g.pack());
-        waiting &= Graph::waiting(&s);
-        if let Some(g) = a.agent() {
-            acted |= 1 << g.pack();
+        let mut here = [0u64; 4];
+        for &b in &enabled {
+            let g = space.agent(b);
+            if g != NO_AGENT {
+                bit(&mut here, g);
+            }
         }
-        s.apply(a, false);
+        for (al, h) in always.iter_mut().zip(here) {
+            *al &= h;
+        }
+        waiting &= space.waiting(&s);
+        let g = space.agent(a);
+        if g != NO_AGENT {
+            bit(&mut acted, g);
+        }
+        space.apply(&mut s, a);
     }
-    if fingerprint(&s) != first {
+    if space.exact_fingerprint(&s) != first {
         return Err("the cycle does not come back to the state it left".into());
     }
     if waiting == 0 {
         return Err("no client waits in every state of the cycle".into());
     }
-    let unfair = always & !acted;
-    if unfair != 0 {
+    let unfair: Vec<usize> = (0..256)
+        .filter(|&g| always[g >> 6] & !acted[g >> 6] & 1 << (g & 63) != 0)
+        .collect();
+    if !unfair.is_empty() {
         return Err(format!(
-            "agents {unfair:#x} can move all along the cycle and never do"
+            "agents {unfair:?} can move all along the cycle and never do"
         ));
     }
     Ok(())

@@ -27,12 +27,14 @@ pub mod pipeline;
 pub mod property;
 pub mod sequences;
 pub mod shared;
+pub mod space;
 pub mod starvation;
 pub mod symmetry;
 pub mod system;
 pub mod trace;
 pub mod verdict;
 pub mod visited;
+pub mod zk_space;
 
 pub use config::{CheckConfig, FaultBudget, MAX_CLIENTS};
 pub use property::Property;

@@ -11,9 +11,8 @@
 //! merged in order whatever thread expanded them, so ids, traces, counts
 //! and bounds are the same for any number of jobs.
 
-use super::config::CheckConfig;
 use super::expand::{self, Batch};
-use super::system::System;
+use super::space::Space;
 use super::visited::Visited;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -28,10 +27,10 @@ pub const BATCH: usize = 128;
 const AHEAD: usize = 4;
 
 /// What takes the expanded batches in.
-pub trait Merge {
+pub trait Merge<S> {
     /// Takes in the batch whose first state is the level's `at`-th; `false`
     /// stops the run.
-    fn merge(&mut self, at: usize, batch: Batch) -> bool;
+    fn merge(&mut self, at: usize, batch: Batch<S>) -> bool;
     /// The id of a state this level found already, if it did.
     fn found(&self, fingerprint: u64) -> Option<u32>;
 }
@@ -39,16 +38,17 @@ pub trait Merge {
 /// Expands `level` (successors only if `expand`) and hands every batch to
 /// `merger` in order; stops early when it says so. Returns whether every
 /// batch was merged.
-pub fn run_level(
-    cfg: &CheckConfig,
+pub fn run_level<X: Space>(
+    space: &X,
     visited: &Visited,
-    level: Vec<System<'static>>,
+    level: Vec<X::State>,
     expand: bool,
-    merger: &mut dyn Merge,
+    merger: &mut dyn Merge<X::State>,
 ) -> bool {
+    let jobs = space.limits().jobs;
     // A level's states leave it as their batch is expanded, so a level and
     // the next are never both held whole.
-    let mut batches: Vec<Vec<System<'static>>> = Vec::new();
+    let mut batches: Vec<Vec<X::State>> = Vec::new();
     let mut rest = level.into_iter();
     loop {
         let b: Vec<_> = rest.by_ref().take(BATCH).collect();
@@ -58,12 +58,12 @@ pub fn run_level(
         batches.push(b);
     }
     // A level of a few batches is not worth starting threads for.
-    if cfg.jobs <= 1 || batches.len() < 2 * cfg.jobs {
+    if jobs <= 1 || batches.len() < 2 * jobs {
         // One thread: this level's earlier batches are merged before the
         // next is expanded, so expansion can know their states too.
         for (i, states) in batches.into_iter().enumerate() {
             let known = |f| visited.get(f).or_else(|| merger.found(f));
-            let out = expand::expand(cfg, &known, &states, expand);
+            let out = expand::expand(space, &known, &states, expand);
             drop(states);
             if !merger.merge(i * BATCH, out) {
                 return false;
@@ -71,25 +71,26 @@ pub fn run_level(
         }
         return true;
     }
-    threaded(cfg, visited, batches, expand, merger)
+    threaded(space, jobs, visited, batches, expand, merger)
 }
 
-fn threaded(
-    cfg: &CheckConfig,
+fn threaded<X: Space>(
+    space: &X,
+    jobs: usize,
     visited: &Visited,
-    batches: Vec<Vec<System<'static>>>,
+    batches: Vec<Vec<X::State>>,
     expand: bool,
-    merger: &mut dyn Merge,
+    merger: &mut dyn Merge<X::State>,
 ) -> bool {
     let count = batches.len();
-    let batches: Vec<Mutex<Vec<System<'static>>>> = batches.into_iter().map(Mutex::new).collect();
+    let batches: Vec<Mutex<Vec<X::State>>> = batches.into_iter().map(Mutex::new).collect();
     let taken = AtomicUsize::new(0);
     let merged = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let ahead = AHEAD * cfg.jobs;
-    let (tx, rx) = mpsc::channel::<(usize, Batch)>();
+    let ahead = AHEAD * jobs;
+    let (tx, rx) = mpsc::channel::<(usize, Batch<X::State>)>();
     std::thread::scope(|scope| {
-        for _ in 0..cfg.jobs {
+        for _ in 0..jobs {
             let tx = tx.clone();
             let (batches, taken, merged, stop) = (&batches, &taken, &merged, &stop);
             scope.spawn(move || loop {
@@ -107,7 +108,7 @@ fn threaded(
                     .lock()
                     .map(|mut s| std::mem::take(&mut *s))
                     .unwrap_or_default();
-                let out = expand::expand(cfg, &|f| visited.get(f), &states, expand);
+                let out = expand::expand(space, &|f| visited.get(f), &states, expand);
                 drop(states);
                 if tx.send((b, out)).is_err() {
                     break;

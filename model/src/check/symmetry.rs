@@ -31,6 +31,7 @@
 use super::config::MAX_CLIENTS;
 use super::fingerprint::FoldHasher;
 use super::graph::Renumbering;
+pub use super::space::Canonical;
 use super::system::{Peer, System};
 use crate::zk::{SessionId, ZkServer};
 use std::hash::{Hash, Hasher};
@@ -132,15 +133,6 @@ pub fn peer_digest(p: &Peer) -> u64 {
     p.disconnected.hash(&mut h);
     p.stranded.hash(&mut h);
     h.finish()
-}
-
-/// A state's identity for the explorer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Canonical {
-    pub fingerprint: u64,
-    /// The clients in key order: canonical position `j` holds client
-    /// `order.old(j)` (the identity without symmetry).
-    pub order: Renumbering,
 }
 
 /// The canonical fingerprint of `s`; with `symmetry` off, clients keep

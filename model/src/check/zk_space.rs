@@ -1,0 +1,149 @@
+//! ZooKeeper's [`System`] as a [`Space`]: the checker's first backend.
+
+use super::config::CheckConfig;
+use super::property::{self, Property};
+use super::space::{Canonical, Limits, Next, Space, NO_AGENT};
+use super::symmetry::canonical;
+use super::system::{Action, Agent, System};
+
+/// One configuration of the ZooKeeper system, explorable.
+pub struct ZkSpace<'c>(pub &'c CheckConfig);
+
+impl CheckConfig {
+    pub fn limits(&self) -> Limits {
+        Limits {
+            max_states: self.max_states,
+            max_memory: self.max_memory,
+            max_depth: self.max_depth,
+            max_time: self.max_time,
+            starvation: self.starvation,
+            jobs: self.jobs,
+        }
+    }
+}
+
+impl Space for ZkSpace<'_> {
+    type State = System<'static>;
+    type Action = Action;
+
+    fn limits(&self) -> Limits {
+        self.0.limits()
+    }
+
+    fn initial(&self) -> System<'static> {
+        System::initial(self.0)
+    }
+
+    fn actions(&self, s: &System<'static>, out: &mut Vec<Action>) {
+        s.actions(out);
+    }
+
+    fn apply(&self, s: &mut System<'static>, a: Action) {
+        s.apply(a, false);
+    }
+
+    fn next(
+        &self,
+        s: &System<'static>,
+        a: Action,
+        wanted: &mut dyn FnMut(u64) -> bool,
+    ) -> Next<System<'static>> {
+        // The successor borrows what the action left alone from `s`, and
+        // is made whole only if the explorer keeps it.
+        let mut next = s.lend();
+        let fx = next.apply(a, false);
+        if self.0.abstract_sequences {
+            super::sequences::abstract_state(&mut next);
+        }
+        let canon = canonical(&next, self.0.symmetry);
+        let fresh = wanted(canon.fingerprint).then(|| {
+            let violated = self.violations_lent(&next);
+            (next.into_held(), violated)
+        });
+        Next {
+            canonical: canon,
+            actor: self.agent(a),
+            herd: property::herd(s, &fx),
+            fresh,
+        }
+    }
+
+    fn canonical(&self, s: &System<'static>) -> Canonical {
+        canonical(s, self.0.symmetry)
+    }
+
+    fn exact_fingerprint(&self, s: &System<'static>) -> u64 {
+        let mut t = s.lend();
+        if self.0.abstract_sequences {
+            super::sequences::abstract_state(&mut t);
+        }
+        canonical(&t, false).fingerprint
+    }
+
+    fn is_fault(&self, a: Action) -> bool {
+        a.is_fault()
+    }
+
+    fn agent(&self, a: Action) -> u8 {
+        a.agent().map_or(NO_AGENT, Agent::pack)
+    }
+
+    fn relabel(&self, a: Action, f: &dyn Fn(u8) -> u8) -> Action {
+        a.relabel(f)
+    }
+
+    fn state_properties(&self) -> &'static [Property] {
+        &property::STATE_PROPERTIES
+    }
+
+    fn violated_in(&self, p: Property, s: &System<'static>) -> bool {
+        property::violated_in(p, s)
+    }
+
+    fn stuck(&self, s: &System<'static>, progress: bool) -> bool {
+        property::stuck(s, progress)
+    }
+
+    fn waiting(&self, s: &System<'static>) -> u8 {
+        let mut w = 0u8;
+        for (c, p) in s.peers.iter().enumerate() {
+            if p.client.is_waiting() {
+                w |= 1 << c;
+            }
+        }
+        w
+    }
+
+    fn holders(&self, s: &System<'static>) -> u8 {
+        property::holders(s)
+    }
+
+    fn state_bytes(&self, s: &System<'static>) -> usize {
+        // The struct and its list of clients, the one client its action
+        // changed (the rest it shares with its parent), and a share of a
+        // server copy (about one action in four writes to the server).
+        std::mem::size_of::<System>()
+            + s.peers.len() * std::mem::size_of::<super::system::SharedPeer>()
+            + std::mem::size_of::<super::system::Peer>()
+            + 320
+            + s.server.nodes().count() * 160 / 4
+    }
+
+    fn growth_marks(&self, s: &System<'static>) -> (i64, usize) {
+        (s.server.zxid(), s.server.nodes().count())
+    }
+
+    fn abstracted(&self) -> bool {
+        self.0.abstract_sequences
+    }
+}
+
+impl ZkSpace<'_> {
+    fn violations_lent(&self, s: &System) -> u8 {
+        property::STATE_PROPERTIES
+            .iter()
+            .enumerate()
+            .filter(|(_, &p)| property::violated_in(p, s))
+            .fold(0, |bits, (i, _)| bits | 1 << i)
+    }
+}
