@@ -234,7 +234,7 @@ impl Agent {
     const SERVER: u8 = 6;
     const CONNECTION: u8 = 7;
     /// No agent: the byte of an edge taken by a fault or the reaper.
-    pub const NONE: u8 = u8::MAX;
+    pub const NONE: u8 = super::space::NO_AGENT;
 
     fn thread(t: Thread) -> u8 {
         match t {
