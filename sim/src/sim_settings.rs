@@ -30,10 +30,11 @@
 //! pause = 0.0
 //! partition = 0.0
 //! connection_loss = 0.0
+//! crash = 0.0
 //!
 //! [[sim.schedule]]              # faults at fixed times
 //! at_ms = 20
-//! fault = "pause"               # expire | pause | partition | connection-loss
+//! fault = "pause"               # expire | pause | partition | connection-loss | crash
 //! target = "holder"             # holder | waiter | any | a client number (1-based)
 //! duration_ms = 6000            # pause and partition; default 1.5 × session timeout
 //! applied = true                # connection-loss: was the request in flight applied?
@@ -190,6 +191,8 @@ pub struct FaultRates {
     pub partition: f64,
     #[serde(default)]
     pub connection_loss: f64,
+    #[serde(default)]
+    pub crash: f64,
 }
 
 /// One fault at a fixed simulated time.
@@ -217,6 +220,9 @@ pub enum FaultKind {
     Partition,
     /// The client's TCP connection drops with a request in flight.
     ConnectionLoss,
+    /// The client's process crashes: its threads stop for good, what it
+    /// held stays held until the server times its silent session out.
+    Crash,
 }
 
 impl FaultKind {
@@ -226,6 +232,7 @@ impl FaultKind {
             FaultKind::Pause => "pause",
             FaultKind::Partition => "partition",
             FaultKind::ConnectionLoss => "connection-loss",
+            FaultKind::Crash => "crash",
         }
     }
 }
@@ -387,6 +394,7 @@ impl SimSettings {
             ("pause", self.rates.pause),
             ("partition", self.rates.partition),
             ("connection_loss", self.rates.connection_loss),
+            ("crash", self.rates.crash),
         ] {
             let at = key("rates").key(k);
             within(at, &format!("rates.{k}"), v, 0.0, MAX_RATE)?;

@@ -85,6 +85,14 @@ impl Resource {
         }
     }
 
+    /// Client `c`'s process is gone: its open section, if any, ends with
+    /// it. No closing write will ever come, and mutual exclusion at the
+    /// resource asks that no write of one tenure fall *between two* writes
+    /// of another: a dead holder's last write is its last.
+    pub fn writer_gone(&mut self, c: usize) {
+        self.inside.remove(&c);
+    }
+
     /// Fenced safety: a write the token check will accept must not be of
     /// an older acquisition than one that has written already (accepted or
     /// not: a newer holder locked out by its token is the same failure).
@@ -164,6 +172,20 @@ mod tests {
             Outcome::Violation(v) => v.iter().map(|(p, _)| *p).collect(),
             _ => Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_crashed_holders_open_section_ends_with_it() {
+        let mut r = Resource::new(false);
+        assert_eq!(r.apply(write(0, 1, None, true)), Outcome::Accepted);
+        // Without the crash, a second holder's begin write overlaps.
+        let mut alive = r.clone();
+        assert_eq!(
+            broken(&alive.apply(write(1, 2, None, true))),
+            vec![Property::MutualExclusionAtResource]
+        );
+        r.writer_gone(0);
+        assert_eq!(r.apply(write(1, 2, None, true)), Outcome::Accepted);
     }
 
     #[test]

@@ -9,7 +9,10 @@
 //!   links unclog;
 //! - **connection-loss**: the client's connection drops with a request in
 //!   flight, which the server either applied (the reply is lost) or never
-//!   saw.
+//!   saw;
+//! - **crash**: the client's process ends where it stands (madsim `pause`,
+//!   never resumed: no thread, timer or heartbeat runs again); the server
+//!   times its silent session out, and its ephemeral nodes go with it.
 
 use super::client_lib::lose_connection;
 use super::trace::Party;
@@ -88,12 +91,18 @@ pub async fn strike(shared: Shared, s: Strike) {
                 "drop its connection after its request is applied".into()
             }
             FaultKind::ConnectionLoss => "drop its connection before its request arrives".into(),
+            FaultKind::Crash => "crash the process".into(),
         };
         w.trace
             .note(t, Some(Party::Chaos), format!("FAULT c{}: {what}", c + 1));
         match s.kind {
             FaultKind::Expire => super::server_node::expire(&mut w, c, "injected"),
             FaultKind::Pause => {}
+            FaultKind::Crash => {
+                w.clients[c].client.crash();
+                w.resource.writer_gone(c);
+                w.wake_observer();
+            }
             FaultKind::Partition => {
                 w.to_server[c].clog();
                 w.to_client[c].clog();
@@ -109,6 +118,11 @@ pub async fn strike(shared: Shared, s: Strike) {
         w.clients[c].node
     };
     match s.kind {
+        FaultKind::Crash => {
+            if let Some(node) = node {
+                madsim::runtime::Handle::current().pause(node);
+            }
+        }
         FaultKind::Pause => {
             let Some(node) = node else { return };
             let h = madsim::runtime::Handle::current();
@@ -176,7 +190,7 @@ pub async fn random(shared: Shared, kind: FaultKind, rate: f64, default_duration
                     Target::Named(TargetName::Any)
                 }
             }
-            FaultKind::ConnectionLoss => Target::Named(TargetName::Any),
+            FaultKind::ConnectionLoss | FaultKind::Crash => Target::Named(TargetName::Any),
         };
         let Some(client) = resolve(&shared, target).await else {
             return;

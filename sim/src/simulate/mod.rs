@@ -85,7 +85,8 @@ impl SimConfig {
             || r.expire > 0.0
             || r.pause > 0.0
             || r.partition > 0.0
-            || r.connection_loss > 0.0;
+            || r.connection_loss > 0.0
+            || r.crash > 0.0;
         if !own {
             use crate::sim_settings::{FaultKind, ScheduledFault, Target, TargetName};
             let b = sc.check.faults;
@@ -93,7 +94,6 @@ impl SimConfig {
             settings.reorder_within_session |= b.reorders > 0;
             // The simulator's connection loss drops whatever is in flight,
             // nothing included; a parked waiter is where a disconnect bites.
-            // It has no crash: a `crashes` budget is the checker's only.
             let budgets = [
                 (FaultKind::Expire, TargetName::Waiter, b.waiter_expiries),
                 (FaultKind::Expire, TargetName::Holder, b.holder_expiries),
@@ -104,6 +104,7 @@ impl SimConfig {
                 ),
                 (FaultKind::ConnectionLoss, TargetName::Waiter, b.disconnects),
                 (FaultKind::Expire, TargetName::Any, b.expiries),
+                (FaultKind::Crash, TargetName::Any, b.crashes),
             ];
             let faults = budgets
                 .into_iter()
@@ -285,6 +286,7 @@ pub async fn simulate(cfg: SimConfig, trace_on: bool) -> (Violations, Metrics, T
         (FaultKind::Pause, s.rates.pause),
         (FaultKind::Partition, s.rates.partition),
         (FaultKind::ConnectionLoss, s.rates.connection_loss),
+        (FaultKind::Crash, s.rates.crash),
     ] {
         if rate > 0.0 {
             chaos.spawn(faults::random(shared.clone(), kind, rate, long));

@@ -17,6 +17,10 @@ pub fn apply(w: &mut World, wr: Write) -> bool {
     let t = now();
     let what = if wr.begin { "begin" } else { "end" };
     let outcome = w.resource.apply(wr);
+    if w.clients[c].client.phase == locksmith_model::harness::Phase::Crashed {
+        // A write sent before the crash still arrives; no other follows.
+        w.resource.writer_gone(c);
+    }
     if let Outcome::Stale { newest } = outcome {
         w.metrics.rejected_writes += 1;
         let tok = wr.token.unwrap_or_default();
