@@ -1,6 +1,8 @@
 //! The rules a lock depends on, each a case that a wrong model would fail.
-//! Every expected reply here was also seen on a real redis-server 7.0
-//! (docs/conformance.md; `sim/tests/redis_conformance/` runs them there).
+//! The single-server rules (every reply of a command) are also run on a
+//! real redis-server 7.0 as fixed sequences
+//! (`sim/tests/redis_conformance/fixed.rs`, docs/conformance.md); the
+//! clock jumps, restart and failover are not.
 
 use super::*;
 
