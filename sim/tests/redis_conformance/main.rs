@@ -32,7 +32,7 @@
 //! scripts/redis.sh stop
 //! ```
 //!
-//! `PROPTEST_CASES` sets the number of sequences (default 300);
+//! `PROPTEST_CASES` sets the number of sequences (default 350);
 //! `LOCKSMITH_REDIS_CONFORMANCE_MIN_OPS` (default 5000) makes the run fail
 //! if fewer commands were compared. See docs/conformance.md.
 //!
@@ -68,7 +68,7 @@ fn model_agrees_with_real_redis() {
         ..Config::default()
     };
     if std::env::var_os("PROPTEST_CASES").is_none() {
-        config.cases = 300;
+        config.cases = 350;
     }
     let cases = config.cases;
     let started = Instant::now();
