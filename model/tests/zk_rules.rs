@@ -1111,3 +1111,147 @@ fn closing_or_expiring_a_session_leaves_other_sessions_nodes_and_watches() {
     assert!(!zk.has_data_watch("/mine", s[2]));
     assert!(events_of(&mut zk, s[1], op_delete("/mine")).is_empty());
 }
+
+// ---------------------------------------------------------------------------
+// multi, check and removeWatches (DataTree.processTxn for a multi,
+// PrepRequestProcessor's check, FinalRequestProcessor's removeWatches)
+// ---------------------------------------------------------------------------
+
+use locksmith_model::zk::{TxnOp, TxnResult, WatcherType};
+
+fn guarded_write(own: &str, resource: &str) -> Op {
+    Op::Multi(vec![
+        TxnOp::Check {
+            path: own.into(),
+            version: -1,
+        },
+        TxnOp::SetData {
+            path: resource.into(),
+            data: b"w".to_vec(),
+            version: -1,
+        },
+    ])
+}
+
+#[test]
+fn a_multi_is_one_transaction_with_one_zxid() {
+    let (mut zk, s) = server(1);
+    create(&mut zk, s[0], "/lock", CreateMode::Persistent).unwrap();
+    create(&mut zk, s[0], "/res", CreateMode::Persistent).unwrap();
+    let before = zk.zxid();
+    let op = Op::Multi(vec![
+        TxnOp::Create {
+            path: "/lock/n-".into(),
+            data: Vec::new(),
+            mode: CreateMode::EphemeralSequential,
+        },
+        TxnOp::SetData {
+            path: "/res".into(),
+            data: b"x".to_vec(),
+            version: 0,
+        },
+    ]);
+    let reply = zk.handle(s[0], &op).reply;
+    assert_eq!(zk.zxid(), before + 1);
+    let node = zk.node("/lock/n-0000000000").expect("created");
+    assert_eq!(node.stat.czxid, before + 1);
+    assert_eq!(zk.node("/res").unwrap().stat.mzxid, before + 1);
+    match reply {
+        Ok(OpResult::Multi(r)) => {
+            assert_eq!(r[0], TxnResult::Created("/lock/n-0000000000".into()));
+            assert!(matches!(r[1], TxnResult::SetData(st) if st.version == 1));
+        }
+        other => panic!("multi replied {other:?}"),
+    }
+}
+
+#[test]
+fn a_failed_multi_applies_nothing_and_answers_ok_error_runtime_inconsistency() {
+    let (mut zk, s) = server(2);
+    create(&mut zk, s[0], "/res", CreateMode::Persistent).unwrap();
+    let watched = zk.handle(s[1], &Op::exists("/res", true)).reply;
+    assert!(watched.is_ok());
+    let ops = vec![
+        TxnOp::SetData {
+            path: "/res".into(),
+            data: b"x".to_vec(),
+            version: -1,
+        },
+        TxnOp::Check {
+            path: "/gone".into(),
+            version: -1,
+        },
+        TxnOp::Delete {
+            path: "/res".into(),
+            version: -1,
+        },
+    ];
+    assert_eq!(
+        zk.multi_results(s[0], &ops),
+        vec![
+            TxnResult::RolledBack,
+            TxnResult::Failed(ZkError::NoNode),
+            TxnResult::Failed(ZkError::RuntimeInconsistency),
+        ]
+    );
+    let before = zk.zxid();
+    let out = zk.handle(s[0], &Op::Multi(ops));
+    // The caller's multi throws the failing op's error.
+    assert_eq!(out.reply, Err(ZkError::NoNode));
+    // The error transaction takes a zxid; nothing changed, nothing fired.
+    assert_eq!(zk.zxid(), before + 1);
+    assert_eq!(zk.node("/res").unwrap().stat.version, 0);
+    assert!(out.events.is_empty());
+    assert!(zk.has_data_watch("/res", s[1]));
+}
+
+#[test]
+fn a_guarded_write_fails_once_the_writers_node_is_gone() {
+    let (mut zk, s) = server(2);
+    create(&mut zk, s[0], "/lock", CreateMode::Persistent).unwrap();
+    create(&mut zk, s[0], "/res", CreateMode::Persistent).unwrap();
+    let own = create(&mut zk, s[1], "/lock/n-", CreateMode::EphemeralSequential).unwrap();
+    assert!(zk.handle(s[1], &guarded_write(&own, "/res")).reply.is_ok());
+    zk.expire(s[1]);
+    let (mut zk2, s2) = (zk.clone(), s[0]);
+    assert_eq!(
+        zk2.handle(s2, &guarded_write(&own, "/res")).reply,
+        Err(ZkError::NoNode)
+    );
+    assert_eq!(zk2.node("/res").unwrap().stat.version, 1);
+}
+
+#[test]
+fn remove_watches_takes_the_sessions_watches_of_a_kind_or_answers_no_watcher() {
+    let (mut zk, s) = server(2);
+    create(&mut zk, s[0], "/a", CreateMode::Persistent).unwrap();
+    let rw = |kind| Op::RemoveWatches {
+        path: "/a".into(),
+        kind,
+    };
+    assert_eq!(
+        zk.handle(s[0], &rw(WatcherType::Any)).reply,
+        Err(ZkError::NoWatcher)
+    );
+    zk.handle(s[0], &Op::get_data("/a", true));
+    zk.handle(s[0], &Op::get_children("/a", true));
+    zk.handle(s[1], &Op::exists("/a", true));
+    assert_eq!(
+        zk.handle(s[0], &rw(WatcherType::Children)).reply,
+        Ok(OpResult::WatchesRemoved)
+    );
+    assert!(!zk.has_child_watch("/a", s[0]));
+    assert!(zk.has_data_watch("/a", s[0]));
+    assert_eq!(
+        zk.handle(s[0], &rw(WatcherType::Children)).reply,
+        Err(ZkError::NoWatcher)
+    );
+    let before = zk.zxid();
+    assert_eq!(
+        zk.handle(s[0], &rw(WatcherType::Any)).reply,
+        Ok(OpResult::WatchesRemoved)
+    );
+    // No transaction, and the other session's watch stays.
+    assert_eq!(zk.zxid(), before);
+    assert!(zk.has_data_watch("/a", s[1]));
+}

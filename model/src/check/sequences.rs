@@ -37,7 +37,7 @@
 
 use super::system::{Message, Peer, System};
 use crate::runtime::{Notice, Recipe, Resume, Status};
-use crate::zk::{path, CreateMode, Name, Node, Op, OpResult, Reply, Stat};
+use crate::zk::{path, CreateMode, Name, Node, Op, OpResult, Reply, Stat, TxnResult};
 
 /// A sequence suffix is `%010d` of the parent's counter.
 const DIGITS: usize = 10;
@@ -167,7 +167,7 @@ pub fn abstract_state(s: &mut System) {
 /// Hands `f` every path or child name a client and its channels hold.
 fn peer_names(p: &Peer, f: &mut dyn FnMut(&str)) {
     for r in &p.outbox {
-        f(op_path(&r.op));
+        r.op.paths().into_iter().for_each(|p| f(p));
     }
     for m in &p.inbox {
         match m {
@@ -184,7 +184,7 @@ fn peer_names(p: &Peer, f: &mut dyn FnMut(&str)) {
                 notice: Notice::Node(e),
                 ..
             }) => f(&e.path),
-            Status::Calling { op, .. } => f(op_path(op)),
+            Status::Calling { op, .. } => op.paths().into_iter().for_each(|p| f(p)),
             _ => {}
         }
     }
@@ -226,26 +226,19 @@ fn peer_names_mut(p: &mut Peer, f: &mut dyn FnMut(&mut Name)) {
     c.watchers.paths_mut(f);
 }
 
-fn op_path(op: &Op) -> &str {
-    op.path().unwrap_or("")
-}
-
 fn op_path_mut(op: &mut Op, f: &mut dyn FnMut(&mut Name)) {
-    match op {
-        Op::Create { path, .. }
-        | Op::Delete { path, .. }
-        | Op::SetData { path, .. }
-        | Op::Exists { path, .. }
-        | Op::GetData { path, .. }
-        | Op::GetChildren { path, .. } => f(path),
-        Op::CloseSession => {}
-    }
+    op.paths_mut().into_iter().for_each(f);
 }
 
 fn reply_names(r: &Reply, f: &mut dyn FnMut(&str)) {
     match r {
         Ok(OpResult::Created(p)) => f(p),
         Ok(OpResult::GetChildren { children, .. }) => children.iter().for_each(|c| f(c)),
+        Ok(OpResult::Multi(results)) => results.iter().for_each(|r| {
+            if let TxnResult::Created(p) = r {
+                f(p)
+            }
+        }),
         _ => {}
     }
 }
@@ -254,6 +247,11 @@ fn reply_names_mut(r: &mut Reply, f: &mut dyn FnMut(&mut Name)) {
     match r {
         Ok(OpResult::Created(p)) => f(p),
         Ok(OpResult::GetChildren { children, .. }) => children.iter_mut().for_each(f),
+        Ok(OpResult::Multi(results)) => results.iter_mut().for_each(|r| {
+            if let TxnResult::Created(p) = r {
+                f(p)
+            }
+        }),
         _ => {}
     }
 }

@@ -17,6 +17,10 @@ pub enum ZkError {
     NodeExists,
     NotEmpty,
     SessionExpired,
+    /// A multi's op after the one that failed.
+    RuntimeInconsistency,
+    /// `removeWatches` found no such watch.
+    NoWatcher,
 }
 
 impl ZkError {
@@ -31,6 +35,8 @@ impl ZkError {
             ZkError::NodeExists => "NodeExistsException",
             ZkError::NotEmpty => "NotEmptyException",
             ZkError::SessionExpired => "SessionExpiredException",
+            ZkError::RuntimeInconsistency => "RuntimeInconsistencyException",
+            ZkError::NoWatcher => "NoWatcherException",
         }
     }
 
@@ -44,6 +50,8 @@ impl ZkError {
             ZkError::NodeExists => -110,
             ZkError::NotEmpty => -111,
             ZkError::SessionExpired => -112,
+            ZkError::RuntimeInconsistency => -2,
+            ZkError::NoWatcher => -121,
         }
     }
 }

@@ -36,7 +36,7 @@ mod watches;
 pub use error::ZkError;
 pub use event::{EventType, WatchedEvent};
 pub use name::Name;
-pub use op::{CreateMode, Op, OpResult, Reply};
+pub use op::{CreateMode, Op, OpResult, Reply, TxnOp, TxnResult, WatcherType};
 pub use server::{ServerState, ZkServer};
 pub use service::{Outcome, Service, SessionId};
 pub use stat::Stat;

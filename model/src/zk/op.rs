@@ -70,6 +70,111 @@ pub enum Op {
     },
     /// `ZooKeeper.close()`: ends the session as expiry would.
     CloseSession,
+    /// `multi(ops)`: one transaction, all or nothing. Every op runs against
+    /// the tree as the ops before it left it; if one fails none is applied
+    /// (see [`TxnResult`] for what each op answers then).
+    Multi(Vec<TxnOp>),
+    /// `removeWatches(path, watcher, type, false)` as the server sees it:
+    /// removes this session's watches of `kind` on `path`; `NoWatcher` if it
+    /// has none. No transaction (it changes no node).
+    RemoveWatches {
+        path: Name,
+        kind: WatcherType,
+    },
+}
+
+/// One operation inside a [`Op::Multi`] (`org.apache.zookeeper.Op`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum TxnOp {
+    /// `Op.check(path, version)`: the node exists and (unless `-1`) has
+    /// this version. Only inside a multi: the Java client has no bare
+    /// `check`.
+    Check {
+        path: Name,
+        version: i32,
+    },
+    Create {
+        path: Name,
+        data: Vec<u8>,
+        mode: CreateMode,
+    },
+    Delete {
+        path: Name,
+        version: i32,
+    },
+    SetData {
+        path: Name,
+        data: Vec<u8>,
+        version: i32,
+    },
+}
+
+impl TxnOp {
+    pub fn path(&self) -> &Name {
+        match self {
+            TxnOp::Check { path, .. }
+            | TxnOp::Create { path, .. }
+            | TxnOp::Delete { path, .. }
+            | TxnOp::SetData { path, .. } => path,
+        }
+    }
+
+    pub fn path_mut(&mut self) -> &mut Name {
+        match self {
+            TxnOp::Check { path, .. }
+            | TxnOp::Create { path, .. }
+            | TxnOp::Delete { path, .. }
+            | TxnOp::SetData { path, .. } => path,
+        }
+    }
+}
+
+impl fmt::Display for TxnOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TxnOp::Check { path, version } => write!(f, "check({path}, {version})"),
+            TxnOp::Create { path, mode, .. } => write!(f, "create({path}, {mode:?})"),
+            TxnOp::Delete { path, version } => write!(f, "delete({path}, {version})"),
+            TxnOp::SetData {
+                path,
+                data,
+                version,
+            } => write!(
+                f,
+                "setData({path}, {:?}, {version})",
+                String::from_utf8_lossy(data)
+            ),
+        }
+    }
+}
+
+/// `Watcher.WatcherType`: which of a session's watches on a path
+/// `removeWatches` takes away. `Data` covers `exists` and `getData`
+/// watches (the server keeps them in one table), `Children` the
+/// `getChildren` ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum WatcherType {
+    Children,
+    Data,
+    Any,
+}
+
+/// What one op of a multi answered.
+///
+/// On success every op has its result. On failure (ZooKeeper 3.8's
+/// `DataTree.processTxn` for a failed multi) the ops before the failing
+/// one answer `ErrorResult(OK)` ([`TxnResult::RolledBack`]: valid, undone),
+/// the failing one its error, and every op after it
+/// `RuntimeInconsistency`; the caller's `multi` throws the failing op's
+/// error, which is the [`Reply`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum TxnResult {
+    Checked,
+    Created(Name),
+    Deleted,
+    SetData(Stat),
+    RolledBack,
+    Failed(ZkError),
 }
 
 impl Op {
@@ -137,8 +242,52 @@ impl Op {
             | Op::Exists { path, .. }
             | Op::GetData { path, .. }
             | Op::GetChildren { path, .. } => Some(path),
-            Op::CloseSession => None,
+            Op::RemoveWatches { path, .. } => Some(path),
+            Op::CloseSession | Op::Multi(_) => None,
         }
+    }
+
+    /// Every path the request names (a multi's ops' in order).
+    pub fn paths(&self) -> Vec<&Name> {
+        match self {
+            Op::Multi(ops) => ops.iter().map(TxnOp::path).collect(),
+            Op::Create { path, .. }
+            | Op::Delete { path, .. }
+            | Op::SetData { path, .. }
+            | Op::Exists { path, .. }
+            | Op::GetData { path, .. }
+            | Op::GetChildren { path, .. }
+            | Op::RemoveWatches { path, .. } => vec![path],
+            Op::CloseSession => Vec::new(),
+        }
+    }
+
+    /// Every path the request names, to rewrite.
+    pub fn paths_mut(&mut self) -> Vec<&mut Name> {
+        match self {
+            Op::Multi(ops) => ops.iter_mut().map(TxnOp::path_mut).collect(),
+            Op::Create { path, .. }
+            | Op::Delete { path, .. }
+            | Op::SetData { path, .. }
+            | Op::Exists { path, .. }
+            | Op::GetData { path, .. }
+            | Op::GetChildren { path, .. }
+            | Op::RemoveWatches { path, .. } => vec![path],
+            Op::CloseSession => Vec::new(),
+        }
+    }
+
+    /// Whether the request is a transaction (it goes through the server's
+    /// log and takes a zxid, failed or not).
+    pub fn is_write(&self) -> bool {
+        matches!(
+            self,
+            Op::Create { .. }
+                | Op::Delete { .. }
+                | Op::SetData { .. }
+                | Op::CloseSession
+                | Op::Multi(_)
+        )
     }
 
     /// Whether the request would leave a watch behind on success.
@@ -171,6 +320,11 @@ impl fmt::Display for Op {
             Op::GetData { path, watch } => write!(f, "getData({path}{})", w(watch)),
             Op::GetChildren { path, watch } => write!(f, "getChildren({path}{})", w(watch)),
             Op::CloseSession => write!(f, "close()"),
+            Op::Multi(ops) => {
+                let ops: Vec<String> = ops.iter().map(ToString::to_string).collect();
+                write!(f, "multi({})", ops.join(", "))
+            }
+            Op::RemoveWatches { path, kind } => write!(f, "removeWatches({path}, {kind:?})"),
         }
     }
 }
@@ -195,6 +349,10 @@ pub enum OpResult {
         stat: Stat,
     },
     Closed,
+    /// A multi that was applied: every op's result, in order.
+    Multi(Vec<TxnResult>),
+    /// `removeWatches` removed at least one watch.
+    WatchesRemoved,
 }
 
 pub type Reply = Result<OpResult, ZkError>;
@@ -218,6 +376,8 @@ impl fmt::Display for OpResult {
                 write!(f, "[{}]", names.join(", "))
             }
             OpResult::Closed => write!(f, "closed"),
+            OpResult::Multi(results) => write!(f, "{} results", results.len()),
+            OpResult::WatchesRemoved => write!(f, "removed"),
         }
     }
 }

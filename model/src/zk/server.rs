@@ -11,7 +11,8 @@ use super::sessions::{SessionState, Sessions};
 use super::tree::Tree;
 use super::watches::Watches;
 use super::{
-    CreateMode, Name, Node, Op, OpResult, Outcome, Reply, Service, SessionId, WatchedEvent, ZkError,
+    CreateMode, Name, Node, Op, OpResult, Outcome, Reply, Service, SessionId, TxnOp, TxnResult,
+    WatchedEvent, ZkError,
 };
 use std::collections::BTreeSet;
 use std::fmt;
@@ -343,6 +344,83 @@ impl ServerState {
         Ok(OpResult::SetData(stat))
     }
 
+    /// A multi: one transaction (one zxid, every op's changes stamped with
+    /// it), all or nothing. Each op sees the tree as the ops before it left
+    /// it; on the first failure the state goes back to what it was, the
+    /// zxid still advances (the error transaction is logged, as a failed
+    /// single write's is) and no watch fires. Every op's result, and the
+    /// events of an applied multi, in op order.
+    fn multi(&mut self, session: SessionId, ops: &[TxnOp]) -> (Vec<TxnResult>, Events) {
+        let before = self.clone();
+        let zxid = self.zxid;
+        let mut events = Vec::new();
+        let mut results = Vec::with_capacity(ops.len());
+        let mut failed = None;
+        for (i, op) in ops.iter().enumerate() {
+            // Every op takes the multi's one zxid.
+            self.zxid = zxid;
+            let result = match op {
+                TxnOp::Check { path, version } => self.check(path, *version),
+                TxnOp::Create { path, data, mode } => self
+                    .create(session, path, data.clone(), *mode, &mut events)
+                    .map(TxnResult::Created),
+                TxnOp::Delete { path, version } => self
+                    .delete(path, *version, &mut events)
+                    .map(|()| TxnResult::Deleted),
+                TxnOp::SetData {
+                    path,
+                    data,
+                    version,
+                } => self
+                    .set_data(path, data.clone(), *version, &mut events)
+                    .map(|r| match r {
+                        OpResult::SetData(stat) => TxnResult::SetData(stat),
+                        _ => unreachable!("set_data answers SetData"),
+                    }),
+            };
+            match result {
+                Ok(r) => results.push(r),
+                Err(e) => {
+                    failed = Some((i, e));
+                    break;
+                }
+            }
+        }
+        self.zxid = zxid + 1;
+        let Some((at, error)) = failed else {
+            return (results, events);
+        };
+        *self = before;
+        self.zxid = zxid + 1;
+        let results = (0..ops.len())
+            .map(|i| match i.cmp(&at) {
+                std::cmp::Ordering::Less => TxnResult::RolledBack,
+                std::cmp::Ordering::Equal => TxnResult::Failed(error),
+                std::cmp::Ordering::Greater => TxnResult::Failed(ZkError::RuntimeInconsistency),
+            })
+            .collect();
+        (results, Vec::new())
+    }
+
+    /// `Op.check(path, version)` inside a multi.
+    fn check(&self, at: &str, version: i32) -> Result<TxnResult, ZkError> {
+        if !path::is_valid(at) {
+            return Err(ZkError::BadArguments);
+        }
+        let node = self.tree.get(at).ok_or(ZkError::NoNode)?;
+        if version != -1 && node.stat.version != version {
+            return Err(ZkError::BadVersion);
+        }
+        Ok(TxnResult::Checked)
+    }
+
+    /// What every op of a multi would answer now, without applying it: a
+    /// failed multi's [`Reply`] is only the failing op's error, as the
+    /// Java client throws it; the per-op answers (`getResults()`) are here.
+    pub fn multi_results(&self, session: SessionId, ops: &[TxnOp]) -> Vec<TxnResult> {
+        self.clone().multi(session, ops).0
+    }
+
     /// Ends a session: one transaction deletes every ephemeral it owns.
     fn end_session(&mut self, session: SessionId, how: SessionState) -> Events {
         let mut events = Vec::new();
@@ -455,6 +533,24 @@ impl Service for ServerState {
             Op::CloseSession => {
                 events = self.end_session(session, SessionState::Closed);
                 Ok(OpResult::Closed)
+            }
+            Op::Multi(ops) => {
+                let (results, fired) = self.multi(session, ops);
+                events = fired;
+                match results.iter().find_map(|r| match r {
+                    TxnResult::Failed(e) => Some(*e),
+                    _ => None,
+                }) {
+                    Some(e) => Err(e),
+                    None => Ok(OpResult::Multi(results)),
+                }
+            }
+            Op::RemoveWatches { path, kind } => {
+                if self.watches.remove(path, session, *kind) {
+                    Ok(OpResult::WatchesRemoved)
+                } else {
+                    Err(ZkError::NoWatcher)
+                }
             }
         };
         Outcome { reply, events }

@@ -13,7 +13,7 @@
 //!   gets one event (the server keeps a set of sessions per path).
 
 use super::small_map::SmallMap;
-use super::{EventType, Name, SessionId, WatchedEvent};
+use super::{EventType, Name, SessionId, WatchedEvent, WatcherType};
 use std::collections::BTreeSet;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -29,6 +29,29 @@ impl Watches {
 
     pub fn add_child(&mut self, path: &str, session: SessionId) {
         self.child.entry_or_default(path.into()).insert(session);
+    }
+
+    /// `removeWatches`: takes `session`'s watches of `kind` on `path` away;
+    /// whether there was one (the server's `DataTree.removeWatch`: `Any`
+    /// succeeds if either table had one).
+    pub fn remove(&mut self, path: &str, session: SessionId, kind: WatcherType) -> bool {
+        let mut removed = false;
+        let tables: &mut [&mut SmallMap<Name, BTreeSet<SessionId>>] = match kind {
+            WatcherType::Data => &mut [&mut self.data],
+            WatcherType::Children => &mut [&mut self.child],
+            WatcherType::Any => &mut [&mut self.data, &mut self.child],
+        };
+        for table in tables.iter_mut() {
+            let mut emptied = false;
+            if let Some(sessions) = table.get_mut(path) {
+                removed |= sessions.remove(&session);
+                emptied = sessions.is_empty();
+            }
+            if emptied {
+                table.remove(path);
+            }
+        }
+        removed
     }
 
     /// A session that ends takes its watches with it.

@@ -17,7 +17,7 @@
 use super::trace::Party;
 use super::world::{lock, now, recv, server_link, Inbox, Shared, ToClient, ToServer, World};
 use locksmith_model::harness::{judge, Property};
-use locksmith_model::zk::{Op, Service, SessionId, WatchedEvent};
+use locksmith_model::zk::{Service, SessionId, WatchedEvent};
 
 /// The server's task for client `c`'s session. With service times, a
 /// request waits its turn in the server's one pipeline (every session's
@@ -29,7 +29,7 @@ pub async fn serve(shared: Shared, c: usize) {
         let served_at = match &pkt {
             ToServer::Request { op, .. } => {
                 let mut w = lock(&shared);
-                let cost = if is_write(op) { w.p.write } else { w.p.read };
+                let cost = if op.is_write() { w.p.write } else { w.p.read };
                 if cost == 0 {
                     None
                 } else {
@@ -44,14 +44,6 @@ pub async fn serve(shared: Shared, c: usize) {
             super::world::sleep_ns(done.saturating_sub(now())).await;
         }
         handle(&mut lock(&shared), c, pkt);
-    }
-}
-
-/// A transaction: it goes through the server's log.
-fn is_write(op: &Op) -> bool {
-    match op {
-        Op::Create { .. } | Op::Delete { .. } | Op::SetData { .. } | Op::CloseSession => true,
-        Op::Exists { .. } | Op::GetData { .. } | Op::GetChildren { .. } => false,
     }
 }
 

@@ -7,7 +7,7 @@ use crate::ops::{Action, Sequence, Step};
 use crate::peer::{Peer, EXPIRING_SESSION_TIMEOUT};
 use crate::view::{model_view, Normalizer, View};
 use locksmith::real::zk::RawResult;
-use locksmith_model::zk::{CreateMode, Op, OpResult, Reply, Service, SessionId, ZkServer};
+use locksmith_model::zk::{CreateMode, Op, OpResult, Reply, Service, SessionId, TxnOp, ZkServer};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::sync::atomic::Ordering;
@@ -170,8 +170,12 @@ impl<'h> Case<'h> {
             Vec::new()
         };
         let head = format!("{label} s{} {op}", sid.0);
+        let dry = match &op {
+            Op::Multi(ops) => self.model.multi_results(sid, ops),
+            _ => Vec::new(),
+        };
         let outcome = self.model.handle(sid, &op);
-        let model_reply = model_view(&outcome.reply, &self.model);
+        let model_reply = model_view(&outcome.reply, &self.model, &dry);
         let real_view = match self.real[k].run(&op).await {
             Ok(real_reply) => self.norm.view(&real_reply),
             Err(e) => return Err(self.fail(&head, format!("      {e}\n"))),
@@ -266,6 +270,15 @@ fn op_kind(op: &Op) -> String {
         Op::GetData { watch, .. } => format!("getData{}", w(watch)),
         Op::GetChildren { watch, .. } => format!("getChildren{}", w(watch)),
         Op::CloseSession => "close".into(),
+        Op::Multi(ops) => {
+            let check = ops.iter().any(|o| matches!(o, TxnOp::Check { .. }));
+            format!(
+                "multi of {}{}",
+                ops.len(),
+                if check { ", with check" } else { "" }
+            )
+        }
+        Op::RemoveWatches { kind, .. } => format!("removeWatches {kind:?}"),
     }
 }
 

@@ -7,7 +7,7 @@
 //! node that exists now" (so that most requests hit something: children of
 //! sequential nodes, deep paths, nodes about to be reaped).
 
-use locksmith_model::zk::{CreateMode, Op};
+use locksmith_model::zk::{CreateMode, Op, TxnOp, WatcherType};
 use proptest::prelude::*;
 use std::fmt;
 
@@ -67,11 +67,99 @@ pub enum Action {
         at: Target,
         watch: bool,
     },
+    /// `multi` of these ops, resolved against the nodes live before it.
+    Multi(Vec<TxnAction>),
+    /// `removeWatches(at, kind)`.
+    RemoveWatches {
+        at: Target,
+        kind: WatcherType,
+    },
     Close,
     /// Not generated (each costs a session timeout): the client goes away
     /// without closing, and the server expires its session. Only for
     /// sessions opened detached (see conformance/fixed.rs).
     Expire,
+}
+
+/// One op of a multi.
+#[derive(Clone, PartialEq, Eq)]
+pub enum TxnAction {
+    Check {
+        at: Target,
+        version: i32,
+    },
+    Create {
+        parent: Target,
+        name: usize,
+        mode: CreateMode,
+        data: Vec<u8>,
+    },
+    Delete {
+        at: Target,
+        version: i32,
+    },
+    SetData {
+        at: Target,
+        data: Vec<u8>,
+        version: i32,
+    },
+}
+
+impl TxnAction {
+    fn to_op(&self, root: &str, live: &[String]) -> TxnOp {
+        match self {
+            TxnAction::Check { at, version } => TxnOp::Check {
+                path: at.resolve(root, live).into(),
+                version: *version,
+            },
+            TxnAction::Create {
+                parent,
+                name,
+                mode,
+                data,
+            } => TxnOp::Create {
+                path: format!(
+                    "{}/{}",
+                    parent.resolve(root, live),
+                    child_name(*name, *mode)
+                )
+                .into(),
+                data: data.clone(),
+                mode: *mode,
+            },
+            TxnAction::Delete { at, version } => TxnOp::Delete {
+                path: at.resolve(root, live).into(),
+                version: *version,
+            },
+            TxnAction::SetData { at, data, version } => TxnOp::SetData {
+                path: at.resolve(root, live).into(),
+                data: data.clone(),
+                version: *version,
+            },
+        }
+    }
+}
+
+impl fmt::Debug for TxnAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TxnAction::Check { at, version } => write!(f, "check({at:?}, {version})"),
+            TxnAction::Create {
+                parent,
+                name,
+                mode,
+                data,
+            } => write!(
+                f,
+                "create({parent:?} + {}, {mode:?}, {data:?})",
+                child_name(*name, *mode)
+            ),
+            TxnAction::Delete { at, version } => write!(f, "delete({at:?}, {version})"),
+            TxnAction::SetData { at, data, version } => {
+                write!(f, "setData({at:?}, {data:?}, {version})")
+            }
+        }
+    }
 }
 
 /// One request of one session (an index into the case's sessions, taken
@@ -159,6 +247,11 @@ impl Action {
                 path: at.resolve(root, live).into(),
                 watch: *watch,
             },
+            Action::Multi(ops) => Op::Multi(ops.iter().map(|o| o.to_op(root, live)).collect()),
+            Action::RemoveWatches { at, kind } => Op::RemoveWatches {
+                path: at.resolve(root, live).into(),
+                kind: *kind,
+            },
             Action::Close => Op::CloseSession,
             Action::Expire => return None,
         })
@@ -198,6 +291,8 @@ impl fmt::Debug for Action {
             Action::Exists { at, watch } => write!(f, "exists({at:?}{})", w(watch)),
             Action::GetData { at, watch } => write!(f, "getData({at:?}{})", w(watch)),
             Action::GetChildren { at, watch } => write!(f, "getChildren({at:?}{})", w(watch)),
+            Action::Multi(ops) => write!(f, "multi({ops:?})"),
+            Action::RemoveWatches { at, kind } => write!(f, "removeWatches({at:?}, {kind:?})"),
             Action::Close => write!(f, "close()"),
             Action::Expire => write!(f, "(session expires)"),
         }
@@ -268,7 +363,27 @@ fn action() -> impl Strategy<Value = Action> {
         3 => (probe(), watch()).prop_map(|(at, watch)| Action::Exists { at, watch }),
         3 => (target(), watch()).prop_map(|(at, watch)| Action::GetData { at, watch }),
         3 => (target(), watch()).prop_map(|(at, watch)| Action::GetChildren { at, watch }),
+        3 => prop::collection::vec(txn_action(), 1..=3).prop_map(Action::Multi),
+        2 => (target(), prop::sample::select(&WATCHER_TYPES[..]))
+            .prop_map(|(at, kind)| Action::RemoveWatches { at, kind }),
         1 => Just(Action::Close),
+    ]
+}
+
+const WATCHER_TYPES: [WatcherType; 3] =
+    [WatcherType::Children, WatcherType::Data, WatcherType::Any];
+
+/// A multi's op: mostly a check or a write of a node that exists, so that
+/// multis both commit and fail part-way.
+fn txn_action() -> impl Strategy<Value = TxnAction> {
+    prop_oneof![
+        3 => (target(), version()).prop_map(|(at, version)| TxnAction::Check { at, version }),
+        2 => (target(), 0..CHILD_NAMES.len(), mode(), data()).prop_map(
+            |(parent, name, mode, data)| TxnAction::Create { parent, name, mode, data }
+        ),
+        2 => (target(), version()).prop_map(|(at, version)| TxnAction::Delete { at, version }),
+        3 => (target(), data(), version())
+            .prop_map(|(at, data, version)| TxnAction::SetData { at, data, version }),
     ]
 }
 

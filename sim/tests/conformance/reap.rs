@@ -61,6 +61,13 @@ impl Case<'_> {
                         Err(e) => return Err(format!("observer: {e}")),
                     };
                     if stat.is_none() {
+                        // An observer watch already spent on another event
+                        // of the same step (a multi's setData on the
+                        // container, then the delete of its last child)
+                        // cannot tell the reap: the poll does.
+                        if !self.observed.contains(path) && !self.real_reaped.contains(path) {
+                            self.real_reaped.push(path.clone());
+                        }
                         break;
                     }
                     if since.elapsed() > REAP_TIMEOUT {

@@ -2,8 +2,8 @@
 //! server's normalised into the model's terms (zxids through the case's
 //! offset, session ids through the opening order).
 
-use locksmith::real::zk::{stat_of, RawReply, RawResult};
-use locksmith_model::zk::{OpResult, Reply, Stat, ZkServer};
+use locksmith::real::zk::{stat_of, RawReply, RawResult, RawTxn};
+use locksmith_model::zk::{OpResult, Reply, Stat, TxnResult, ZkServer};
 use std::collections::BTreeMap;
 use zookeeper_client as zk;
 
@@ -73,6 +73,22 @@ impl Normalizer {
                         }
                     }
                     RawResult::Closed => View::Closed,
+                    RawResult::Multi(results) => View::Multi(
+                        results
+                            .iter()
+                            .map(|r| match r {
+                                RawTxn::Checked => TxnView::Checked,
+                                RawTxn::Created(p) => TxnView::Created(p.clone()),
+                                RawTxn::Deleted => TxnView::Deleted,
+                                RawTxn::SetData(s) => TxnView::SetData(self.stat(s)),
+                            })
+                            .collect(),
+                    ),
+                    RawResult::MultiFailed { index, error } => View::MultiFailed {
+                        index: *index,
+                        error: real_error(error),
+                    },
+                    RawResult::WatchesRemoved => View::WatchesRemoved,
                 }
             }
         }
@@ -91,6 +107,8 @@ fn real_error(e: &zk::Error) -> String {
         zk::Error::SessionExpired => "SessionExpired",
         zk::Error::ConnectionLoss => "ConnectionLoss",
         zk::Error::BadArguments(_) => "BadArguments",
+        zk::Error::RuntimeInconsistent => "RuntimeInconsistency",
+        zk::Error::NoWatcher => "NoWatcher",
         other => return format!("client error: {other}"),
     };
     name.to_string()
@@ -104,16 +122,57 @@ fn real_error(e: &zk::Error) -> String {
 pub enum View {
     Ok,
     Err(String),
-    Created { path: String, stat: Option<Stat> },
+    Created {
+        path: String,
+        stat: Option<Stat>,
+    },
     Deleted,
     SetData(Stat),
     Exists(Option<Stat>),
-    GetData { data: Vec<u8>, stat: Stat },
-    GetChildren { children: Vec<String>, stat: Stat },
+    GetData {
+        data: Vec<u8>,
+        stat: Stat,
+    },
+    GetChildren {
+        children: Vec<String>,
+        stat: Stat,
+    },
     Closed,
+    /// An applied multi.
+    Multi(Vec<TxnView>),
+    /// A refused multi: the first failing op and its error (all the crate
+    /// reports; the model's answers for the other ops are held to
+    /// ZooKeeper's `OK` / `RuntimeInconsistency` by `model/tests/zk_rules.rs`).
+    MultiFailed {
+        index: usize,
+        error: String,
+    },
+    WatchesRemoved,
 }
 
-pub fn model_view(reply: &Reply, model: &ZkServer) -> View {
+/// One op's result in an applied multi. A created node's stat is left out:
+/// the crate's may be invalid (ZOOKEEPER-4026); later reads compare it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TxnView {
+    Checked,
+    Created(String),
+    Deleted,
+    SetData(Stat),
+    /// What no applied multi may answer (a disagreement if it shows).
+    Unexpected(String),
+}
+
+/// The model's reply; for a multi, `dry` holds what each op answered
+/// (`ServerState::multi_results` before the multi ran), since a refused
+/// multi's reply is only its error.
+pub fn model_view(reply: &Reply, model: &ZkServer, dry: &[TxnResult]) -> View {
+    let failed = dry.iter().position(|r| matches!(r, TxnResult::Failed(_)));
+    if let (Err(e), Some(index)) = (reply, failed) {
+        return View::MultiFailed {
+            index,
+            error: format!("{e:?}"),
+        };
+    }
     match reply {
         Err(e) => View::Err(format!("{e:?}")),
         Ok(OpResult::Created(path)) => View::Created {
@@ -132,5 +191,20 @@ pub fn model_view(reply: &Reply, model: &ZkServer) -> View {
             stat: *stat,
         },
         Ok(OpResult::Closed) => View::Closed,
+        Ok(OpResult::WatchesRemoved) => View::WatchesRemoved,
+        Ok(OpResult::Multi(results)) => View::Multi(
+            results
+                .iter()
+                .map(|r| match r {
+                    TxnResult::Checked => TxnView::Checked,
+                    TxnResult::Created(p) => TxnView::Created(p.to_string()),
+                    TxnResult::Deleted => TxnView::Deleted,
+                    TxnResult::SetData(s) => TxnView::SetData(*s),
+                    TxnResult::RolledBack | TxnResult::Failed(_) => {
+                        TxnView::Unexpected(format!("{r:?} in an applied multi"))
+                    }
+                })
+                .collect(),
+        ),
     }
 }

@@ -9,6 +9,7 @@
 //! one at a time and wakes the futures concerned synchronously, so the log
 //! is the arrival order.
 
+use locksmith_model::zk::WatcherType;
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
@@ -106,10 +107,12 @@ pub(super) fn marked<F: Future>(arrivals: &Arc<Arrivals>, call: F) -> Marked<F> 
 type EventFuture = Pin<Box<dyn Future<Output = zkc::WatchedEvent> + Send>>;
 
 /// The session's watchers that have not fired yet. They are kept alive:
-/// dropping one would make the crate send `removeWatches`.
+/// dropping one makes the crate send `removeWatches`, which is how
+/// [`Watchers::remove`] sends it.
 #[derive(Default)]
 pub(super) struct Watchers {
-    pending: BTreeMap<u64, (EventFuture, Waker)>,
+    /// Each watcher's future, waker and what it watches.
+    pending: BTreeMap<u64, (EventFuture, Waker, (String, WatcherType))>,
     next: u64,
     /// Events that were ready the moment their watcher was first polled.
     ready: Vec<zkc::WatchedEvent>,
@@ -117,7 +120,12 @@ pub(super) struct Watchers {
 
 impl Watchers {
     /// Starts logging `watcher` into `arrivals`.
-    pub(super) fn add(&mut self, arrivals: &Arc<Arrivals>, watcher: zkc::OneshotWatcher) {
+    pub(super) fn add(
+        &mut self,
+        arrivals: &Arc<Arrivals>,
+        watcher: zkc::OneshotWatcher,
+        watches: (String, WatcherType),
+    ) {
         let id = self.next;
         self.next += 1;
         let waker = Waker::from(Arc::new(WatchWaker {
@@ -128,7 +136,7 @@ impl Watchers {
         match fut.as_mut().poll(&mut Context::from_waker(&waker)) {
             Poll::Ready(e) => self.ready.push(e),
             Poll::Pending => {
-                self.pending.insert(id, (fut, waker));
+                self.pending.insert(id, (fut, waker, watches));
             }
         }
     }
@@ -139,7 +147,7 @@ impl Watchers {
         let mut events = std::mem::take(&mut self.ready);
         for m in marks {
             let Mark::Watch(id) = m else { continue };
-            let Some((fut, waker)) = self.pending.get_mut(id) else {
+            let Some((fut, waker, _)) = self.pending.get_mut(id) else {
                 continue;
             };
             if let Poll::Ready(e) = fut.as_mut().poll(&mut Context::from_waker(waker)) {
@@ -148,5 +156,34 @@ impl Watchers {
             }
         }
         events
+    }
+
+    /// `removeWatches(path, kind)`: drops every unfired watcher of `kind`
+    /// (`Data`: those of `exists` and `getData`) on `path`, and the crate
+    /// sends the server one `removeWatches` for them (its mode widened to
+    /// `Any` when no watcher is left on the path, which removes the same
+    /// server watches: the server holds none the client does not). The
+    /// crate sends nothing for a watcher it does not hold, so `NoWatcher`
+    /// is answered here, from the client's table, as the Java client does
+    /// for a watcher it never registered. A watcher whose event already
+    /// came is not removed: its event is kept for [`resolve`](Self::resolve).
+    pub(super) fn remove(&mut self, path: &str, kind: WatcherType) -> bool {
+        let matching: Vec<u64> = self
+            .pending
+            .iter()
+            .filter(|(_, (_, _, (p, k)))| p == path && (kind == WatcherType::Any || *k == kind))
+            .map(|(id, _)| *id)
+            .collect();
+        let mut removed = false;
+        for id in matching {
+            let Some((mut fut, waker, _)) = self.pending.remove(&id) else {
+                continue;
+            };
+            match fut.as_mut().poll(&mut Context::from_waker(&waker)) {
+                Poll::Ready(e) => self.ready.push(e),
+                Poll::Pending => removed = true,
+            }
+        }
+        removed
     }
 }

@@ -36,6 +36,8 @@ pub fn error(e: &zkc::Error) -> ZkError {
         zkc::Error::NoChildrenForEphemerals => ZkError::NoChildrenForEphemerals,
         zkc::Error::SessionExpired => ZkError::SessionExpired,
         zkc::Error::BadArguments(_) => ZkError::BadArguments,
+        zkc::Error::RuntimeInconsistent => ZkError::RuntimeInconsistency,
+        zkc::Error::NoWatcher => ZkError::NoWatcher,
         _ => ZkError::ConnectionLoss,
     }
 }

@@ -17,7 +17,7 @@ mod raw;
 mod session;
 
 pub use convert::{error, stat_of, Notification};
-pub use raw::{normalise, RawReply, RawResult};
+pub use raw::{normalise, RawReply, RawResult, RawTxn};
 pub use session::{unreachable, CallOutcome, Detached, Refusal, Session};
 
 use std::time::Duration;

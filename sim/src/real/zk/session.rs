@@ -8,9 +8,9 @@
 
 use super::arrivals::{marked, Arrivals, Mark, Watchers};
 use super::convert::{merge, real_mode, Notification};
-use super::raw::{normalise, RawReply, RawResult};
+use super::raw::{normalise, RawReply, RawResult, RawTxn};
 use super::CALL_TIMEOUT;
-use locksmith_model::zk::{Op, Reply};
+use locksmith_model::zk::{Op, Reply, TxnOp, WatcherType};
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -201,6 +201,16 @@ impl Session {
         let arrivals = self.arrivals.clone();
         let (raw, answered) = match self.client.clone() {
             None => (Err(zkc::Error::SessionExpired), false),
+            Some(_) if matches!(op, Op::RemoveWatches { .. }) => {
+                let Op::RemoveWatches { path, kind } = op else {
+                    unreachable!()
+                };
+                let raw = match self.watchers.remove(path, *kind) {
+                    true => Ok((RawResult::WatchesRemoved, None)),
+                    false => Err(zkc::Error::NoWatcher),
+                };
+                (raw, true)
+            }
             Some(c) => match tokio::time::timeout(CALL_TIMEOUT, send(&arrivals, &c, op)).await {
                 Ok(r) => (r, true),
                 Err(_) => (Err(zkc::Error::ConnectionLoss), false),
@@ -217,7 +227,7 @@ impl Session {
         merge(&self.watchers.resolve(&marks[cut..]), &mut after);
         let reply = raw.map(|(result, watcher)| {
             if let Some(w) = watcher {
-                self.watchers.add(&self.arrivals, w);
+                self.watchers.add(&self.arrivals, w, watched(op));
             }
             result
         });
@@ -327,6 +337,14 @@ impl Detached {
     }
 }
 
+/// The path and kind of the watch a watching call sets.
+fn watched(op: &Op) -> (String, WatcherType) {
+    match op {
+        Op::GetChildren { path, .. } => (path.to_string(), WatcherType::Children),
+        _ => (op.path().unwrap_or("").to_string(), WatcherType::Data),
+    }
+}
+
 /// Runs one request as the matching `zookeeper-client` call; a watching
 /// call also hands back its watcher.
 async fn send(
@@ -384,5 +402,53 @@ async fn send(
             (RawResult::GetChildren { children, stat }, Some(w))
         }
         Op::CloseSession => (RawResult::Closed, None),
+        Op::Multi(ops) => (multi(a, c, ops).await?, None),
+        Op::RemoveWatches { .. } => {
+            unreachable!("removeWatches is answered by Session::call_raw")
+        }
     })
+}
+
+/// Runs a multi through the crate's `MultiWriter`.
+async fn multi(a: &Arc<Arrivals>, c: &zkc::Client, ops: &[TxnOp]) -> Result<RawResult, zkc::Error> {
+    let mut w = c.new_multi_writer();
+    for op in ops {
+        match op {
+            TxnOp::Check { path, version } => w.add_check_version(path, *version)?,
+            TxnOp::Create { path, data, mode } => {
+                let options = real_mode(*mode).with_acls(zkc::Acls::anyone_all());
+                w.add_create(path, data, &options)?
+            }
+            TxnOp::Delete { path, version } => {
+                w.add_delete(path, (*version != -1).then_some(*version))?
+            }
+            TxnOp::SetData {
+                path,
+                data,
+                version,
+            } => w.add_set_data(path, data, (*version != -1).then_some(*version))?,
+        }
+    }
+    match marked(a, w.commit()).await {
+        Ok(results) => results
+            .into_iter()
+            .map(|r| match r {
+                zkc::MultiWriteResult::Check => Ok(RawTxn::Checked),
+                zkc::MultiWriteResult::Delete => Ok(RawTxn::Deleted),
+                zkc::MultiWriteResult::Create { path, .. } => Ok(RawTxn::Created(path)),
+                zkc::MultiWriteResult::SetData { stat } => Ok(RawTxn::SetData(stat)),
+                other => Err(zkc::Error::UnexpectedError(format!(
+                    "a multi result the adapter does not know: {other:?}"
+                ))),
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(RawResult::Multi),
+        Err(zkc::MultiWriteError::OperationFailed { index, source }) => {
+            Ok(RawResult::MultiFailed {
+                index,
+                error: source,
+            })
+        }
+        Err(zkc::MultiWriteError::RequestFailed { source }) => Err(source),
+    }
 }
