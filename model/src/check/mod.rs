@@ -25,6 +25,7 @@ pub mod lasso;
 pub mod model;
 pub mod pipeline;
 pub mod property;
+pub mod redis;
 pub mod sequences;
 pub mod shared;
 pub mod space;

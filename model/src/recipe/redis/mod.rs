@@ -1,0 +1,119 @@
+//! The Redis lock recipes of seeds 003 and 004, one file each, as sans-IO
+//! state machines over [`crate::redis`]'s commands and replies: a client's
+//! step reads the reply its last command got (if any), and says which
+//! command it sends next and what the step means to the harness
+//! ([`StepKind`]). Time, pauses, the critical section's length and the
+//! rounds of the harness loop are the driver's, not the recipe's.
+//!
+//! | id | file |
+//! |---|---|
+//! | redis-set-px-del | [`set_px_del`] |
+//! | redis-compare-and-delete | [`compare_and_delete`] |
+
+pub mod compare_and_delete;
+pub mod set_px_del;
+
+use crate::harness::StepKind;
+use crate::redis::{Command, Key, Reply, Value};
+use serde::Serialize;
+use std::fmt;
+
+/// A Redis recipe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum RedisRecipe {
+    SetPxDel,
+    CompareAndDelete,
+}
+
+impl RedisRecipe {
+    pub const ALL: [RedisRecipe; 2] = [RedisRecipe::SetPxDel, RedisRecipe::CompareAndDelete];
+
+    /// The recipe's id (as scenario files and the comparison name it).
+    pub fn id(self) -> &'static str {
+        match self {
+            RedisRecipe::SetPxDel => "redis-set-px-del",
+            RedisRecipe::CompareAndDelete => "redis-compare-and-delete",
+        }
+    }
+
+    pub fn parse(id: &str) -> Option<RedisRecipe> {
+        RedisRecipe::ALL.into_iter().find(|r| r.id() == id.trim())
+    }
+
+    /// Where a client of this recipe starts.
+    pub fn start(self) -> Locals {
+        match self {
+            RedisRecipe::SetPxDel | RedisRecipe::CompareAndDelete => {
+                Locals::SetPx(set_px_del::At::Lock)
+            }
+        }
+    }
+
+    /// One step of `me` at `at`, reading `reply` (the reply to its last
+    /// command, if one came since).
+    pub fn step(self, at: &mut Locals, reply: Option<&Reply>, me: &Me) -> Outcome {
+        match (self, at) {
+            (RedisRecipe::SetPxDel, Locals::SetPx(at)) => {
+                set_px_del::step(at, reply, me, set_px_del::release)
+            }
+            (RedisRecipe::CompareAndDelete, Locals::SetPx(at)) => {
+                set_px_del::step(at, reply, me, compare_and_delete::release)
+            }
+        }
+    }
+}
+
+impl fmt::Display for RedisRecipe {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// A client's position in its recipe, with the locals the seed's code
+/// keeps (none yet beyond the position: the token is the client's own).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Locals {
+    /// `SET key token NX PX lease`, work, then a release in `finally`.
+    SetPx(set_px_del::At),
+}
+
+impl Locals {
+    /// The recipe waits for the reply to the command it sent.
+    pub fn awaits_reply(self) -> bool {
+        match self {
+            Locals::SetPx(at) => at.awaits_reply(),
+        }
+    }
+}
+
+/// What a client knows of itself: the lock's key, its own token (seed
+/// 003's `my_random_value`, unique per client) and the lease.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Me {
+    pub key: Key,
+    pub token: Value,
+    /// `PX`'s argument, in the model's milliseconds (one per tick).
+    pub lease: i64,
+}
+
+/// What one step did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The command the step sent, if any (at most one: a step ends at the
+    /// first blocking call).
+    pub send: Option<Command>,
+    pub kind: StepKind,
+}
+
+impl Outcome {
+    fn send(cmd: Command, kind: StepKind) -> Outcome {
+        Outcome {
+            send: Some(cmd),
+            kind,
+        }
+    }
+
+    fn only(kind: StepKind) -> Outcome {
+        Outcome { send: None, kind }
+    }
+}
