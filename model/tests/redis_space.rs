@@ -1,5 +1,7 @@
 //! The seeds' Redis locks in the exhaustive checker, through the `Space`
-//! seam: each verdict, trace and state count here comes from exploration.
+//! seam (issue 14): each verdict, trace length and state count here comes
+//! from exploring `RedisSpace` — two clients, one round each, a lease of 3
+//! ticks, a critical section of 2, a pause of 4 — and each can fail.
 
 use locksmith_model::check::explore::{explore_space, Exploration};
 use locksmith_model::check::redis::{Action, RedisSpace};
@@ -12,24 +14,128 @@ fn run(space: &RedisSpace) -> Exploration<Action> {
     explore_space(space, &mut |_| ControlFlow::Continue(()))
 }
 
-#[test]
-fn probe() {
-    for recipe in RedisRecipe::ALL {
-        for pauses in [0, 1] {
-            let mut sp = RedisSpace::new(recipe);
-            sp.faults.pauses = pauses;
-            let x = run(&sp);
-            println!("{recipe} pauses={pauses}: states {} transitions {} depth {} bound {:?} acquired {:b}", x.states, x.transitions, x.depth, x.bound, x.acquired);
-            for (p, cx) in &x.found {
-                println!(
-                    "  {p}: {} steps, cycle {:?}",
-                    cx.actions.len(),
-                    cx.cycle_start
-                );
-                for a in &cx.actions {
-                    println!("    {a}");
-                }
-            }
-        }
+fn with_pauses(recipe: RedisRecipe, pauses: u8) -> RedisSpace {
+    let mut space = RedisSpace::new(recipe);
+    space.faults.pauses = pauses;
+    space
+}
+
+/// The shortest trace of `p`, narrated (and so replayed: every step must
+/// be enabled where the trace takes it).
+fn story(space: &RedisSpace, x: &Exploration<Action>, p: Property) -> Vec<String> {
+    let cx = x.found.get(&p).unwrap_or_else(|| panic!("{p} violated"));
+    let lines = space.narrate(&cx.actions).expect("the trace replays");
+    for (i, l) in lines.iter().enumerate() {
+        eprintln!("{p} {:>2}. {l}", i + 1);
     }
+    lines
+}
+
+fn ticks(x: &Exploration<Action>, p: Property) -> usize {
+    let actions = &x.found[&p].actions;
+    actions.iter().filter(|&&a| a == Action::Tick).count()
+}
+
+#[test]
+fn without_faults_both_set_px_locks_hold_with_their_exact_state_counts() {
+    for recipe in RedisRecipe::ALL {
+        let x = run(&RedisSpace::new(recipe));
+        assert!(x.bound.is_none(), "{recipe}: {:?}", x.bound);
+        assert!(x.found.is_empty(), "{recipe}: {:?}", x.found.keys());
+        // Each client acquires on some path: the holds is not vacuous.
+        assert_eq!(x.acquired, 0b11, "{recipe}");
+        assert_eq!((x.states, x.transitions), (124, 189), "{recipe}");
+    }
+}
+
+#[test]
+fn set_px_del_under_a_pause_lets_a_second_holder_in_and_dels_its_key() {
+    let space = with_pauses(RedisRecipe::SetPxDel, 1);
+    let x = run(&space);
+    assert!(x.bound.is_none());
+    assert_eq!((x.states, x.transitions), (1061, 1566));
+    // Mutual exclusion: c1 sets the key and holds, a pause stops it, the
+    // key's 3 ticks run out (gone at the 4th) and c2 sets it: 15 steps.
+    let me = story(&space, &x, Property::MutualExclusion);
+    assert_eq!(me.len(), 15);
+    assert_eq!(ticks(&x, Property::MutualExclusion), 4);
+    assert!(me[0].contains("SET lock 1 NX PX 3"), "{}", me[0]);
+    assert!(me.last().is_some_and(|l| l.contains("[Holding(1)]")));
+    // Unlock by non-owner: seed 003's story to its step 4 — c1's lease
+    // expires while it is paused before its `finally`, c2 sets the key, c1
+    // wakes and its plain DEL removes c2's key while c2 holds: 20 steps.
+    let un = story(&space, &x, Property::UnlockByNonOwner);
+    assert_eq!(un.len(), 20);
+    assert!(
+        un[un.len() - 2].contains("DEL lock"),
+        "{}",
+        un[un.len() - 2]
+    );
+    assert!(un[un.len() - 1].contains("<- unlock by non-owner"));
+    assert!(!x.found.contains_key(&Property::Deadlock));
+    assert!(!x.found.contains_key(&Property::Starvation));
+}
+
+#[test]
+fn compare_and_delete_still_loses_the_lease_but_never_deletes_another_key() {
+    let space = with_pauses(RedisRecipe::CompareAndDelete, 1);
+    let x = run(&space);
+    assert!(x.bound.is_none());
+    assert_eq!((x.states, x.transitions), (1059, 1566));
+    // The lease runs out under a pause whatever the release: 15 steps.
+    assert_eq!(story(&space, &x, Property::MutualExclusion).len(), 15);
+    // The script's compare keeps c1's late release off c2's key.
+    assert!(!x.found.contains_key(&Property::UnlockByNonOwner));
+    assert_eq!(
+        x.found.keys().copied().collect::<Vec<_>>(),
+        [Property::MutualExclusion]
+    );
+}
+
+#[test]
+fn the_same_release_without_a_pause_never_reaches_another_clients_key() {
+    // The property's detector can fail (the test above), and without the
+    // fault nothing breaks it: a holder works 2 ticks of a 3-tick lease.
+    let x = run(&RedisSpace::new(RedisRecipe::SetPxDel));
+    assert!(!x.found.contains_key(&Property::UnlockByNonOwner));
+}
+
+#[test]
+fn a_crash_of_the_holder_leaves_its_key_to_expire() {
+    // A crashed holder's key stays until its TTL runs out; the other client
+    // then takes the lock: no deadlock, no double holder.
+    let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
+    space.faults.crashes = 1;
+    let x = run(&space);
+    assert!(x.bound.is_none());
+    assert!(x.found.is_empty(), "{:?}", x.found.keys());
+    assert_eq!(x.acquired, 0b11);
+}
+
+#[test]
+fn a_configuration_that_breaks_the_time_rules_is_refused() {
+    let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
+    space.work = 3;
+    let e = space.validate().unwrap_err();
+    assert!(e.contains("work: expected 1 to 2 ticks"), "{e}");
+    let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
+    space.pause = 3;
+    assert!(space.validate().unwrap_err().contains("pause"));
+}
+
+#[test]
+fn two_rounds_each_find_the_same_two_violations_and_no_starvation() {
+    // A client that gives up tries again in its next round; thinking is
+    // not waiting, so a client thinking forever starves no one.
+    let mut space = with_pauses(RedisRecipe::SetPxDel, 1);
+    space.acquisitions = 2;
+    let x = run(&space);
+    assert!(x.bound.is_none());
+    assert_eq!(x.states, 4169);
+    assert_eq!(
+        x.found.keys().copied().collect::<Vec<_>>(),
+        [Property::MutualExclusion, Property::UnlockByNonOwner]
+    );
+    assert_eq!(x.found[&Property::MutualExclusion].actions.len(), 15);
+    assert_eq!(x.found[&Property::UnlockByNonOwner].actions.len(), 20);
 }

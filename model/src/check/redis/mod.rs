@@ -12,7 +12,8 @@
 //! - [`action`]: what can happen — a client step, the server serving a
 //!   command, a tick of time, and the faults;
 //! - [`step`]: which actions are enabled and what each does;
-//! - [`space`]: `impl Space for RedisSpace`.
+//! - [`space`]: `impl Space for RedisSpace`;
+//! - [`trace`]: a counterexample narrated step by step.
 //!
 //! **Time.** Actions are instantaneous; [`Action::Tick`] is the only one
 //! that takes time, one tick for everyone at once: every TTL on the server
@@ -50,6 +51,7 @@ pub mod config;
 pub mod space;
 pub mod state;
 pub mod step;
+pub mod trace;
 
 pub use action::Action;
 pub use config::{RedisFaults, RedisSpace};

@@ -11,7 +11,13 @@ use crate::harness::{judge, Phase};
 use std::hash::{Hash, Hasher};
 
 /// The properties a Redis state can violate.
-const STATE_PROPERTIES: [Property; 2] = [Property::MutualExclusion, Property::ThreadDied];
+/// Unlock by non-owner is a transition's, read off the mark the
+/// transition leaves in its successor.
+const STATE_PROPERTIES: [Property; 3] = [
+    Property::MutualExclusion,
+    Property::UnlockByNonOwner,
+    Property::ThreadDied,
+];
 
 /// An agent's kind, in the low three bits of a packed agent: the client's
 /// process, and the server handling its connection.
@@ -99,6 +105,7 @@ impl Space for RedisSpace {
     fn violated_in(&self, p: Property, s: &State) -> bool {
         match p {
             Property::MutualExclusion => judge::two_holders(s.clients.iter().map(|c| c.phase)),
+            Property::UnlockByNonOwner => s.foreign_unlock,
             Property::ThreadDied => s.clients.iter().any(|c| c.phase == Phase::Died),
             _ => false,
         }

@@ -12,6 +12,11 @@ pub struct State {
     pub clients: Vec<Client>,
     /// The faults still allowed.
     pub left: RedisFaults,
+    /// The action that made this state was an unlock by a non-owner: it
+    /// deleted or overwrote the key of a client whose tenure is current.
+    /// A mark of the last transition only (every action resets it), so it
+    /// splits no state beyond that transition's successor.
+    pub foreign_unlock: bool,
 }
 
 /// One client process with its one connection.
@@ -40,6 +45,13 @@ pub enum Channel {
 }
 
 impl Client {
+    /// The client's lock operation succeeded at the server and it has not
+    /// begun its release: its tenure is current (whether it has read the
+    /// reply yet or not).
+    pub fn in_tenure(&self) -> bool {
+        self.phase.holds() || matches!(&self.channel, Channel::Replied(r) if self.locals.won(r))
+    }
+
     /// The process still runs its loop.
     pub fn alive(&self) -> bool {
         !matches!(self.phase, Phase::Finished | Phase::Died | Phase::Crashed)

@@ -25,6 +25,7 @@ impl RedisSpace {
             server: RedisServer::new(),
             clients: vec![client; self.clients as usize],
             left: self.faults,
+            foreign_unlock: false,
         }
     }
 
@@ -83,16 +84,11 @@ impl RedisSpace {
 
     /// Takes `a` in `s`.
     pub fn take(&self, s: &mut State, a: Action) {
+        s.foreign_unlock = false;
         match a {
             Action::Step(c) => self.client_step(s, c),
             Action::Think(c) => s.clients[c as usize].timer = 1,
-            Action::Serve(c) => {
-                let cl = &mut s.clients[c as usize];
-                if let Channel::Sent(cmd) = &cl.channel {
-                    let reply = s.server.apply(cmd);
-                    cl.channel = Channel::Replied(reply);
-                }
-            }
+            Action::Serve(c) => self.serve(s, c),
             Action::Tick => {
                 s.server.advance(1);
                 for cl in s.clients.iter_mut().filter(|c| c.alive()) {
@@ -116,6 +112,28 @@ impl RedisSpace {
                 cl.paused = 0;
             }
         }
+    }
+
+    /// The server handles `c`'s command and notes whether it took the key
+    /// from a client whose tenure is current.
+    fn serve(&self, s: &mut State, c: u8) {
+        let Channel::Sent(cmd) = &s.clients[c as usize].channel else {
+            return;
+        };
+        let cmd = cmd.clone();
+        let before = s.server.entry(cmd.key()).map(|e| e.value.clone());
+        let reply = s.server.apply(&cmd);
+        let after = s.server.entry(cmd.key()).map(|e| &e.value);
+        if let Some(owner) = before.as_ref().and_then(|v| self.owner_of(v)) {
+            s.foreign_unlock |=
+                owner != c && after != before.as_ref() && s.clients[owner as usize].in_tenure();
+        }
+        s.clients[c as usize].channel = Channel::Replied(reply);
+    }
+
+    /// The client whose token `v` is.
+    fn owner_of(&self, v: &Value) -> Option<u8> {
+        (0..self.clients).find(|&c| self.me(c).token == *v)
     }
 
     /// Client `c` reads its reply, if one came, and runs to its next

@@ -84,6 +84,14 @@ impl Locals {
             Locals::SetPx(at) => at.awaits_reply(),
         }
     }
+
+    /// `reply`, waiting to be read here, says the lock operation succeeded:
+    /// the client's tenure began at the server before it knows it.
+    pub fn won(self, reply: &Reply) -> bool {
+        match self {
+            Locals::SetPx(at) => at == set_px_del::At::AwaitSet && *reply == Reply::Ok,
+        }
+    }
 }
 
 /// What a client knows of itself: the lock's key, its own token (seed
