@@ -30,6 +30,7 @@ pub mod sequences;
 pub mod shared;
 pub mod space;
 pub mod starvation;
+pub mod stuck;
 pub mod symmetry;
 pub mod system;
 pub mod trace;

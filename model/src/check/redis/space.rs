@@ -123,6 +123,16 @@ impl Space for RedisSpace {
         mask(s, |c| c.phase.holds())
     }
 
+    /// A lease lock can outlive every holder: a key nobody's code deletes
+    /// and no TTL ends.
+    fn judges_stuck_lock(&self) -> bool {
+        true
+    }
+
+    fn acquirable(&self, s: &State) -> bool {
+        self.recipe.acquirable(&s.server)
+    }
+
     fn state_bytes(&self, s: &State) -> usize {
         std::mem::size_of::<State>()
             + s.clients.len() * std::mem::size_of::<super::state::Client>()

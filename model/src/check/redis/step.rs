@@ -8,8 +8,7 @@ use crate::harness::{Phase, StepKind};
 use crate::recipe::redis::Me;
 use crate::redis::{Key, RedisServer, Value};
 
-/// The key every client locks (seed 003's `lockKey`).
-pub const LOCK_KEY: &str = "lock";
+pub use crate::recipe::redis::LOCK_KEY;
 
 impl RedisSpace {
     pub fn initial_state(&self) -> State {

@@ -9,12 +9,17 @@
 //! |---|---|
 //! | redis-set-px-del | [`set_px_del`] |
 //! | redis-compare-and-delete | [`compare_and_delete`] |
+//! | redis-setnx-expire | [`setnx_expire`] |
 
 pub mod compare_and_delete;
 pub mod set_px_del;
+pub mod setnx_expire;
 
 use crate::harness::StepKind;
-use crate::redis::{Command, Key, Reply, Value};
+use crate::redis::{Command, Key, RedisServer, Reply, Value};
+
+/// The key every client locks (seed 003's `lockKey`).
+pub const LOCK_KEY: &str = "lock";
 use serde::Serialize;
 use std::fmt;
 
@@ -23,21 +28,38 @@ use std::fmt;
 pub enum RedisRecipe {
     SetPxDel,
     CompareAndDelete,
+    SetNxExpire,
 }
 
 impl RedisRecipe {
-    pub const ALL: [RedisRecipe; 2] = [RedisRecipe::SetPxDel, RedisRecipe::CompareAndDelete];
+    pub const ALL: [RedisRecipe; 3] = [
+        RedisRecipe::SetPxDel,
+        RedisRecipe::CompareAndDelete,
+        RedisRecipe::SetNxExpire,
+    ];
 
     /// The recipe's id (as scenario files and the comparison name it).
     pub fn id(self) -> &'static str {
         match self {
             RedisRecipe::SetPxDel => "redis-set-px-del",
             RedisRecipe::CompareAndDelete => "redis-compare-and-delete",
+            RedisRecipe::SetNxExpire => "redis-setnx-expire",
         }
     }
 
     pub fn parse(id: &str) -> Option<RedisRecipe> {
         RedisRecipe::ALL.into_iter().find(|r| r.id() == id.trim())
+    }
+
+    /// A client calling `lock()` on `server` now would get the lock (the
+    /// stuck-lock analysis asks this of every state): for the `SET NX`
+    /// and `SETNX` recipes, the key is missing.
+    pub fn acquirable(self, server: &RedisServer) -> bool {
+        match self {
+            RedisRecipe::SetPxDel | RedisRecipe::CompareAndDelete | RedisRecipe::SetNxExpire => {
+                server.entry(&Key::new(LOCK_KEY)).is_none()
+            }
+        }
     }
 
     /// Where a client of this recipe starts.
@@ -46,6 +68,7 @@ impl RedisRecipe {
             RedisRecipe::SetPxDel | RedisRecipe::CompareAndDelete => {
                 Locals::SetPx(set_px_del::At::Lock)
             }
+            RedisRecipe::SetNxExpire => Locals::SetNx(setnx_expire::At::Lock),
         }
     }
 
@@ -59,6 +82,9 @@ impl RedisRecipe {
             (RedisRecipe::CompareAndDelete, Locals::SetPx(at)) => {
                 set_px_del::step(at, reply, me, compare_and_delete::release)
             }
+            (RedisRecipe::SetNxExpire, Locals::SetNx(at)) => setnx_expire::step(at, reply, me),
+            // A recipe's clients start in its own locals and stay there.
+            (_, at) => unreachable!("{self} cannot run from {at:?}"),
         }
     }
 }
@@ -75,6 +101,8 @@ impl fmt::Display for RedisRecipe {
 pub enum Locals {
     /// `SET key token NX PX lease`, work, then a release in `finally`.
     SetPx(set_px_del::At),
+    /// `SETNX key token`, then the expiry as a second command.
+    SetNx(setnx_expire::At),
 }
 
 impl Locals {
@@ -82,6 +110,7 @@ impl Locals {
     pub fn awaits_reply(self) -> bool {
         match self {
             Locals::SetPx(at) => at.awaits_reply(),
+            Locals::SetNx(at) => at.awaits_reply(),
         }
     }
 
@@ -90,6 +119,7 @@ impl Locals {
     pub fn won(self, reply: &Reply) -> bool {
         match self {
             Locals::SetPx(at) => at == set_px_del::At::AwaitSet && *reply == Reply::Ok,
+            Locals::SetNx(at) => at.won(reply),
         }
     }
 }
