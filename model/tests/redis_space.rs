@@ -179,3 +179,46 @@ fn without_the_graph_stuck_lock_is_not_judged() {
     let x = run(&space);
     assert!(!x.found.contains_key(&Property::StuckLock));
 }
+
+#[test]
+fn setnx_del_with_a_crashed_holder_lets_two_takers_in_as_seed_004_tells() {
+    // Issue 14's redis-setnx-del-crash: three clients, one crash, critical
+    // sections (2 ticks) shorter than the timeout (3). c1 takes the lock
+    // and crashes; its timestamp grows stale; c2 and c3 both read it; c2
+    // deletes it and sets its own; c3's DEL, meant for c1's key, deletes
+    // c2's, and c3 sets its own: both hold (seed 004, lines 57-60).
+    let mut space = RedisSpace::new(RedisRecipe::SetNxDel);
+    space.clients = 3;
+    space.faults.crashes = 1;
+    let x = run(&space);
+    assert!(x.bound.is_none());
+    assert_eq!((x.states, x.transitions), (11578, 25594));
+    let me = story(&space, &x, Property::MutualExclusion);
+    assert_eq!(me.len(), 33);
+    assert!(me.iter().any(|l| l.contains("c1 crashes")));
+    let dels: Vec<&String> = me.iter().filter(|l| l.contains(": DEL lock")).collect();
+    assert_eq!(dels.len(), 2, "c2's and c3's takeover DELs");
+    // c3's DEL reaches c2's fresh key: unlock by non-owner, 29 steps
+    // (c2 has its SETNX's 1 but has not read it yet).
+    let un = story(&space, &x, Property::UnlockByNonOwner);
+    assert_eq!(un.len(), 29);
+    assert!(un[28].contains("server serves c3") && un[28].contains("<- unlock"));
+    // A stale timestamp is the recipe's to take over: no stuck lock.
+    assert!(!x.found.contains_key(&Property::StuckLock));
+}
+
+#[test]
+fn setnx_del_holds_with_two_clients_even_when_one_crashes() {
+    // One taker cannot race another: the crashed holder's stale timestamp
+    // is taken over once, and time (the stamp ageing to the horizon) frees
+    // the lock for whoever comes next.
+    for (crashes, states) in [(0, 160), (1, 614)] {
+        let mut space = RedisSpace::new(RedisRecipe::SetNxDel);
+        space.faults.crashes = crashes;
+        let x = run(&space);
+        assert!(x.bound.is_none());
+        assert!(x.found.is_empty(), "{crashes}: {:?}", x.found.keys());
+        assert_eq!(x.states, states, "{crashes}");
+        assert_eq!(x.acquired, 0b11);
+    }
+}

@@ -88,6 +88,16 @@ impl Value {
         }
     }
 
+    /// The value with a stamp below `floor` raised to it: for a checker
+    /// whose recipes read every stamp below `floor` alike (its horizon), so
+    /// that a forgotten timestamp stops ageing and states repeat.
+    pub fn clamped(&self, floor: i64) -> Value {
+        match self {
+            Value::Stamp(k) if *k < floor => Value::Stamp(floor),
+            other => other.clone(),
+        }
+    }
+
     /// The bytes a driver sends, when the reference time is `now_unix_ms`
     /// (milliseconds since the epoch). Panics if the value breaks the
     /// [`STAMP_FLOOR`] split, which would make the model's answers wrong.

@@ -130,7 +130,7 @@ impl Space for RedisSpace {
     }
 
     fn acquirable(&self, s: &State) -> bool {
-        self.recipe.acquirable(&s.server)
+        self.recipe.acquirable(&s.server, i64::from(self.lease))
     }
 
     fn state_bytes(&self, s: &State) -> usize {

@@ -17,6 +17,9 @@ pub struct State {
     /// A mark of the last transition only (every action resets it), so it
     /// splits no state beyond that transition's successor.
     pub foreign_unlock: bool,
+    /// Who set the lock's key, while it exists: for unlock by non-owner
+    /// (a timestamp recipe's value does not name its writer).
+    pub owner: Option<u8>,
 }
 
 /// One client process with its one connection.
@@ -31,6 +34,9 @@ pub struct Client {
     pub paused: u8,
     /// Rounds not begun yet.
     pub rounds: u8,
+    /// How many ticks the client's clock reads ahead of the reference
+    /// time (0: no clock fault modelled yet).
+    pub clock: i8,
 }
 
 /// The connection: a command on its way to the server, or the server's

@@ -6,7 +6,7 @@ use super::config::RedisSpace;
 use super::state::{Channel, Client, State};
 use crate::harness::{Phase, StepKind};
 use crate::recipe::redis::Me;
-use crate::redis::{Key, RedisServer, Value};
+use crate::redis::{Key, RedisServer, Reply, Value};
 
 pub use crate::recipe::redis::LOCK_KEY;
 
@@ -19,23 +19,35 @@ impl RedisSpace {
             timer: 0,
             paused: 0,
             rounds: self.acquisitions,
+            clock: 0,
         };
         State {
             server: RedisServer::new(),
             clients: vec![client; self.clients as usize],
             left: self.faults,
             foreign_unlock: false,
+            owner: None,
         }
     }
 
-    /// What client `c` knows of itself: its token is its number, plus one
-    /// (unique per client, as seed 003's `my_random_value` must be).
-    pub fn me(&self, c: u8) -> Me {
+    /// What client `c`, its clock reading `clock` ticks ahead, knows of
+    /// itself: its token is its number, plus one (unique per client, as
+    /// seed 003's `my_random_value` must be).
+    pub fn me(&self, c: u8, clock: i8) -> Me {
         Me {
             key: Key::new(LOCK_KEY),
             token: Value::Int(i64::from(c) + 1),
             lease: i64::from(self.lease),
+            clock: i64::from(clock),
         }
+    }
+
+    /// The horizon for stamps: the recipes read every stamp below this
+    /// alike (a timestamp `v` has expired for every clock once
+    /// `v + lease < -drift`; no clock drifts yet), so older ones are raised
+    /// to it and a forgotten timestamp stops ageing.
+    pub fn stamp_floor(&self) -> i64 {
+        -i64::from(self.lease) - 1
     }
 
     /// The enabled actions: per client its step, its think and the
@@ -77,7 +89,10 @@ impl RedisSpace {
             .clients
             .iter()
             .any(|c| c.alive() && (c.timer > 0 || c.paused > 0))
-            || s.server.keys().iter().any(|(_, e)| e.ttl.is_some());
+            || s.server.keys().iter().any(|(_, e)| {
+                // A TTL runs out, or a stamp still ages toward the horizon.
+                e.ttl.is_some() || matches!(e.value, Value::Stamp(k) if k > self.stamp_floor())
+            });
         !instant && counting
     }
 
@@ -88,16 +103,7 @@ impl RedisSpace {
             Action::Step(c) => self.client_step(s, c),
             Action::Think(c) => s.clients[c as usize].timer = 1,
             Action::Serve(c) => self.serve(s, c),
-            Action::Tick => {
-                s.server.advance(1);
-                for cl in s.clients.iter_mut().filter(|c| c.alive()) {
-                    if cl.paused > 0 {
-                        cl.paused -= 1;
-                    } else {
-                        cl.timer = cl.timer.saturating_sub(1);
-                    }
-                }
-            }
+            Action::Tick => self.tick(s),
             Action::Pause(c) => {
                 s.left.pauses -= 1;
                 s.clients[c as usize].paused = self.pause;
@@ -113,8 +119,36 @@ impl RedisSpace {
         }
     }
 
-    /// The server handles `c`'s command and notes whether it took the key
-    /// from a client whose tenure is current.
+    /// One tick: the server's TTLs and stamps, the stamps in replies not
+    /// read yet, and every running counter move on; stamps past the
+    /// horizon are clamped.
+    fn tick(&self, s: &mut State) {
+        let floor = self.stamp_floor();
+        s.server.advance(1);
+        s.server.clamp_stamps(floor);
+        if s.server.entry(&Key::new(LOCK_KEY)).is_none() {
+            s.owner = None;
+        }
+        for cl in s.clients.iter_mut().filter(|c| c.alive()) {
+            if cl.paused > 0 {
+                cl.paused -= 1;
+            } else {
+                cl.timer = cl.timer.saturating_sub(1);
+            }
+            if let Channel::Replied(r) = &mut cl.channel {
+                match r {
+                    Reply::Bulk(v) => *v = v.aged(1).clamped(floor),
+                    Reply::Stamp(k) => *k = (*k - 1).max(floor),
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// The server handles `c`'s command; it notes who set the key, and
+    /// whether the command took the key from a client whose tenure is
+    /// current and, by the recipe's own rule read on that client's clock,
+    /// still valid.
     fn serve(&self, s: &mut State, c: u8) {
         let Channel::Sent(cmd) = &s.clients[c as usize].channel else {
             return;
@@ -122,17 +156,18 @@ impl RedisSpace {
         let cmd = cmd.clone();
         let before = s.server.entry(cmd.key()).map(|e| e.value.clone());
         let reply = s.server.apply(&cmd);
-        let after = s.server.entry(cmd.key()).map(|e| &e.value);
-        if let Some(owner) = before.as_ref().and_then(|v| self.owner_of(v)) {
-            s.foreign_unlock |=
-                owner != c && after != before.as_ref() && s.clients[owner as usize].in_tenure();
+        let after = s.server.entry(cmd.key()).map(|e| e.value.clone());
+        if after != before {
+            if let (Some(o), Some(v)) = (s.owner, &before) {
+                let owner = &s.clients[o as usize];
+                let now = i64::from(owner.clock);
+                s.foreign_unlock |= o != c
+                    && owner.in_tenure()
+                    && !self.recipe.expired(v, now, i64::from(self.lease));
+            }
+            s.owner = after.is_some().then_some(c);
         }
         s.clients[c as usize].channel = Channel::Replied(reply);
-    }
-
-    /// The client whose token `v` is.
-    fn owner_of(&self, v: &Value) -> Option<u8> {
-        (0..self.clients).find(|&c| self.me(c).token == *v)
     }
 
     /// Client `c` reads its reply, if one came, and runs to its next
@@ -154,7 +189,7 @@ impl RedisSpace {
         }
         let out = self
             .recipe
-            .step(&mut cl.locals, reply.as_ref(), &self.me(c));
+            .step(&mut cl.locals, reply.as_ref(), &self.me(c, cl.clock));
         cl.phase = cl.phase.after(out.kind, true, &mut events);
         if let Some(cmd) = out.send {
             cl.channel = Channel::Sent(cmd);

@@ -10,9 +10,11 @@
 //! | redis-set-px-del | [`set_px_del`] |
 //! | redis-compare-and-delete | [`compare_and_delete`] |
 //! | redis-setnx-expire | [`setnx_expire`] |
+//! | redis-setnx-del | [`setnx_del`] |
 
 pub mod compare_and_delete;
 pub mod set_px_del;
+pub mod setnx_del;
 pub mod setnx_expire;
 
 use crate::harness::StepKind;
@@ -29,13 +31,15 @@ pub enum RedisRecipe {
     SetPxDel,
     CompareAndDelete,
     SetNxExpire,
+    SetNxDel,
 }
 
 impl RedisRecipe {
-    pub const ALL: [RedisRecipe; 3] = [
+    pub const ALL: [RedisRecipe; 4] = [
         RedisRecipe::SetPxDel,
         RedisRecipe::CompareAndDelete,
         RedisRecipe::SetNxExpire,
+        RedisRecipe::SetNxDel,
     ];
 
     /// The recipe's id (as scenario files and the comparison name it).
@@ -44,6 +48,7 @@ impl RedisRecipe {
             RedisRecipe::SetPxDel => "redis-set-px-del",
             RedisRecipe::CompareAndDelete => "redis-compare-and-delete",
             RedisRecipe::SetNxExpire => "redis-setnx-expire",
+            RedisRecipe::SetNxDel => "redis-setnx-del",
         }
     }
 
@@ -54,11 +59,15 @@ impl RedisRecipe {
     /// A client calling `lock()` on `server` now would get the lock (the
     /// stuck-lock analysis asks this of every state): for the `SET NX`
     /// and `SETNX` recipes, the key is missing.
-    pub fn acquirable(self, server: &RedisServer) -> bool {
+    pub fn acquirable(self, server: &RedisServer, lease: i64) -> bool {
         match self {
             RedisRecipe::SetPxDel | RedisRecipe::CompareAndDelete | RedisRecipe::SetNxExpire => {
                 server.entry(&Key::new(LOCK_KEY)).is_none()
             }
+            // Missing, or older than the timeout by the reference clock.
+            RedisRecipe::SetNxDel => server
+                .entry(&Key::new(LOCK_KEY))
+                .is_none_or(|e| setnx_del::expired(&e.value, 0, lease)),
         }
     }
 
@@ -69,6 +78,7 @@ impl RedisRecipe {
                 Locals::SetPx(set_px_del::At::Lock)
             }
             RedisRecipe::SetNxExpire => Locals::SetNx(setnx_expire::At::Lock),
+            RedisRecipe::SetNxDel => Locals::SetNxDel(setnx_del::At::Lock),
         }
     }
 
@@ -83,6 +93,7 @@ impl RedisRecipe {
                 set_px_del::step(at, reply, me, compare_and_delete::release)
             }
             (RedisRecipe::SetNxExpire, Locals::SetNx(at)) => setnx_expire::step(at, reply, me),
+            (RedisRecipe::SetNxDel, Locals::SetNxDel(at)) => setnx_del::step(at, reply, me),
             // A recipe's clients start in its own locals and stay there.
             (_, at) => unreachable!("{self} cannot run from {at:?}"),
         }
@@ -103,6 +114,8 @@ pub enum Locals {
     SetPx(set_px_del::At),
     /// `SETNX key token`, then the expiry as a second command.
     SetNx(setnx_expire::At),
+    /// `SETNX key now`; a stale timestamp is deleted and set again.
+    SetNxDel(setnx_del::At),
 }
 
 impl Locals {
@@ -111,6 +124,7 @@ impl Locals {
         match self {
             Locals::SetPx(at) => at.awaits_reply(),
             Locals::SetNx(at) => at.awaits_reply(),
+            Locals::SetNxDel(at) => at.awaits_reply(),
         }
     }
 
@@ -120,6 +134,7 @@ impl Locals {
         match self {
             Locals::SetPx(at) => at == set_px_del::At::AwaitSet && *reply == Reply::Ok,
             Locals::SetNx(at) => at.won(reply),
+            Locals::SetNxDel(at) => at.won(reply),
         }
     }
 }
@@ -130,8 +145,23 @@ impl Locals {
 pub struct Me {
     pub key: Key,
     pub token: Value,
-    /// `PX`'s argument, in the model's milliseconds (one per tick).
+    /// `PX`'s argument, or a timestamp recipe's timeout, in the model's
+    /// milliseconds (one per tick).
     pub lease: i64,
+    /// The client's clock: how far it reads ahead of the reference time.
+    pub clock: i64,
+}
+
+impl RedisRecipe {
+    /// The recipe's own rule says the lock's value `v` has run out by a
+    /// clock reading `now` (a timestamp recipe's takeover is then by
+    /// design). A lease lock's key never has: its TTL removes it.
+    pub fn expired(self, v: &Value, now: i64, lease: i64) -> bool {
+        match self {
+            RedisRecipe::SetNxDel => setnx_del::expired(v, now, lease),
+            _ => false,
+        }
+    }
 }
 
 /// What one step did.
