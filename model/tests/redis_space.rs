@@ -222,3 +222,54 @@ fn setnx_del_holds_with_two_clients_even_when_one_crashes() {
         assert_eq!(x.acquired, 0b11);
     }
 }
+
+#[test]
+fn set_px_with_a_failover_loses_the_key_and_lets_a_second_holder_in() {
+    // Issue 14's redis-set-px-failover: c1's SET reaches the primary, the
+    // primary fails before the write is replicated, the replica takes over
+    // without the key, and c2's SET NX succeeds: both hold, 7 steps.
+    let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
+    space.replica = true;
+    space.faults.failovers = 1;
+    let x = run(&space);
+    assert!(x.bound.is_none());
+    let me = story(&space, &x, Property::MutualExclusion);
+    assert_eq!(me.len(), 7);
+    assert!(me.iter().any(|l| l.contains("the replica takes over")));
+    assert!(!me.iter().any(|l| l.contains("receives a write")));
+    // c1's late plain DEL then removes c2's key: unlock by non-owner too.
+    assert_eq!(
+        x.found.keys().copied().collect::<Vec<_>>(),
+        [Property::MutualExclusion, Property::UnlockByNonOwner]
+    );
+    assert_eq!(x.states, 670);
+    // Without the fault, the replica changes nothing the clients see.
+    space.faults.failovers = 0;
+    let x = run(&space);
+    assert!(x.found.is_empty(), "{:?}", x.found.keys());
+    assert_eq!(x.states, 192);
+}
+
+#[test]
+fn a_restart_without_persistence_loses_the_key_too() {
+    let mut space = RedisSpace::new(RedisRecipe::CompareAndDelete);
+    space.faults.restarts = 1;
+    let x = run(&space);
+    assert!(x.bound.is_none());
+    let me = story(&space, &x, Property::MutualExclusion);
+    assert_eq!(me.len(), 7);
+    assert!(me[3].contains("restarts empty"), "{}", me[3]);
+    // The script's compare still keeps c1's release off c2's key.
+    assert_eq!(
+        x.found.keys().copied().collect::<Vec<_>>(),
+        [Property::MutualExclusion]
+    );
+    assert_eq!(x.states, 420);
+}
+
+#[test]
+fn a_failover_without_a_replica_is_refused() {
+    let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
+    space.faults.failovers = 1;
+    assert!(space.validate().unwrap_err().contains("replica"));
+}

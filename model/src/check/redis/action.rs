@@ -17,6 +17,12 @@ pub enum Action {
     Pause(u8),
     /// Fault: client `c`'s process crashes.
     Crash(u8),
+    /// The replica receives the oldest write it has not received.
+    Replicate,
+    /// Fault: the server restarts without persistence.
+    Restart,
+    /// Fault: the replica is promoted, losing what it had not received.
+    Failover,
 }
 
 impl Action {
@@ -28,12 +34,15 @@ impl Action {
             | Action::Serve(c)
             | Action::Pause(c)
             | Action::Crash(c) => Some(c),
-            Action::Tick => None,
+            Action::Tick | Action::Replicate | Action::Restart | Action::Failover => None,
         }
     }
 
     pub fn is_fault(self) -> bool {
-        matches!(self, Action::Pause(_) | Action::Crash(_))
+        matches!(
+            self,
+            Action::Pause(_) | Action::Crash(_) | Action::Restart | Action::Failover
+        )
     }
 }
 
@@ -46,6 +55,9 @@ impl fmt::Display for Action {
             Action::Tick => write!(f, "a tick passes"),
             Action::Pause(c) => write!(f, "c{} pauses (fault)", c + 1),
             Action::Crash(c) => write!(f, "c{} crashes (fault)", c + 1),
+            Action::Replicate => write!(f, "the replica receives a write"),
+            Action::Restart => write!(f, "the server restarts empty (fault)"),
+            Action::Failover => write!(f, "the replica takes over (fault)"),
         }
     }
 }

@@ -18,6 +18,14 @@ pub struct RedisFaults {
     /// A client's process crashes at any step: its connection closes (a
     /// command not yet served is lost), its keys stay.
     pub crashes: u8,
+    /// The server restarts without persistence: every key is lost. Only
+    /// between commands (no command in flight: a restart would close the
+    /// connection under it, which the recipes here do not handle yet).
+    pub restarts: u8,
+    /// The primary fails and its replica takes over, without the writes it
+    /// had not received (asynchronous replication); needs
+    /// [`RedisSpace::replica`]. Only between commands, as a restart.
+    pub failovers: u8,
 }
 
 /// A configuration of the Redis system: what [`super::space`] explores.
@@ -35,6 +43,9 @@ pub struct RedisSpace {
     /// How long a pause lasts, in ticks: longer than the lease.
     pub pause: u8,
     pub faults: RedisFaults,
+    /// The server has a replica behind an asynchronous replication stream
+    /// ([`super::action::Action::Replicate`] ships one write at a time).
+    pub replica: bool,
     pub max_states: usize,
     pub max_depth: usize,
     pub max_memory: usize,
@@ -56,6 +67,7 @@ impl RedisSpace {
             work: 2,
             pause: 4,
             faults: RedisFaults::default(),
+            replica: false,
             max_states: 2_000_000,
             max_depth: usize::MAX,
             max_memory: 2 << 30,
@@ -88,6 +100,9 @@ impl RedisSpace {
                 "pause: expected more than the lease ({} ticks), got {}",
                 self.lease, self.pause
             ));
+        }
+        if self.faults.failovers > 0 && !self.replica {
+            return Err("failovers: a failover needs a replica (replica = true)".into());
         }
         if self.jobs == 0 {
             return Err("jobs: expected at least 1".into());

@@ -83,7 +83,12 @@ impl Space for RedisSpace {
         match a {
             Action::Step(c) | Action::Think(c) => c << 3 | PROCESS,
             Action::Serve(c) => c << 3 | SERVER,
-            Action::Tick | Action::Pause(_) | Action::Crash(_) => NO_AGENT,
+            Action::Tick
+            | Action::Pause(_)
+            | Action::Crash(_)
+            | Action::Replicate
+            | Action::Restart
+            | Action::Failover => NO_AGENT,
         }
     }
 
@@ -94,7 +99,7 @@ impl Space for RedisSpace {
             Action::Serve(c) => Action::Serve(f(c)),
             Action::Pause(c) => Action::Pause(f(c)),
             Action::Crash(c) => Action::Crash(f(c)),
-            Action::Tick => Action::Tick,
+            Action::Tick | Action::Replicate | Action::Restart | Action::Failover => a,
         }
     }
 

@@ -22,7 +22,11 @@ impl RedisSpace {
             clock: 0,
         };
         State {
-            server: RedisServer::new(),
+            server: if self.replica {
+                RedisServer::with_replica()
+            } else {
+                RedisServer::new()
+            },
             clients: vec![client; self.clients as usize],
             left: self.faults,
             foreign_unlock: false,
@@ -65,8 +69,21 @@ impl RedisSpace {
                 out.push(Action::Serve(c));
             }
         }
+        if s.server.unreplicated() > 0 {
+            out.push(Action::Replicate);
+        }
         if self.time_passes(s) {
             out.push(Action::Tick);
+        }
+        let between_commands = !s
+            .clients
+            .iter()
+            .any(|c| matches!(c.channel, Channel::Sent(_)));
+        if between_commands && s.left.restarts > 0 {
+            out.push(Action::Restart);
+        }
+        if between_commands && s.left.failovers > 0 && s.server.has_replica() {
+            out.push(Action::Failover);
         }
         for (c, cl) in (0u8..).zip(&s.clients) {
             if s.left.pauses > 0 && cl.alive() && cl.paused == 0 {
@@ -84,7 +101,8 @@ impl RedisSpace {
         let instant = s
             .clients
             .iter()
-            .any(|c| c.can_step() || matches!(c.channel, Channel::Sent(_)));
+            .any(|c| c.can_step() || matches!(c.channel, Channel::Sent(_)))
+            || s.server.unreplicated() > 0;
         let counting = s
             .clients
             .iter()
@@ -104,6 +122,27 @@ impl RedisSpace {
             Action::Think(c) => s.clients[c as usize].timer = 1,
             Action::Serve(c) => self.serve(s, c),
             Action::Tick => self.tick(s),
+            Action::Replicate => {
+                s.server.replicate_one();
+            }
+            Action::Restart => {
+                s.left.restarts -= 1;
+                s.server.restart();
+                s.owner = None;
+            }
+            Action::Failover => {
+                s.left.failovers -= 1;
+                let before = s.server.entry(&Key::new(LOCK_KEY)).cloned();
+                s.server.failover();
+                let after = s.server.entry(&Key::new(LOCK_KEY));
+                if after.map(|e| &e.value) != before.as_ref().map(|e| &e.value) {
+                    // The replica's older key: its writer is known only by
+                    // a token (a timestamp's writer is lost, and with it a
+                    // later unlock by non-owner of that key).
+                    s.owner = after
+                        .and_then(|e| (0..self.clients).find(|&c| self.me(c, 0).token == e.value));
+                }
+            }
             Action::Pause(c) => {
                 s.left.pauses -= 1;
                 s.clients[c as usize].paused = self.pause;
