@@ -192,7 +192,7 @@ fn setnx_del_with_a_crashed_holder_lets_two_takers_in_as_seed_004_tells() {
     space.faults.crashes = 1;
     let x = run(&space);
     assert!(x.bound.is_none());
-    assert_eq!((x.states, x.transitions), (11578, 25594));
+    assert_eq!((x.states, x.transitions), (20122, 39898));
     let me = story(&space, &x, Property::MutualExclusion);
     assert_eq!(me.len(), 33);
     assert!(me.iter().any(|l| l.contains("c1 crashes")));
@@ -212,7 +212,7 @@ fn setnx_del_holds_with_two_clients_even_when_one_crashes() {
     // One taker cannot race another: the crashed holder's stale timestamp
     // is taken over once, and time (the stamp ageing to the horizon) frees
     // the lock for whoever comes next.
-    for (crashes, states) in [(0, 160), (1, 614)] {
+    for (crashes, states) in [(0, 160), (1, 1190)] {
         let mut space = RedisSpace::new(RedisRecipe::SetNxDel);
         space.faults.crashes = crashes;
         let x = run(&space);
@@ -272,4 +272,43 @@ fn a_failover_without_a_replica_is_refused() {
     let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
     space.faults.failovers = 1;
     assert!(space.validate().unwrap_err().contains("replica"));
+}
+
+#[test]
+fn acquirelock_holds_without_faults_and_with_a_crashed_holder() {
+    // Seed 003's GETSET takeover: with clocks that agree, one client gets
+    // a crashed holder's expired timestamp, never two.
+    for (crashes, states) in [(0, 4048), (1, 70162)] {
+        let mut space = RedisSpace::new(RedisRecipe::AcquireLock);
+        space.faults.crashes = crashes;
+        let x = run(&space);
+        assert!(x.bound.is_none());
+        assert!(x.found.is_empty(), "{crashes}: {:?}", x.found.keys());
+        assert_eq!(x.states, states, "{crashes}");
+        assert_eq!(x.acquired, 0b11);
+    }
+}
+
+#[test]
+fn acquirelock_with_a_clock_ahead_takes_a_live_lock() {
+    // Issue 14's redis-acquirelock-clock-skew (the seed's first caller):
+    // c2's clock jumps 4 ticks ahead between its GET and its compare; c1's
+    // live timestamp looks past to it, its GETSET returns that very value,
+    // `equals` says true: both hold, 13 steps. The GETSET that did it
+    // overwrote c1's live timestamp: unlock by non-owner, 12 steps.
+    let mut space = RedisSpace::new(RedisRecipe::AcquireLock);
+    space.faults.clock_jumps = 1;
+    let x = run(&space);
+    assert!(x.bound.is_none());
+    assert_eq!((x.states, x.transitions), (109604, 150837));
+    let me = story(&space, &x, Property::MutualExclusion);
+    assert_eq!(me.len(), 13);
+    assert!(me.iter().any(|l| l.contains("clock jumps ahead")));
+    assert!(me.iter().any(|l| l.contains("GETSET lock")));
+    let un = story(&space, &x, Property::UnlockByNonOwner);
+    assert_eq!(un.len(), 12);
+    assert_eq!(
+        x.found.keys().copied().collect::<Vec<_>>(),
+        [Property::MutualExclusion, Property::UnlockByNonOwner]
+    );
 }

@@ -17,6 +17,10 @@ pub enum Action {
     Pause(u8),
     /// Fault: client `c`'s process crashes.
     Crash(u8),
+    /// Fault: client `c`'s clock jumps ahead by the configured skew.
+    ClockAhead(u8),
+    /// Fault: client `c`'s clock jumps back by the configured skew.
+    ClockBack(u8),
     /// The replica receives the oldest write it has not received.
     Replicate,
     /// Fault: the server restarts without persistence.
@@ -33,7 +37,9 @@ impl Action {
             | Action::Think(c)
             | Action::Serve(c)
             | Action::Pause(c)
-            | Action::Crash(c) => Some(c),
+            | Action::Crash(c)
+            | Action::ClockAhead(c)
+            | Action::ClockBack(c) => Some(c),
             Action::Tick | Action::Replicate | Action::Restart | Action::Failover => None,
         }
     }
@@ -41,7 +47,12 @@ impl Action {
     pub fn is_fault(self) -> bool {
         matches!(
             self,
-            Action::Pause(_) | Action::Crash(_) | Action::Restart | Action::Failover
+            Action::Pause(_)
+                | Action::Crash(_)
+                | Action::ClockAhead(_)
+                | Action::ClockBack(_)
+                | Action::Restart
+                | Action::Failover
         )
     }
 }
@@ -55,6 +66,8 @@ impl fmt::Display for Action {
             Action::Tick => write!(f, "a tick passes"),
             Action::Pause(c) => write!(f, "c{} pauses (fault)", c + 1),
             Action::Crash(c) => write!(f, "c{} crashes (fault)", c + 1),
+            Action::ClockAhead(c) => write!(f, "c{}'s clock jumps ahead (fault)", c + 1),
+            Action::ClockBack(c) => write!(f, "c{}'s clock jumps back (fault)", c + 1),
             Action::Replicate => write!(f, "the replica receives a write"),
             Action::Restart => write!(f, "the server restarts empty (fault)"),
             Action::Failover => write!(f, "the replica takes over (fault)"),

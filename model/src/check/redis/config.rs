@@ -26,6 +26,8 @@ pub struct RedisFaults {
     /// had not received (asynchronous replication); needs
     /// [`RedisSpace::replica`]. Only between commands, as a restart.
     pub failovers: u8,
+    /// A client's clock jumps [`RedisSpace::skew`] ticks ahead or back.
+    pub clock_jumps: u8,
 }
 
 /// A configuration of the Redis system: what [`super::space`] explores.
@@ -42,6 +44,8 @@ pub struct RedisSpace {
     pub work: u8,
     /// How long a pause lasts, in ticks: longer than the lease.
     pub pause: u8,
+    /// How far a clock jump moves a client's clock, in ticks.
+    pub skew: u8,
     pub faults: RedisFaults,
     /// The server has a replica behind an asynchronous replication stream
     /// ([`super::action::Action::Replicate`] ships one write at a time).
@@ -66,6 +70,7 @@ impl RedisSpace {
             lease: 3,
             work: 2,
             pause: 4,
+            skew: 4,
             faults: RedisFaults::default(),
             replica: false,
             max_states: 2_000_000,
@@ -104,10 +109,22 @@ impl RedisSpace {
         if self.faults.failovers > 0 && !self.replica {
             return Err("failovers: a failover needs a replica (replica = true)".into());
         }
+        if self.drift() > 60 {
+            return Err(format!(
+                "skew x clock_jumps: expected at most 60 ticks of drift, got {}",
+                self.drift()
+            ));
+        }
         if self.jobs == 0 {
             return Err("jobs: expected at least 1".into());
         }
         Ok(())
+    }
+
+    /// The bound on a client clock's distance from the reference time
+    /// (the drift): every jump the budget allows, one way.
+    pub fn drift(&self) -> i64 {
+        i64::from(self.skew) * i64::from(self.faults.clock_jumps)
     }
 
     pub fn limits(&self) -> Limits {

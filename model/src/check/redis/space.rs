@@ -86,6 +86,8 @@ impl Space for RedisSpace {
             Action::Tick
             | Action::Pause(_)
             | Action::Crash(_)
+            | Action::ClockAhead(_)
+            | Action::ClockBack(_)
             | Action::Replicate
             | Action::Restart
             | Action::Failover => NO_AGENT,
@@ -99,6 +101,8 @@ impl Space for RedisSpace {
             Action::Serve(c) => Action::Serve(f(c)),
             Action::Pause(c) => Action::Pause(f(c)),
             Action::Crash(c) => Action::Crash(f(c)),
+            Action::ClockAhead(c) => Action::ClockAhead(f(c)),
+            Action::ClockBack(c) => Action::ClockBack(f(c)),
             Action::Tick | Action::Replicate | Action::Restart | Action::Failover => a,
         }
     }

@@ -47,11 +47,15 @@ impl RedisSpace {
     }
 
     /// The horizon for stamps: the recipes read every stamp below this
-    /// alike (a timestamp `v` has expired for every clock once
-    /// `v + lease < -drift`; no clock drifts yet), so older ones are raised
-    /// to it and a forgotten timestamp stops ageing.
+    /// alike, so older ones are raised to it and a forgotten timestamp
+    /// stops ageing. A timestamp `v` has expired for every clock once
+    /// `v + lease < -drift`; and two stamps a recipe compares for equality
+    /// (seed 003's `oldValue.equals(getValue)`) were both on the server
+    /// within one `acquireLock`, which lasts at most a pause, so they are
+    /// never both clamped while different if the floor lies a pause and
+    /// the widest stamp (`lease + 1 + drift`) further down.
     pub fn stamp_floor(&self) -> i64 {
-        -i64::from(self.lease) - 1
+        -(2 * i64::from(self.lease) + i64::from(self.pause) + 2 * self.drift() + 2)
     }
 
     /// The enabled actions: per client its step, its think and the
@@ -92,6 +96,16 @@ impl RedisSpace {
             if s.left.crashes > 0 && cl.alive() {
                 out.push(Action::Crash(c));
             }
+            let (clock, drift) = (i64::from(cl.clock), self.drift());
+            let jump = i64::from(self.skew);
+            if s.left.clock_jumps > 0 && cl.alive() {
+                if clock + jump <= drift {
+                    out.push(Action::ClockAhead(c));
+                }
+                if clock - jump >= -drift {
+                    out.push(Action::ClockBack(c));
+                }
+            }
         }
     }
 
@@ -122,6 +136,16 @@ impl RedisSpace {
             Action::Think(c) => s.clients[c as usize].timer = 1,
             Action::Serve(c) => self.serve(s, c),
             Action::Tick => self.tick(s),
+            Action::ClockAhead(c) => {
+                s.left.clock_jumps -= 1;
+                let cl = &mut s.clients[c as usize];
+                cl.clock = cl.clock.saturating_add(self.skew as i8);
+            }
+            Action::ClockBack(c) => {
+                s.left.clock_jumps -= 1;
+                let cl = &mut s.clients[c as usize];
+                cl.clock = cl.clock.saturating_sub(self.skew as i8);
+            }
             Action::Replicate => {
                 s.server.replicate_one();
             }
@@ -174,6 +198,7 @@ impl RedisSpace {
             } else {
                 cl.timer = cl.timer.saturating_sub(1);
             }
+            cl.locals = cl.locals.aged(floor);
             if let Channel::Replied(r) = &mut cl.channel {
                 match r {
                     Reply::Bulk(v) => *v = v.aged(1).clamped(floor),

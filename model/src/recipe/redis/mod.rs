@@ -11,7 +11,9 @@
 //! | redis-compare-and-delete | [`compare_and_delete`] |
 //! | redis-setnx-expire | [`setnx_expire`] |
 //! | redis-setnx-del | [`setnx_del`] |
+//! | redis-acquirelock | [`acquire_lock`] |
 
+pub mod acquire_lock;
 pub mod compare_and_delete;
 pub mod set_px_del;
 pub mod setnx_del;
@@ -32,14 +34,16 @@ pub enum RedisRecipe {
     CompareAndDelete,
     SetNxExpire,
     SetNxDel,
+    AcquireLock,
 }
 
 impl RedisRecipe {
-    pub const ALL: [RedisRecipe; 4] = [
+    pub const ALL: [RedisRecipe; 5] = [
         RedisRecipe::SetPxDel,
         RedisRecipe::CompareAndDelete,
         RedisRecipe::SetNxExpire,
         RedisRecipe::SetNxDel,
+        RedisRecipe::AcquireLock,
     ];
 
     /// The recipe's id (as scenario files and the comparison name it).
@@ -49,6 +53,7 @@ impl RedisRecipe {
             RedisRecipe::CompareAndDelete => "redis-compare-and-delete",
             RedisRecipe::SetNxExpire => "redis-setnx-expire",
             RedisRecipe::SetNxDel => "redis-setnx-del",
+            RedisRecipe::AcquireLock => "redis-acquirelock",
         }
     }
 
@@ -68,6 +73,9 @@ impl RedisRecipe {
             RedisRecipe::SetNxDel => server
                 .entry(&Key::new(LOCK_KEY))
                 .is_none_or(|e| setnx_del::expired(&e.value, 0, lease)),
+            RedisRecipe::AcquireLock => server
+                .entry(&Key::new(LOCK_KEY))
+                .is_none_or(|e| acquire_lock::expired(&e.value, 0)),
         }
     }
 
@@ -79,6 +87,7 @@ impl RedisRecipe {
             }
             RedisRecipe::SetNxExpire => Locals::SetNx(setnx_expire::At::Lock),
             RedisRecipe::SetNxDel => Locals::SetNxDel(setnx_del::At::Lock),
+            RedisRecipe::AcquireLock => Locals::AcquireLock(acquire_lock::Locals::start()),
         }
     }
 
@@ -94,6 +103,7 @@ impl RedisRecipe {
             }
             (RedisRecipe::SetNxExpire, Locals::SetNx(at)) => setnx_expire::step(at, reply, me),
             (RedisRecipe::SetNxDel, Locals::SetNxDel(at)) => setnx_del::step(at, reply, me),
+            (RedisRecipe::AcquireLock, Locals::AcquireLock(l)) => acquire_lock::step(l, reply, me),
             // A recipe's clients start in its own locals and stay there.
             (_, at) => unreachable!("{self} cannot run from {at:?}"),
         }
@@ -116,6 +126,8 @@ pub enum Locals {
     SetNx(setnx_expire::At),
     /// `SETNX key now`; a stale timestamp is deleted and set again.
     SetNxDel(setnx_del::At),
+    /// Seed 003's `acquireLock` with its stamps and `tryTimes`.
+    AcquireLock(acquire_lock::Locals),
 }
 
 impl Locals {
@@ -125,6 +137,15 @@ impl Locals {
             Locals::SetPx(at) => at.awaits_reply(),
             Locals::SetNx(at) => at.awaits_reply(),
             Locals::SetNxDel(at) => at.awaits_reply(),
+            Locals::AcquireLock(l) => l.awaits_reply(),
+        }
+    }
+
+    /// The locals a tick later: stamps they keep age, clamped at `floor`.
+    pub fn aged(self, floor: i64) -> Locals {
+        match self {
+            Locals::AcquireLock(l) => Locals::AcquireLock(l.aged(floor)),
+            other => other,
         }
     }
 
@@ -135,6 +156,7 @@ impl Locals {
             Locals::SetPx(at) => at == set_px_del::At::AwaitSet && *reply == Reply::Ok,
             Locals::SetNx(at) => at.won(reply),
             Locals::SetNxDel(at) => at.won(reply),
+            Locals::AcquireLock(l) => l.won(reply),
         }
     }
 }
@@ -159,6 +181,7 @@ impl RedisRecipe {
     pub fn expired(self, v: &Value, now: i64, lease: i64) -> bool {
         match self {
             RedisRecipe::SetNxDel => setnx_del::expired(v, now, lease),
+            RedisRecipe::AcquireLock => acquire_lock::expired(v, now),
             _ => false,
         }
     }
