@@ -4,11 +4,12 @@
 //! shortest traces as ZooKeeper's system.
 //!
 //! - [`config`]: [`RedisSpace`], one configuration — recipe, clients,
-//!   rounds, the lease, the critical section and a pause in ticks, fault
-//!   budgets, bounds;
+//!   rounds, the lease, the critical section, a pause and a clock skew in
+//!   ticks, a replica, fault budgets (pauses, crashes, clock jumps,
+//!   restarts, failovers), bounds;
 //! - [`state`]: the server and, per client, its recipe position, harness
 //!   [`Phase`](crate::harness::Phase), its one command in flight or reply
-//!   waiting, and its timers;
+//!   waiting, its timers and its clock;
 //! - [`action`]: what can happen — a client step, the server serving a
 //!   command, a tick of time, and the faults;
 //! - [`step`]: which actions are enabled and what each does;
@@ -40,8 +41,27 @@
 //! each counter's remaining ticks, never an absolute time. Nothing in a
 //! state looks further ahead than `max(lease, work, pause)` ticks, so the
 //! space is finite and a correct recipe reaches `holds`; a bound (states,
-//! depth) that stops a run makes it `incomplete`, never `holds`. Client
-//! clocks and stamps (the timestamp recipes) are not modelled yet.
+//! depth) that stops a run makes it `incomplete`, never `holds`.
+//!
+//! **Clocks and stamps.** Each client's clock reads `clock` ticks ahead of
+//! the reference time (0 until a [`Action::ClockAhead`] or
+//! [`Action::ClockBack`] fault moves it by the configured skew; the drift
+//! is bounded by skew × budget). A timestamp recipe stores a
+//! [stamp](crate::redis::Value::Stamp) — its clock's reading plus a lease,
+//! relative to the reference time — and stamps age with every tick, on the
+//! server, in replies not yet read and in the recipe's locals. Stamps
+//! below the horizon [`RedisSpace::stamp_floor`] are clamped to it
+//! (`-(2·lease + pause + 2·drift + 2)`: every recipe reads them alike
+//! there, see its doc), and time stops passing for a stamp once it is
+//! clamped, so a forgotten timestamp does not make the space infinite.
+//!
+//! **Properties.** Mutual exclusion (by belief), thread died, deadlock and
+//! starvation as for ZooKeeper; unlock by non-owner, read off the
+//! transition that deleted or overwrote the key of a client whose tenure
+//! is current and, by the recipe's own rule on that client's clock, still
+//! valid ([`State::foreign_unlock`], [`State::owner`]); stuck lock by
+//! reachability in the kept graph ([`crate::check::stuck`]: no state where
+//! [`crate::recipe::redis::RedisRecipe::acquirable`] holds is reachable).
 //!
 //! **No symmetry reduction yet**: a client's token is its number, stored in
 //! the server's keys, so renaming clients would have to rename values too.
