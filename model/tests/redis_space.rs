@@ -110,6 +110,7 @@ fn a_crash_of_the_holder_leaves_its_key_to_expire() {
     assert!(x.bound.is_none());
     assert!(x.found.is_empty(), "{:?}", x.found.keys());
     assert_eq!(x.acquired, 0b11);
+    assert_eq!(x.states, 434);
 }
 
 #[test]

@@ -180,6 +180,10 @@ mod tests {
             assert_eq!(Value::from_wire(v.to_wire(now).as_bytes(), now), v);
         }
         assert_eq!(Value::Stamp(10).aged(4), Value::Stamp(6));
+        // The checker's horizon: only stamps below the floor move.
+        assert_eq!(Value::Stamp(-10).clamped(-5), Value::Stamp(-5));
+        assert_eq!(Value::Stamp(-3).clamped(-5), Value::Stamp(-3));
+        assert_eq!(Value::Int(-10).clamped(-5), Value::Int(-10));
         assert_eq!(Value::Int(10).aged(4), Value::Int(10));
     }
 
