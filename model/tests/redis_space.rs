@@ -313,3 +313,20 @@ fn acquirelock_with_a_clock_ahead_takes_a_live_lock() {
         [Property::MutualExclusion, Property::UnlockByNonOwner]
     );
 }
+
+#[test]
+fn acquirelock_without_skew_still_breaks_under_a_pause() {
+    // Issue 14 asks whether the first caller breaks with no skew at all:
+    // without any fault it holds (above); with a pause longer than its
+    // timeout, c2 takes the expired timestamp over while c1 still holds
+    // (21 steps), and c1's time-compare release then deletes c2's fresh
+    // key (its `current < value` reads c2's timestamp): 27 steps.
+    let space = with_pauses(RedisRecipe::AcquireLock, 1);
+    let x = run(&space);
+    assert!(x.bound.is_none());
+    assert_eq!(x.states, 33098);
+    assert_eq!(story(&space, &x, Property::MutualExclusion).len(), 21);
+    let un = story(&space, &x, Property::UnlockByNonOwner);
+    assert_eq!(un.len(), 27);
+    assert!(un[25].contains("c1 steps: DEL lock"), "{}", un[25]);
+}
