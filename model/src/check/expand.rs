@@ -23,6 +23,9 @@ pub struct Parent {
     pub has_actions: bool,
     /// For the kept graph: who waits.
     pub waiting: u8,
+    /// For the stuck-lock analysis ([`super::stuck`]), when the space
+    /// judges it: the lock is free in the state.
+    pub free: bool,
     /// Its successors: `successors[first..first + count]` of the batch.
     pub first: usize,
     pub count: usize,
@@ -90,6 +93,7 @@ fn expand_one<X: Space>(
     space.actions(state, &mut actions);
     let progress = actions.iter().any(|&a| !space.is_fault(a));
     let waiting = space.waiting(state);
+    let free = space.judges_stuck_lock() && space.acquirable(state);
     let first = out.successors.len();
     if expand {
         for &a in &actions {
@@ -119,6 +123,7 @@ fn expand_one<X: Space>(
         stuck: space.stuck(state, progress),
         has_actions: !actions.is_empty(),
         waiting,
+        free,
         first,
         count: out.successors.len() - first,
     });

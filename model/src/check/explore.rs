@@ -20,6 +20,7 @@ use super::pipeline;
 use super::property::Property;
 use super::space::{Limits, Space};
 use super::starvation;
+use super::stuck;
 use super::system::{Action, System};
 use super::visited::Visited;
 use super::zk_space::ZkSpace;
@@ -318,11 +319,17 @@ impl<'c, X: Space> Search<'c, X> {
                 }
                 if let Some(g) = self.graph.as_mut() {
                     g.unexpanded();
+                    if self.space.judges_stuck_lock() {
+                        g.free.push(false);
+                    }
                 }
                 continue;
             }
             if let Some(g) = self.graph.as_mut() {
                 g.node(parent.waiting);
+                if self.space.judges_stuck_lock() {
+                    g.free.push(parent.free);
+                }
             }
             for (k, succ) in successors.by_ref().take(parent.count).enumerate() {
                 self.step(id, k as u16, succ, level_end - from - i - 1, next);
@@ -428,6 +435,16 @@ impl<'c, X: Space> Search<'c, X> {
     fn finish(mut self, start: Instant) -> Exploration<X::Action> {
         self.peak_bytes = self.peak_bytes.max(self.table_bytes(self.peak_queue));
         if self.bound.is_none() {
+            if let Some(g) = self
+                .graph
+                .as_ref()
+                .filter(|_| self.space.judges_stuck_lock())
+            {
+                if let Some(v) = stuck::find(g) {
+                    self.found
+                        .insert(Property::StuckLock, trace_to(&self.parents, v));
+                }
+            }
             if let Some(g) = self.graph.take() {
                 if let Some(lasso) = starvation::find(&g) {
                     let path = lasso::concrete(self.space, &self.parents, &lasso);

@@ -63,6 +63,9 @@ pub struct Graph {
     numbering_index: std::collections::HashMap<Renumbering, u16>,
     /// Per state: bit c set if client c is waiting.
     pub waiting: Column<u8>,
+    /// Per state, only for a space that judges stuck lock: the lock is
+    /// free in it ([`super::space::Space::acquirable`]).
+    pub free: Column<bool>,
 }
 
 impl Default for Graph {
@@ -75,6 +78,7 @@ impl Default for Graph {
             numberings: Vec::new(),
             numbering_index: std::collections::HashMap::new(),
             waiting: Column::default(),
+            free: Column::default(),
         }
     }
 }
@@ -126,5 +130,6 @@ impl Graph {
             + self.renumberings.bytes()
             + self.offsets.bytes()
             + self.waiting.bytes()
+            + self.free.bytes()
     }
 }

@@ -15,7 +15,11 @@ use crate::zk::OpResult;
 pub fn judged(p: Property) -> bool {
     !matches!(
         p,
-        Property::MutualExclusionAtResource | Property::FencedSafety
+        Property::MutualExclusionAtResource
+            | Property::FencedSafety
+            // Redis's: a ZooKeeper lock node has no other writer.
+            | Property::UnlockByNonOwner
+            | Property::StuckLock
     )
 }
 

@@ -98,6 +98,16 @@ pub trait Space: Sync {
     fn waiting(&self, s: &Self::State) -> u8;
     /// Who believes it holds the lock (bit c: client c).
     fn holders(&self, s: &Self::State) -> u8;
+    /// Whether the search judges stuck lock (reachability in the kept
+    /// graph): a backend whose lock can outlive every holder says so.
+    fn judges_stuck_lock(&self) -> bool {
+        false
+    }
+    /// The lock is free in `s`: a client that called `lock()` now would
+    /// get it. Read only when [`Space::judges_stuck_lock`].
+    fn acquirable(&self, _s: &Self::State) -> bool {
+        false
+    }
 
     /// Bytes a queued state holds of its own, roughly.
     fn state_bytes(&self, s: &Self::State) -> usize;

@@ -23,6 +23,15 @@ pub enum Property {
     /// Never stuck while a client waits: nothing but faults can happen (the
     /// checker), or no acquisition or release for a bound (simulator, real).
     Deadlock,
+    /// A client deletes or overwrites the lock's key while another client's
+    /// tenure is current (its own lock operation succeeded at the server and
+    /// it has not begun its release) — a designed takeover of an expired key
+    /// is not one. Redis recipes; judged by the Redis checker only so far.
+    UnlockByNonOwner,
+    /// From this state no client can ever acquire again, though one still
+    /// wants the lock: reachability in the explored graph, not "a key
+    /// without TTL" (timestamp recipes recover without one). Redis recipes.
+    StuckLock,
     /// No client waits forever while the others go on: a fair cycle in the
     /// explored graph (the checker), or a client not done within a bound
     /// (the simulator).
@@ -40,7 +49,12 @@ pub enum Property {
 }
 
 impl Property {
-    /// Every property, in the order a headline picks the first violated one.
+    /// Every property the comparison and the CLI show, in the order a
+    /// headline picks the first violated one. [`Property::UnlockByNonOwner`]
+    /// and [`Property::StuckLock`] (issue 14) are not in it yet: only the
+    /// Redis checker judges them, Redis is not in the comparison yet, and
+    /// joining this list adds a column to every committed report (they go
+    /// between fenced safety and deadlock, with `reports/` regenerated).
     pub const ALL: [Property; 8] = [
         Property::MutualExclusionAtResource,
         Property::MutualExclusion,
@@ -62,6 +76,8 @@ impl Property {
             Property::ThreadDied => "thread died",
             Property::Herd => "herd",
             Property::OrphanedNode => "orphaned node",
+            Property::UnlockByNonOwner => "unlock by non-owner",
+            Property::StuckLock => "stuck lock",
         }
     }
 

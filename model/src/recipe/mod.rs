@@ -21,6 +21,7 @@
 //! | try-once-retry | [`try_once_retry`] (code in [`try_once`]) |
 //! | curator, curator-owner-check | [`curator`] (Curator 5.4's `InterProcessMutex`) |
 //! | watcher-callback | [`watcher_callback`] (a [`Recipe`](crate::runtime::Recipe) of its own: the lock is taken in a callback) |
+//! | redis-set-px-del, redis-compare-and-delete | [`redis`] (Redis recipes: their own step function, not a [`Recipe`](crate::runtime::Recipe)) |
 
 pub mod cas_version;
 pub mod catalogue;
@@ -32,6 +33,7 @@ pub mod herd_unique;
 pub mod no_recheck;
 pub mod predecessor;
 pub mod racy_wait;
+pub mod redis;
 pub mod seed000;
 pub mod timed_wait;
 pub mod try_once;

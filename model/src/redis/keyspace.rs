@@ -64,6 +64,15 @@ impl Keyspace {
         }
     }
 
+    /// Every stamp below `floor` is raised to it ([`Value::clamped`]).
+    pub fn clamp_stamps(&mut self, floor: i64) {
+        for e in self.entries.values_mut() {
+            if matches!(e.value, Value::Stamp(k) if k < floor) {
+                e.value = e.value.clamped(floor);
+            }
+        }
+    }
+
     /// The server's clock jumps `ms` forward while real time stands still:
     /// TTLs shrink (keys past their deadline go); stamps, which are
     /// readings of the clients' clocks, do not move.

@@ -53,6 +53,14 @@ impl Replication {
         }
     }
 
+    /// Every stamp below `floor` is raised to it, queued writes included.
+    pub fn clamp_stamps(&mut self, floor: i64) {
+        self.replica.clamp_stamps(floor);
+        for e in self.backlog.iter_mut().filter_map(|(_, e)| e.as_mut()) {
+            e.value = e.value.clamped(floor);
+        }
+    }
+
     /// Real time passes for the replica and the queued writes.
     pub fn advance(&mut self, ms: u64) {
         self.replica.advance(ms);

@@ -88,6 +88,32 @@ impl RedisServer {
         }
     }
 
+    /// Every stamp below `floor`, on the primary and the replica, is raised
+    /// to it: a checker's horizon (its recipes read every stamp below
+    /// `floor` alike), not anything Redis does. Copies the state only if a
+    /// stamp changes.
+    pub fn clamp_stamps(&mut self, floor: i64) {
+        let below = |ks: &Keyspace| {
+            ks.iter()
+                .any(|(_, e)| matches!(e.value, super::Value::Stamp(k) if k < floor))
+        };
+        let s = &self.inner;
+        let replica = s.replication.as_ref().is_some_and(|r| {
+            below(&r.replica)
+                || r.backlog
+                    .iter()
+                    .flat_map(|(_, e)| e)
+                    .any(|e| matches!(e.value, super::Value::Stamp(k) if k < floor))
+        });
+        if below(&s.primary) || replica {
+            let s = self.m();
+            s.primary.clamp_stamps(floor);
+            if let Some(r) = &mut s.replication {
+                r.clamp_stamps(floor);
+            }
+        }
+    }
+
     /// The primary's clock jumps `ms` forward (real time does not move):
     /// its TTLs shrink and keys past their deadline go; stamps stay.
     pub fn jump_forward(&mut self, ms: u64) {

@@ -88,6 +88,16 @@ impl Value {
         }
     }
 
+    /// The value with a stamp below `floor` raised to it: for a checker
+    /// whose recipes read every stamp below `floor` alike (its horizon), so
+    /// that a forgotten timestamp stops ageing and states repeat.
+    pub fn clamped(&self, floor: i64) -> Value {
+        match self {
+            Value::Stamp(k) if *k < floor => Value::Stamp(floor),
+            other => other.clone(),
+        }
+    }
+
     /// The bytes a driver sends, when the reference time is `now_unix_ms`
     /// (milliseconds since the epoch). Panics if the value breaks the
     /// [`STAMP_FLOOR`] split, which would make the model's answers wrong.
@@ -170,6 +180,10 @@ mod tests {
             assert_eq!(Value::from_wire(v.to_wire(now).as_bytes(), now), v);
         }
         assert_eq!(Value::Stamp(10).aged(4), Value::Stamp(6));
+        // The checker's horizon: only stamps below the floor move.
+        assert_eq!(Value::Stamp(-10).clamped(-5), Value::Stamp(-5));
+        assert_eq!(Value::Stamp(-3).clamped(-5), Value::Stamp(-3));
+        assert_eq!(Value::Int(-10).clamped(-5), Value::Int(-10));
         assert_eq!(Value::Int(10).aged(4), Value::Int(10));
     }
 

@@ -190,5 +190,7 @@ fn short(p: Property) -> &'static str {
         Property::FencedSafety => "fenced",
         Property::ThreadDied => "died",
         Property::OrphanedNode => "orphan",
+        Property::UnlockByNonOwner => "non-owner",
+        Property::StuckLock => "stuck",
     }
 }

@@ -31,6 +31,8 @@ pub fn short(p: Property) -> &'static str {
         Property::ThreadDied => "died",
         Property::Herd => "herd",
         Property::OrphanedNode => "orphan",
+        Property::UnlockByNonOwner => "non-owner",
+        Property::StuckLock => "stuck",
     }
 }
 

@@ -83,12 +83,14 @@ pub async fn violated(stage: &mut Stage, p: Property) -> Result<String, Stop> {
         Property::Deadlock => deadlocked(stage).await,
         Property::OrphanedNode => orphaned(stage).await,
         // Judged by the caller (the cycle is taken again), or by nobody.
-        Property::Starvation | Property::MutualExclusionAtResource | Property::FencedSafety => {
-            Err(Stop::Unforced {
-                step: n,
-                why: format!("confirm does not judge {p} here"),
-            })
-        }
+        Property::Starvation
+        | Property::MutualExclusionAtResource
+        | Property::FencedSafety
+        | Property::UnlockByNonOwner
+        | Property::StuckLock => Err(Stop::Unforced {
+            step: n,
+            why: format!("confirm does not judge {p} here"),
+        }),
     }
 }
 

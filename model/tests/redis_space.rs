@@ -1,0 +1,332 @@
+//! The seeds' Redis locks in the exhaustive checker, through the `Space`
+//! seam (issue 14): each verdict, trace length and state count here comes
+//! from exploring `RedisSpace` — two clients, one round each, a lease of 3
+//! ticks, a critical section of 2, a pause of 4 — and each can fail.
+
+use locksmith_model::check::explore::{explore_space, Exploration};
+use locksmith_model::check::redis::{Action, RedisSpace};
+use locksmith_model::check::Property;
+use locksmith_model::recipe::redis::RedisRecipe;
+use std::ops::ControlFlow;
+
+fn run(space: &RedisSpace) -> Exploration<Action> {
+    space.validate().expect("a valid configuration");
+    explore_space(space, &mut |_| ControlFlow::Continue(()))
+}
+
+fn with_pauses(recipe: RedisRecipe, pauses: u8) -> RedisSpace {
+    let mut space = RedisSpace::new(recipe);
+    space.faults.pauses = pauses;
+    space
+}
+
+/// The shortest trace of `p`, narrated (and so replayed: every step must
+/// be enabled where the trace takes it).
+fn story(space: &RedisSpace, x: &Exploration<Action>, p: Property) -> Vec<String> {
+    let cx = x.found.get(&p).unwrap_or_else(|| panic!("{p} violated"));
+    let lines = space.narrate(&cx.actions).expect("the trace replays");
+    for (i, l) in lines.iter().enumerate() {
+        eprintln!("{p} {:>2}. {l}", i + 1);
+    }
+    lines
+}
+
+fn ticks(x: &Exploration<Action>, p: Property) -> usize {
+    let actions = &x.found[&p].actions;
+    actions.iter().filter(|&&a| a == Action::Tick).count()
+}
+
+#[test]
+fn without_faults_both_set_px_locks_hold_with_their_exact_state_counts() {
+    for recipe in [RedisRecipe::SetPxDel, RedisRecipe::CompareAndDelete] {
+        let x = run(&RedisSpace::new(recipe));
+        assert!(x.bound.is_none(), "{recipe}: {:?}", x.bound);
+        assert!(x.found.is_empty(), "{recipe}: {:?}", x.found.keys());
+        // Each client acquires on some path: the holds is not vacuous.
+        assert_eq!(x.acquired, 0b11, "{recipe}");
+        assert_eq!((x.states, x.transitions), (124, 189), "{recipe}");
+    }
+}
+
+#[test]
+fn set_px_del_under_a_pause_lets_a_second_holder_in_and_dels_its_key() {
+    let space = with_pauses(RedisRecipe::SetPxDel, 1);
+    let x = run(&space);
+    assert!(x.bound.is_none());
+    assert_eq!((x.states, x.transitions), (1061, 1566));
+    // Mutual exclusion: c1 sets the key and holds, a pause stops it, the
+    // key's 3 ticks run out (gone at the 4th) and c2 sets it: 15 steps.
+    let me = story(&space, &x, Property::MutualExclusion);
+    assert_eq!(me.len(), 15);
+    assert_eq!(ticks(&x, Property::MutualExclusion), 4);
+    assert!(me[0].contains("SET lock 1 NX PX 3"), "{}", me[0]);
+    assert!(me.last().is_some_and(|l| l.contains("[Holding(1)]")));
+    // Unlock by non-owner: seed 003's story to its step 4 — c1's lease
+    // expires while it is paused before its `finally`, c2 sets the key, c1
+    // wakes and its plain DEL removes c2's key while c2 holds: 20 steps.
+    let un = story(&space, &x, Property::UnlockByNonOwner);
+    assert_eq!(un.len(), 20);
+    assert!(
+        un[un.len() - 2].contains("DEL lock"),
+        "{}",
+        un[un.len() - 2]
+    );
+    assert!(un[un.len() - 1].contains("<- unlock by non-owner"));
+    assert!(!x.found.contains_key(&Property::Deadlock));
+    assert!(!x.found.contains_key(&Property::Starvation));
+}
+
+#[test]
+fn compare_and_delete_still_loses_the_lease_but_never_deletes_another_key() {
+    let space = with_pauses(RedisRecipe::CompareAndDelete, 1);
+    let x = run(&space);
+    assert!(x.bound.is_none());
+    assert_eq!((x.states, x.transitions), (1059, 1566));
+    // The lease runs out under a pause whatever the release: 15 steps.
+    assert_eq!(story(&space, &x, Property::MutualExclusion).len(), 15);
+    // The script's compare keeps c1's late release off c2's key.
+    assert!(!x.found.contains_key(&Property::UnlockByNonOwner));
+    assert_eq!(
+        x.found.keys().copied().collect::<Vec<_>>(),
+        [Property::MutualExclusion]
+    );
+}
+
+#[test]
+fn the_same_release_without_a_pause_never_reaches_another_clients_key() {
+    // The property's detector can fail (the test above), and without the
+    // fault nothing breaks it: a holder works 2 ticks of a 3-tick lease.
+    let x = run(&RedisSpace::new(RedisRecipe::SetPxDel));
+    assert!(!x.found.contains_key(&Property::UnlockByNonOwner));
+}
+
+#[test]
+fn a_crash_of_the_holder_leaves_its_key_to_expire() {
+    // A crashed holder's key stays until its TTL runs out; the other client
+    // then takes the lock: no deadlock, no double holder.
+    let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
+    space.faults.crashes = 1;
+    let x = run(&space);
+    assert!(x.bound.is_none());
+    assert!(x.found.is_empty(), "{:?}", x.found.keys());
+    assert_eq!(x.acquired, 0b11);
+    assert_eq!(x.states, 434);
+}
+
+#[test]
+fn a_configuration_that_breaks_the_time_rules_is_refused() {
+    let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
+    space.work = 3;
+    let e = space.validate().unwrap_err();
+    assert!(e.contains("work: expected 1 to 2 ticks"), "{e}");
+    let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
+    space.pause = 3;
+    assert!(space.validate().unwrap_err().contains("pause"));
+}
+
+#[test]
+fn two_rounds_each_find_the_same_two_violations_and_no_starvation() {
+    // A client that gives up tries again in its next round; thinking is
+    // not waiting, so a client thinking forever starves no one.
+    let mut space = with_pauses(RedisRecipe::SetPxDel, 1);
+    space.acquisitions = 2;
+    let x = run(&space);
+    assert!(x.bound.is_none());
+    assert_eq!(x.states, 4169);
+    assert_eq!(
+        x.found.keys().copied().collect::<Vec<_>>(),
+        [Property::MutualExclusion, Property::UnlockByNonOwner]
+    );
+    assert_eq!(x.found[&Property::MutualExclusion].actions.len(), 15);
+    assert_eq!(x.found[&Property::UnlockByNonOwner].actions.len(), 20);
+}
+
+#[test]
+fn setnx_then_expire_holds_without_faults() {
+    let x = run(&RedisSpace::new(RedisRecipe::SetNxExpire));
+    assert!(x.bound.is_none());
+    assert!(x.found.is_empty(), "{:?}", x.found.keys());
+    assert_eq!(x.acquired, 0b11);
+    assert_eq!((x.states, x.transitions), (156, 245));
+}
+
+#[test]
+fn setnx_then_expire_with_a_crash_between_them_leaves_a_stuck_lock() {
+    // Issue 14's redis-setnx-expire-crash: c1's SETNX sets the key, c1
+    // crashes before its expiry goes out, and the key never expires: from
+    // there no state has the lock free. Shortest: 3 steps.
+    let mut space = RedisSpace::new(RedisRecipe::SetNxExpire);
+    space.faults.crashes = 1;
+    let x = run(&space);
+    assert!(x.bound.is_none());
+    assert_eq!((x.states, x.transitions), (548, 907));
+    let stuck = story(&space, &x, Property::StuckLock);
+    assert_eq!(stuck.len(), 3);
+    assert!(stuck[1].contains("without TTL"), "{}", stuck[1]);
+    assert!(stuck[2].contains("crashes"), "{}", stuck[2]);
+    assert_eq!(
+        x.found.keys().copied().collect::<Vec<_>>(),
+        [Property::StuckLock]
+    );
+}
+
+#[test]
+fn without_the_graph_stuck_lock_is_not_judged() {
+    // Stuck lock needs the kept graph: without it the search reports
+    // nothing, and a report must say incomplete, never holds.
+    let mut space = RedisSpace::new(RedisRecipe::SetNxExpire);
+    space.faults.crashes = 1;
+    space.starvation = false;
+    let x = run(&space);
+    assert!(!x.found.contains_key(&Property::StuckLock));
+}
+
+#[test]
+fn setnx_del_with_a_crashed_holder_lets_two_takers_in_as_seed_004_tells() {
+    // Issue 14's redis-setnx-del-crash: three clients, one crash, critical
+    // sections (2 ticks) shorter than the timeout (3). c1 takes the lock
+    // and crashes; its timestamp grows stale; c2 and c3 both read it; c2
+    // deletes it and sets its own; c3's DEL, meant for c1's key, deletes
+    // c2's, and c3 sets its own: both hold (seed 004, lines 57-60).
+    let mut space = RedisSpace::new(RedisRecipe::SetNxDel);
+    space.clients = 3;
+    space.faults.crashes = 1;
+    let x = run(&space);
+    assert!(x.bound.is_none());
+    assert_eq!((x.states, x.transitions), (20122, 39898));
+    let me = story(&space, &x, Property::MutualExclusion);
+    assert_eq!(me.len(), 33);
+    assert!(me.iter().any(|l| l.contains("c1 crashes")));
+    let dels: Vec<&String> = me.iter().filter(|l| l.contains(": DEL lock")).collect();
+    assert_eq!(dels.len(), 2, "c2's and c3's takeover DELs");
+    // c3's DEL reaches c2's fresh key: unlock by non-owner, 29 steps
+    // (c2 has its SETNX's 1 but has not read it yet).
+    let un = story(&space, &x, Property::UnlockByNonOwner);
+    assert_eq!(un.len(), 29);
+    assert!(un[28].contains("server serves c3") && un[28].contains("<- unlock"));
+    // A stale timestamp is the recipe's to take over: no stuck lock.
+    assert!(!x.found.contains_key(&Property::StuckLock));
+}
+
+#[test]
+fn setnx_del_holds_with_two_clients_even_when_one_crashes() {
+    // One taker cannot race another: the crashed holder's stale timestamp
+    // is taken over once, and time (the stamp ageing to the horizon) frees
+    // the lock for whoever comes next.
+    for (crashes, states) in [(0, 160), (1, 1190)] {
+        let mut space = RedisSpace::new(RedisRecipe::SetNxDel);
+        space.faults.crashes = crashes;
+        let x = run(&space);
+        assert!(x.bound.is_none());
+        assert!(x.found.is_empty(), "{crashes}: {:?}", x.found.keys());
+        assert_eq!(x.states, states, "{crashes}");
+        assert_eq!(x.acquired, 0b11);
+    }
+}
+
+#[test]
+fn set_px_with_a_failover_loses_the_key_and_lets_a_second_holder_in() {
+    // Issue 14's redis-set-px-failover: c1's SET reaches the primary, the
+    // primary fails before the write is replicated, the replica takes over
+    // without the key, and c2's SET NX succeeds: both hold, 7 steps.
+    let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
+    space.replica = true;
+    space.faults.failovers = 1;
+    let x = run(&space);
+    assert!(x.bound.is_none());
+    let me = story(&space, &x, Property::MutualExclusion);
+    assert_eq!(me.len(), 7);
+    assert!(me.iter().any(|l| l.contains("the replica takes over")));
+    assert!(!me.iter().any(|l| l.contains("receives a write")));
+    // c1's late plain DEL then removes c2's key: unlock by non-owner too.
+    assert_eq!(
+        x.found.keys().copied().collect::<Vec<_>>(),
+        [Property::MutualExclusion, Property::UnlockByNonOwner]
+    );
+    assert_eq!(x.states, 670);
+    // Without the fault, the replica changes nothing the clients see.
+    space.faults.failovers = 0;
+    let x = run(&space);
+    assert!(x.found.is_empty(), "{:?}", x.found.keys());
+    assert_eq!(x.states, 192);
+}
+
+#[test]
+fn a_restart_without_persistence_loses_the_key_too() {
+    let mut space = RedisSpace::new(RedisRecipe::CompareAndDelete);
+    space.faults.restarts = 1;
+    let x = run(&space);
+    assert!(x.bound.is_none());
+    let me = story(&space, &x, Property::MutualExclusion);
+    assert_eq!(me.len(), 7);
+    assert!(me[3].contains("restarts empty"), "{}", me[3]);
+    // The script's compare still keeps c1's release off c2's key.
+    assert_eq!(
+        x.found.keys().copied().collect::<Vec<_>>(),
+        [Property::MutualExclusion]
+    );
+    assert_eq!(x.states, 420);
+}
+
+#[test]
+fn a_failover_without_a_replica_is_refused() {
+    let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
+    space.faults.failovers = 1;
+    assert!(space.validate().unwrap_err().contains("replica"));
+}
+
+#[test]
+fn acquirelock_holds_without_faults_and_with_a_crashed_holder() {
+    // Seed 003's GETSET takeover: with clocks that agree, one client gets
+    // a crashed holder's expired timestamp, never two.
+    for (crashes, states) in [(0, 4048), (1, 70162)] {
+        let mut space = RedisSpace::new(RedisRecipe::AcquireLock);
+        space.faults.crashes = crashes;
+        let x = run(&space);
+        assert!(x.bound.is_none());
+        assert!(x.found.is_empty(), "{crashes}: {:?}", x.found.keys());
+        assert_eq!(x.states, states, "{crashes}");
+        assert_eq!(x.acquired, 0b11);
+    }
+}
+
+#[test]
+fn acquirelock_with_a_clock_ahead_takes_a_live_lock() {
+    // Issue 14's redis-acquirelock-clock-skew (the seed's first caller):
+    // c2's clock jumps 4 ticks ahead between its GET and its compare; c1's
+    // live timestamp looks past to it, its GETSET returns that very value,
+    // `equals` says true: both hold, 13 steps. The GETSET that did it
+    // overwrote c1's live timestamp: unlock by non-owner, 12 steps.
+    let mut space = RedisSpace::new(RedisRecipe::AcquireLock);
+    space.faults.clock_jumps = 1;
+    let x = run(&space);
+    assert!(x.bound.is_none());
+    assert_eq!((x.states, x.transitions), (109604, 150837));
+    let me = story(&space, &x, Property::MutualExclusion);
+    assert_eq!(me.len(), 13);
+    assert!(me.iter().any(|l| l.contains("clock jumps ahead")));
+    assert!(me.iter().any(|l| l.contains("GETSET lock")));
+    let un = story(&space, &x, Property::UnlockByNonOwner);
+    assert_eq!(un.len(), 12);
+    assert_eq!(
+        x.found.keys().copied().collect::<Vec<_>>(),
+        [Property::MutualExclusion, Property::UnlockByNonOwner]
+    );
+}
+
+#[test]
+fn acquirelock_without_skew_still_breaks_under_a_pause() {
+    // Issue 14 asks whether the first caller breaks with no skew at all:
+    // without any fault it holds (above); with a pause longer than its
+    // timeout, c2 takes the expired timestamp over while c1 still holds
+    // (21 steps), and c1's time-compare release then deletes c2's fresh
+    // key (its `current < value` reads c2's timestamp): 27 steps.
+    let space = with_pauses(RedisRecipe::AcquireLock, 1);
+    let x = run(&space);
+    assert!(x.bound.is_none());
+    assert_eq!(x.states, 33098);
+    assert_eq!(story(&space, &x, Property::MutualExclusion).len(), 21);
+    let un = story(&space, &x, Property::UnlockByNonOwner);
+    assert_eq!(un.len(), 27);
+    assert!(un[25].contains("c1 steps: DEL lock"), "{}", un[25]);
+}
