@@ -176,7 +176,7 @@ fn without_the_graph_stuck_lock_is_not_judged() {
     // nothing, and a report must say incomplete, never holds.
     let mut space = RedisSpace::new(RedisRecipe::SetNxExpire);
     space.faults.crashes = 1;
-    space.starvation = false;
+    space.limits.starvation = false;
     let x = run(&space);
     assert!(!x.found.contains_key(&Property::StuckLock));
 }

@@ -50,13 +50,9 @@ pub struct RedisSpace {
     /// The server has a replica behind an asynchronous replication stream
     /// ([`super::action::Action::Replicate`] ships one write at a time).
     pub replica: bool,
-    pub max_states: usize,
-    pub max_depth: usize,
-    pub max_memory: usize,
-    pub max_time: Option<std::time::Duration>,
-    /// Keep the graph for the starvation analysis.
-    pub starvation: bool,
-    pub jobs: usize,
+    /// The bounds and switches every backend's run has (the kept graph
+    /// is what the starvation and stuck-lock analyses read).
+    pub limits: Limits,
 }
 
 impl RedisSpace {
@@ -73,12 +69,14 @@ impl RedisSpace {
             skew: 4,
             faults: RedisFaults::default(),
             replica: false,
-            max_states: 2_000_000,
-            max_depth: usize::MAX,
-            max_memory: 2 << 30,
-            max_time: None,
-            starvation: true,
-            jobs: 1,
+            limits: Limits {
+                max_states: 2_000_000,
+                max_depth: usize::MAX,
+                max_memory: 2 << 30,
+                max_time: None,
+                starvation: true,
+                jobs: 1,
+            },
         }
     }
 
@@ -115,7 +113,7 @@ impl RedisSpace {
                 self.drift()
             ));
         }
-        if self.jobs == 0 {
+        if self.limits.jobs == 0 {
             return Err("jobs: expected at least 1".into());
         }
         Ok(())
@@ -125,16 +123,5 @@ impl RedisSpace {
     /// (the drift): every jump the budget allows, one way.
     pub fn drift(&self) -> i64 {
         i64::from(self.skew) * i64::from(self.faults.clock_jumps)
-    }
-
-    pub fn limits(&self) -> Limits {
-        Limits {
-            max_states: self.max_states,
-            max_memory: self.max_memory,
-            max_depth: self.max_depth,
-            max_time: self.max_time,
-            starvation: self.starvation,
-            jobs: self.jobs,
-        }
     }
 }

@@ -29,7 +29,7 @@ impl Space for RedisSpace {
     type Action = Action;
 
     fn limits(&self) -> Limits {
-        RedisSpace::limits(self)
+        self.limits
     }
 
     fn initial(&self) -> State {
