@@ -34,9 +34,9 @@
 //!
 //! [[sim.schedule]]              # faults at fixed times
 //! at_ms = 20
-//! fault = "pause"               # expire | pause | partition | connection-loss | crash
+//! fault = "pause"               # expire | pause | partition | one-way-partition | connection-loss | crash
 //! target = "holder"             # holder | waiter | any | a client number (1-based)
-//! duration_ms = 6000            # pause and partition; default 1.5 × session timeout
+//! duration_ms = 6000            # pause and partitions; default 1.5 × session timeout
 //! applied = true                # connection-loss: was the request in flight applied?
 //! ```
 
@@ -218,6 +218,14 @@ pub enum FaultKind {
     Pause,
     /// Both directions between the client and the server are clogged.
     Partition,
+    /// Only the server's packets to the client are clogged: the server
+    /// still hears the client's pings and connect requests, so it keeps
+    /// the session, while the client hears nothing (a one-way partition,
+    /// or a server that stops answering). A library that gives up on a
+    /// session it has been SUSPENDED on for a session timeout (Curator)
+    /// opens a new one while the server still holds the old one: the
+    /// client-side expiry.
+    OneWayPartition,
     /// The client's TCP connection drops with a request in flight.
     ConnectionLoss,
     /// The client's process crashes: its threads stop for good, what it
@@ -231,6 +239,7 @@ impl FaultKind {
             FaultKind::Expire => "expire",
             FaultKind::Pause => "pause",
             FaultKind::Partition => "partition",
+            FaultKind::OneWayPartition => "one-way-partition",
             FaultKind::ConnectionLoss => "connection-loss",
             FaultKind::Crash => "crash",
         }

@@ -65,9 +65,12 @@ fn every_violated_checker_scenario_is_confirmed_on_zookeeper() {
         assert!(r.cleanup.is_ok(), "{}: {:?}", sc.name, r.cleanup);
         match &r.outcome {
             Outcome::Confirmed(_) => {}
-            // A step confirm cannot force yet (Curator's client-side
-            // expiry): not confirmed, and said so, but no disagreement.
-            Outcome::Unforced { .. } => unforced.push(format!("{}: {:?}", sc.name, r.outcome)),
+            // The one step confirm cannot force yet (a Curator timed
+            // call's deadline): not confirmed, and said so, but no
+            // disagreement. Any other is a failure.
+            Outcome::Unforced { why, .. } if only_a_deadline(why) => {
+                unforced.push(format!("{}: {:?}", sc.name, r.outcome))
+            }
             _ => failed.push(format!("{}: {:?}", sc.name, r.outcome)),
         }
     }
@@ -149,6 +152,13 @@ fn the_command_prints_confirmed_and_its_json_exits_0() {
     assert_eq!(v["cleanup_error"], serde_json::Value::Null);
 }
 
+/// Whether a step confirm could not force is a timed call's deadline,
+/// the one kind it does not drive yet (every other step of today's traces,
+/// client-side expiries included, it forces).
+fn only_a_deadline(why: &str) -> bool {
+    why.contains("deadline")
+}
+
 /// The server's version as `srvr` names it: `ZooKeeper 3.8.0`.
 fn server_name(addr: &str) -> String {
     let srvr = common::four_letter(addr, "srvr");
@@ -199,7 +209,7 @@ fn every_violated_comparison_cell_is_confirmed_and_the_record_holds() {
         assert_eq!(Some(r.property.name()), cell["property"].as_str(), "{id}");
         match &r.outcome {
             Outcome::Confirmed(_) => {}
-            Outcome::Unforced { .. } => {
+            Outcome::Unforced { why, .. } if only_a_deadline(why) => {
                 eprintln!(
                     "{id}: not confirmed (a step confirm cannot force): {:?}",
                     r.outcome

@@ -155,6 +155,8 @@ fn writes(a: Action) -> bool {
             | Action::Reap
             | Action::LoseConnection(_)
             | Action::Reconnect(_)
+            | Action::GiveUp(_)
+            | Action::ExpireOld(_)
     )
 }
 
@@ -204,14 +206,14 @@ impl Stage {
             Action::LoseConnection(c) => self.lose_connection(n, c as usize).await?,
             Action::Disconnect(c) => self.disconnect(c as usize).await?,
             Action::Reconnect(c) => self.reconnect(c as usize).await?,
-            Action::ClientExpire(_)
-            | Action::GiveUp(_)
-            | Action::ExpireOld(_)
-            | Action::Deadline(_) => {
+            Action::ClientExpire(c) => self.client_expire(c as usize).await?,
+            Action::GiveUp(c) => self.give_up(c as usize).await?,
+            Action::ExpireOld(c) => self.expire_old(c as usize).await?,
+            Action::Deadline(_) => {
                 return Err(Stop::Unforced {
                     step: n,
                     why: format!(
-                        "{a}: a client-side expiry or a timed call's deadline (Curator's) — confirm does not drive a client library's own session renewal or clock yet"
+                        "{a}: a timed call's deadline (Curator's) — confirm does not drive a client library's clock yet"
                     ),
                 })
             }
@@ -651,6 +653,56 @@ impl Stage {
         Ok("the proxy drops the connection (nothing in flight)".into())
     }
 
+    /// A client-side expiry begins: client `c`'s connection stops
+    /// answering for good. The proxy drops it and keeps the library from
+    /// reconnecting, while the server keeps the session (it times a silent
+    /// session out only after the session timeout, longer than any
+    /// confirmation); what was on its way is lost, as with a connection
+    /// loss.
+    async fn client_expire(&mut self, c: usize) -> Result<String, Stop> {
+        let p = &mut self.peers[c];
+        p.proxy.cut();
+        let unsent = p.outbox.len();
+        p.outbox.clear();
+        let before = p.inbox.len();
+        p.inbox.retain(|m| !matches!(m, Message::Reply(..)));
+        p.withheld = None;
+        let lost = before - p.inbox.len();
+        p.client.on_connection_loss();
+        p.disconnected = true;
+        self.noticed_down(c).await?;
+        Ok(format!(
+            "the proxy drops the connection and lets no new one through; the server still holds the session: {unsent} request(s) never sent, {lost} reply(ies) lost"
+        ))
+    }
+
+    /// Client `c`'s library gives up on its session and opens a new one.
+    /// The new handle is connected at once; the model's reconnect step
+    /// (RECONNECTED) follows, and nothing moves on the session until then.
+    async fn give_up(&mut self, c: usize) -> Result<String, Stop> {
+        let p = &mut self.peers[c];
+        let (old, new) = p.give_up().await.map_err(Stop::Failed)?;
+        p.client.give_up_session();
+        p.outbox.clear();
+        p.inbox.clear();
+        Ok(format!(
+            "the library lets go of session {old:#x} without closing it (the server keeps it) and a new handle connects on session {new:#x}"
+        ))
+    }
+
+    /// The server ends the oldest session client `c` gave up on: forced as
+    /// an expiry is, by attaching to it and closing it.
+    async fn expire_old(&mut self, c: usize) -> Result<String, Stop> {
+        let Some(old) = self.peers[c].end_abandoned().await.map_err(Stop::Failed)? else {
+            return Ok("no session given up on is left".into());
+        };
+        self.settle(None).await?;
+        Ok(format!(
+            "a second client attaches to session {old:#x}, which c{} gave up on, and closes it: its ephemeral nodes go",
+            c + 1
+        ))
+    }
+
     /// Waits until client `c`'s library has seen its connection drop.
     async fn noticed_down(&mut self, c: usize) -> Result<(), Stop> {
         if let Line::Attached(s) = &self.peers[c].line {
@@ -718,7 +770,7 @@ impl Stage {
             }
         }
         if writes(a) {
-            let ids: Vec<i64> = self.peers.iter().map(|p| p.id).collect();
+            let ids: Vec<Vec<i64>> = self.peers.iter().map(|p| p.sessions()).collect();
             let real = real_tree(&mut self.observer, &self.root, &ids)
                 .await
                 .map_err(Stop::Failed)?;

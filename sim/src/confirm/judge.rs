@@ -137,6 +137,9 @@ async fn deadlocked(stage: &mut Stage) -> Result<String, Stop> {
                 {
                     Some(format!("{who}'s library can still learn its session ended"))
                 }
+                _ if !p.abandoned.is_empty() => Some(format!(
+                    "{who}'s library gave up on a session the server has not ended yet"
+                )),
                 _ => None,
             }
         };
@@ -148,7 +151,7 @@ async fn deadlocked(stage: &mut Stage) -> Result<String, Stop> {
             });
         }
     }
-    let ids: Vec<i64> = stage.peers.iter().map(|p| p.id).collect();
+    let ids: Vec<Vec<i64>> = stage.peers.iter().map(|p| p.sessions()).collect();
     let before = real_tree(&mut stage.observer, &stage.root, &ids)
         .await
         .map_err(Stop::Failed)?;
@@ -224,7 +227,7 @@ fn status(s: &Status) -> String {
 /// on the real tree and the real clients.
 async fn orphaned(stage: &mut Stage) -> Result<String, Stop> {
     let n = stage.taken;
-    let ids: Vec<i64> = stage.peers.iter().map(|p| p.id).collect();
+    let ids: Vec<Vec<i64>> = stage.peers.iter().map(|p| p.sessions()).collect();
     let tree = real_tree(&mut stage.observer, &stage.root, &ids)
         .await
         .map_err(Stop::Failed)?;

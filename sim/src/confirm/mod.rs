@@ -349,7 +349,7 @@ struct Snapshot {
 }
 
 async fn snapshot(stage: &mut Stage, abstracted: bool) -> Result<Snapshot, Stop> {
-    let ids: Vec<i64> = stage.peers.iter().map(|p| p.id).collect();
+    let ids: Vec<Vec<i64>> = stage.peers.iter().map(|p| p.sessions()).collect();
     let tree = tree::real_tree(&mut stage.observer, &stage.root, &ids)
         .await
         .map_err(Stop::Failed)?;

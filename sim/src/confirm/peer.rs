@@ -39,9 +39,15 @@ pub struct RealPeer {
     pub proxy: Proxy,
     /// The server's id of the session.
     pub id: i64,
+    /// Sessions the client's library gave up on (a client-side expiry)
+    /// that the server may still hold, oldest first.
+    pub abandoned: Vec<Detached>,
     /// The server with the run's root as chroot, for the calls that do not
     /// go through the proxy: killing the session, asking whether it ended.
     direct: String,
+    /// The proxy with the run's root as chroot: where a new handle of the
+    /// client's library connects.
+    proxied: String,
     timeout: Duration,
 }
 
@@ -55,8 +61,8 @@ impl RealPeer {
         timeout: Duration,
     ) -> Result<RealPeer, String> {
         let proxy = Proxy::start(server).await?;
-        let session =
-            Session::connect_detachable(&format!("{}{root}", proxy.addr), timeout).await?;
+        let proxied = format!("{}{root}", proxy.addr);
+        let session = Session::connect_detachable(&proxied, timeout).await?;
         let id = session
             .id()
             .ok_or_else(|| format!("a new session with {server} has no id"))?;
@@ -69,9 +75,54 @@ impl RealPeer {
             line: Line::Attached(session),
             proxy,
             id,
+            abandoned: Vec::new(),
             direct: format!("{server}{root}"),
+            proxied,
             timeout,
         })
+    }
+
+    /// The client's session ids as the tree names owners: the current
+    /// one first, then those its library gave up on, oldest first.
+    pub fn sessions(&self) -> Vec<i64> {
+        std::iter::once(self.id)
+            .chain(self.abandoned.iter().map(Detached::id))
+            .collect()
+    }
+
+    /// The library gives up on its session (a client-side expiry): the
+    /// old handle lets go of it without ending it — the server keeps it,
+    /// and its ephemeral nodes, until it is ended — and a new handle
+    /// connects through the proxy on a new session. Returns the old
+    /// session's id and the new one's.
+    pub async fn give_up(&mut self) -> Result<(i64, i64), String> {
+        let Line::Attached(s) = &mut self.line else {
+            return Err("giving up a session with no client attached".into());
+        };
+        let old = s
+            .detach()
+            .ok_or_else(|| "the session cannot be detached".to_string())?;
+        let old_id = old.id();
+        self.abandoned.push(old);
+        self.proxy.open();
+        let session = Session::connect_detachable(&self.proxied, self.timeout).await?;
+        self.id = session
+            .id()
+            .ok_or_else(|| "the new session has no id".to_string())?;
+        self.line = Line::Attached(session);
+        Ok((old_id, self.id))
+    }
+
+    /// Ends the oldest session the library gave up on, as [`Self::kill`]
+    /// ends the current one; its id, or `None` if there is none.
+    pub async fn end_abandoned(&mut self) -> Result<Option<i64>, String> {
+        if self.abandoned.is_empty() {
+            return Ok(None);
+        }
+        let d = self.abandoned.remove(0);
+        let id = d.id();
+        d.via(&self.direct).expire().await?;
+        Ok(Some(id))
     }
 
     pub fn session(&mut self) -> Option<&mut Session> {
@@ -171,8 +222,14 @@ impl RealPeer {
         Ok(heard)
     }
 
-    /// Ends whatever is left of the session.
+    /// Ends whatever is left of the session, and of those the library
+    /// gave up on. Closing one of those fails only when the server has
+    /// ended it already; a node one left behind would show when the run's
+    /// root is deleted.
     pub async fn close(&mut self) -> Result<(), String> {
+        while !self.abandoned.is_empty() {
+            let _ = self.abandoned.remove(0).via(&self.direct).expire().await;
+        }
         self.kill().await
     }
 }

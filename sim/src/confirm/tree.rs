@@ -17,8 +17,11 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Owner {
     None,
-    /// Client `c` (0-based).
+    /// Client `c` (0-based), on its current session.
     Client(usize),
+    /// Client `c`, on a session its library gave up on (a client-side
+    /// expiry) that the server still holds.
+    Abandoned(usize),
     /// A session that is no client's.
     Other(i64),
 }
@@ -46,6 +49,7 @@ impl fmt::Display for NodeView {
         match self.owner {
             Owner::None => Ok(()),
             Owner::Client(c) => write!(f, ", ephemeral of c{}", c + 1),
+            Owner::Abandoned(c) => write!(f, ", ephemeral of a session c{} gave up on", c + 1),
             Owner::Other(s) => write!(f, ", ephemeral of session {s:#x}"),
         }
     }
@@ -57,15 +61,17 @@ pub type TreeView = BTreeMap<String, NodeView>;
 
 /// The model's tree.
 pub fn model_tree(s: &System) -> TreeView {
-    let owner = |o: i64| {
-        if o == 0 {
-            return Owner::None;
-        }
-        match s.peers.iter().position(|p| i64::from(p.session.0) == o) {
-            Some(c) => Owner::Client(c),
-            None => Owner::Other(o),
-        }
-    };
+    let sessions: Vec<Vec<i64>> = s
+        .peers
+        .iter()
+        .map(|p| {
+            std::iter::once(p.session)
+                .chain(p.abandoned.iter().copied())
+                .map(|id| i64::from(id.0))
+                .collect()
+        })
+        .collect();
+    let owner = |o: i64| owner_of(&sessions, o);
     s.server
         .nodes()
         .filter(|(p, _)| p.as_str() != "/")
@@ -84,12 +90,29 @@ pub fn model_tree(s: &System) -> TreeView {
         .collect()
 }
 
+/// Whose ephemeral node it is, given each client's sessions: its current
+/// one first, then those its library gave up on.
+fn owner_of(sessions: &[Vec<i64>], o: i64) -> Owner {
+    if o == 0 {
+        return Owner::None;
+    }
+    for (c, ids) in sessions.iter().enumerate() {
+        match ids.iter().position(|&i| i == o) {
+            Some(0) => return Owner::Client(c),
+            Some(_) => return Owner::Abandoned(c),
+            None => {}
+        }
+    }
+    Owner::Other(o)
+}
+
 /// The real server's tree under `root`, read through `observer` (a session
-/// of the run's own, not chrooted); `ids` are the clients' session ids.
+/// of the run's own, not chrooted); `sessions` are each client's session
+/// ids, its current one first.
 pub async fn real_tree(
     observer: &mut Session,
     root: &str,
-    ids: &[i64],
+    sessions: &[Vec<i64>],
 ) -> Result<TreeView, String> {
     let mut out = TreeView::new();
     let mut stack = vec!["/".to_string()];
@@ -127,13 +150,7 @@ pub async fn real_tree(
                     other => return Err(format!("getData {full}: {other:?}")),
                 },
             };
-            let owner = match stat.ephemeral_owner {
-                0 => Owner::None,
-                o => match ids.iter().position(|&i| i == o) {
-                    Some(c) => Owner::Client(c),
-                    None => Owner::Other(o),
-                },
-            };
+            let owner = owner_of(sessions, stat.ephemeral_owner);
             out.insert(
                 child.clone(),
                 NodeView {

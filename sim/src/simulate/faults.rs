@@ -7,6 +7,11 @@
 //! - **partition**: both directions between the client and the server are
 //!   clogged for the duration; packets wait (TCP retransmits) until the
 //!   links unclog;
+//! - **one-way-partition**: only the server's packets to the client are
+//!   clogged for the duration: the server keeps hearing the client's pings
+//!   and reconnects, so the session lives, while the client hears nothing
+//!   and is SUSPENDED; a library that gives up after a session timeout so
+//!   suspended (Curator) opens a new session: the client-side expiry;
 //! - **connection-loss**: the client's connection drops with a request in
 //!   flight, which the server either applied (the reply is lost) or never
 //!   saw;
@@ -87,6 +92,10 @@ pub async fn strike(shared: Shared, s: Strike) {
                     s.duration as f64 / 1e6
                 )
             }
+            FaultKind::OneWayPartition => format!(
+                "stop the server's packets to it for {:.1} ms (the server still hears it)",
+                s.duration as f64 / 1e6
+            ),
             FaultKind::ConnectionLoss if s.applied => {
                 "drop its connection after its request is applied".into()
             }
@@ -107,6 +116,7 @@ pub async fn strike(shared: Shared, s: Strike) {
                 w.to_server[c].clog();
                 w.to_client[c].clog();
             }
+            FaultKind::OneWayPartition => w.to_client[c].clog(),
             FaultKind::ConnectionLoss => {
                 if s.applied && !w.to_server[c].is_empty() {
                     w.cut_after_serve[c] = true;
@@ -135,7 +145,7 @@ pub async fn strike(shared: Shared, s: Strike) {
             w.trace
                 .note(now(), Some(Party::Chaos), format!("c{} resumes", c + 1));
         }
-        FaultKind::Partition => {
+        FaultKind::Partition | FaultKind::OneWayPartition => {
             super::world::sleep_ns(s.duration).await;
             let mut w = lock(&shared);
             w.to_server[c].unclog();
@@ -183,7 +193,10 @@ pub async fn random(shared: Shared, kind: FaultKind, rate: f64, default_duration
         super::world::sleep_ns(gap).await;
         let target = match kind {
             // A pause or partition hurts most when it strikes the holder.
-            FaultKind::Pause | FaultKind::Partition | FaultKind::Expire => {
+            FaultKind::Pause
+            | FaultKind::Partition
+            | FaultKind::OneWayPartition
+            | FaultKind::Expire => {
                 if super::world::rng().gen_bool(0.5) {
                     Target::Named(TargetName::Holder)
                 } else {

@@ -105,7 +105,23 @@ impl SimConfig {
                 (FaultKind::ConnectionLoss, TargetName::Waiter, b.disconnects),
                 (FaultKind::Expire, TargetName::Any, b.expiries),
                 (FaultKind::Crash, TargetName::Any, b.crashes),
+                // A client-side expiry: the server's packets stop reaching
+                // the client long enough for a library that gives up on a
+                // suspended session (SUSPENDED after 2/3 of the timeout,
+                // given up a timeout later, seen at the next heartbeat) to
+                // do so, while the server keeps hearing it.
+                (
+                    FaultKind::OneWayPartition,
+                    TargetName::Any,
+                    b.client_expiries,
+                ),
+                (
+                    FaultKind::OneWayPartition,
+                    TargetName::Waiter,
+                    b.waiter_client_expiries,
+                ),
             ];
+            let one_way_ms = 2.5 * settings.session_timeout_ms;
             let faults = budgets
                 .into_iter()
                 .flat_map(|(fault, target, n)| std::iter::repeat_n((fault, target), n as usize));
@@ -115,7 +131,7 @@ impl SimConfig {
                     at_ms: 5.0 * (i + 1) as f64,
                     fault,
                     target: Target::Named(target),
-                    duration_ms: None,
+                    duration_ms: (fault == FaultKind::OneWayPartition).then_some(one_way_ms),
                     applied: i % 2 == 1,
                 })
                 .collect();
