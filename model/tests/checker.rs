@@ -232,3 +232,39 @@ fn any_number_of_jobs_explores_the_same_graph() {
         }
     }
 }
+
+/// Fencing by czxid follows the lock only if the lock grants in node
+/// order: seed 003's lock, let in by a disconnect, grants the later node
+/// first, so the earlier node's holder — the newer tenure — writes with
+/// the lower token, and the older tenure's next write is accepted after it.
+#[test]
+fn a_lock_that_grants_out_of_node_order_breaks_fenced_safety() {
+    use locksmith_model::harness::Writes;
+    let mut c = cfg(RecipeId::NoRecheck, 2, 1);
+    c.faults = FaultBudget {
+        disconnects: 1,
+        ..FaultBudget::default()
+    };
+    c.writes = Writes::Fenced;
+    let r = check(&c);
+    assert_eq!(r.of(Property::FencedSafety), Verdict::Violated);
+    assert_eq!(r.of(Property::MutualExclusionAtResource), Verdict::Holds);
+    let t = r.trace_of(Property::FencedSafety).map(|t| t.steps.len());
+    assert_eq!(t, Some(24));
+    // The same two holders with guarded writes: both nodes exist, so both
+    // holders' writes go through and interleave.
+    c.writes = Writes::Guarded;
+    let r = check(&c);
+    assert_eq!(r.of(Property::FencedSafety), Verdict::NotApplicable);
+    let t = r
+        .trace_of(Property::MutualExclusionAtResource)
+        .map(|t| t.steps.len());
+    assert_eq!(t, Some(30));
+    // Without either setting the resource is not judged.
+    c.writes = Writes::Off;
+    let r = check(&c);
+    assert_eq!(
+        r.of(Property::MutualExclusionAtResource),
+        Verdict::NotApplicable
+    );
+}

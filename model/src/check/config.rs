@@ -2,7 +2,9 @@
 //! many acquisitions each, which faults may strike and how often, and the
 //! bounds that make a run end early (as `incomplete`, never as `holds`).
 
+use crate::harness::Writes;
 use crate::recipe::RecipeId;
+use crate::runtime::{Recipe, RecipeConfig};
 
 /// How many times each fault may strike in one run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -100,6 +102,10 @@ pub struct CheckConfig {
     /// Threads that expand states. Verdicts, traces, counts and bounds are
     /// the same for any number.
     pub jobs: usize,
+    /// The critical section writes to a protected resource, fenced or
+    /// guarded (scenario keys `fencing`, `guarded`; see
+    /// [`resource`](super::resource)).
+    pub writes: Writes,
 }
 
 impl CheckConfig {
@@ -113,6 +119,26 @@ impl CheckConfig {
         }
         if self.acquisitions == 0 {
             return Err("acquisitions must be at least 1".into());
+        }
+        self.validate_writes()
+    }
+
+    /// Why the resource's settings do not fit the recipe, if they do not.
+    pub fn validate_writes(&self) -> Result<(), String> {
+        let key = match self.writes {
+            Writes::Off => return Ok(()),
+            Writes::Fenced => "fencing",
+            Writes::Guarded => "guarded",
+        };
+        if !self
+            .recipe
+            .instantiate(RecipeConfig::new(1, 0))
+            .owns_a_node()
+        {
+            return Err(format!(
+                "{key} = true: recipe `{}` names no lock node of its own to take a token from or to guard a write with: expected a recipe whose holder owns its lock node",
+                self.recipe
+            ));
         }
         Ok(())
     }
@@ -133,6 +159,7 @@ impl CheckConfig {
             abstract_sequences: false,
             recipe_root: false,
             jobs: 1,
+            writes: Writes::Off,
         }
     }
 }

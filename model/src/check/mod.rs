@@ -26,6 +26,7 @@ pub mod model;
 pub mod pipeline;
 pub mod property;
 pub mod redis;
+pub mod resource;
 pub mod sequences;
 pub mod shared;
 pub mod space;

@@ -56,6 +56,14 @@ fn stateright_property(p: Property) -> Option<stateright::Property<LockModel>> {
         Property::OrphanedNode => Some(stateright::Property::always(p.name(), |_, s| {
             !property::violated_in(Property::OrphanedNode, s)
         })),
+        Property::MutualExclusionAtResource => {
+            Some(stateright::Property::always(p.name(), |_, s| {
+                !property::violated_in(Property::MutualExclusionAtResource, s)
+            }))
+        }
+        Property::FencedSafety => Some(stateright::Property::always(p.name(), |_, s| {
+            !property::violated_in(Property::FencedSafety, s)
+        })),
         Property::Deadlock => Some(stateright::Property::always(p.name(), |_, s: &System| {
             let mut a = Vec::new();
             s.actions(&mut a);
@@ -86,7 +94,7 @@ impl Model for LockModel {
     fn properties(&self) -> Vec<stateright::Property<Self>> {
         Property::ALL
             .into_iter()
-            .filter(|&p| property::judged(p))
+            .filter(|&p| property::judged_with(p, self.cfg.writes))
             .filter_map(stateright_property)
             .collect()
     }

@@ -4,30 +4,39 @@
 //! deadlock and starvation are the checker's own way of judging liveness
 //! (a state, and a cycle analysis in [`starvation`](super::starvation)).
 
+use super::resource;
 use super::system::{Effect, Message, Peer, System};
 use crate::harness::judge;
 pub use crate::harness::Property;
+use crate::harness::Writes;
 use crate::runtime::{Recipe, Resume, Status};
 use crate::zk::OpResult;
 
-/// Whether the checker judges `p` (the others are `n/a`: the checked
-/// system has no protected resource yet).
+/// Whether the checker judges `p` on a system without a protected
+/// resource (the others are `n/a`).
 pub fn judged(p: Property) -> bool {
-    !matches!(
-        p,
-        Property::MutualExclusionAtResource
-            | Property::FencedSafety
-            // Redis's: a ZooKeeper lock node has no other writer.
-            | Property::UnlockByNonOwner
-            | Property::StuckLock
-    )
+    judged_with(p, Writes::Off)
+}
+
+/// Whether the checker judges `p` when the critical sections write to the
+/// resource as `writes` says: mutual exclusion at the resource with either
+/// setting, fenced safety with fencing only.
+pub fn judged_with(p: Property, writes: Writes) -> bool {
+    match p {
+        Property::MutualExclusionAtResource | Property::FencedSafety => resource::judges(p, writes),
+        // Redis's: a ZooKeeper lock node has no other writer.
+        Property::UnlockByNonOwner | Property::StuckLock => false,
+        _ => true,
+    }
 }
 
 /// The properties a single state can violate, judged on every new state.
-pub const STATE_PROPERTIES: [Property; 3] = [
+pub const STATE_PROPERTIES: [Property; 5] = [
     Property::MutualExclusion,
     Property::ThreadDied,
     Property::OrphanedNode,
+    Property::MutualExclusionAtResource,
+    Property::FencedSafety,
 ];
 
 /// Whether the state `s` violates the state property `p`.
@@ -36,6 +45,9 @@ pub fn violated_in(p: Property, s: &System) -> bool {
         Property::MutualExclusion => two_holders(s),
         Property::ThreadDied => thread_died(s),
         Property::OrphanedNode => orphaned_node(s),
+        Property::MutualExclusionAtResource | Property::FencedSafety => {
+            s.resource.is_some_and(|r| r.violates(p))
+        }
         _ => false,
     }
 }

@@ -18,7 +18,7 @@
 //!   sequential node still sorts after every name the state holds;
 //! - the zxids no recipe reads are zeroed: every node's `pzxid`, and its
 //!   `czxid`, `mzxid` and the server's last zxid unless the recipe reads
-//!   `czxid` or `mzxid`.
+//!   `czxid` or `mzxid` (or fencing tokens, which are czxids, are on).
 //!
 //! Two states with the same image can take the same steps to states with
 //! the same image and satisfy the same properties (a bisimulation), so
@@ -36,6 +36,7 @@
 //! node's name.
 
 use super::system::{Message, Peer, System};
+use crate::harness::Writes;
 use crate::runtime::{Notice, Recipe, Resume, Status};
 use crate::zk::{path, CreateMode, Name, Node, Op, OpResult, Reply, Stat, TxnResult};
 
@@ -67,9 +68,11 @@ fn suffix_inside(p: &str) -> bool {
 /// it is where the abstraction would not be sound. A part of the state it
 /// does not change stays shared with the parent state.
 pub fn abstract_state(s: &mut System) {
-    let Some(reads) = s.peers.first().map(|p| p.client.recipe.reads_stat()) else {
+    let Some(mut reads) = s.peers.first().map(|p| p.client.recipe.reads_stat()) else {
         return;
     };
+    // Fencing tokens are czxids: the resource reads them.
+    reads.czxid |= matches!(s.resource, Some(r) if r.writes == Writes::Fenced);
     if reads.cversion {
         return;
     }

@@ -132,6 +132,7 @@ pub fn peer_digest(p: &Peer) -> u64 {
     p.inbox.hash(&mut h);
     p.disconnected.hash(&mut h);
     p.stranded.hash(&mut h);
+    p.section.hash(&mut h);
     h.finish()
 }
 
@@ -160,6 +161,9 @@ pub fn canonical(s: &System, symmetry: bool) -> Canonical {
     }
     let mut h = FoldHasher::default();
     s.faults.hash(&mut h);
+    if let Some(r) = &s.resource {
+        r.hash(&mut h);
+    }
     h.write_u64(server.anonymous);
     for &i in &order[..n] {
         h.write_u64(keys[i as usize]);

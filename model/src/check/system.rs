@@ -10,13 +10,15 @@
 //! guarantees, nothing more.
 
 use super::config::{CheckConfig, FaultBudget};
+use super::resource::{Resource, Section};
 use super::shared::Shared;
 use super::symmetry::ServerDigest;
-use crate::harness::Phase;
+use crate::harness::writes::{is_guarded_write, RESOURCE_NODE};
+use crate::harness::{LockEvent, Phase, Writes};
 use crate::recipe::AnyRecipe;
 use crate::runtime::client::Deadline;
 use crate::runtime::{Client, Output, Recipe, RecipeConfig, Status, Thread};
-use crate::zk::{CreateMode, Op, Reply, Service, SessionId, WatchedEvent, ZkServer};
+use crate::zk::{CreateMode, Op, OpResult, Reply, Service, SessionId, WatchedEvent, ZkServer};
 use std::collections::{BTreeSet, VecDeque};
 use std::fmt;
 
@@ -57,6 +59,8 @@ pub struct Peer {
     /// that the symmetry reduction renumbers them with it, and
     /// [`Action::ExpireOld`] names one by its client.
     pub abandoned: Vec<SessionId>,
+    /// Its side of the protected resource, when the scenario has one.
+    pub section: Section,
 }
 
 /// A client as a state holds it: shared with the states around it until an
@@ -74,6 +78,9 @@ pub struct System<'a> {
     pub peers: Vec<SharedPeer<'a>>,
     /// Faults still allowed.
     pub faults: FaultBudget,
+    /// The protected resource, when the scenario writes to one
+    /// (`fencing`, `guarded`).
+    pub resource: Option<Resource>,
 }
 
 /// One step of the system. Client numbers are 0-based indices.
@@ -304,7 +311,9 @@ impl System<'static> {
         let mut peers = Vec::new();
         for c in 0..cfg.clients {
             let session = server.open_session();
-            let rcfg = RecipeConfig::new(cfg.acquisitions, c).with_reentries(cfg.reentries);
+            let rcfg = RecipeConfig::new(cfg.acquisitions, c)
+                .with_reentries(cfg.reentries)
+                .with_writes(cfg.writes);
             peers.push(Shared::new(Peer {
                 session,
                 client: Client::new(cfg.recipe.instantiate(rcfg)),
@@ -313,6 +322,7 @@ impl System<'static> {
                 disconnected: false,
                 stranded: false,
                 abandoned: Vec::new(),
+                section: Section::default(),
             }));
         }
         let root = peers
@@ -323,10 +333,14 @@ impl System<'static> {
             // The roots are fixed, valid paths under `/`.
             let _ = server.seed_node(root, CreateMode::Persistent);
         }
+        if cfg.writes == Writes::Guarded {
+            let _ = server.seed_node(RESOURCE_NODE, CreateMode::Persistent);
+        }
         System {
             server: Shared::new(server),
             peers,
             faults: cfg.faults,
+            resource: cfg.writes.is_on().then(|| Resource::new(cfg.writes)),
         }
     }
 }
@@ -339,6 +353,7 @@ impl<'a> System<'a> {
             server: self.server.lend(),
             peers: self.peers.iter().map(Shared::lend).collect(),
             faults: self.faults,
+            resource: self.resource,
         }
     }
 
@@ -348,6 +363,7 @@ impl<'a> System<'a> {
             server: self.server.into_held(),
             peers: self.peers.into_iter().map(Shared::into_held).collect(),
             faults: self.faults,
+            resource: self.resource,
         }
     }
 
@@ -534,12 +550,30 @@ impl<'a> System<'a> {
             fx.text = stepped.describe(won, p.client.status(t));
         }
         let release = stepped.sent_release();
-        if let Output::Send(op) = stepped.output {
-            p.outbox.push_back(Request {
+        match stepped.output {
+            Output::Send(op) => p.outbox.push_back(Request {
                 thread: t,
                 op,
                 release,
-            });
+            }),
+            Output::Write => {
+                let accepted = self.write(c);
+                if describe {
+                    let writes = self.resource.map_or(Writes::Off, |r| r.writes);
+                    fx.text
+                        .push_str(&super::resource::describe(&self.peers[c], accepted, writes));
+                }
+            }
+            Output::Nothing => {}
+        }
+        for e in &stepped.events {
+            match e {
+                LockEvent::Acquired => self.tenure_begins(c),
+                LockEvent::Released | LockEvent::ThreadDied(_) | LockEvent::Finished => {
+                    self.tenure_ends(c)
+                }
+                _ => {}
+            }
         }
     }
 
@@ -560,6 +594,9 @@ impl<'a> System<'a> {
             None => self.server.get_mut().handle(session, &op),
         };
         fx.release = release && outcome.reply.is_ok();
+        if self.resource.is_some() {
+            self.judge_at_resource(c, &op, &outcome.reply);
+        }
         if describe {
             fx.text = match &outcome.reply {
                 Ok(r) => format!("{op} → {r}"),
@@ -581,6 +618,24 @@ impl<'a> System<'a> {
         fields.own_session(&mut reply, i64::from(session.0));
         fields.mask_reply(&mut reply);
         p.inbox.push_back(Message::Reply(thread, reply));
+    }
+
+    /// What a request served for client `c` did to the protected
+    /// resource: a guarded write ZooKeeper applied reaches it; an
+    /// ephemeral node created gives the client its fencing token.
+    fn judge_at_resource(&mut self, c: usize, op: &Op, reply: &Reply) {
+        match (op, reply) {
+            (_, Ok(_)) if is_guarded_write(op) => {
+                self.write(c);
+            }
+            (Op::Create { mode, .. }, Ok(OpResult::Created(path))) if mode.is_ephemeral() => {
+                if let Some(node) = self.server.node(path) {
+                    let czxid = node.stat.czxid;
+                    self.created(c, czxid);
+                }
+            }
+            _ => {}
+        }
     }
 
     /// The next reply or event reaches client `c`.
@@ -790,6 +845,7 @@ impl<'a> System<'a> {
         let p = self.peers[c].get_mut();
         p.client.crash();
         p.inbox.clear();
+        self.tenure_ends(c);
         if describe {
             fx.text = "the process crashes: its threads stop; its session lives until the server times it out".into();
         }

@@ -9,15 +9,19 @@
 //!   [`Verdict`]s;
 //! - [`judge`]: the property definitions every driver shares;
 //! - [`resource`]: the protected resource that judges mutual exclusion by
-//!   what reaches it, with or without fencing tokens.
+//!   what reaches it, with or without fencing tokens;
+//! - [`writes`]: how a critical section writes to the resource when a
+//!   scenario turns fencing or guarded writes on.
 
 pub mod event;
 pub mod judge;
 pub mod phase;
 pub mod property;
 pub mod resource;
+pub mod writes;
 
 pub use event::LockEvent;
 pub use judge::Violations;
 pub use phase::{Phase, StepKind};
 pub use property::{Property, Verdict};
+pub use writes::Writes;

@@ -120,6 +120,10 @@ macro_rules! catalogue {
             fn claims(&self, path: &str) -> bool {
                 match self { $( AnyRecipe::$variant(r) => r.claims(path), )+ }
             }
+
+            fn owns_a_node(&self) -> bool {
+                match self { $( AnyRecipe::$variant(r) => r.owns_a_node(), )+ }
+            }
         }
     };
 }

@@ -81,7 +81,11 @@
 //! session's node, which the server deletes later (CURATOR-604,
 //! `curator-604.toml`). The owner-check variant (`curator-owner-check`)
 //! compares the node's `ephemeralOwner` with the current session before
-//! it believes it holds, as CURATOR-696 does for `LeaderLatch`.
+//! it believes it holds, as CURATOR-696 does for `LeaderLatch`. With the
+//! resource in the checked system, fencing by the lock node's czxid and
+//! writes guarded by `multi(check(ourPath), setData)` (CURATOR-689) keep
+//! both from reaching the resource (`curator-holder-expiry-fenced.toml`,
+//! `curator-holder-expiry-guarded.toml`, `curator-604-guarded.toml`).
 
 use crate::runtime::lock_loop::{AfterRelease, Lock};
 use crate::runtime::step::{
@@ -522,6 +526,12 @@ impl Curator {
 }
 
 impl Lock for Curator {
+    const OWNS_A_NODE: bool = true;
+
+    fn own_node(&self) -> Option<&str> {
+        (!self.own.is_empty()).then_some(self.own.as_str())
+    }
+
     const LEAVE: &'static str = "doSomething() done; mutex.release()";
 
     fn lock_root(&self) -> &'static str {

@@ -61,6 +61,12 @@ impl HerdChildren {
 }
 
 impl Lock for HerdChildren {
+    const OWNS_A_NODE: bool = true;
+
+    fn own_node(&self) -> Option<&str> {
+        (!self.own.is_empty()).then_some(self.own.as_str())
+    }
+
     fn lock_root(&self) -> &'static str {
         ROOT
     }

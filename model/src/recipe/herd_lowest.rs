@@ -123,6 +123,12 @@ impl HerdLowest {
 }
 
 impl Lock for HerdLowest {
+    const OWNS_A_NODE: bool = true;
+
+    fn own_node(&self) -> Option<&str> {
+        (!self.my_node.is_empty()).then_some(self.my_node.as_str())
+    }
+
     fn lock_root(&self) -> &'static str {
         ROOT
     }

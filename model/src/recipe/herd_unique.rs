@@ -61,6 +61,12 @@ impl HerdUnique {
 }
 
 impl Lock for HerdUnique {
+    const OWNS_A_NODE: bool = true;
+
+    fn own_node(&self) -> Option<&str> {
+        Some(LOCK)
+    }
+
     fn lock_root(&self) -> &'static str {
         ROOT
     }

@@ -116,6 +116,12 @@ impl NoRecheck {
 }
 
 impl Lock for NoRecheck {
+    const OWNS_A_NODE: bool = true;
+
+    fn own_node(&self) -> Option<&str> {
+        (!self.my_node.is_empty()).then_some(self.my_node.as_str())
+    }
+
     fn lock_root(&self) -> &'static str {
         ROOT
     }

@@ -77,6 +77,12 @@ impl Predecessor {
 }
 
 impl Lock for Predecessor {
+    const OWNS_A_NODE: bool = true;
+
+    fn own_node(&self) -> Option<&str> {
+        (!self.own.is_empty()).then_some(self.own.as_str())
+    }
+
     fn lock_root(&self) -> &'static str {
         LOCK_ROOT
     }

@@ -201,6 +201,12 @@ impl Seed000 {
 }
 
 impl Lock for Seed000 {
+    const OWNS_A_NODE: bool = true;
+
+    fn own_node(&self) -> Option<&str> {
+        (!self.current_lock_path.is_empty()).then_some(self.current_lock_path.as_str())
+    }
+
     const LEAVE: &'static str = "buyMask() done; releaseLock()";
 
     fn lock_root(&self) -> &'static str {

@@ -180,6 +180,12 @@ impl TryOnce {
 }
 
 impl Lock for TryOnce {
+    const OWNS_A_NODE: bool = true;
+
+    fn own_node(&self) -> Option<&str> {
+        (!self.seq_path.is_empty()).then_some(self.seq_path.as_str())
+    }
+
     const LEAVE: &'static str = "critical section done; close()";
 
     fn lock_root(&self) -> &'static str {

@@ -156,6 +156,9 @@ pub enum Output {
     Nothing,
     /// Send this request on the client's session.
     Send(Op),
+    /// Write to the protected resource with the holder's fencing token
+    /// ([`Step::Write`]).
+    Write,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -424,6 +427,10 @@ impl<R: Recipe> Client<R> {
                 }
             }
             Step::Acquired | Step::GaveUp | Step::Reenter | Step::Unlocked => {
+                Status::Ready(Resume::Go)
+            }
+            Step::Write => {
+                output = Output::Write;
                 Status::Ready(Resume::Go)
             }
             Step::Released => {

@@ -6,7 +6,10 @@
 //! counting rounds, finishing — once for every recipe, and is the
 //! [`Recipe`] the drivers step.
 
-use super::step::{act, throw, Action, Recipe, RecipeConfig, Resume, StatFields, Step, Thread};
+use super::step::{
+    act, call, throw, Action, Recipe, RecipeConfig, Resume, StatFields, Step, Thread,
+};
+use crate::harness::writes::{guarded_write, Writes, WRITES};
 use crate::zk::Name;
 
 /// A lock recipe's own code: what `lock()`, `unlock()` and its watchers do.
@@ -87,6 +90,16 @@ pub trait Lock: Clone + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + '
     fn claims(&self, _path: &str) -> bool {
         false
     }
+
+    /// Whether the recipe names its own lock node while it holds
+    /// ([`Lock::own_node`]; see [`Recipe::owns_a_node`]).
+    const OWNS_A_NODE: bool = false;
+
+    /// The holder's lock node: what a guarded write checks. `None` while
+    /// the recipe holds no node of its own.
+    fn own_node(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// What `unlock()` does after its release operation's reply.
@@ -128,6 +141,10 @@ pub struct LockLoop<L> {
     held: u8,
     /// `lock()` calls per round: 1 + [`RecipeConfig::reentries`].
     depth: u8,
+    /// How the critical section writes to the protected resource.
+    writes: Writes,
+    /// Writes this critical section has made (0 outside one).
+    written: u8,
 }
 
 impl<L: Lock> LockLoop<L> {
@@ -138,6 +155,8 @@ impl<L: Lock> LockLoop<L> {
             left: cfg.acquisitions,
             held: 0,
             depth: cfg.reentries.saturating_add(1),
+            writes: cfg.writes,
+            written: 0,
         }
     }
 
@@ -175,6 +194,10 @@ impl<L: Lock> LockLoop<L> {
                 act(Step::Reenter, "lock() again: a re-entrant call")
             }
             Stage::Holding => {
+                if let Some(action) = self.write(resume) {
+                    return action;
+                }
+                self.written = 0;
                 self.stage = Stage::Unlocking;
                 act(Step::Released, L::LEAVE)
             }
@@ -192,6 +215,38 @@ impl<L: Lock> LockLoop<L> {
             },
             Stage::Unwinding => self.unwind(),
             Stage::Unwound => self.next_round(),
+        }
+    }
+
+    /// The critical section's next write to the protected resource, if it
+    /// makes one more (`resume`: the reply to the last guarded write). A
+    /// guarded write ZooKeeper refused ends the section: the holder has
+    /// learned that its lock node is gone.
+    fn write(&mut self, resume: Resume) -> Option<Action> {
+        if self.writes == Writes::Off {
+            return None;
+        }
+        if matches!(resume, Resume::Reply(Err(_))) {
+            self.written = WRITES;
+        }
+        if self.written >= WRITES {
+            return None;
+        }
+        self.written += 1;
+        match self.writes {
+            Writes::Off => None,
+            Writes::Fenced => Some(act(
+                Step::Write,
+                "critical section: write to the resource with the lock node's czxid as the token",
+            )),
+            Writes::Guarded => {
+                let op = guarded_write(self.lock.own_node().unwrap_or_default());
+                Some(call(
+                    op,
+                    None,
+                    "critical section: zk.multi(check(ourPath), setData(resource))",
+                ))
+            }
         }
     }
 
@@ -257,6 +312,10 @@ impl<L: Lock> Recipe for LockLoop<L> {
 
     fn claims(&self, path: &str) -> bool {
         self.lock.claims(path)
+    }
+
+    fn owns_a_node(&self) -> bool {
+        L::OWNS_A_NODE
     }
 
     fn reads_stat(&self) -> StatFields {

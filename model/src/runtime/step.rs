@@ -7,6 +7,7 @@
 //! schedulable, so a driver can interleave the event thread's `notifyAll()`
 //! between the main thread's `exists(..., watcher)` and its `wait()`.
 
+use crate::harness::Writes;
 use crate::zk::{Name, Op, Reply, Stat, WatchedEvent};
 use serde::Serialize;
 use std::fmt;
@@ -172,6 +173,13 @@ pub enum Step {
     Unlocked,
     /// The critical section ends; `unlock()` begins.
     Released,
+    /// The holder writes to the protected resource with its fencing token
+    /// (a fenced critical section, [`Writes::Fenced`]): the driver carries
+    /// it to the resource, which judges it; the thread goes on whatever
+    /// the resource made of it.
+    ///
+    /// [`Writes::Fenced`]: crate::harness::Writes::Fenced
+    Write,
     /// The event thread's callback returned, or an executor thread's task
     /// ended.
     Return,
@@ -238,6 +246,9 @@ pub struct RecipeConfig {
     /// seeds' `main`s; a lock that is not re-entrant usually deadlocks on
     /// its own node.
     pub reentries: u8,
+    /// How the critical section writes to the protected resource (the
+    /// checker's `fencing` and `guarded` settings); off for the seeds.
+    pub writes: Writes,
 }
 
 impl RecipeConfig {
@@ -246,11 +257,16 @@ impl RecipeConfig {
             acquisitions,
             client,
             reentries: 0,
+            writes: Writes::Off,
         }
     }
 
     pub fn with_reentries(self, reentries: u8) -> RecipeConfig {
         RecipeConfig { reentries, ..self }
+    }
+
+    pub fn with_writes(self, writes: Writes) -> RecipeConfig {
+        RecipeConfig { writes, ..self }
     }
 }
 
@@ -318,6 +334,14 @@ pub trait Recipe: Clone + Eq + std::hash::Hash + fmt::Debug + Send + Sync + 'sta
     /// list it: the orphaned-node property does not count such a node as
     /// forgotten.
     fn claims(&self, _path: &str) -> bool {
+        false
+    }
+
+    /// Whether the recipe names a lock node of its own while it holds —
+    /// what a fencing token is read from and a guarded write checks. A
+    /// recipe without one (a shared lock node, a lock taken in a callback)
+    /// cannot run with fencing or guarded writes.
+    fn owns_a_node(&self) -> bool {
         false
     }
 }

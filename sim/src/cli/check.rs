@@ -4,6 +4,7 @@ use crate::scenario::Scenario;
 use clap::Args;
 use locksmith_model::check::explore::{Bound, Progress};
 use locksmith_model::check::{check_with_progress, Report, Verdict, MAX_CLIENTS};
+use locksmith_model::harness::Writes;
 use serde_json::json;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -146,6 +147,8 @@ pub fn to_json(sc: &Scenario, r: &Report) -> serde_json::Value {
         "acquisitions": sc.check.acquisitions,
         "reentries": sc.check.reentries,
         "abstract_sequences": sc.check.abstract_sequences,
+        "fencing": sc.check.writes == Writes::Fenced,
+        "guarded": sc.check.writes == Writes::Guarded,
         "verdict": r.verdict.name(),
         "property": r.property.map(|p| p.name()),
         "states": r.states,
@@ -185,8 +188,13 @@ pub fn to_text(sc: &Scenario, r: &Report) -> String {
     } else {
         ""
     };
+    let writes = match sc.check.writes {
+        Writes::Off => "",
+        Writes::Fenced => ", fenced writes",
+        Writes::Guarded => ", guarded writes",
+    };
     let how = format!(
-        " × {} acquisitions{reentries}{abstracted}",
+        " × {} acquisitions{reentries}{abstracted}{writes}",
         sc.check.acquisitions
     );
     let mut out = super::title(&sc.name, sc.recipe(), sc.check.clients, &how);

@@ -10,7 +10,7 @@ use crate::sim_settings::SimSettings;
 use crate::simulate::sweep::{sweep, SweepOptions};
 use crate::simulate::{run_seed, SimConfig};
 use locksmith_model::check::{check_with_progress, FaultBudget};
-use locksmith_model::harness::{Property, Verdict};
+use locksmith_model::harness::{Property, Verdict, Writes};
 use locksmith_model::recipe::RecipeId;
 use serde::Serialize;
 use std::path::Path;
@@ -32,6 +32,9 @@ pub struct CellConfig {
     /// The checker's sequence-suffix abstraction (`[check]
     /// abstract_sequences`).
     pub abstract_sequences: bool,
+    /// The critical section's writes to the protected resource (`fencing`,
+    /// `guarded`; the checker's).
+    pub writes: Writes,
 }
 
 /// The cell's name, as file names and `--json` spell it.
@@ -58,6 +61,7 @@ impl CellConfig {
             },
             max_states: s.max_states,
             abstract_sequences: s.abstract_sequences,
+            writes: Writes::Off,
         };
         (fault.apply)(&mut c);
         c
@@ -79,6 +83,11 @@ impl CellConfig {
         );
         match fault.driver {
             Driver::Check => {
+                match self.writes {
+                    Writes::Off => {}
+                    Writes::Fenced => out.push_str("fencing = true\n"),
+                    Writes::Guarded => out.push_str("guarded = true\n"),
+                }
                 let budgets = self.faults.by_key();
                 if budgets.iter().any(|(_, n)| *n > 0) {
                     out.push_str("\n[faults]\n");

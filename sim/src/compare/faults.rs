@@ -9,6 +9,9 @@
 
 use super::cell::CellConfig;
 use crate::sim_settings::{FaultKind, ScheduledFault, Target, TargetName};
+use locksmith_model::harness::Writes;
+use locksmith_model::recipe::RecipeId;
+use locksmith_model::runtime::{Recipe, RecipeConfig};
 use serde::Serialize;
 
 /// Which driver judges a cell.
@@ -60,6 +63,12 @@ fn at_holder(c: &mut CellConfig, fault: FaultKind, fencing: bool) {
         duration_ms,
         applied: false,
     }];
+}
+
+/// Whether `recipe`'s holder names a lock node of its own (what a guarded
+/// write checks).
+fn owns_a_node(recipe: RecipeId) -> bool {
+    recipe.instantiate(RecipeConfig::new(1, 0)).owns_a_node()
 }
 
 /// Every fault class, in the matrix's column order.
@@ -119,6 +128,22 @@ pub static FAULTS: &[FaultClass] = &[
         driver: Driver::Check,
         about: "the client library gives up on its session by itself and opens a new one while the server still holds the old one (a one-way partition or a paused server: the connection stops answering; after a session timeout by the client's clock the library gives up; the server ends the old session at any later moment, not a fault), once, at any step. Only a library that does this (Curator) suffers it: for every other recipe the cell is its no-fault run",
         apply: |c| c.faults.client_expiries = 1,
+    },
+    FaultClass {
+        id: "holder-expiry-guarded",
+        label: "holder expiry, guarded writes",
+        driver: Driver::Check,
+        about: "holder expiry with the protected resource in the checked system: every critical section writes to it twice, each write zk.multi(check(own lock node), setData(/resource)) (CURATOR-689's proposal), so a write of a holder whose node is gone fails atomically; mutual exclusion at the resource is judged, fenced safety is n/a. 2 clients. A recipe whose holder owns no lock node of its own (a shared lock node, a lock taken in a callback) cannot guard a write: for it the cell is its holder-expiry run at 2 clients",
+        apply: |c| {
+            c.faults.holder_expiries = 1;
+            // Each write is a request, a server step and a reply: at 3
+            // clients the column costs ten times the holder-expiry one
+            // (timed-wait: over 3 million states).
+            c.clients = c.clients.min(2);
+            if owns_a_node(c.recipe) {
+                c.writes = Writes::Guarded;
+            }
+        },
     },
     FaultClass {
         id: "reorder",

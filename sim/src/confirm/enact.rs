@@ -248,6 +248,7 @@ impl Stage {
         let mut text = match &stepped.output {
             Output::Send(op) => format!("sends {op} (held until the server's step)"),
             Output::Nothing => "(in the client)".to_string(),
+            Output::Write => "writes to the resource (not on the server)".to_string(),
         };
         let release = stepped.sent_release();
         if let Output::Send(op) = stepped.output {

@@ -10,6 +10,10 @@
 //! reentries = 0            # lock() again by the holder, per round
 //! root = "driver"          # or "recipe": the recipe creates its lock root itself
 //!                          # (checker and simulator; `locksmith real` creates it)
+//! fencing = false          # checker: each critical section writes twice to a
+//!                          # resource that rejects lower tokens (lock node czxids)
+//! guarded = false          # checker: each write is multi(check(own node), setData)
+//!                          # (the simulator's resource has its own `[sim] fencing`)
 //!
 //! [faults]                 # budgets per run for the checker
 //! waiter_expiries = 0
@@ -50,6 +54,7 @@ pub use locate::{KeyPath, Seg};
 use crate::expect::{Expectation, RawExpect};
 use crate::sim_settings;
 use locksmith_model::check::{CheckConfig, FaultBudget, MAX_CLIENTS};
+use locksmith_model::harness::Writes;
 use locksmith_model::recipe::RecipeId;
 use serde::Deserialize;
 use std::fmt;
@@ -104,6 +109,14 @@ struct Raw {
     root: Option<String>,
     #[serde(default)]
     description: String,
+    /// The critical section writes twice to a protected resource that
+    /// rejects tokens (lock node czxids) lower than the highest it accepted.
+    #[serde(default)]
+    fencing: bool,
+    /// The critical section writes twice as `multi(check(own lock node),
+    /// setData(resource))`.
+    #[serde(default)]
+    guarded: bool,
     #[serde(default)]
     faults: RawFaults,
     #[serde(default)]
@@ -384,6 +397,21 @@ impl Scenario {
         }
         check.max_depth = raw.check.max_depth.unwrap_or(usize::MAX);
         check.abstract_sequences = raw.check.abstract_sequences;
+        check.writes = match (raw.fencing, raw.guarded) {
+            (false, false) => Writes::Off,
+            (true, false) => Writes::Fenced,
+            (false, true) => Writes::Guarded,
+            (true, true) => {
+                return Err(at(
+                    &top("guarded"),
+                    "fencing = true and guarded = true: expected one of the two (a guarded write needs no token)".into(),
+                ))
+            }
+        };
+        if let Err(why) = check.validate_writes() {
+            let key = if raw.guarded { "guarded" } else { "fencing" };
+            return Err(at(&top(key), why));
+        }
         if let Some(mb) = raw.check.max_memory_mb {
             check.max_memory = mb.saturating_mul(1 << 20);
         }

@@ -1,0 +1,63 @@
+//! How a holder's critical section reaches the protected resource, as a
+//! scenario sets it (`fencing = true`, `guarded = true`): the checker's
+//! part of seed 003's version-number advice and of CURATOR-689.
+//!
+//! With either setting on, every critical section makes [`WRITES`] writes
+//! (one write would make "no write of one tenure between two writes of
+//! another" hold for nothing):
+//!
+//! - **fenced**: each write carries the holder's token — its lock node's
+//!   `czxid`, not the sequence number (a container root reaped and
+//!   re-created numbers from zero again, while zxids only grow) — and the
+//!   resource rejects a token lower than the highest it accepted;
+//! - **guarded**: each write is `multi(check(own lock node, -1),
+//!   setData(RESOURCE_NODE, …, -1))`, so a holder whose node is gone has its
+//!   write refused atomically by ZooKeeper itself; the holder treats a
+//!   failed write as the end of its critical section (it lost the lock).
+
+use crate::zk::{Name, Op, TxnOp};
+use serde::Serialize;
+
+/// Writes per critical section.
+pub const WRITES: u8 = 2;
+
+/// The znode the guarded writes set: the resource, kept in ZooKeeper so
+/// that the guard and the write are one transaction.
+pub const RESOURCE_NODE: &str = "/resource";
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub enum Writes {
+    /// The seeds' `main`s: the critical section writes nothing the checker
+    /// sees (the simulator's resource is its own, `[sim] fencing`).
+    #[default]
+    Off,
+    Fenced,
+    Guarded,
+}
+
+impl Writes {
+    pub fn is_on(self) -> bool {
+        self != Writes::Off
+    }
+}
+
+/// The guarded write of a holder whose lock node is `own`.
+pub fn guarded_write(own: &str) -> Op {
+    Op::Multi(vec![
+        TxnOp::Check {
+            path: Name::from(own),
+            version: -1,
+        },
+        TxnOp::SetData {
+            path: Name::from(RESOURCE_NODE),
+            data: Vec::new(),
+            version: -1,
+        },
+    ])
+}
+
+/// Whether `op` is a guarded write (what the checker's server judges at
+/// the resource when it succeeds).
+pub fn is_guarded_write(op: &Op) -> bool {
+    matches!(op, Op::Multi(ops) if matches!(ops.last(), Some(TxnOp::SetData { path, .. }) if path.as_str() == RESOURCE_NODE))
+}
