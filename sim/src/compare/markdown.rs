@@ -158,8 +158,8 @@ fn legend(o: &mut String, m: &Matrix) {
          state (*check*), or no seed violated any property (*sim*: evidence, not proof). \
          ❌ violated; *✔ ZK*: its trace re-enacted step for step on a real {} by \
          `locksmith confirm`, which showed the same violation. ⚠️ incomplete: a bound stopped the run first (never shown as holds). \
-         – n/a: the driver does not judge the property on this run (the checker has no \
-         protected resource; fenced safety needs fencing tokens).\n",
+         – n/a: the driver does not judge the property on this run (the checker has the \
+         protected resource only in the guarded column; fenced safety needs fencing tokens).\n",
         Property::ALL.map(|p| p.name()).join(", "),
         super::confirmed::server()
     );

@@ -1,0 +1,38 @@
+//! The scenario keys `fencing` and `guarded`: read into the checker's
+//! configuration, refused with the file and line where they cannot apply.
+
+use locksmith::scenario::Scenario;
+use locksmith_model::harness::Writes;
+use std::path::Path;
+
+fn parse(text: &str) -> Result<Scenario, String> {
+    Scenario::parse(Path::new("s.toml"), text).map_err(|e| e.to_string())
+}
+
+#[test]
+fn fencing_and_guarded_set_the_checkers_writes() {
+    let base = "recipe = \"predecessor\"\nclients = 2\n";
+    let of = |extra: &str| parse(&format!("{base}{extra}")).map(|s| s.check.writes);
+    assert_eq!(of(""), Ok(Writes::Off));
+    assert_eq!(of("fencing = true\n"), Ok(Writes::Fenced));
+    assert_eq!(of("guarded = true\n"), Ok(Writes::Guarded));
+    let both = of("fencing = true\nguarded = true\n").unwrap_err();
+    assert!(
+        both.starts_with("s.toml:4:1: fencing = true and guarded = true"),
+        "{both}"
+    );
+}
+
+#[test]
+fn a_recipe_without_a_lock_node_of_its_own_is_refused() {
+    for recipe in ["cas-version", "watcher-callback"] {
+        let e = parse(&format!(
+            "recipe = \"{recipe}\"\nclients = 2\nguarded = true\n"
+        ))
+        .unwrap_err();
+        assert!(
+            e.starts_with("s.toml:3:1: guarded = true: recipe") && e.contains("names no lock node"),
+            "{e}"
+        );
+    }
+}
