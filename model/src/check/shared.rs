@@ -37,8 +37,11 @@ struct Version<T, D, const N: usize> {
     digest: OnceLock<D>,
     /// Per memoized change: the version it makes of this one, or `None`
     /// if the change cannot be memoized here.
-    next: [OnceLock<Option<Arc<Version<T, D, N>>>>; N],
+    next: [Memo<T, D, N>; N],
 }
+
+/// What one memoized change made of a version, once made.
+type Memo<T, D, const N: usize> = OnceLock<Option<Arc<Version<T, D, N>>>>;
 
 impl<T, D, const N: usize> Version<T, D, N> {
     fn new(value: T) -> Self {
