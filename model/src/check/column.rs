@@ -28,11 +28,13 @@ impl<T> Default for Column<T> {
 
 impl<T: Copy> Column<T> {
     pub fn push(&mut self, x: T) {
-        if self.len.is_multiple_of(CHUNK) {
-            self.chunks.push(Vec::with_capacity(CHUNK));
-        }
-        if let Some(last) = self.chunks.last_mut() {
-            last.push(x);
+        match self.chunks.last_mut() {
+            Some(last) if last.len() < CHUNK => last.push(x),
+            _ => {
+                let mut chunk = Vec::with_capacity(CHUNK);
+                chunk.push(x);
+                self.chunks.push(chunk);
+            }
         }
         self.len += 1;
     }

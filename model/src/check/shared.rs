@@ -6,54 +6,70 @@
 //! rest makes a successor a few reference counts instead of a deep copy,
 //! and keeps a state's digest (what its fingerprint is built from) from
 //! being recomputed for the parts that did not change.
+//!
+//! A part can also remember what each of `N` deterministic changes makes
+//! of it ([`Shared::memoized`]): a client's own step changes nothing but
+//! the client, and the same version of a client is shared by the many
+//! states that differ only in the other clients, so the step is taken,
+//! copied and digested once per version instead of once per state.
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::Deref;
 use std::sync::{Arc, OnceLock};
 
-pub struct Shared<'a, T, D> {
-    inner: Inner<'a, T, D>,
+pub struct Shared<'a, T, D, const N: usize = 0> {
+    inner: Inner<'a, T, D, N>,
 }
 
-enum Inner<'a, T, D> {
+enum Inner<'a, T, D, const N: usize> {
     /// Held: the state keeps the part alive (a reference count).
-    Held(Arc<Version<T, D>>),
+    Held(Arc<Version<T, D, N>>),
     /// Lent by the state it was expanded from, which outlives it: a
     /// successor the explorer has not yet kept touches no reference count
     /// for the parts it shares — on two threads, the counts of the parts
     /// every neighbouring state shares would bounce between the cores.
-    Lent(&'a Arc<Version<T, D>>),
+    Lent(&'a Arc<Version<T, D, N>>),
 }
 
-struct Version<T, D> {
+struct Version<T, D, const N: usize> {
     value: T,
     digest: OnceLock<D>,
+    /// Per memoized change: the version it makes of this one, or `None`
+    /// if the change cannot be memoized here.
+    next: [Memo<T, D, N>; N],
 }
 
-impl<T: Clone, D> Clone for Version<T, D> {
-    /// A copy is about to be changed: its digest starts empty.
-    fn clone(&self) -> Self {
+/// What one memoized change made of a version, once made.
+type Memo<T, D, const N: usize> = OnceLock<Option<Arc<Version<T, D, N>>>>;
+
+impl<T, D, const N: usize> Version<T, D, N> {
+    fn new(value: T) -> Self {
         Version {
-            value: self.value.clone(),
+            value,
             digest: OnceLock::new(),
+            next: std::array::from_fn(|_| OnceLock::new()),
         }
     }
 }
 
-impl<T, D> Shared<'static, T, D> {
+impl<T: Clone, D, const N: usize> Clone for Version<T, D, N> {
+    /// A copy is about to be changed: its digest and its memo start empty.
+    fn clone(&self) -> Self {
+        Version::new(self.value.clone())
+    }
+}
+
+impl<T, D, const N: usize> Shared<'static, T, D, N> {
     pub fn new(value: T) -> Self {
         Shared {
-            inner: Inner::Held(Arc::new(Version {
-                value,
-                digest: OnceLock::new(),
-            })),
+            inner: Inner::Held(Arc::new(Version::new(value))),
         }
     }
 }
 
-impl<'a, T, D> Shared<'a, T, D> {
-    fn version(&self) -> &Arc<Version<T, D>> {
+impl<'a, T, D, const N: usize> Shared<'a, T, D, N> {
+    fn version(&self) -> &Arc<Version<T, D, N>> {
         match &self.inner {
             Inner::Held(a) => a,
             Inner::Lent(a) => a,
@@ -67,14 +83,26 @@ impl<'a, T, D> Shared<'a, T, D> {
     }
 
     /// The same part, lent to a successor that will not outlive `self`.
-    pub fn lend(&self) -> Shared<'_, T, D> {
+    pub fn lend(&self) -> Shared<'_, T, D, N> {
         Shared {
             inner: Inner::Lent(self.version()),
         }
     }
 
+    /// Whether the two are the same version (not merely equal values).
+    pub fn same(&self, other: &Shared<'_, T, D, N>) -> bool {
+        Arc::ptr_eq(self.version(), other.version())
+    }
+
+    fn into_arc(self) -> Arc<Version<T, D, N>> {
+        match self.inner {
+            Inner::Held(a) => a,
+            Inner::Lent(a) => Arc::clone(a),
+        }
+    }
+
     /// The part held for good: a lent part takes its reference count now.
-    pub fn into_held(self) -> Shared<'static, T, D> {
+    pub fn into_held(self) -> Shared<'static, T, D, N> {
         Shared {
             inner: Inner::Held(match self.inner {
                 Inner::Held(a) => a,
@@ -84,9 +112,31 @@ impl<'a, T, D> Shared<'a, T, D> {
     }
 }
 
-impl<T: Clone, D> Shared<'_, T, D> {
+impl<T: 'static, D: 'static, const N: usize> Shared<'_, T, D, N> {
+    /// What change `slot` makes of this version, lent: made by `change`
+    /// the first time (from a part lent by `self`), and remembered with
+    /// this version. `change` must depend on nothing but this version's
+    /// value, and returns `None` where the change cannot be taken alone
+    /// (it is then never tried again for this version).
+    pub fn memoized<'s>(
+        &'s self,
+        slot: usize,
+        change: impl FnOnce() -> Option<Shared<'static, T, D, N>>,
+    ) -> Option<Shared<'s, T, D, N>> {
+        let next = self
+            .version()
+            .next
+            .get(slot)?
+            .get_or_init(|| change().map(|s| s.into_arc()));
+        next.as_ref().map(|a| Shared {
+            inner: Inner::Lent(a),
+        })
+    }
+}
+
+impl<T: Clone, D, const N: usize> Shared<'_, T, D, N> {
     /// The value, to change: copied first if another state shares it (a
-    /// lent part always is), and its digest forgotten either way.
+    /// lent part always is), and its digest and memo forgotten either way.
     pub fn get_mut(&mut self) -> &mut T {
         if let Inner::Lent(a) = self.inner {
             self.inner = Inner::Held(Arc::new(Version::clone(a)));
@@ -96,11 +146,14 @@ impl<T: Clone, D> Shared<'_, T, D> {
         };
         let v = Arc::make_mut(a);
         v.digest = OnceLock::new();
+        for next in &mut v.next {
+            *next = OnceLock::new();
+        }
         &mut v.value
     }
 }
 
-impl<T, D> Clone for Shared<'_, T, D> {
+impl<T, D, const N: usize> Clone for Shared<'_, T, D, N> {
     fn clone(&self) -> Self {
         Shared {
             inner: match &self.inner {
@@ -111,28 +164,28 @@ impl<T, D> Clone for Shared<'_, T, D> {
     }
 }
 
-impl<T, D> Deref for Shared<'_, T, D> {
+impl<T, D, const N: usize> Deref for Shared<'_, T, D, N> {
     type Target = T;
     fn deref(&self) -> &T {
         &self.version().value
     }
 }
 
-impl<T: PartialEq, D> PartialEq for Shared<'_, T, D> {
+impl<T: PartialEq, D, const N: usize> PartialEq for Shared<'_, T, D, N> {
     fn eq(&self, other: &Self) -> bool {
         Arc::ptr_eq(self.version(), other.version()) || **self == **other
     }
 }
 
-impl<T: Eq, D> Eq for Shared<'_, T, D> {}
+impl<T: Eq, D, const N: usize> Eq for Shared<'_, T, D, N> {}
 
-impl<T: Hash, D> Hash for Shared<'_, T, D> {
+impl<T: Hash, D, const N: usize> Hash for Shared<'_, T, D, N> {
     fn hash<H: Hasher>(&self, h: &mut H) {
         (**self).hash(h)
     }
 }
 
-impl<T: fmt::Debug, D> fmt::Debug for Shared<'_, T, D> {
+impl<T: fmt::Debug, D, const N: usize> fmt::Debug for Shared<'_, T, D, N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         (**self).fmt(f)
     }
@@ -168,5 +221,28 @@ mod tests {
         assert_eq!(*kept, vec![1, 2]);
         let again = a.lend().into_held();
         assert_eq!(again, a);
+    }
+
+    #[test]
+    fn a_memoized_change_is_made_once_per_version_and_forgotten_with_it() {
+        let a: Shared<Vec<u8>, usize, 2> = Shared::new(vec![1]);
+        let mut made = 0;
+        let mut push = |x: u8| {
+            made += 1;
+            let mut b = a.lend();
+            b.get_mut().push(x);
+            Some(b.into_held())
+        };
+        let b = a.memoized(0, || push(2)).map(|b| (*b).clone());
+        let again = a.memoized(0, || push(9)).map(|b| (*b).clone());
+        assert_eq!((b, again), (Some(vec![1, 2]), Some(vec![1, 2])));
+        assert_eq!(a.memoized(1, || None::<Shared<_, _, 2>>), None);
+        assert_eq!(a.memoized(1, || push(3)), None, "None is remembered too");
+        assert_eq!(a.memoized(2, || push(4)), None, "no such slot");
+        assert_eq!(made, 1);
+        let mut c = a.clone();
+        drop(a);
+        c.get_mut().push(5);
+        assert_eq!(c.memoized(0, || None).map(|c| (*c).clone()), None);
     }
 }

@@ -32,7 +32,7 @@ use super::config::MAX_CLIENTS;
 use super::fingerprint::FoldHasher;
 use super::graph::Renumbering;
 pub use super::space::Canonical;
-use super::system::{Peer, System};
+use super::system::{Peer, SharedPeer, System};
 use crate::zk::{SessionId, ZkServer};
 use std::hash::{Hash, Hasher};
 
@@ -47,6 +47,14 @@ pub struct ServerDigest {
 
 impl ServerDigest {
     fn facts_of(&self, s: SessionId) -> u64 {
+        // The server lists every session it opened, numbered from 1: session
+        // `s` is at `s - 1` (looked up for every client of every successor).
+        let at = (s.0 as usize)
+            .checked_sub(1)
+            .and_then(|i| self.facts.get(i));
+        if let Some(&(_, f)) = at.filter(|(id, _)| *id == s) {
+            return f;
+        }
         match self.facts.binary_search_by_key(&s, |&(id, _)| id) {
             Ok(i) => self.facts[i].1,
             Err(_) => 0,
@@ -139,10 +147,28 @@ pub fn peer_digest(p: &Peer) -> u64 {
 /// The canonical fingerprint of `s`; with `symmetry` off, clients keep
 /// their numbers and the fingerprint tells every numbering apart.
 pub fn canonical(s: &System, symmetry: bool) -> Canonical {
+    canonical_of(s, None, symmetry)
+}
+
+/// The canonical fingerprint of `s` with client `c`'s part replaced by
+/// `part`: a successor that changed only that client, judged before it is
+/// built (most successors are states seen before, never built).
+pub fn canonical_with(s: &System, (c, part): (usize, &SharedPeer), symmetry: bool) -> Canonical {
+    canonical_of(s, Some((c, part)), symmetry)
+}
+
+fn canonical_of(s: &System, replaced: Option<(usize, &SharedPeer)>, symmetry: bool) -> Canonical {
     let server = s.server.digest(server_digest);
     let n = s.peers.len();
+    let peer = |i: usize| -> &SharedPeer {
+        match replaced {
+            Some((c, part)) if c == i => part,
+            _ => &s.peers[i],
+        }
+    };
     let mut keys = [0u64; MAX_CLIENTS as usize];
-    for (key, p) in keys.iter_mut().zip(&s.peers) {
+    for (i, key) in keys.iter_mut().enumerate().take(n) {
+        let p = peer(i);
         let mut h = FoldHasher::default();
         h.write_u64(*p.digest(peer_digest));
         h.write_u64(server.facts_of(p.session));
@@ -154,10 +180,17 @@ pub fn canonical(s: &System, symmetry: bool) -> Canonical {
         }
         *key = h.finish();
     }
-    let mut order = [0, 1, 2, 3, 4, 5, 6, 7];
+    let mut order = [0u8, 1, 2, 3, 4, 5, 6, 7];
     if symmetry {
-        // Stable: clients with equal keys keep their order.
-        order[..n].sort_by_key(|&i| keys[i as usize]);
+        // An insertion sort, stable: clients with equal keys keep their
+        // order (a handful of keys, sorted for every transition).
+        for i in 1..n {
+            let mut j = i;
+            while j > 0 && keys[order[j - 1] as usize] > keys[order[j] as usize] {
+                order.swap(j - 1, j);
+                j -= 1;
+            }
+        }
     }
     let mut h = FoldHasher::default();
     s.faults.hash(&mut h);
@@ -174,9 +207,10 @@ pub fn canonical(s: &System, symmetry: bool) -> Canonical {
             .facts
             .iter()
             .filter(|(id, _)| {
-                !s.peers
-                    .iter()
-                    .any(|p| p.session == *id || p.abandoned.contains(id))
+                !(0..n).any(|i| {
+                    let p = peer(i);
+                    p.session == *id || p.abandoned.contains(id)
+                })
             })
             .map(|&(_, f)| f)
             .collect();

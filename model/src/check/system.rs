@@ -64,8 +64,9 @@ pub struct Peer {
 }
 
 /// A client as a state holds it: shared with the states around it until an
-/// action changes it, with its digest (see [`symmetry`](super::symmetry)).
-pub type SharedPeer<'a> = Shared<'a, Peer, u64>;
+/// action changes it, with its digest (see [`symmetry`](super::symmetry))
+/// and what its own steps make of it (see [`ZkSpace`](super::zk_space::ZkSpace)).
+pub type SharedPeer<'a> = Shared<'a, Peer, u64, { super::zk_space::PEER_MEMO }>;
 /// The server as a state holds it, likewise.
 pub type SharedServer<'a> = Shared<'a, ZkServer, ServerDigest>;
 

@@ -3,8 +3,13 @@
 use super::config::CheckConfig;
 use super::property::{self, Property};
 use super::space::{Canonical, Limits, Next, Space, NO_AGENT};
-use super::symmetry::canonical;
-use super::system::{Action, Agent, System};
+use super::symmetry::{canonical, canonical_with};
+use super::system::{Action, Agent, SharedPeer, System};
+use crate::runtime::Thread;
+
+/// The steps a client's part remembers the outcome of ([`own_step`]): a
+/// step of each of its threads, and a delivery to it.
+pub const PEER_MEMO: usize = Thread::ALL.len() + 1;
 
 /// One configuration of the ZooKeeper system, explorable.
 pub struct ZkSpace<'c>(pub &'c CheckConfig);
@@ -48,10 +53,38 @@ impl Space for ZkSpace<'_> {
         a: Action,
         wanted: &mut dyn FnMut(u64) -> bool,
     ) -> Next<System<'static>> {
+        let own = own_step(s, a);
+        if let Some((c, part)) = own.as_ref().filter(|_| !self.0.abstract_sequences) {
+            // Judged before it is built: most successors were seen before.
+            let canon = canonical_with(s, (*c, part), self.0.symmetry);
+            let fresh = wanted(canon.fingerprint).then(|| {
+                let mut next = s.lend();
+                next.peers[*c] = part.clone();
+                let violated = self.violations_lent(&next);
+                (next.into_held(), violated)
+            });
+            return Next {
+                canonical: canon,
+                actor: self.agent(a),
+                herd: false,
+                fresh,
+            };
+        }
         // The successor borrows what the action left alone from `s`, and
         // is made whole only if the explorer keeps it.
-        let mut next = s.lend();
-        let fx = next.apply(a, false);
+        let (mut next, herd) = match own {
+            Some((c, part)) => {
+                let mut next = s.lend();
+                next.peers[c] = part;
+                (next, false)
+            }
+            None => {
+                let mut next = s.lend();
+                let fx = next.apply(a, false);
+                let herd = property::herd(s, &fx);
+                (next, herd)
+            }
+        };
         if self.0.abstract_sequences {
             super::sequences::abstract_state(&mut next);
         }
@@ -63,7 +96,7 @@ impl Space for ZkSpace<'_> {
         Next {
             canonical: canon,
             actor: self.agent(a),
-            herd: property::herd(s, &fx),
+            herd,
             fresh,
         }
     }
@@ -146,4 +179,43 @@ impl ZkSpace<'_> {
             .filter(|(_, &p)| property::violated_in(p, s))
             .fold(0, |bits, (i, _)| bits | 1 << i)
     }
+}
+
+/// The client `a` changes and its new part, if `a` is a client's own step — a thread's step or a
+/// delivery to it, changing that client and nothing else — with the
+/// client's new part taken from what its current part remembers: a version
+/// of a client is shared by every state that differs only in the others,
+/// and each of them would otherwise copy, step and digest it again. The
+/// first time, the step is taken on the whole state and kept only if it
+/// changed nothing but the client (a delivery that makes Curator open a
+/// new session changes the server: never memoized). Such a step reads
+/// nothing but its client (`System::run`, `System::deliver`), so what it
+/// makes of one version is what it makes of it in every state.
+fn own_step<'s>(s: &'s System<'static>, a: Action) -> Option<(usize, SharedPeer<'s>)> {
+    let (c, slot) = match a {
+        Action::Run(c, t) => (usize::from(c), Thread::ALL.iter().position(|&x| x == t)?),
+        Action::Deliver(c) => (usize::from(c), Thread::ALL.len()),
+        _ => return None,
+    };
+    let part = s.peers.get(c)?.memoized(slot, || {
+        let mut t = s.lend();
+        let fx = t.apply(a, false);
+        // Every part of the state, by name: a part added to `System` must
+        // be added here (is it left alone?) before this compiles again. A
+        // step that left the client as it was is not memoized either (the
+        // version would hold itself).
+        let System {
+            server,
+            mut peers,
+            faults,
+        } = t;
+        let alone = server.same(&s.server)
+            && faults == s.faults
+            && !fx.release
+            && fx.woken.is_empty()
+            && peers.len() == s.peers.len()
+            && (0..peers.len()).all(|i| (i == c) != peers[i].same(&s.peers[i]));
+        alone.then(|| peers.swap_remove(c).into_held())
+    })?;
+    Some((c, part))
 }
