@@ -192,6 +192,14 @@ impl ZkSpace<'_> {
 /// nothing but its client (`System::run`, `System::deliver`), so what it
 /// makes of one version is what it makes of it in every state.
 fn own_step<'s>(s: &'s System<'static>, a: Action) -> Option<(usize, SharedPeer<'s>)> {
+    // With the protected resource in the system, a client's step may write
+    // it, or open or close a tenure there (a thread's step, or a delivery
+    // that makes the client acquire or release), and what it does there
+    // depends on the resource as it stands: it reads more than its client,
+    // so nothing is memoized.
+    if s.resource.is_some() {
+        return None;
+    }
     let (c, slot) = match a {
         Action::Run(c, t) => (usize::from(c), Thread::ALL.iter().position(|&x| x == t)?),
         Action::Deliver(c) => (usize::from(c), Thread::ALL.len()),
@@ -208,9 +216,11 @@ fn own_step<'s>(s: &'s System<'static>, a: Action) -> Option<(usize, SharedPeer<
             server,
             mut peers,
             faults,
+            resource,
         } = t;
         let alone = server.same(&s.server)
             && faults == s.faults
+            && resource == s.resource
             && !fx.release
             && fx.woken.is_empty()
             && peers.len() == s.peers.len()

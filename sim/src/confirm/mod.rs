@@ -50,6 +50,9 @@ use crate::real::zk::Session;
 use enact::{Stage, StepRecord, Stop, Transaction};
 use locksmith_model::check::system::System;
 use locksmith_model::check::{CheckConfig, Property};
+use locksmith_model::harness::writes::RESOURCE_NODE;
+use locksmith_model::harness::Writes;
+use locksmith_model::zk::{CreateMode, Op};
 use locksmith_model::runtime::{Recipe, RecipeConfig};
 use peer::RealPeer;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -123,6 +126,23 @@ pub fn root_path(root: &str, path: &str) -> String {
     root::inside(root, path)
 }
 
+/// Creates the protected resource's znode in the run's root, as the
+/// model's server has it from the start.
+async fn create_resource(observer: &mut Session, run_root: &str) -> Result<(), String> {
+    let path = root_path(run_root, RESOURCE_NODE);
+    let create = Op::Create {
+        path: path.as_str().into(),
+        data: Vec::new(),
+        mode: CreateMode::Persistent,
+    };
+    let out = observer.call_raw(&create).await;
+    match out.reply {
+        Ok(_) if out.answered => Ok(()),
+        Ok(_) => Err(format!("create {path}: no answer")),
+        Err(e) => Err(format!("create {path}: {e}")),
+    }
+}
+
 /// Re-enacts the checker's shortest trace of `cfg.check` on the server.
 /// An error: no violation to confirm, no server, or the run's root could
 /// not be set up.
@@ -162,6 +182,14 @@ async fn run_async(
         cfg.check.recipe_root,
     )
     .await;
+    // Guarded writes set the resource's znode, which the model's server
+    // starts with.
+    let made = match made {
+        Ok(()) if cfg.check.writes == Writes::Guarded => {
+            create_resource(&mut observer, &run_root).await.map_err(|e| (true, e))
+        }
+        other => other,
+    };
     if let Err((created, e)) = made {
         if created {
             let _ = root::remove(&mut observer, &run_root).await;
