@@ -399,26 +399,32 @@ impl StatFields {
         if !self.ephemeral_owner {
             return;
         }
-        if let Some(st) = stat_of(reply) {
+        each_stat(reply, |st| {
             st.ephemeral_owner = i64::from(st.ephemeral_owner == session && session != 0);
-        }
+        });
     }
 
-    /// Masks the stat inside a reply, if it carries one.
+    /// Masks the stats inside a reply, if it carries any.
     pub fn mask_reply(self, reply: &mut Reply) {
-        if let Some(st) = stat_of(reply) {
-            self.mask(st);
-        }
+        each_stat(reply, |st| self.mask(st));
     }
 }
 
-/// The stat a reply carries, if any.
-fn stat_of(reply: &mut Reply) -> Option<&mut Stat> {
-    use crate::zk::OpResult;
+/// Calls `f` on each stat a reply carries: one for a read or a `setData`,
+/// one per `setData` inside an applied `multi` (a guarded write's).
+fn each_stat(reply: &mut Reply, mut f: impl FnMut(&mut Stat)) {
+    use crate::zk::{OpResult, TxnResult};
     match reply {
-        Ok(OpResult::Exists(Some(st))) | Ok(OpResult::SetData(st)) => Some(st),
-        Ok(OpResult::GetData { stat, .. }) | Ok(OpResult::GetChildren { stat, .. }) => Some(stat),
-        _ => None,
+        Ok(OpResult::Exists(Some(st))) | Ok(OpResult::SetData(st)) => f(st),
+        Ok(OpResult::GetData { stat, .. }) | Ok(OpResult::GetChildren { stat, .. }) => f(stat),
+        Ok(OpResult::Multi(results)) => {
+            for r in results {
+                if let TxnResult::SetData(st) = r {
+                    f(st);
+                }
+            }
+        }
+        _ => {}
     }
 }
 
