@@ -118,7 +118,10 @@ fn a_configuration_that_breaks_the_time_rules_is_refused() {
     let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
     space.work = 3;
     let e = space.validate().unwrap_err();
-    assert!(e.contains("work: expected 1 to 2 ticks"), "{e}");
+    assert!(
+        e.contains("redis.critical_section: expected 1 to 2 ticks"),
+        "{e}"
+    );
     let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
     space.pause = 3;
     assert!(space.validate().unwrap_err().contains("pause"));
