@@ -118,7 +118,10 @@ fn a_configuration_that_breaks_the_time_rules_is_refused() {
     let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
     space.work = 3;
     let e = space.validate().unwrap_err();
-    assert!(e.contains("work: expected 1 to 2 ticks"), "{e}");
+    assert!(
+        e.contains("redis.critical_section: expected 1 to 2 ticks"),
+        "{e}"
+    );
     let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
     space.pause = 3;
     assert!(space.validate().unwrap_err().contains("pause"));
@@ -329,4 +332,45 @@ fn acquirelock_without_skew_still_breaks_under_a_pause() {
     let un = story(&space, &x, Property::UnlockByNonOwner);
     assert_eq!(un.len(), 27);
     assert!(un[25].contains("c1 steps: DEL lock"), "{}", un[25]);
+}
+
+#[test]
+fn get_then_del_deletes_the_next_holders_key_when_paused_between_its_get_and_its_del() {
+    // Seed 003's compare-then-DEL release (lines 194-213): c1's GET reads
+    // its own token, c1 pauses before its DEL, the key's lease runs out,
+    // c2 sets its own, and c1's DEL removes it: 22 steps. The pause past
+    // the lease breaks mutual exclusion first, as for every lease lock.
+    let space = with_pauses(RedisRecipe::GetThenDel, 1);
+    let x = run(&space);
+    assert!(x.bound.is_none());
+    assert_eq!(x.states, 1380);
+    assert_eq!(story(&space, &x, Property::MutualExclusion).len(), 15);
+    let un = story(&space, &x, Property::UnlockByNonOwner);
+    assert_eq!(un.len(), 22);
+    let get = un.iter().position(|l| l.contains("c1 steps: GET lock"));
+    let pause = un.iter().position(|l| l.contains("c1 pauses"));
+    let set = un.iter().position(|l| l.contains("server serves c2: OK"));
+    assert!(get < pause && pause < set, "{un:?}");
+    assert!(un[20].contains("c1 steps: DEL lock"), "{}", un[20]);
+    assert!(un[21].contains("<- unlock by non-owner"));
+}
+
+#[test]
+fn acquirelock_second_caller_deletes_a_live_lock_it_never_got() {
+    // Seed 003's second caller (lines 180-188) runs releaseLock in
+    // `finally` even when acquireLock returned false: c2's SETNX fails,
+    // its GET reads c1's live timestamp (not past: false), and its release
+    // reads it again as not past and DELs c1's key — no fault needed, 11
+    // steps. One round each: nobody comes after, so mutual exclusion holds.
+    let space = RedisSpace::new(RedisRecipe::AcquireLockAlwaysRelease);
+    let x = run(&space);
+    assert!(x.bound.is_none());
+    assert_eq!(x.states, 5280);
+    let un = story(&space, &x, Property::UnlockByNonOwner);
+    assert_eq!(un.len(), 11);
+    assert!(un[10].contains("server serves c2") && un[10].contains("<- unlock"));
+    assert_eq!(
+        x.found.keys().copied().collect::<Vec<_>>(),
+        [Property::UnlockByNonOwner]
+    );
 }

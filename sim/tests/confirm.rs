@@ -12,7 +12,7 @@ mod common;
 use binary::locksmith;
 use common::{global_sessions, one_at_a_time, zk_addr};
 use locksmith::confirm::{run, ConfirmConfig, Outcome};
-use locksmith::scenario::{all_in, Scenario};
+use locksmith::scenario::{all_in, is_redis, Scenario};
 use locksmith_model::harness::Verdict;
 use std::path::Path;
 use std::time::Instant;
@@ -21,7 +21,12 @@ use std::time::Instant;
 fn violated_checker_scenarios() -> Vec<Scenario> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
     let mut out = Vec::new();
-    for path in all_in(&dir).expect("scenarios/") {
+    // ZooKeeper's: confirm does not re-enact Redis traces yet.
+    for path in all_in(&dir)
+        .expect("scenarios/")
+        .into_iter()
+        .filter(|f| !is_redis(f))
+    {
         let sc = Scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
         if sc
             .expect

@@ -10,7 +10,7 @@
 //! `LOCKSMITH_FALSE_ALARM_JOBS` (default 2), `LOCKSMITH_SYMMETRY_OFF_MAX`
 //! (the largest reduced state count cross-checked, default 250000).
 
-use locksmith::scenario::{all_in, Scenario};
+use locksmith::scenario::{all_in, is_redis, Scenario};
 use locksmith::simulate::sweep::{sweep, SweepOptions};
 use locksmith::simulate::SimConfig;
 use locksmith_model::check::check;
@@ -30,7 +30,12 @@ fn env(name: &str, default: u64) -> u64 {
 fn expected_to_hold() -> Vec<(String, Scenario, bool)> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut out = Vec::new();
-    for f in all_in(&root.join("scenarios")).expect("scenarios/") {
+    // The simulator's: it does not drive Redis recipes yet.
+    for f in all_in(&root.join("scenarios"))
+        .expect("scenarios/")
+        .into_iter()
+        .filter(|f| !is_redis(f))
+    {
         let sc = Scenario::load(&f).unwrap_or_else(|e| panic!("{e}"));
         let check = sc
             .expect

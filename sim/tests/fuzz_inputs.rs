@@ -15,7 +15,7 @@
 
 mod binary;
 
-use locksmith::scenario::Scenario;
+use locksmith::scenario::{AnyScenario, Scenario};
 use locksmith::simulate::{run_seed, SimConfig};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -331,7 +331,9 @@ fn assert_located(path: &Path, e: &locksmith::scenario::ScenarioError, bytes: &[
 /// Every command that reads a scenario, on `file`, checked as it would be
 /// before running: rejected the same way the loader rejects it, or all
 /// accepted.
-fn through_every_command(file: &Path, loaded: bool) {
+/// `loaded`: the file loads for `check` (either backend); `zookeeper`: it
+/// loads for every command (the others drive ZooKeeper recipes only).
+fn through_every_command(file: &Path, loaded: bool, zookeeper: bool) {
     let f = file.to_string_lossy().into_owned();
     let lines: [Vec<&str>; 6] = [
         vec!["check", &f],
@@ -344,6 +346,11 @@ fn through_every_command(file: &Path, loaded: bool) {
     for args in lines {
         let argv = std::iter::once("locksmith").chain(args.iter().copied());
         let r = locksmith::cli::validate(argv);
+        let loaded = if args[0] == "check" {
+            loaded
+        } else {
+            zookeeper
+        };
         if !loaded {
             let e = r.expect_err("a file the loader rejects is rejected by every command");
             assert!(e.contains(&f), "{args:?}: {e}");
@@ -371,17 +378,18 @@ fn mutated_scenario_files_are_rejected_with_their_line_and_column_or_accepted() 
         let k = n.fetch_add(1, Ordering::Relaxed);
         let path = dir.join(format!("case-{}.toml", k % 8));
         std::fs::write(&path, &bytes).expect("write a case");
-        match Scenario::load(&path) {
+        let zookeeper = Scenario::load(&path).is_ok();
+        match AnyScenario::load(&path) {
             Err(e) => {
                 FILES_REJECTED.fetch_add(1, Ordering::Relaxed);
                 if bytes.len() as u64 <= locksmith::scenario::MAX_FILE_BYTES {
                     assert_located(&path, &e, &bytes);
                 }
-                through_every_command(&path, false);
+                through_every_command(&path, false, false);
             }
             Ok(_) => {
                 FILES_ACCEPTED.fetch_add(1, Ordering::Relaxed);
-                through_every_command(&path, true);
+                through_every_command(&path, true, zookeeper);
             }
         }
         Ok(())
@@ -680,7 +688,7 @@ fn the_binary_exits_2_on_broken_input_without_a_panic() {
     while files.len() < wanted {
         let (i, m) = strategy.new_tree(&mut runner).expect("a case").current();
         let bytes = apply(&corpus[i], &m);
-        if Scenario::parse_bytes(Path::new("x.toml"), &bytes).is_ok() {
+        if AnyScenario::parse_bytes(Path::new("x.toml"), &bytes).is_ok() {
             continue;
         }
         let path = dir.join(format!("broken-{}.toml", files.len()));

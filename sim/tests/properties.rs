@@ -4,7 +4,7 @@
 
 use locksmith::cli::check_report_text;
 use locksmith::expect::Expectation;
-use locksmith::scenario::{all_in, Scenario};
+use locksmith::scenario::{all_in, is_redis, Scenario};
 use locksmith::simulate::{run_seed, SimConfig};
 use locksmith_model::check::explore::explore;
 use locksmith_model::check::{property, CheckConfig, Report};
@@ -15,9 +15,11 @@ use std::path::PathBuf;
 
 fn scenarios() -> Vec<Scenario> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
+    // ZooKeeper's: Redis's properties are not in Property::ALL yet.
     all_in(&dir)
         .expect("scenarios/")
         .iter()
+        .filter(|f| !is_redis(f))
         .map(|f| Scenario::load(f).unwrap_or_else(|e| panic!("{e}")))
         .collect()
 }

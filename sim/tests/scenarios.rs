@@ -9,6 +9,9 @@
 //! moves): the fairness analysis runs on the symmetry-reduced graph, the
 //! replay on concrete states.
 //!
+//! A Redis scenario (its recipe is one of the Redis backend's) is a
+//! `check::<name>` test too, explored by the Redis checker.
+//!
 //! `abstract::<name>` holds the sequence-suffix abstraction to its promise
 //! on every checked scenario that does not turn it on itself: with it on,
 //! the verdict, the property, every property's verdict and shortest-trace
@@ -16,9 +19,9 @@
 //! exceed the pinned count (`check::<name>` pins the count without it).
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use locksmith::cli::check_report_text;
+use locksmith::cli::{check_report_text, redis_check_report_text};
 use locksmith::expect::{Expectation, Found};
-use locksmith::scenario::{all_in, Scenario};
+use locksmith::scenario::{all_in, AnyScenario, RedisScenario, Scenario};
 use locksmith::simulate::sweep::{sweep, SweepOptions};
 use locksmith::simulate::SimConfig;
 use locksmith_model::check::explore::explore;
@@ -66,6 +69,45 @@ fn judge_check(path: &Path) -> Result<(), Failed> {
         problems.join("\n"),
         check_report_text(&sc, &report),
         path.display()
+    )))
+}
+
+/// A Redis scenario against its `[expect]`, as [`judge_check`] does
+/// ZooKeeper's.
+fn judge_redis(sc: &RedisScenario) -> Result<(), Failed> {
+    let Some(expect) = sc.expect.clone() else {
+        return Ok(());
+    };
+    let report = sc.space.check();
+    let of = |p| report.of(p);
+    let steps_of = |p| report.trace_of(p).map(|t| t.steps.len());
+    let found = Found {
+        verdict: report.verdict,
+        property: report.property,
+        of: &of,
+        steps: report.property.and_then(steps_of),
+        states: Some(report.states),
+        steps_of: &steps_of,
+    };
+    let mut problems = expect.problems(&found);
+    if report.of(Property::Starvation) == Verdict::Violated {
+        let x = locksmith_model::check::explore::explore_space(&sc.space, &mut |_| {
+            std::ops::ControlFlow::Continue(())
+        });
+        if let Some(cx) = x.found.get(&Property::Starvation) {
+            if let Err(e) = lasso::judge_in(&sc.space, cx) {
+                problems.push(format!("starvation lasso: {e}"));
+            }
+        }
+    }
+    if problems.is_empty() {
+        return Ok(());
+    }
+    Err(Failed::from(format!(
+        "{}\n\n{}\nreplay: cargo run --release -- check {}",
+        problems.join("\n"),
+        redis_check_report_text(sc, &report),
+        sc.path.display()
     )))
 }
 
@@ -207,12 +249,20 @@ fn main() {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         // A file that does not load fails as its own test.
-        let (check, abstracted, sim) = match Scenario::load(&f) {
-            Ok(s) => (
+        let (check, abstracted, sim) = match AnyScenario::load(&f) {
+            Ok(AnyScenario::ZooKeeper(s)) => (
                 s.expect.is_some(),
                 s.check.abstract_sequences,
                 s.sim_expect.is_some(),
             ),
+            Ok(AnyScenario::Redis(s)) => {
+                if s.expect.is_some() {
+                    trials.push(Trial::test(format!("check::{name}"), move || {
+                        judge_redis(&s)
+                    }));
+                }
+                continue;
+            }
             Err(_) => (true, false, false),
         };
         if check {

@@ -3,7 +3,7 @@
 //! reach the expected verdict; the herd and fencing figures; and the same
 //! seed must give the same trace, byte for byte.
 
-use locksmith::scenario::{all_in, Scenario};
+use locksmith::scenario::{all_in, is_redis, Scenario};
 use locksmith::simulate::sweep::{sweep, SweepOptions};
 use locksmith::simulate::{run_seed, simulate, SimConfig, Totals};
 use locksmith_model::harness::Property;
@@ -110,7 +110,12 @@ fn fencing_rejects_the_stale_holders_write() {
 /// Same seed, same trace: twice on this thread, once on a fresh thread.
 #[test]
 fn same_seed_same_trace() {
-    for path in all_in(&scenarios_dir()).expect("scenarios/ is readable") {
+    // The simulator does not drive Redis recipes yet.
+    for path in all_in(&scenarios_dir())
+        .expect("scenarios/ is readable")
+        .into_iter()
+        .filter(|f| !is_redis(f))
+    {
         let sc = Scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
         let mut cfg = SimConfig::of(&sc);
         // Keep the traced runs small.

@@ -1,6 +1,6 @@
 //! `locksmith check`: the exhaustive checker on one scenario file.
 
-use crate::scenario::Scenario;
+use crate::scenario::{AnyScenario, Scenario};
 use clap::Args;
 use locksmith_model::check::explore::{Bound, Progress};
 use locksmith_model::check::{check_with_progress, Report, Verdict, MAX_CLIENTS};
@@ -42,9 +42,20 @@ pub struct CheckArgs {
 }
 
 /// The scenario with the flags applied, checked as the run needs it: what
-/// `run` explores, or the error it exits 2 with.
-pub fn plan(args: &CheckArgs) -> Result<Scenario, String> {
-    let mut sc = Scenario::load(&args.scenario).map_err(|e| e.to_string())?;
+/// `run` explores, or the error it exits 2 with. A scenario names its
+/// backend through its recipe.
+pub fn plan(args: &CheckArgs) -> Result<AnyScenario, String> {
+    match AnyScenario::load(&args.scenario).map_err(|e| e.to_string())? {
+        AnyScenario::ZooKeeper(sc) => {
+            plan_zookeeper(args, *sc).map(|s| AnyScenario::ZooKeeper(Box::new(s)))
+        }
+        AnyScenario::Redis(sc) => {
+            super::check_redis::plan(args, *sc).map(|s| AnyScenario::Redis(Box::new(s)))
+        }
+    }
+}
+
+fn plan_zookeeper(args: &CheckArgs, mut sc: Scenario) -> Result<Scenario, String> {
     if let Some(n) = args.clients {
         sc.check.clients = n;
     }
@@ -68,7 +79,8 @@ pub fn plan(args: &CheckArgs) -> Result<Scenario, String> {
 
 pub fn run(args: &CheckArgs) -> i32 {
     let sc = match plan(args) {
-        Ok(sc) => sc,
+        Ok(AnyScenario::ZooKeeper(sc)) => *sc,
+        Ok(AnyScenario::Redis(sc)) => return super::check_redis::run(args, &sc),
         Err(e) => {
             eprintln!("error: {e}");
             return 2;
@@ -97,12 +109,12 @@ pub fn run(args: &CheckArgs) -> i32 {
 }
 
 /// The run stopped on Ctrl-C.
-fn interrupted(r: &Report) -> bool {
+pub(super) fn interrupted(r: &Report) -> bool {
     r.bound.as_deref() == Some(&Bound::Interrupted.to_string())
 }
 
 /// A progress line on stderr (drawn only when stderr is a terminal).
-fn progress_bar() -> indicatif::ProgressBar {
+pub(super) fn progress_bar() -> indicatif::ProgressBar {
     let bar =
         indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
     bar.set_style(
@@ -113,7 +125,7 @@ fn progress_bar() -> indicatif::ProgressBar {
 }
 
 /// Runs under a second stay quiet.
-fn show(bar: &indicatif::ProgressBar, p: Progress) {
+pub(super) fn show(bar: &indicatif::ProgressBar, p: Progress) {
     let secs = p.elapsed.as_secs_f64();
     if secs < 1.0 {
         return;
@@ -129,7 +141,7 @@ fn show(bar: &indicatif::ProgressBar, p: Progress) {
 }
 
 /// The trace of the property the overall verdict is about.
-fn headline_trace(r: &Report) -> Option<&locksmith_model::check::trace::Trace> {
+pub(super) fn headline_trace(r: &Report) -> Option<&locksmith_model::check::trace::Trace> {
     let p = r.property?;
     r.properties
         .iter()
@@ -173,31 +185,14 @@ pub fn to_json(sc: &Scenario, r: &Report) -> serde_json::Value {
     })
 }
 
-pub fn to_text(sc: &Scenario, r: &Report) -> String {
+/// The verdict, every property's, the figures, and why a run that is not
+/// exhaustive or not vacuous-free says nothing holds — for any backend.
+pub(super) fn figures(out: &mut String, r: &Report) {
     use std::fmt::Write;
     let about = match r.property {
         Some(p) => format!("{}: {}", r.verdict, p),
         None => r.verdict.to_string(),
     };
-    let reentries = match sc.check.reentries {
-        0 => String::new(),
-        r => format!(", each lock() re-entered {r}×"),
-    };
-    let abstracted = if sc.check.abstract_sequences {
-        ", sequence suffixes abstracted"
-    } else {
-        ""
-    };
-    let writes = match sc.check.writes {
-        Writes::Off => "",
-        Writes::Fenced => ", fenced writes",
-        Writes::Guarded => ", guarded writes",
-    };
-    let how = format!(
-        " × {} acquisitions{reentries}{abstracted}{writes}",
-        sc.check.acquisitions
-    );
-    let mut out = super::title(&sc.name, sc.recipe(), sc.check.clients, &how);
     let _ = writeln!(out, "verdict: {about}");
     for p in &r.properties {
         let steps = p
@@ -242,6 +237,30 @@ pub fn to_text(sc: &Scenario, r: &Report) -> String {
             who.join(", ")
         );
     }
+}
+
+pub fn to_text(sc: &Scenario, r: &Report) -> String {
+    use std::fmt::Write;
+    let reentries = match sc.check.reentries {
+        0 => String::new(),
+        r => format!(", each lock() re-entered {r}×"),
+    };
+    let abstracted = if sc.check.abstract_sequences {
+        ", sequence suffixes abstracted"
+    } else {
+        ""
+    };
+    let writes = match sc.check.writes {
+        Writes::Off => "",
+        Writes::Fenced => ", fenced writes",
+        Writes::Guarded => ", guarded writes",
+    };
+    let how = format!(
+        " × {} acquisitions{reentries}{abstracted}{writes}",
+        sc.check.acquisitions
+    );
+    let mut out = super::title(&sc.name, sc.recipe(), sc.check.clients, &how);
+    figures(&mut out, r);
     if r.verdict == Verdict::Violated {
         if let Some(t) = headline_trace(r) {
             let _ = writeln!(out, "\nshortest trace ({} steps):", t.steps.len());

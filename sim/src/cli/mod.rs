@@ -4,6 +4,7 @@
 mod bench;
 mod calibrate;
 mod check;
+mod check_redis;
 mod compare;
 mod confirm;
 mod explorer;
@@ -12,10 +13,10 @@ mod recipes;
 mod simulate;
 
 pub use check::to_text as check_report_text;
+pub use check_redis::to_text as redis_check_report_text;
 pub use compare::options as compare_options;
 
 use clap::{Parser, Subcommand};
-use locksmith_model::recipe::RecipeId;
 
 /// locksmith finds the bugs in distributed lock recipes before production
 /// does: it runs the recipes engineers copy from blog posts against an
@@ -158,7 +159,7 @@ where
 /// which recipe, how many clients, and what ran them.
 fn title(
     scenario: impl std::fmt::Display,
-    recipe: RecipeId,
+    recipe: impl std::fmt::Display,
     clients: impl std::fmt::Display,
     how: &str,
 ) -> String {

@@ -48,13 +48,16 @@
 //! command rejects a broken file the same way, with its line.
 
 mod locate;
+mod redis;
 
 pub use locate::{KeyPath, Seg};
+pub use redis::RedisScenario;
 
 use crate::expect::{Expectation, RawExpect};
 use crate::sim_settings;
 use locksmith_model::check::{CheckConfig, FaultBudget, MAX_CLIENTS};
 use locksmith_model::harness::Writes;
+use locksmith_model::recipe::redis::RedisRecipe;
 use locksmith_model::recipe::RecipeId;
 use serde::Deserialize;
 use std::fmt;
@@ -200,44 +203,14 @@ impl Scenario {
     }
 
     pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
-        let fail = |message: String| ScenarioError {
-            file: path.to_path_buf(),
-            line: None,
-            column: None,
-            message,
-        };
-        let size = std::fs::metadata(path)
-            .map_err(|e| fail(format!("cannot read the scenario file: {e}")))?
-            .len();
-        if size > MAX_FILE_BYTES {
-            return Err(fail(format!(
-                "{size} bytes: expected a scenario file (TOML) of at most {MAX_FILE_BYTES} bytes"
-            )));
-        }
-        let bytes =
-            std::fs::read(path).map_err(|e| fail(format!("cannot read the scenario file: {e}")))?;
+        let bytes = read(path)?;
         Scenario::parse_bytes(path, &bytes)
     }
 
     /// [`Scenario::parse`] of a file's bytes: text that is not UTF-8 is an
     /// error at the first byte that is not.
     pub fn parse_bytes(path: &Path, bytes: &[u8]) -> Result<Scenario, ScenarioError> {
-        match std::str::from_utf8(bytes) {
-            Ok(text) => Scenario::parse(path, text),
-            Err(e) => {
-                let good = String::from_utf8_lossy(&bytes[..e.valid_up_to()]);
-                let (line, column) = locate::line_column(&good, good.len());
-                let byte = bytes.get(e.valid_up_to()).copied().unwrap_or(0);
-                Err(ScenarioError {
-                    file: path.to_path_buf(),
-                    line: Some(line),
-                    column: Some(column),
-                    message: format!(
-                        "byte 0x{byte:02x} is not UTF-8: expected a UTF-8 text file (TOML)"
-                    ),
-                })
-            }
-        }
+        Scenario::parse(path, utf8(path, bytes)?)
     }
 
     pub fn parse(path: &Path, text: &str) -> Result<Scenario, ScenarioError> {
@@ -245,15 +218,20 @@ impl Scenario {
         // own in the file (a key left to its default) points at its table,
         // else at the top of the file.
         let at_span = |span: Option<std::ops::Range<usize>>, message: String| {
-            let (line, column) = locate::line_column(text, span.map_or(0, |r| r.start));
-            ScenarioError {
-                file: path.to_path_buf(),
-                line: Some(line),
-                column: Some(column),
-                message: one_line(&message),
-            }
+            error_at(path, text, span, &message)
         };
         let at = |key: &KeyPath, message: String| at_span(locate::span_of(text, key), message);
+        // A Redis recipe's keys are not ZooKeeper's: say so before they
+        // are read as unknown.
+        if let Some(recipe) = redis::recipe_of(text) {
+            return Err(at(
+                &KeyPath::of(None, "recipe"),
+                format!(
+                    "recipe `{}` runs on Redis, which only `locksmith check` explores so far: expected a ZooKeeper recipe for this command",
+                    recipe
+                ),
+            ));
+        }
         let raw: Raw = match with_profile(path, text) {
             Some(Ok(table)) => Raw::deserialize(table).map_err(|e| {
                 at(
@@ -270,12 +248,14 @@ impl Scenario {
         let top = |key: &str| KeyPath::of(None, key);
         let recipe = RecipeId::parse(&raw.recipe).ok_or_else(|| {
             let names: Vec<&str> = RecipeId::ALL.iter().map(|r| r.name()).collect();
+            let redis: Vec<&str> = RedisRecipe::ALL.iter().map(|r| r.id()).collect();
             at(
                 &top("recipe"),
                 format!(
-                    "unknown recipe `{}`: expected one of {}",
+                    "unknown recipe `{}`: expected one of {} (ZooKeeper) or {} (Redis)",
                     raw.recipe,
-                    names.join(", ")
+                    names.join(", "),
+                    redis.join(", ")
                 ),
             )
         })?;
@@ -430,6 +410,91 @@ impl Scenario {
             clients: raw.clients,
             acquisitions: raw.acquisitions,
         })
+    }
+}
+
+/// A scenario of either backend: the recipe names it.
+#[derive(Debug, Clone)]
+pub enum AnyScenario {
+    ZooKeeper(Box<Scenario>),
+    Redis(Box<RedisScenario>),
+}
+
+impl AnyScenario {
+    /// Reads a scenario file of either backend.
+    pub fn load(path: &Path) -> Result<AnyScenario, ScenarioError> {
+        let bytes = read(path)?;
+        AnyScenario::parse_bytes(path, &bytes)
+    }
+
+    /// [`AnyScenario::parse`] of a file's bytes (UTF-8 or an error at the
+    /// first byte that is not).
+    pub fn parse_bytes(path: &Path, bytes: &[u8]) -> Result<AnyScenario, ScenarioError> {
+        AnyScenario::parse(path, utf8(path, bytes)?)
+    }
+
+    pub fn parse(path: &Path, text: &str) -> Result<AnyScenario, ScenarioError> {
+        if redis::recipe_of(text).is_some() {
+            RedisScenario::parse(path, text).map(|s| AnyScenario::Redis(Box::new(s)))
+        } else {
+            Scenario::parse(path, text).map(|s| AnyScenario::ZooKeeper(Box::new(s)))
+        }
+    }
+}
+
+/// Whether the scenario file at `path` names a Redis recipe (a file that
+/// cannot be read or parsed does not: its own loader says why).
+pub fn is_redis(path: &Path) -> bool {
+    std::fs::read_to_string(path).is_ok_and(|t| redis::recipe_of(&t).is_some())
+}
+
+/// A scenario file's bytes, refusing one too large to be a scenario.
+fn read(path: &Path) -> Result<Vec<u8>, ScenarioError> {
+    let fail = |message: String| ScenarioError {
+        file: path.to_path_buf(),
+        line: None,
+        column: None,
+        message,
+    };
+    let size = std::fs::metadata(path)
+        .map_err(|e| fail(format!("cannot read the scenario file: {e}")))?
+        .len();
+    if size > MAX_FILE_BYTES {
+        return Err(fail(format!(
+            "{size} bytes: expected a scenario file (TOML) of at most {MAX_FILE_BYTES} bytes"
+        )));
+    }
+    std::fs::read(path).map_err(|e| fail(format!("cannot read the scenario file: {e}")))
+}
+
+/// The file's text, or an error at its first byte that is not UTF-8.
+fn utf8<'a>(path: &Path, bytes: &'a [u8]) -> Result<&'a str, ScenarioError> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let good = String::from_utf8_lossy(&bytes[..e.valid_up_to()]);
+        let (line, column) = locate::line_column(&good, good.len());
+        let byte = bytes.get(e.valid_up_to()).copied().unwrap_or(0);
+        ScenarioError {
+            file: path.to_path_buf(),
+            line: Some(line),
+            column: Some(column),
+            message: format!("byte 0x{byte:02x} is not UTF-8: expected a UTF-8 text file (TOML)"),
+        }
+    })
+}
+
+/// An error at `span` of `text` (the top of the file without one).
+fn error_at(
+    path: &Path,
+    text: &str,
+    span: Option<std::ops::Range<usize>>,
+    message: &str,
+) -> ScenarioError {
+    let (line, column) = locate::line_column(text, span.map_or(0, |r| r.start));
+    ScenarioError {
+        file: path.to_path_buf(),
+        line: Some(line),
+        column: Some(column),
+        message: one_line(message),
     }
 }
 

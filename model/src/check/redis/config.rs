@@ -82,41 +82,69 @@ impl RedisSpace {
 
     /// What is wrong with the configuration, if anything.
     pub fn validate(&self) -> Result<(), String> {
+        self.problem()
+            .map_or(Ok(()), |(key, why)| Err(format!("{key}: {why}")))
+    }
+
+    /// What is wrong with the configuration: the scenario file's key at
+    /// fault (`redis.lease`, `faults.failovers`, ...) and what was expected.
+    pub fn problem(&self) -> Option<(&'static str, String)> {
         if self.clients == 0 || self.clients > MAX_CLIENTS {
-            return Err(format!(
-                "clients: expected 1 to {MAX_CLIENTS}, got {}",
-                self.clients
+            return Some((
+                "clients",
+                format!("expected 1 to {MAX_CLIENTS} clients, got {}", self.clients),
             ));
         }
-        if self.lease == 0 {
-            return Err("lease: expected at least 1 tick".into());
+        if self.acquisitions == 0 {
+            return Some(("acquisitions", "expected at least 1 round".into()));
+        }
+        if self.lease < 2 {
+            return Some((
+                "redis.lease",
+                format!(
+                    "expected at least 2 ticks (a critical section of a tick or more fits inside it), got {}",
+                    self.lease
+                ),
+            ));
         }
         if self.work == 0 || self.work >= self.lease {
-            return Err(format!(
-                "work: expected 1 to {} ticks (shorter than the lease), got {}",
-                self.lease - 1,
-                self.work
+            return Some((
+                "redis.critical_section",
+                format!(
+                    "expected 1 to {} ticks (shorter than the lease), got {}",
+                    self.lease - 1,
+                    self.work
+                ),
             ));
         }
         if self.pause <= self.lease {
-            return Err(format!(
-                "pause: expected more than the lease ({} ticks), got {}",
-                self.lease, self.pause
+            return Some((
+                "redis.pause",
+                format!(
+                    "expected more than the lease ({} ticks), got {}",
+                    self.lease, self.pause
+                ),
             ));
         }
         if self.faults.failovers > 0 && !self.replica {
-            return Err("failovers: a failover needs a replica (replica = true)".into());
+            return Some((
+                "faults.failovers",
+                "a failover needs a replica: expected `replica = true` in [redis]".into(),
+            ));
         }
         if self.drift() > 60 {
-            return Err(format!(
-                "skew x clock_jumps: expected at most 60 ticks of drift, got {}",
-                self.drift()
+            return Some((
+                "redis.skew",
+                format!(
+                    "skew × clock_jumps: expected at most 60 ticks of drift, got {}",
+                    self.drift()
+                ),
             ));
         }
         if self.limits.jobs == 0 {
-            return Err("jobs: expected at least 1".into());
+            return Some(("jobs", "expected at least 1".into()));
         }
-        Ok(())
+        None
     }
 
     /// The bound on a client clock's distance from the reference time

@@ -14,7 +14,9 @@
 //!   command, a tick of time, and the faults;
 //! - [`step`]: which actions are enabled and what each does;
 //! - [`space`]: `impl Space for RedisSpace`;
-//! - [`trace`]: a counterexample narrated step by step.
+//! - [`trace`]: a counterexample narrated step by step, and as a trace
+//!   (text and Mermaid) the CLI prints;
+//! - [`report`]: every property's verdict, as ZooKeeper's checker reports.
 //!
 //! **Time.** Actions are instantaneous; [`Action::Tick`] is the only one
 //! that takes time, one tick for everyone at once: every TTL on the server
@@ -68,6 +70,7 @@
 
 pub mod action;
 pub mod config;
+pub mod report;
 pub mod space;
 pub mod state;
 pub mod step;

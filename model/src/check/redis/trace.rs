@@ -4,7 +4,11 @@
 use super::action::Action;
 use super::config::RedisSpace;
 use super::state::{Channel, State};
+use crate::check::explore::Counterexample;
+use crate::check::trace::{Trace, TraceStep};
+use crate::harness::Phase;
 use crate::redis::Key;
+use std::fmt::Write;
 
 impl RedisSpace {
     /// Replays `actions` from the initial state and says what each did;
@@ -61,4 +65,150 @@ impl RedisSpace {
         };
         format!("{what} ({lease}){mark}")
     }
+}
+
+impl RedisSpace {
+    /// Replays `cx` and describes every step as the CLI and JSON show a
+    /// trace: who acted, what happened, the lock's key after it, and who
+    /// holds. `None` if an action is not enabled where the trace takes it.
+    pub fn render(&self, cx: &Counterexample<Action>) -> Option<Trace> {
+        let mut s = self.initial_state();
+        let mut enabled = Vec::new();
+        let mut steps = Vec::new();
+        for (i, &a) in cx.actions.iter().enumerate() {
+            self.enabled(&s, &mut enabled);
+            if !enabled.contains(&a) {
+                return None;
+            }
+            let before = s.clone();
+            self.take(&mut s, a);
+            steps.push(TraceStep {
+                step: i + 1,
+                actor: actor(a),
+                text: self.what(&before, &s, a),
+                tree: vec![key_state(&s)],
+                holders: (1u8..)
+                    .zip(&s.clients)
+                    .filter(|(_, c)| c.phase.holds())
+                    .map(|(n, _)| n)
+                    .collect(),
+                cycle_starts_here: cx.cycle_start == Some(i),
+            });
+        }
+        Some(Trace {
+            steps,
+            cycle_start: cx.cycle_start.map(|c| c + 1),
+        })
+    }
+
+    /// What `a` did, in the recipe's and the server's words.
+    fn what(&self, before: &State, after: &State, a: Action) -> String {
+        let mut parts = Vec::new();
+        match a {
+            Action::Step(c) => {
+                let (b, t) = (&before.clients[c as usize], &after.clients[c as usize]);
+                if let Channel::Replied(r) = &b.channel {
+                    parts.push(format!("reads {r}"));
+                }
+                // Entering lock() comes before its first command.
+                let entered = b.phase != t.phase && t.phase == Phase::Acquiring;
+                if entered {
+                    parts.push(phase_words(t.phase).to_string());
+                }
+                if let Channel::Sent(cmd) = &t.channel {
+                    parts.push(format!("sends {cmd}"));
+                }
+                if b.phase != t.phase && !entered {
+                    parts.push(phase_words(t.phase).to_string());
+                }
+                if parts.is_empty() {
+                    parts.push("steps".into());
+                }
+            }
+            Action::Think(_) => parts.push("thinks a tick before its next round".into()),
+            Action::Serve(c) => match (
+                &before.clients[c as usize].channel,
+                &after.clients[c as usize].channel,
+            ) {
+                (Channel::Sent(cmd), Channel::Replied(r)) => parts.push(format!("{cmd} → {r}")),
+                _ => parts.push(a.to_string()),
+            },
+            Action::Pause(c) => parts.push(format!("c{} pauses for {} ticks", c + 1, self.pause)),
+            Action::ClockAhead(c) => parts.push(format!(
+                "c{}'s clock jumps {} ticks ahead",
+                c + 1,
+                self.skew
+            )),
+            Action::ClockBack(c) => {
+                parts.push(format!("c{}'s clock jumps {} ticks back", c + 1, self.skew))
+            }
+            _ => parts.push(a.to_string()),
+        }
+        if after.foreign_unlock {
+            parts.push("— unlock by non-owner".into());
+        }
+        parts.join("; ")
+    }
+}
+
+/// Who takes `a`, as a trace's actor column names it.
+fn actor(a: Action) -> String {
+    match a {
+        Action::Step(c) | Action::Think(c) => format!("c{}", c + 1),
+        Action::Serve(c) => format!("redis<-c{}", c + 1),
+        Action::Tick => "time".into(),
+        Action::Replicate => "replica".into(),
+        _ => "FAULT".into(),
+    }
+}
+
+fn phase_words(p: Phase) -> &'static str {
+    match p {
+        Phase::Idle => "idle",
+        Phase::Acquiring => "calls lock()",
+        Phase::Holding(_) | Phase::Reacquiring(_) => "holds the lock",
+        Phase::Releasing(_) => "leaves its critical section",
+        Phase::Released => "lock() over: released or gave up",
+        Phase::Finished => "finished its rounds",
+        Phase::Died => "its thread died",
+        Phase::Crashed => "crashed",
+    }
+}
+
+/// The lock's key after a step.
+fn key_state(s: &State) -> String {
+    match s.server.entry(&Key::new(super::step::LOCK_KEY)) {
+        None => "no key".into(),
+        Some(e) => match e.ttl {
+            None => format!("lock = {}, no TTL", e.value),
+            Some(1) => format!("lock = {}, 1 tick left", e.value),
+            Some(t) => format!("lock = {}, {t} ticks left", e.value),
+        },
+    }
+}
+
+/// A Redis trace as a Mermaid `sequenceDiagram`: the clients and the
+/// server as participants, each command with its reply on one arrow.
+pub fn mermaid(trace: &Trace, clients: u8) -> String {
+    let clean = |t: &str| t.replace([';', '#'], ",");
+    let mut out = String::from("sequenceDiagram\n");
+    for c in 1..=clients {
+        let _ = writeln!(out, "    participant c{c}");
+    }
+    out.push_str("    participant Redis\n");
+    for s in &trace.steps {
+        if s.cycle_starts_here {
+            out.push_str("    Note over Redis: cycle starts here\n");
+        }
+        let line = if let Some(c) = s.actor.strip_prefix("redis<-") {
+            format!("    {c}->>Redis: {}", clean(&s.text))
+        } else if s.actor.starts_with('c') {
+            format!("    Note over {}: {}", s.actor, clean(&s.text))
+        } else {
+            format!("    Note over Redis: {}: {}", s.actor, clean(&s.text))
+        };
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
 }

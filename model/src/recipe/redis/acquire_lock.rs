@@ -17,6 +17,13 @@
 //! runs ahead sees a live lock as expired and takes it over (mutual
 //! exclusion); a losing `GETSET` still overwrites the winner's timestamp.
 //!
+//! The seed's second caller (lines 180–188: `locked = acquireLock(...);
+//! if (locked) { business } ... finally { releaseLock(lockKey); }`) runs
+//! `releaseLock` even when `acquireLock` returned false — the misuse the
+//! seed itself describes (line 191: A, not holding, releases B's lock):
+//! its time compare reads B's live timestamp as not past and deletes it.
+//! [`Caller::Second`] runs it (`redis-acquirelock-always-release`).
+//!
 //! Time: values are [stamps](crate::redis::Value::Stamp); the locals keep
 //! `value` and `oldValue` as stamps too (ticks relative to the reference
 //! time), and they age with every tick ([`Locals::aged`]).
@@ -46,6 +53,17 @@ pub enum At {
     AwaitDel,
 }
 
+/// Which of seed 003's callers runs `acquireLock`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Caller {
+    /// Lines 55–66: `return` when `acquireLock` fails; `releaseLock` only
+    /// after it succeeded.
+    First,
+    /// Lines 180–188: `releaseLock` in `finally`, whatever `acquireLock`
+    /// returned.
+    Second,
+}
+
 /// The seed's locals: where it is, `value`, `oldValue` and `tryTimes`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct Locals {
@@ -56,6 +74,11 @@ pub struct Locals {
     pub old: i64,
     /// `tryTimes` after its increment.
     pub tries: u8,
+    /// `acquireLock` returned true this round (the second caller's
+    /// `finally` runs either way). False until then and from the next
+    /// round on, so for the first caller it follows `at` and splits no
+    /// state.
+    pub held: bool,
 }
 
 impl Locals {
@@ -65,6 +88,7 @@ impl Locals {
             value: 0,
             old: 0,
             tries: 0,
+            held: false,
         }
     }
 
@@ -99,13 +123,25 @@ pub fn expired(v: &Value, now: i64) -> bool {
     matches!(v, Value::Stamp(k) if *k < now)
 }
 
-pub fn step(l: &mut Locals, reply: Option<&Reply>, me: &Me) -> Outcome {
+pub fn step(l: &mut Locals, reply: Option<&Reply>, me: &Me, caller: Caller) -> Outcome {
     let key = me.key.clone();
     let setnx = |value: i64| Command::SetNx {
         key: me.key.clone(),
         value: Value::Stamp(value),
     };
-    let fail = || Outcome::only(StepKind::GaveUp);
+    // `acquireLock` returned false: the first caller returns; the second
+    // goes on to its `finally` (lock() has not returned to the harness
+    // until its release went out).
+    let failed = match caller {
+        Caller::First => (At::Lock, Outcome::only(StepKind::GaveUp)),
+        Caller::Second => (At::Finally, Outcome::only(StepKind::Other)),
+    };
+    // The release went out (or was skipped): the round's lock() is over.
+    let released = if l.held {
+        StepKind::SentRelease
+    } else {
+        StepKind::GaveUp
+    };
     let (at, out) = match (l.at, reply) {
         // `value = now + expired + 1`; `tryTimes++ < 3` with tryTimes 0.
         (At::Lock, _) | (At::AwaitDel, Some(_)) => {
@@ -138,25 +174,32 @@ pub fn step(l: &mut Locals, reply: Option<&Reply>, me: &Me) -> Outcome {
             (At::AwaitGetSet, Outcome::send(getset, StepKind::Other))
         }
         // Not past yet, or three blanks, or not a number (caught: false).
-        (At::AwaitGet, Some(_)) => (At::Lock, fail()),
+        (At::AwaitGet, Some(_)) => failed,
         (At::AwaitGetSet, Some(Reply::Bulk(Value::Stamp(g)))) if *g == l.old => {
             (At::Business, Outcome::only(StepKind::Acquired))
         }
-        (At::AwaitGetSet, Some(_)) => (At::Lock, fail()),
-        (At::AwaitSetNx, Some(_)) => (At::Lock, fail()),
+        (At::AwaitGetSet, Some(_)) => failed,
+        (At::AwaitSetNx, Some(_)) => failed,
         (At::Business, _) => (At::Finally, Outcome::only(StepKind::Released)),
         (At::Finally, _) => (
             At::AwaitReleaseGet,
             Outcome::send(Command::Get { key }, StepKind::Other),
         ),
         // `current < Long.valueOf(value)`: delete; else leave it.
-        (At::AwaitReleaseGet, Some(Reply::Bulk(Value::Stamp(k)))) if me.clock < *k => (
-            At::AwaitDel,
-            Outcome::send(Command::Del { key }, StepKind::SentRelease),
-        ),
-        (At::AwaitReleaseGet, Some(_)) => (At::Lock, Outcome::only(StepKind::SentRelease)),
+        (At::AwaitReleaseGet, Some(Reply::Bulk(Value::Stamp(k)))) if me.clock < *k => {
+            (At::AwaitDel, Outcome::send(Command::Del { key }, released))
+        }
+        (At::AwaitReleaseGet, Some(_)) => (At::Lock, Outcome::only(released)),
         (_, None) => (l.at, Outcome::only(StepKind::Other)),
     };
     l.at = at;
+    if out.kind == StepKind::Acquired {
+        l.held = true;
+    } else if matches!(
+        at,
+        At::Lock | At::AwaitSetNx | At::AwaitGet | At::AwaitGetSet
+    ) {
+        l.held = false;
+    }
     out
 }

@@ -11,10 +11,13 @@
 //! | redis-compare-and-delete | [`compare_and_delete`] |
 //! | redis-setnx-expire | [`setnx_expire`] |
 //! | redis-setnx-del | [`setnx_del`] |
-//! | redis-acquirelock | [`acquire_lock`] |
+//! | redis-acquirelock | [`acquire_lock`] (seed 003's first caller) |
+//! | redis-acquirelock-always-release | [`acquire_lock`] (seed 003's second caller) |
+//! | redis-get-then-del | [`get_then_del`] |
 
 pub mod acquire_lock;
 pub mod compare_and_delete;
+pub mod get_then_del;
 pub mod set_px_del;
 pub mod setnx_del;
 pub mod setnx_expire;
@@ -35,15 +38,21 @@ pub enum RedisRecipe {
     SetNxExpire,
     SetNxDel,
     AcquireLock,
+    /// Seed 003's second caller: `releaseLock` in `finally` even when
+    /// `acquireLock` returned false.
+    AcquireLockAlwaysRelease,
+    GetThenDel,
 }
 
 impl RedisRecipe {
-    pub const ALL: [RedisRecipe; 5] = [
+    pub const ALL: [RedisRecipe; 7] = [
         RedisRecipe::SetPxDel,
         RedisRecipe::CompareAndDelete,
         RedisRecipe::SetNxExpire,
         RedisRecipe::SetNxDel,
         RedisRecipe::AcquireLock,
+        RedisRecipe::AcquireLockAlwaysRelease,
+        RedisRecipe::GetThenDel,
     ];
 
     /// The recipe's id (as scenario files and the comparison name it).
@@ -54,6 +63,8 @@ impl RedisRecipe {
             RedisRecipe::SetNxExpire => "redis-setnx-expire",
             RedisRecipe::SetNxDel => "redis-setnx-del",
             RedisRecipe::AcquireLock => "redis-acquirelock",
+            RedisRecipe::AcquireLockAlwaysRelease => "redis-acquirelock-always-release",
+            RedisRecipe::GetThenDel => "redis-get-then-del",
         }
     }
 
@@ -66,14 +77,15 @@ impl RedisRecipe {
     /// and `SETNX` recipes, the key is missing.
     pub fn acquirable(self, server: &RedisServer, lease: i64) -> bool {
         match self {
-            RedisRecipe::SetPxDel | RedisRecipe::CompareAndDelete | RedisRecipe::SetNxExpire => {
-                server.entry(&Key::new(LOCK_KEY)).is_none()
-            }
+            RedisRecipe::SetPxDel
+            | RedisRecipe::CompareAndDelete
+            | RedisRecipe::SetNxExpire
+            | RedisRecipe::GetThenDel => server.entry(&Key::new(LOCK_KEY)).is_none(),
             // Missing, or older than the timeout by the reference clock.
             RedisRecipe::SetNxDel => server
                 .entry(&Key::new(LOCK_KEY))
                 .is_none_or(|e| setnx_del::expired(&e.value, 0, lease)),
-            RedisRecipe::AcquireLock => server
+            RedisRecipe::AcquireLock | RedisRecipe::AcquireLockAlwaysRelease => server
                 .entry(&Key::new(LOCK_KEY))
                 .is_none_or(|e| acquire_lock::expired(&e.value, 0)),
         }
@@ -87,7 +99,10 @@ impl RedisRecipe {
             }
             RedisRecipe::SetNxExpire => Locals::SetNx(setnx_expire::At::Lock),
             RedisRecipe::SetNxDel => Locals::SetNxDel(setnx_del::At::Lock),
-            RedisRecipe::AcquireLock => Locals::AcquireLock(acquire_lock::Locals::start()),
+            RedisRecipe::AcquireLock | RedisRecipe::AcquireLockAlwaysRelease => {
+                Locals::AcquireLock(acquire_lock::Locals::start())
+            }
+            RedisRecipe::GetThenDel => Locals::GetThenDel(get_then_del::At::Lock),
         }
     }
 
@@ -103,7 +118,13 @@ impl RedisRecipe {
             }
             (RedisRecipe::SetNxExpire, Locals::SetNx(at)) => setnx_expire::step(at, reply, me),
             (RedisRecipe::SetNxDel, Locals::SetNxDel(at)) => setnx_del::step(at, reply, me),
-            (RedisRecipe::AcquireLock, Locals::AcquireLock(l)) => acquire_lock::step(l, reply, me),
+            (RedisRecipe::AcquireLock, Locals::AcquireLock(l)) => {
+                acquire_lock::step(l, reply, me, acquire_lock::Caller::First)
+            }
+            (RedisRecipe::AcquireLockAlwaysRelease, Locals::AcquireLock(l)) => {
+                acquire_lock::step(l, reply, me, acquire_lock::Caller::Second)
+            }
+            (RedisRecipe::GetThenDel, Locals::GetThenDel(at)) => get_then_del::step(at, reply, me),
             // A recipe's clients start in its own locals and stay there.
             (_, at) => unreachable!("{self} cannot run from {at:?}"),
         }
@@ -128,6 +149,8 @@ pub enum Locals {
     SetNxDel(setnx_del::At),
     /// Seed 003's `acquireLock` with its stamps and `tryTimes`.
     AcquireLock(acquire_lock::Locals),
+    /// `SET key token NX PX lease`, work, then `GET` and a `DEL` if ours.
+    GetThenDel(get_then_del::At),
 }
 
 impl Locals {
@@ -138,6 +161,7 @@ impl Locals {
             Locals::SetNx(at) => at.awaits_reply(),
             Locals::SetNxDel(at) => at.awaits_reply(),
             Locals::AcquireLock(l) => l.awaits_reply(),
+            Locals::GetThenDel(at) => at.awaits_reply(),
         }
     }
 
@@ -157,6 +181,7 @@ impl Locals {
             Locals::SetNx(at) => at.won(reply),
             Locals::SetNxDel(at) => at.won(reply),
             Locals::AcquireLock(l) => l.won(reply),
+            Locals::GetThenDel(at) => at == get_then_del::At::AwaitSet && *reply == Reply::Ok,
         }
     }
 }
@@ -181,7 +206,9 @@ impl RedisRecipe {
     pub fn expired(self, v: &Value, now: i64, lease: i64) -> bool {
         match self {
             RedisRecipe::SetNxDel => setnx_del::expired(v, now, lease),
-            RedisRecipe::AcquireLock => acquire_lock::expired(v, now),
+            RedisRecipe::AcquireLock | RedisRecipe::AcquireLockAlwaysRelease => {
+                acquire_lock::expired(v, now)
+            }
             _ => false,
         }
     }

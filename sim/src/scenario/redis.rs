@@ -1,0 +1,292 @@
+//! Redis scenario files: a recipe of the Redis backend (its id begins
+//! `redis-`), time in ticks, the Redis faults' budgets, the checker's
+//! bounds and what it must find. Only the exhaustive checker explores them
+//! so far (`locksmith check`, and `cargo test --test scenarios`).
+//!
+//! ```toml
+//! recipe = "redis-set-px-del"
+//! clients = 2
+//! acquisitions = 1
+//!
+//! [redis]                  # time in ticks (a tick is one model millisecond)
+//! lease = 3                # PX, or a timestamp recipe's timeout
+//! critical_section = 2     # shorter than the lease (default: lease - 1)
+//! pause = 4                # a pause fault's length, longer than the lease (default: lease + 1)
+//! skew = 4                 # how far a clock jump moves a client's clock (default: lease + 1)
+//! replica = false          # a replica behind asynchronous replication
+//!
+//! [faults]                 # budgets per run
+//! pauses = 1               # a client's process stops for `pause` ticks, at any step
+//! crashes = 0              # a client's process crashes: its connection closes, its keys stay
+//! clock_jumps = 0          # a client's clock jumps `skew` ticks ahead or back
+//! restarts = 0             # the server restarts without persistence (between commands)
+//! failovers = 0            # the replica takes over without the writes it missed
+//!
+//! [expect]                 # as for ZooKeeper (crate::expect)
+//! verdict = "violated"
+//! property = "mutual exclusion"
+//! violated = { "unlock by non-owner" = 20 }
+//! steps = 15
+//! states = 1061
+//!
+//! [check]
+//! max_states = 2000000
+//! max_depth = 200
+//! max_memory_mb = 2048
+//! ```
+
+use super::{error_at, friendly, locate, KeyPath, ScenarioError};
+use crate::expect::{Expectation, RawExpect};
+use locksmith_model::check::redis::{RedisFaults, RedisSpace};
+use locksmith_model::recipe::redis::RedisRecipe;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// The Redis recipe a scenario's text names, if it names one (text that
+/// is not TOML names none: the ordinary loader says where it breaks).
+pub fn recipe_of(text: &str) -> Option<RedisRecipe> {
+    let table: toml::Table = toml::from_str(text).ok()?;
+    RedisRecipe::parse(table.get("recipe")?.as_str()?)
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Raw {
+    recipe: String,
+    clients: u8,
+    #[serde(default = "one")]
+    acquisitions: u8,
+    #[serde(default)]
+    description: String,
+    #[serde(default)]
+    redis: RawTime,
+    #[serde(default)]
+    faults: RawFaults,
+    #[serde(default)]
+    expect: Option<RawExpect>,
+    #[serde(default)]
+    check: RawCheck,
+}
+
+fn one() -> u8 {
+    1
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTime {
+    lease: Option<u8>,
+    critical_section: Option<u8>,
+    pause: Option<u8>,
+    skew: Option<u8>,
+    #[serde(default)]
+    replica: bool,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFaults {
+    #[serde(default)]
+    pauses: u8,
+    #[serde(default)]
+    crashes: u8,
+    #[serde(default)]
+    clock_jumps: u8,
+    #[serde(default)]
+    restarts: u8,
+    #[serde(default)]
+    failovers: u8,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCheck {
+    max_states: Option<usize>,
+    max_depth: Option<usize>,
+    max_memory_mb: Option<usize>,
+}
+
+/// A Redis scenario, ready to explore.
+#[derive(Debug, Clone)]
+pub struct RedisScenario {
+    /// The file name without `.toml`.
+    pub name: String,
+    pub path: PathBuf,
+    pub description: String,
+    pub space: RedisSpace,
+    /// What the checker must find (`[expect]`).
+    pub expect: Option<Expectation>,
+}
+
+impl RedisScenario {
+    pub fn recipe(&self) -> RedisRecipe {
+        self.space.recipe
+    }
+
+    pub fn parse(path: &Path, text: &str) -> Result<RedisScenario, ScenarioError> {
+        let at_span = |span: Option<std::ops::Range<usize>>, message: String| {
+            error_at(path, text, span, &message)
+        };
+        let at = |key: &KeyPath, message: String| at_span(locate::span_of(text, key), message);
+        let raw: Raw = toml::from_str(text).map_err(|e| {
+            let span = e.span().filter(|r| !(r.start == 0 && r.end >= text.len()));
+            at_span(span.or(e.span()), friendly(e.message()))
+        })?;
+        let key = |dotted: &str| match dotted.rsplit_once('.') {
+            Some((table, k)) => KeyPath::of(Some(table), k),
+            None => KeyPath::of(None, dotted),
+        };
+        let recipe = RedisRecipe::parse(&raw.recipe).ok_or_else(|| {
+            at(
+                &key("recipe"),
+                format!("unknown Redis recipe `{}`", raw.recipe),
+            )
+        })?;
+        let mut space = RedisSpace::new(recipe);
+        space.clients = raw.clients;
+        space.acquisitions = raw.acquisitions;
+        let t = &raw.redis;
+        space.lease = t.lease.unwrap_or(space.lease);
+        space.work = t.critical_section.unwrap_or(space.lease.saturating_sub(1));
+        space.pause = t.pause.unwrap_or(space.lease.saturating_add(1));
+        space.skew = t.skew.unwrap_or(space.lease.saturating_add(1));
+        space.replica = t.replica;
+        space.faults = RedisFaults {
+            pauses: raw.faults.pauses,
+            crashes: raw.faults.crashes,
+            restarts: raw.faults.restarts,
+            failovers: raw.faults.failovers,
+            clock_jumps: raw.faults.clock_jumps,
+        };
+        for (name, value) in [
+            ("max_states", raw.check.max_states),
+            ("max_depth", raw.check.max_depth),
+            ("max_memory_mb", raw.check.max_memory_mb),
+        ] {
+            if value == Some(0) {
+                return Err(at(
+                    &KeyPath::of(Some("check"), name),
+                    format!("{name} = 0: expected at least 1 (a bound of 0 explores nothing)"),
+                ));
+            }
+        }
+        if let Some(n) = raw.check.max_states {
+            space.limits.max_states = n;
+        }
+        if let Some(d) = raw.check.max_depth {
+            space.limits.max_depth = d;
+        }
+        if let Some(mb) = raw.check.max_memory_mb {
+            space.limits.max_memory = mb.saturating_mul(1 << 20);
+        }
+        if let Some((k, why)) = space.problem() {
+            // A default that breaks a rule points at its table.
+            return Err(at(&key(k), format!("{k}: {why}")));
+        }
+        let expect = raw
+            .expect
+            .as_ref()
+            .map(|e| {
+                Expectation::parse(e).map_err(|(k, why)| {
+                    let mut p = KeyPath::table("expect");
+                    p.0.extend(k.0);
+                    at(&p, why)
+                })
+            })
+            .transpose()?;
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Ok(RedisScenario {
+            name,
+            path: path.to_path_buf(),
+            description: raw.description,
+            space,
+            expect,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{AnyScenario, Scenario};
+    use std::path::Path;
+
+    fn error(text: &str) -> String {
+        match AnyScenario::parse(Path::new("r.toml"), text) {
+            Ok(_) => panic!("accepted: {text}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    const HEAD: &str = "recipe = \"redis-set-px-del\"\nclients = 2\n";
+
+    #[test]
+    fn a_redis_scenario_loads_with_its_defaults_from_the_lease() {
+        let text = format!("{HEAD}[redis]\nlease = 5\n[faults]\npauses = 1\n");
+        let Ok(AnyScenario::Redis(sc)) = AnyScenario::parse(Path::new("r.toml"), &text) else {
+            panic!("not a Redis scenario");
+        };
+        let s = &sc.space;
+        assert_eq!((s.lease, s.work, s.pause, s.skew), (5, 4, 6, 6));
+        assert_eq!(s.faults.pauses, 1);
+    }
+
+    #[test]
+    fn a_broken_time_rule_points_at_its_key() {
+        let e = error(&format!("{HEAD}[redis]\nlease = 3\ncritical_section = 3\n"));
+        assert!(
+            e.starts_with("r.toml:5:1: redis.critical_section: expected 1 to 2 ticks"),
+            "{e}"
+        );
+        let e = error(&format!("{HEAD}[redis]\nlease = 3\npause = 2\n"));
+        assert!(
+            e.starts_with("r.toml:5:1: redis.pause: expected more than the lease"),
+            "{e}"
+        );
+        let e = error(&format!("{HEAD}[faults]\nfailovers = 1\n"));
+        assert!(e.starts_with("r.toml:4:1: faults.failovers:"), "{e}");
+        assert!(e.contains("replica = true"), "{e}");
+    }
+
+    #[test]
+    fn zookeeper_keys_in_a_redis_scenario_are_refused_with_their_line() {
+        let e = error(&format!("{HEAD}[faults]\nwaiter_expiries = 1\n"));
+        assert!(
+            e.starts_with("r.toml:4:1: unknown field `waiter_expiries`"),
+            "{e}"
+        );
+        assert!(e.contains("expected one of `pauses`"), "{e}");
+        let e = error(&format!("{HEAD}[sim]\nseeds = 3\n"));
+        assert!(e.starts_with("r.toml:3:"), "{e}");
+    }
+
+    #[test]
+    fn the_redis_properties_can_be_expected_and_a_wrong_one_is_refused() {
+        let ok = format!(
+            "{HEAD}[expect]\nverdict = \"violated\"\nproperty = \"stuck lock\"\nholds = [\"unlock by non-owner\"]\n"
+        );
+        assert!(AnyScenario::parse(Path::new("r.toml"), &ok).is_ok());
+        let e = error(&format!(
+            "{HEAD}[expect]\nverdict = \"holds\"\nholds = [\"unlock by stranger\"]\n"
+        ));
+        assert!(e.starts_with("r.toml:5:10: unknown property"), "{e}");
+    }
+
+    #[test]
+    fn a_zookeeper_command_refuses_a_redis_scenario_at_its_recipe() {
+        let text = format!(
+            "clients = 2\n{HEAD}",
+            HEAD = "recipe = \"redis-acquirelock\"\n"
+        );
+        let e = Scenario::parse(Path::new("r.toml"), &text)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("r.toml:2:1: recipe `redis-acquirelock` runs on Redis"),
+            "{e}"
+        );
+        assert!(e.contains("expected a ZooKeeper recipe"), "{e}");
+    }
+}
