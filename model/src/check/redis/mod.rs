@@ -36,8 +36,9 @@
 //!
 //! **A busy loop costs time.** A recipe step never loops without a
 //! blocking call: a step ends at the first command it sends, and a retry
-//! after a failed attempt (none of the recipes here has one yet: seed
-//! 003's caller gives up) must sleep, a counter of ticks like the work.
+//! after a failed attempt must sleep, a counter of ticks like the work
+//! (seed 004's `redis-setnx-getset` loop sleeps a tick; seed 003's
+//! callers give up instead).
 //!
 //! **The horizon.** States keep time relative: a key's *remaining* TTL and
 //! each counter's remaining ticks, never an absolute time. Nothing in a

@@ -261,5 +261,8 @@ impl RedisSpace {
         if out.kind == StepKind::Acquired {
             cl.timer = self.work;
         }
+        if out.sleep {
+            cl.timer = 1;
+        }
     }
 }
