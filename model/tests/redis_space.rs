@@ -401,3 +401,19 @@ fn setnx_getset_takes_a_crashed_lock_once_but_not_a_paused_one() {
     assert!(x.found.is_empty());
     assert_eq!(x.states, 200);
 }
+
+#[test]
+fn a_server_clock_jump_ahead_expires_a_holders_key_at_once() {
+    // The server's clock steps 4 ticks ahead while c1 holds a 3-tick key:
+    // the key goes without any time passing and c2 sets its own (7 steps).
+    let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
+    space.faults.server_clock_jumps = 1;
+    let x = run(&space);
+    assert!(x.bound.is_none());
+    assert_eq!(x.states, 508);
+    let me = story(&space, &x, Property::MutualExclusion);
+    assert_eq!(me.len(), 7);
+    assert!(me[4].contains("server's clock jumps ahead") && me[4].contains("no key"));
+    assert!(!me.iter().any(|l| l.contains("a tick passes")));
+    assert_eq!(x.found[&Property::UnlockByNonOwner].actions.len(), 12);
+}

@@ -5,7 +5,8 @@
 //!
 //! - [`config`]: [`RedisSpace`], one configuration — recipe, clients,
 //!   rounds, the lease, the critical section, a pause and a clock skew in
-//!   ticks, a replica, fault budgets (pauses, crashes, clock jumps,
+//!   ticks, a replica, fault budgets (pauses, crashes, client and server
+//!   clock jumps,
 //!   restarts, failovers), bounds;
 //! - [`state`]: the server and, per client, its recipe position, harness
 //!   [`Phase`](crate::harness::Phase), its one command in flight or reply
