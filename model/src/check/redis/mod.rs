@@ -6,8 +6,7 @@
 //! - [`config`]: [`RedisSpace`], one configuration — recipe, clients,
 //!   rounds, the lease, the critical section, a pause and a clock skew in
 //!   ticks, a replica, fault budgets (pauses, crashes, client and server
-//!   clock jumps,
-//!   restarts, failovers), bounds;
+//!   clock jumps, restarts, failovers), bounds;
 //! - [`state`]: the server and, per client, its recipe position, harness
 //!   [`Phase`](crate::harness::Phase), its one command in flight or reply
 //!   waiting, its timers and its clock;
