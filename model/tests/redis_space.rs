@@ -374,3 +374,46 @@ fn acquirelock_second_caller_deletes_a_live_lock_it_never_got() {
         [Property::UnlockByNonOwner]
     );
 }
+
+#[test]
+fn setnx_getset_takes_a_crashed_lock_once_but_not_a_paused_one() {
+    // Seed 004's method 2 (lines 77-92): with a crashed holder, three
+    // clients, one GETSET wins (the seed's claim holds at tick resolution);
+    // a holder paused past its timeout is taken over while it works (21
+    // steps), and its time-compared release then deletes the taker's key
+    // (27 steps), as for seed 003's acquireLock.
+    let mut space = RedisSpace::new(RedisRecipe::SetNxGetSet);
+    space.clients = 3;
+    space.faults.crashes = 1;
+    let x = run(&space);
+    assert!(x.bound.is_none());
+    assert!(x.found.is_empty(), "{:?}", x.found.keys());
+    assert_eq!((x.states, x.acquired), (29980, 0b111));
+    let space = with_pauses(RedisRecipe::SetNxGetSet, 1);
+    let x = run(&space);
+    assert_eq!(x.states, 1903);
+    assert_eq!(story(&space, &x, Property::MutualExclusion).len(), 21);
+    let un = story(&space, &x, Property::UnlockByNonOwner);
+    assert_eq!(un.len(), 27);
+    assert!(un[25].contains("c1 steps: DEL lock"), "{}", un[25]);
+    // The loop sleeps a tick between attempts: without faults it holds.
+    let x = run(&RedisSpace::new(RedisRecipe::SetNxGetSet));
+    assert!(x.found.is_empty());
+    assert_eq!(x.states, 200);
+}
+
+#[test]
+fn a_server_clock_jump_ahead_expires_a_holders_key_at_once() {
+    // The server's clock steps 4 ticks ahead while c1 holds a 3-tick key:
+    // the key goes without any time passing and c2 sets its own (7 steps).
+    let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
+    space.faults.server_clock_jumps = 1;
+    let x = run(&space);
+    assert!(x.bound.is_none());
+    assert_eq!(x.states, 508);
+    let me = story(&space, &x, Property::MutualExclusion);
+    assert_eq!(me.len(), 7);
+    assert!(me[4].contains("server's clock jumps ahead") && me[4].contains("no key"));
+    assert!(!me.iter().any(|l| l.contains("a tick passes")));
+    assert_eq!(x.found[&Property::UnlockByNonOwner].actions.len(), 12);
+}

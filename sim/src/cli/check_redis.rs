@@ -76,6 +76,7 @@ pub fn to_json(sc: &RedisScenario, r: &Report) -> serde_json::Value {
             "clock_jumps": s.faults.clock_jumps,
             "restarts": s.faults.restarts,
             "failovers": s.faults.failovers,
+            "server_clock_jumps": s.faults.server_clock_jumps,
         },
         "verdict": r.verdict.name(),
         "property": r.property.map(|p| p.name()),

@@ -21,6 +21,7 @@
 //! clock_jumps = 0          # a client's clock jumps `skew` ticks ahead or back
 //! restarts = 0             # the server restarts without persistence (between commands)
 //! failovers = 0            # the replica takes over without the writes it missed
+//! server_clock_jumps = 0   # the server's clock jumps `skew` ticks ahead (TTLs shrink) or back
 //!
 //! [expect]                 # as for ZooKeeper (crate::expect)
 //! verdict = "violated"
@@ -96,6 +97,8 @@ struct RawFaults {
     restarts: u8,
     #[serde(default)]
     failovers: u8,
+    #[serde(default)]
+    server_clock_jumps: u8,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -157,6 +160,7 @@ impl RedisScenario {
             restarts: raw.faults.restarts,
             failovers: raw.faults.failovers,
             clock_jumps: raw.faults.clock_jumps,
+            server_clock_jumps: raw.faults.server_clock_jumps,
         };
         for (name, value) in [
             ("max_states", raw.check.max_states),

@@ -21,6 +21,12 @@ pub enum Action {
     ClockAhead(u8),
     /// Fault: client `c`'s clock jumps back by the configured skew.
     ClockBack(u8),
+    /// Fault: the server's clock jumps ahead by the configured skew: its
+    /// TTLs shrink at once (keys past their deadline go).
+    ServerClockAhead,
+    /// Fault: the server's clock jumps back by the configured skew: every
+    /// TTL grows (Redis keeps absolute deadlines).
+    ServerClockBack,
     /// The replica receives the oldest write it has not received.
     Replicate,
     /// Fault: the server restarts without persistence.
@@ -40,7 +46,12 @@ impl Action {
             | Action::Crash(c)
             | Action::ClockAhead(c)
             | Action::ClockBack(c) => Some(c),
-            Action::Tick | Action::Replicate | Action::Restart | Action::Failover => None,
+            Action::Tick
+            | Action::ServerClockAhead
+            | Action::ServerClockBack
+            | Action::Replicate
+            | Action::Restart
+            | Action::Failover => None,
         }
     }
 
@@ -51,6 +62,8 @@ impl Action {
                 | Action::Crash(_)
                 | Action::ClockAhead(_)
                 | Action::ClockBack(_)
+                | Action::ServerClockAhead
+                | Action::ServerClockBack
                 | Action::Restart
                 | Action::Failover
         )
@@ -68,6 +81,8 @@ impl fmt::Display for Action {
             Action::Crash(c) => write!(f, "c{} crashes (fault)", c + 1),
             Action::ClockAhead(c) => write!(f, "c{}'s clock jumps ahead (fault)", c + 1),
             Action::ClockBack(c) => write!(f, "c{}'s clock jumps back (fault)", c + 1),
+            Action::ServerClockAhead => write!(f, "the server's clock jumps ahead (fault)"),
+            Action::ServerClockBack => write!(f, "the server's clock jumps back (fault)"),
             Action::Replicate => write!(f, "the replica receives a write"),
             Action::Restart => write!(f, "the server restarts empty (fault)"),
             Action::Failover => write!(f, "the replica takes over (fault)"),

@@ -28,6 +28,9 @@ pub struct RedisFaults {
     pub failovers: u8,
     /// A client's clock jumps [`RedisSpace::skew`] ticks ahead or back.
     pub clock_jumps: u8,
+    /// The server's clock jumps [`RedisSpace::skew`] ticks ahead (TTLs
+    /// shrink) or back (TTLs grow), at any step.
+    pub server_clock_jumps: u8,
 }
 
 /// A configuration of the Redis system: what [`super::space`] explores.

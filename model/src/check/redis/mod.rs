@@ -5,8 +5,8 @@
 //!
 //! - [`config`]: [`RedisSpace`], one configuration — recipe, clients,
 //!   rounds, the lease, the critical section, a pause and a clock skew in
-//!   ticks, a replica, fault budgets (pauses, crashes, clock jumps,
-//!   restarts, failovers), bounds;
+//!   ticks, a replica, fault budgets (pauses, crashes, client and server
+//!   clock jumps, restarts, failovers), bounds;
 //! - [`state`]: the server and, per client, its recipe position, harness
 //!   [`Phase`](crate::harness::Phase), its one command in flight or reply
 //!   waiting, its timers and its clock;
@@ -36,8 +36,9 @@
 //!
 //! **A busy loop costs time.** A recipe step never loops without a
 //! blocking call: a step ends at the first command it sends, and a retry
-//! after a failed attempt (none of the recipes here has one yet: seed
-//! 003's caller gives up) must sleep, a counter of ticks like the work.
+//! after a failed attempt must sleep, a counter of ticks like the work
+//! (seed 004's `redis-setnx-getset` loop sleeps a tick; seed 003's
+//! callers give up instead).
 //!
 //! **The horizon.** States keep time relative: a key's *remaining* TTL and
 //! each counter's remaining ticks, never an absolute time. Nothing in a

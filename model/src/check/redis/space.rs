@@ -88,6 +88,8 @@ impl Space for RedisSpace {
             | Action::Crash(_)
             | Action::ClockAhead(_)
             | Action::ClockBack(_)
+            | Action::ServerClockAhead
+            | Action::ServerClockBack
             | Action::Replicate
             | Action::Restart
             | Action::Failover => NO_AGENT,
@@ -103,7 +105,12 @@ impl Space for RedisSpace {
             Action::Crash(c) => Action::Crash(f(c)),
             Action::ClockAhead(c) => Action::ClockAhead(f(c)),
             Action::ClockBack(c) => Action::ClockBack(f(c)),
-            Action::Tick | Action::Replicate | Action::Restart | Action::Failover => a,
+            Action::Tick
+            | Action::ServerClockAhead
+            | Action::ServerClockBack
+            | Action::Replicate
+            | Action::Restart
+            | Action::Failover => a,
         }
     }
 

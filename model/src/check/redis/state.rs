@@ -55,7 +55,8 @@ impl Client {
     /// begun its release: its tenure is current (whether it has read the
     /// reply yet or not).
     pub fn in_tenure(&self) -> bool {
-        self.phase.holds() || matches!(&self.channel, Channel::Replied(r) if self.locals.won(r))
+        self.phase.holds()
+            || matches!(&self.channel, Channel::Replied(r) if self.locals.won(r, i64::from(self.clock)))
     }
 
     /// The process still runs its loop.

@@ -89,6 +89,10 @@ impl RedisSpace {
         if between_commands && s.left.failovers > 0 && s.server.has_replica() {
             out.push(Action::Failover);
         }
+        if s.left.server_clock_jumps > 0 {
+            out.push(Action::ServerClockAhead);
+            out.push(Action::ServerClockBack);
+        }
         for (c, cl) in (0u8..).zip(&s.clients) {
             if s.left.pauses > 0 && cl.alive() && cl.paused == 0 {
                 out.push(Action::Pause(c));
@@ -145,6 +149,17 @@ impl RedisSpace {
                 s.left.clock_jumps -= 1;
                 let cl = &mut s.clients[c as usize];
                 cl.clock = cl.clock.saturating_sub(self.skew as i8);
+            }
+            Action::ServerClockAhead => {
+                s.left.server_clock_jumps -= 1;
+                s.server.jump_forward(u64::from(self.skew));
+                if s.server.entry(&Key::new(LOCK_KEY)).is_none() {
+                    s.owner = None;
+                }
+            }
+            Action::ServerClockBack => {
+                s.left.server_clock_jumps -= 1;
+                s.server.jump_back(u64::from(self.skew));
             }
             Action::Replicate => {
                 s.server.replicate_one();
@@ -260,6 +275,9 @@ impl RedisSpace {
         }
         if out.kind == StepKind::Acquired {
             cl.timer = self.work;
+        }
+        if out.sleep {
+            cl.timer = 1;
         }
     }
 }

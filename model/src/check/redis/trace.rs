@@ -142,6 +142,14 @@ impl RedisSpace {
             Action::ClockBack(c) => {
                 parts.push(format!("c{}'s clock jumps {} ticks back", c + 1, self.skew))
             }
+            Action::ServerClockAhead => parts.push(format!(
+                "the server's clock jumps {} ticks ahead: its TTLs shrink",
+                self.skew
+            )),
+            Action::ServerClockBack => parts.push(format!(
+                "the server's clock jumps {} ticks back: its TTLs grow",
+                self.skew
+            )),
             _ => parts.push(a.to_string()),
         }
         if after.foreign_unlock {

@@ -14,6 +14,7 @@
 //! | redis-acquirelock | [`acquire_lock`] (seed 003's first caller) |
 //! | redis-acquirelock-always-release | [`acquire_lock`] (seed 003's second caller) |
 //! | redis-get-then-del | [`get_then_del`] |
+//! | redis-setnx-getset | [`setnx_getset`] |
 
 pub mod acquire_lock;
 pub mod compare_and_delete;
@@ -21,6 +22,7 @@ pub mod get_then_del;
 pub mod set_px_del;
 pub mod setnx_del;
 pub mod setnx_expire;
+pub mod setnx_getset;
 
 use crate::harness::StepKind;
 use crate::redis::{Command, Key, RedisServer, Reply, Value};
@@ -42,10 +44,11 @@ pub enum RedisRecipe {
     /// `acquireLock` returned false.
     AcquireLockAlwaysRelease,
     GetThenDel,
+    SetNxGetSet,
 }
 
 impl RedisRecipe {
-    pub const ALL: [RedisRecipe; 7] = [
+    pub const ALL: [RedisRecipe; 8] = [
         RedisRecipe::SetPxDel,
         RedisRecipe::CompareAndDelete,
         RedisRecipe::SetNxExpire,
@@ -53,6 +56,7 @@ impl RedisRecipe {
         RedisRecipe::AcquireLock,
         RedisRecipe::AcquireLockAlwaysRelease,
         RedisRecipe::GetThenDel,
+        RedisRecipe::SetNxGetSet,
     ];
 
     /// The recipe's id (as scenario files and the comparison name it).
@@ -65,6 +69,7 @@ impl RedisRecipe {
             RedisRecipe::AcquireLock => "redis-acquirelock",
             RedisRecipe::AcquireLockAlwaysRelease => "redis-acquirelock-always-release",
             RedisRecipe::GetThenDel => "redis-get-then-del",
+            RedisRecipe::SetNxGetSet => "redis-setnx-getset",
         }
     }
 
@@ -85,7 +90,9 @@ impl RedisRecipe {
             RedisRecipe::SetNxDel => server
                 .entry(&Key::new(LOCK_KEY))
                 .is_none_or(|e| setnx_del::expired(&e.value, 0, lease)),
-            RedisRecipe::AcquireLock | RedisRecipe::AcquireLockAlwaysRelease => server
+            RedisRecipe::AcquireLock
+            | RedisRecipe::AcquireLockAlwaysRelease
+            | RedisRecipe::SetNxGetSet => server
                 .entry(&Key::new(LOCK_KEY))
                 .is_none_or(|e| acquire_lock::expired(&e.value, 0)),
         }
@@ -103,6 +110,7 @@ impl RedisRecipe {
                 Locals::AcquireLock(acquire_lock::Locals::start())
             }
             RedisRecipe::GetThenDel => Locals::GetThenDel(get_then_del::At::Lock),
+            RedisRecipe::SetNxGetSet => Locals::SetNxGetSet(setnx_getset::Locals::start()),
         }
     }
 
@@ -125,6 +133,7 @@ impl RedisRecipe {
                 acquire_lock::step(l, reply, me, acquire_lock::Caller::Second)
             }
             (RedisRecipe::GetThenDel, Locals::GetThenDel(at)) => get_then_del::step(at, reply, me),
+            (RedisRecipe::SetNxGetSet, Locals::SetNxGetSet(l)) => setnx_getset::step(l, reply, me),
             // A recipe's clients start in its own locals and stay there.
             (_, at) => unreachable!("{self} cannot run from {at:?}"),
         }
@@ -151,6 +160,8 @@ pub enum Locals {
     AcquireLock(acquire_lock::Locals),
     /// `SET key token NX PX lease`, work, then `GET` and a `DEL` if ours.
     GetThenDel(get_then_del::At),
+    /// Seed 004's blocking `SETNX`/`GET`/`GETSET` loop with its timestamp.
+    SetNxGetSet(setnx_getset::Locals),
 }
 
 impl Locals {
@@ -162,6 +173,7 @@ impl Locals {
             Locals::SetNxDel(at) => at.awaits_reply(),
             Locals::AcquireLock(l) => l.awaits_reply(),
             Locals::GetThenDel(at) => at.awaits_reply(),
+            Locals::SetNxGetSet(l) => l.awaits_reply(),
         }
     }
 
@@ -169,19 +181,22 @@ impl Locals {
     pub fn aged(self, floor: i64) -> Locals {
         match self {
             Locals::AcquireLock(l) => Locals::AcquireLock(l.aged(floor)),
+            Locals::SetNxGetSet(l) => Locals::SetNxGetSet(l.aged(floor)),
             other => other,
         }
     }
 
-    /// `reply`, waiting to be read here, says the lock operation succeeded:
-    /// the client's tenure began at the server before it knows it.
-    pub fn won(self, reply: &Reply) -> bool {
+    /// `reply`, waiting to be read here, says the lock operation succeeded
+    /// (read on the client's clock, `now`): the client's tenure began at
+    /// the server before it knows it.
+    pub fn won(self, reply: &Reply, now: i64) -> bool {
         match self {
             Locals::SetPx(at) => at == set_px_del::At::AwaitSet && *reply == Reply::Ok,
             Locals::SetNx(at) => at.won(reply),
             Locals::SetNxDel(at) => at.won(reply),
             Locals::AcquireLock(l) => l.won(reply),
             Locals::GetThenDel(at) => at == get_then_del::At::AwaitSet && *reply == Reply::Ok,
+            Locals::SetNxGetSet(l) => l.won(reply, now),
         }
     }
 }
@@ -206,9 +221,9 @@ impl RedisRecipe {
     pub fn expired(self, v: &Value, now: i64, lease: i64) -> bool {
         match self {
             RedisRecipe::SetNxDel => setnx_del::expired(v, now, lease),
-            RedisRecipe::AcquireLock | RedisRecipe::AcquireLockAlwaysRelease => {
-                acquire_lock::expired(v, now)
-            }
+            RedisRecipe::AcquireLock
+            | RedisRecipe::AcquireLockAlwaysRelease
+            | RedisRecipe::SetNxGetSet => acquire_lock::expired(v, now),
             _ => false,
         }
     }
@@ -221,6 +236,9 @@ pub struct Outcome {
     /// first blocking call).
     pub send: Option<Command>,
     pub kind: StepKind,
+    /// The step ends in a tick-long sleep (a polling loop's wait): a busy
+    /// loop costs time.
+    pub sleep: bool,
 }
 
 impl Outcome {
@@ -228,10 +246,23 @@ impl Outcome {
         Outcome {
             send: Some(cmd),
             kind,
+            sleep: false,
         }
     }
 
     fn only(kind: StepKind) -> Outcome {
-        Outcome { send: None, kind }
+        Outcome {
+            send: None,
+            kind,
+            sleep: false,
+        }
+    }
+
+    fn sleep(kind: StepKind) -> Outcome {
+        Outcome {
+            send: None,
+            kind,
+            sleep: true,
+        }
     }
 }
