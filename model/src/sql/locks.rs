@@ -16,8 +16,10 @@
 //! - [`LockKind::InsertIntention`]: an `INSERT` into a gap. Waits for
 //!   another's gap lock; created only when it has to wait (as in InnoDB).
 //!
-//! A request waits for every conflicting lock *before it in the queue*,
-//! granted or waiting, so waiters are served first come, first served.
+//! A request waits for every conflicting lock before it in the queue,
+//! granted or waiting, so waiters are served first come, first served;
+//! and for a conflicting lock granted after it (only a gap lock can be:
+//! it never waits, and an insert waiting on the gap waits for it too).
 
 use super::{ConnId, Name};
 use serde::Serialize;
@@ -88,8 +90,11 @@ impl Locks {
         })
     }
 
-    /// The first lock before position `pos` that a request of `kind` on
-    /// `name` by `conn` waits for.
+    /// The first lock that a request of `kind` on `name` by `conn`, queued
+    /// at position `pos`, waits for: a conflicting request ahead of it, or
+    /// a conflicting granted lock anywhere. (A gap lock is granted even
+    /// behind a waiting insert, and the insert then waits for it too, as
+    /// MariaDB 10.11 does: the conformance test found it.)
     fn blocker_before(
         &self,
         conn: ConnId,
@@ -97,9 +102,9 @@ impl Locks {
         kind: LockKind,
         pos: usize,
     ) -> Option<usize> {
-        self.list[..pos]
-            .iter()
-            .position(|l| l.conn != conn && &l.name == name && l.kind.blocks(kind))
+        self.list.iter().enumerate().position(|(i, l)| {
+            (i < pos || !l.waiting) && l.conn != conn && &l.name == name && l.kind.blocks(kind)
+        })
     }
 
     /// Requests a lock: true if `conn` holds it now, false if a waiting

@@ -392,3 +392,26 @@ fn begin_inside_a_transaction_commits_it() {
     reply(&mut s, A, &Statement::Rollback);
     assert_eq!(reply(&mut s, B, &select("l")), row(1, 0, 0));
 }
+
+#[test]
+fn a_gap_lock_taken_behind_a_waiting_insert_holds_it_back_too() {
+    let mut s = server(3);
+    reply(&mut s, A, &Statement::Begin);
+    assert_eq!(reply(&mut s, A, &for_update("l")), Reply::Rows(None));
+    assert!(run(&mut s, C, &insert("l", 0)).is_empty());
+    reply(&mut s, B, &Statement::Begin);
+    assert_eq!(
+        reply(&mut s, B, &delete("l")),
+        ok(0),
+        "a gap lock never waits"
+    );
+    assert_eq!(run(&mut s, A, &Statement::Rollback), vec![(A, ok(0))]);
+    assert!(
+        s.blocked(C).is_some(),
+        "B's gap lock still holds the insert"
+    );
+    assert_eq!(
+        run(&mut s, B, &Statement::Commit),
+        vec![(B, ok(0)), (C, inserted(1))]
+    );
+}
