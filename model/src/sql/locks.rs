@@ -77,11 +77,14 @@ impl Locks {
         self.list.iter()
     }
 
-    /// Whether `conn` already holds a granted lock that covers `kind`.
+    /// Whether `conn` already holds a granted explicit lock that covers
+    /// `kind` (InnoDB's `lock_rec_has_expl`: an inserter's implicit lock
+    /// does not count, so it takes explicit locks on its own row).
     pub fn holds(&self, conn: ConnId, name: &Name, kind: LockKind) -> bool {
         self.list.iter().any(|l| {
             l.conn == conn
                 && !l.waiting
+                && !l.implicit
                 && &l.name == name
                 && match kind {
                     LockKind::S => matches!(l.kind, LockKind::S | LockKind::X),
@@ -143,7 +146,11 @@ impl Locks {
 
     /// The implicit X lock of a row `conn` just inserted.
     pub fn insert_implicit(&mut self, conn: ConnId, name: &Name) {
-        if !self.holds(conn, name, LockKind::X) {
+        let has = self
+            .list
+            .iter()
+            .any(|l| l.conn == conn && &l.name == name && l.kind == LockKind::X && !l.waiting);
+        if !has {
             self.list.push(Lock {
                 conn,
                 name: name.clone(),

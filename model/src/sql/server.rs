@@ -302,7 +302,14 @@ impl SqlServer {
         }
         let weight = |s: &SqlServer, i: ConnId| {
             let c = &s.conns[i];
-            c.undo + s.locks.objects(i) + u64::from(c.table_locked)
+            // A waiting INSERT has already put its row in the clustered
+            // index (InnoDB inserts there first, then checks the unique
+            // key): one more undo record.
+            let inserting = matches!(
+                c.blocked.as_ref().map(|b| &b.stmt),
+                Some(Statement::Insert { .. })
+            );
+            c.undo + u64::from(inserting) + s.locks.objects(i) + u64::from(c.table_locked)
         };
         let mine = weight(self, conn);
         let mut victim = conn;
@@ -410,9 +417,10 @@ impl SqlServer {
     /// other transaction's gap lock on the name, and inserts.
     fn insert(&mut self, conn: ConnId, name: &Name, status: i64) -> Attempt {
         let e = self.table.entry(name);
-        let mine = e.writer() == Some(conn);
         let there = e.committed.is_some() || e.pending.is_some();
-        if there && !mine && !self.locks.request(conn, name, LockKind::S, false) {
+        // The duplicate check S-locks a record that is there, the
+        // transaction's own too (InnoDB does not count its implicit lock).
+        if there && !self.locks.request(conn, name, LockKind::S, false) {
             return Attempt::Wait;
         }
         let e = self.table.entry(name);
