@@ -1,5 +1,5 @@
 //! locksmith's pure core: a ZooKeeper model ([`zk`]), a Redis model
-//! ([`redis`]), lock recipes written as sans-IO state machines ([`recipe`]),
+//! ([`redis`]), a MariaDB/InnoDB model ([`sql`]), lock recipes written as sans-IO state machines ([`recipe`]),
 //! and the exhaustive checker ([`check`]). Nothing here performs I/O, reads a clock or draws a random
 //! number; the drivers (the checker here, the simulator in the `locksmith`
 //! crate) decide what happens next.
@@ -9,4 +9,5 @@ pub mod harness;
 pub mod recipe;
 pub mod redis;
 pub mod runtime;
+pub mod sql;
 pub mod zk;
