@@ -43,9 +43,9 @@ cargo test -p locksmith --test real -- --ignored --nocapture --test-threads=1
 # locksmith confirm: every violated checker scenario's shortest trace
 # re-enacted on the same server, each confirmed with the same violation
 # (docs/real.md), then every violated checker cell of reports/ and the record
-# behind its "confirmed" mark (sim/src/compare/confirmed.toml). About four
-# minutes on a loaded 2-core machine: 29 scenarios in 63 s, 87 cells in
-# 179 s, most of it the checker's explorations.
+# behind its "confirmed" mark (sim/src/compare/confirmed.toml). About 80 s
+# on 2 cores (release profile): 32 scenarios in 30 s, 102 cells in 44 s,
+# most of it the checker's explorations.
 cargo test -p locksmith --test confirm -- --ignored --nocapture --test-threads=1
 
 # locksmith calibrate: a profile measured on the same server, named by a
