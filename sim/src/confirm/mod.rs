@@ -52,8 +52,8 @@ use locksmith_model::check::system::System;
 use locksmith_model::check::{CheckConfig, Property};
 use locksmith_model::harness::writes::RESOURCE_NODE;
 use locksmith_model::harness::Writes;
-use locksmith_model::zk::{CreateMode, Op};
 use locksmith_model::runtime::{Recipe, RecipeConfig};
+use locksmith_model::zk::{CreateMode, Op};
 use peer::RealPeer;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -185,9 +185,9 @@ async fn run_async(
     // Guarded writes set the resource's znode, which the model's server
     // starts with.
     let made = match made {
-        Ok(()) if cfg.check.writes == Writes::Guarded => {
-            create_resource(&mut observer, &run_root).await.map_err(|e| (true, e))
-        }
+        Ok(()) if cfg.check.writes == Writes::Guarded => create_resource(&mut observer, &run_root)
+            .await
+            .map_err(|e| (true, e)),
         other => other,
     };
     if let Err((created, e)) = made {
