@@ -150,23 +150,17 @@ pub(super) fn headline_trace(r: &Report) -> Option<&locksmith_model::check::trac
         .as_ref()
 }
 
-pub fn to_json(sc: &Scenario, r: &Report) -> serde_json::Value {
-    let trace = headline_trace(r);
+/// The exploration's part of `--json` — verdicts, figures, bounds — the
+/// same fields for every backend; each backend adds its configuration and
+/// its trace.
+pub(super) fn exploration_json(r: &Report, jobs: usize) -> serde_json::Value {
     json!({
-        "scenario": sc.name,
-        "recipe": sc.recipe().name(),
-        "clients": sc.check.clients,
-        "acquisitions": sc.check.acquisitions,
-        "reentries": sc.check.reentries,
-        "abstract_sequences": sc.check.abstract_sequences,
-        "fencing": sc.check.writes == Writes::Fenced,
-        "guarded": sc.check.writes == Writes::Guarded,
         "verdict": r.verdict.name(),
         "property": r.property.map(|p| p.name()),
         "states": r.states,
         "transitions": r.transitions,
         "depth": r.depth,
-        "jobs": sc.check.jobs,
+        "jobs": jobs,
         "elapsed_ms": r.elapsed_ms,
         "states_per_second": r.states as f64 / (r.elapsed_ms.max(1) as f64 / 1e3),
         "peak_bytes": r.peak_bytes,
@@ -180,9 +174,32 @@ pub fn to_json(sc: &Scenario, r: &Report) -> serde_json::Value {
             "verdict": p.verdict.name(),
             "trace_steps": p.trace.as_ref().map(|t| t.steps.len()),
         })).collect::<Vec<_>>(),
+    })
+}
+
+/// `value`'s fields followed by `more`'s (both JSON objects).
+pub(super) fn joined(mut value: serde_json::Value, more: serde_json::Value) -> serde_json::Value {
+    if let (Some(a), serde_json::Value::Object(b)) = (value.as_object_mut(), more) {
+        a.extend(b);
+    }
+    value
+}
+
+pub fn to_json(sc: &Scenario, r: &Report) -> serde_json::Value {
+    let trace = headline_trace(r);
+    let config = json!({
+        "scenario": sc.name,
+        "recipe": sc.recipe().name(),
+        "clients": sc.check.clients,
+        "acquisitions": sc.check.acquisitions,
+        "reentries": sc.check.reentries,
+        "abstract_sequences": sc.check.abstract_sequences,
+        "fencing": sc.check.writes == Writes::Fenced,
+        "guarded": sc.check.writes == Writes::Guarded,
         "trace": trace.map(|t| &t.steps),
         "mermaid": trace.map(|t| t.mermaid(sc.check.clients)),
-    })
+    });
+    joined(config, exploration_json(r, sc.check.jobs))
 }
 
 /// The verdict, every property's, the figures, and why a run that is not

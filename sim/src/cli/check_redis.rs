@@ -2,7 +2,9 @@
 //! and exit codes as ZooKeeper's, with the Redis trace (each command with
 //! its reply, the lock's key after every step, ticks and faults).
 
-use super::check::{figures, headline_trace, interrupted, progress_bar, show, CheckArgs};
+use super::check::{
+    exploration_json, figures, headline_trace, interrupted, joined, progress_bar, show, CheckArgs,
+};
 use crate::scenario::RedisScenario;
 use locksmith_model::check::redis::trace::mermaid;
 use locksmith_model::check::{Report, Verdict};
@@ -59,7 +61,7 @@ pub fn run(args: &CheckArgs, sc: &RedisScenario) -> i32 {
 pub fn to_json(sc: &RedisScenario, r: &Report) -> serde_json::Value {
     let trace = headline_trace(r);
     let s = &sc.space;
-    json!({
+    let config = json!({
         "scenario": sc.name,
         "backend": "redis",
         "recipe": sc.recipe().id(),
@@ -78,28 +80,10 @@ pub fn to_json(sc: &RedisScenario, r: &Report) -> serde_json::Value {
             "failovers": s.faults.failovers,
             "server_clock_jumps": s.faults.server_clock_jumps,
         },
-        "verdict": r.verdict.name(),
-        "property": r.property.map(|p| p.name()),
-        "states": r.states,
-        "transitions": r.transitions,
-        "depth": r.depth,
-        "jobs": s.limits.jobs,
-        "elapsed_ms": r.elapsed_ms,
-        "states_per_second": r.states as f64 / (r.elapsed_ms.max(1) as f64 / 1e3),
-        "peak_bytes": r.peak_bytes,
-        "bytes_per_state": r.peak_bytes / r.states.max(1),
-        "peak_memory_bytes": super::peak_memory_bytes(),
-        "bound": r.bound,
-        "growth": r.growth,
-        "never_acquired": r.never_acquired,
-        "properties": r.properties.iter().map(|p| json!({
-            "property": p.property.name(),
-            "verdict": p.verdict.name(),
-            "trace_steps": p.trace.as_ref().map(|t| t.steps.len()),
-        })).collect::<Vec<_>>(),
         "trace": trace.map(|t| &t.steps),
         "mermaid": trace.map(|t| mermaid(t, s.clients)),
-    })
+    });
+    joined(config, exploration_json(r, s.limits.jobs))
 }
 
 pub fn to_text(sc: &RedisScenario, r: &Report) -> String {
