@@ -23,9 +23,13 @@ pub struct Case<'h> {
     pub real: Vec<Peer>,
     /// The harness's observer, for the length of the case.
     pub observer: Peer,
-    /// Containers the observer holds an `exists` watch on: their
-    /// `NodeDeleted` tells the order in which the real reaper took them.
-    pub observed: BTreeSet<String>,
+    /// Containers the observer holds an `exists` watch on, each with the
+    /// model's czxid of the node watched: their `NodeDeleted` tells the
+    /// order in which the real reaper took them. The czxid tells a reap from
+    /// a step that deleted the container and created its path again (a
+    /// multi): the watch fires for both, and only the first leaves the
+    /// model's watched node in place.
+    pub observed: BTreeMap<String, i64>,
     /// Containers the real server deleted that the model still has, in the
     /// order the real server deleted them.
     pub real_reaped: Vec<String>,
@@ -76,7 +80,7 @@ impl<'h> Case<'h> {
             ids: Vec::new(),
             real: Vec::new(),
             observer,
-            observed: BTreeSet::new(),
+            observed: BTreeMap::new(),
             real_reaped: Vec::new(),
             norm: Normalizer {
                 zxid_offset,
@@ -159,16 +163,6 @@ impl<'h> Case<'h> {
         let Some(op) = step.action.to_op(&self.root, &self.live()) else {
             return self.expire(label, k).await.map(|()| true);
         };
-        if let Op::Multi(ops) = &op {
-            if self.recreates_a_container(ops) {
-                self.h.totals.cover("multi: a container deleted and its path created again (skipped: open disagreement)".into());
-                self.line(format!(
-                    "{label} s{} {op}: skipped (a multi that deletes a container and creates its path again: ZooKeeper 3.8.0 deletes the new node soon after, the model keeps it; open, docs/conformance.md)",
-                    sid.0
-                ));
-                return Ok(false);
-            }
-        }
         // What a close deletes, for the documented simplification below.
         let own_ephemerals: Vec<String> = if op == Op::CloseSession {
             self.model
@@ -201,24 +195,6 @@ impl<'h> Case<'h> {
             .totals
             .cover(format!("{}: {}", op_kind(&op), reply_kind(&outcome.reply)));
         Ok(true)
-    }
-
-    /// Whether a multi deletes a container node and then creates a node at
-    /// its path: the one shape the model and ZooKeeper 3.8.0 still
-    /// disagree on (the regression seed in conformance.proptest-regressions),
-    /// kept out of the comparison until it is understood.
-    fn recreates_a_container(&self, ops: &[TxnOp]) -> bool {
-        ops.iter().enumerate().any(|(i, o)| match o {
-            TxnOp::Delete { path, .. } => {
-                self.model
-                    .node(path.as_str())
-                    .is_some_and(|n| n.mode == CreateMode::Container)
-                    && ops[i + 1..]
-                        .iter()
-                        .any(|later| matches!(later, TxnOp::Create { path: q, .. } if q == path))
-            }
-            _ => false,
-        })
     }
 
     /// Session `k`'s client goes away without closing; once the real server

@@ -2,7 +2,7 @@
 //! sides exactly like a generated sequence, so that every run checks them
 //! whatever proptest draws. With --nocapture each prints its transcript.
 
-use crate::ops::{self, Action, Sequence, Step, Target};
+use crate::ops::{self, Action, Sequence, Step, Target, TxnAction};
 use locksmith_model::zk::CreateMode;
 
 fn name(path: &str) -> Target {
@@ -157,6 +157,27 @@ pub fn fixed_cases() -> Vec<(&'static str, Sequence)> {
                 exists(1, "a/x"),
                 delete(0, "a/x"), // NotEmpty: a/x has a child
                 at(0, Action::Delete { at: Target::Live(3), version: -1 }), // a/x/x
+            ]),
+        ),
+        (
+            "a multi that deletes a container and creates its path again: the new node stays (the observer's watch fires for the delete, not a reap)",
+            seq(2, vec![
+                create(0, "", "x", Container),
+                exists(1, "x"),
+                at(0, Action::Multi(vec![
+                    TxnAction::Delete { at: name("x"), version: -1 },
+                    TxnAction::Create { parent: name(""), name: 2, mode: Ephemeral, data: b"d".to_vec() },
+                ])),
+                create(1, "", "a", Container),
+                at(0, Action::Multi(vec![
+                    TxnAction::Delete { at: name("a"), version: -1 },
+                    TxnAction::Create { parent: name(""), name: 0, mode: Container, data: b"d".to_vec() },
+                ])),
+                create(0, "a", "x", Ephemeral),
+                delete(0, "a/x"),
+                exists(1, "x"),
+                at(1, Action::GetData { at: name("x"), watch: false }),
+                at(1, Action::GetChildren { at: name(""), watch: false }),
             ]),
         ),
         (

@@ -24,8 +24,16 @@ impl Case<'_> {
             if !self.in_case(&e.path) {
                 continue;
             }
-            self.observed.remove(e.path.as_str());
-            if e.kind == EventType::NodeDeleted && self.model.node(&e.path).is_some() {
+            let watched = self.observed.remove(e.path.as_str());
+            // The model still has the very node the watch was set on: only a
+            // reap can have deleted it. (A step that deleted the container and
+            // created its path again fires the watch too; the model then
+            // holds a newer node.)
+            let unexplained = self
+                .model
+                .node(&e.path)
+                .is_some_and(|n| watched.is_none_or(|czxid| n.stat.czxid == czxid));
+            if e.kind == EventType::NodeDeleted && unexplained {
                 self.real_reaped.push(e.path.to_string());
             }
         }
@@ -65,7 +73,7 @@ impl Case<'_> {
                         // of the same step (a multi's setData on the
                         // container, then the delete of its last child)
                         // cannot tell the reap: the poll does.
-                        if !self.observed.contains(path) && !self.real_reaped.contains(path) {
+                        if !self.observed.contains_key(path) && !self.real_reaped.contains(path) {
                             self.real_reaped.push(path.clone());
                         }
                         break;
@@ -123,21 +131,21 @@ impl Case<'_> {
         }
         // Watch every container (the observer's own watches change nothing
         // the sessions see, and cost no zxid).
-        let containers: Vec<String> = self
+        let containers: Vec<(String, i64)> = self
             .model
             .nodes()
             .filter(|(p, n)| n.mode == CreateMode::Container && self.in_case(p))
-            .map(|(p, _)| p.to_string())
-            .filter(|p| !self.observed.contains(p))
+            .map(|(p, n)| (p.to_string(), n.stat.czxid))
+            .filter(|(p, _)| !self.observed.contains_key(p))
             .collect();
-        for path in containers {
+        for (path, czxid) in containers {
             let op = Op::Exists {
                 path: path.as_str().into(),
                 watch: true,
             };
             match self.observer.run(&op).await {
                 Ok(Ok(RawResult::Exists(Some(_)))) => {
-                    self.observed.insert(path);
+                    self.observed.insert(path, czxid);
                 }
                 other => {
                     return Err(self.fail(
