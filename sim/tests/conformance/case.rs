@@ -8,7 +8,7 @@ use crate::peer::{Peer, EXPIRING_SESSION_TIMEOUT};
 use crate::view::{model_view, Normalizer, View};
 use locksmith::real::zk::RawResult;
 use locksmith_model::zk::{CreateMode, Op, OpResult, Reply, Service, SessionId, TxnOp, ZkServer};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
