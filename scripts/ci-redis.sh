@@ -34,3 +34,9 @@ export LOCKSMITH_REDIS_ADDR="${LOCKSMITH_REDIS_ADDR:-127.0.0.1:${LOCKSMITH_REDIS
 export PROPTEST_CASES="${LOCKSMITH_REDIS_CASES:-350}"
 export LOCKSMITH_REDIS_CONFORMANCE_MIN_OPS="${LOCKSMITH_REDIS_CONFORMANCE_MIN_OPS:-5000}"
 cargo test -p locksmith --test redis_conformance -- --ignored --nocapture --test-threads=1
+
+# locksmith real --redis: every Redis recipe against the same server — mutual
+# exclusion kept while holders stay inside their lease, lost when a holder
+# works past it, lost by seed 003's second caller with no overrun; no key
+# touched but the run's own. About 30 s.
+cargo test -p locksmith --test real_redis -- --ignored --nocapture --test-threads=1

@@ -9,6 +9,7 @@ mod compare;
 mod confirm;
 mod explorer;
 mod real;
+mod real_redis;
 mod recipes;
 mod simulate;
 
@@ -146,6 +147,7 @@ where
         Command::Explorer(a) => explorer::plan(a).map(drop),
         Command::Sim(a) => simulate::plan_sim(a).map(drop),
         Command::Replay(a) => simulate::load(&a.scenario, a.clients, a.acquisitions).map(drop),
+        Command::Real(a) if crate::scenario::is_redis(&a.scenario) => real_redis::plan(a).map(drop),
         Command::Real(a) => real::plan(a).map(drop),
         Command::Confirm(a) => confirm::plan(a).map(drop),
         Command::Calibrate(a) => calibrate::plan(a),

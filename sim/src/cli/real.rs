@@ -51,6 +51,15 @@ pub struct RealArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// The redis-server for a Redis scenario, host:port
+    /// (`scripts/redis.sh start` runs one on 127.0.0.1:6390); required
+    /// for a Redis recipe, refused for a ZooKeeper one.
+    #[arg(long)]
+    pub redis: Option<String>,
+    /// A Redis recipe's lease (`PX`, or a timestamp recipe's timeout), in
+    /// milliseconds: a holder whose `--hold-ms` is longer overruns it.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=86_400_000))]
+    pub lease_ms: u32,
 }
 
 fn positive_seconds(s: &str) -> Result<f64, String> {
@@ -83,6 +92,13 @@ pub(super) fn check_server(zk: &str) -> Result<(), String> {
 /// configuration, or the error `run_real` exits 2 with.
 pub fn plan(a: &RealArgs) -> Result<RealConfig, String> {
     let sc = crate::scenario::Scenario::load(&a.scenario).map_err(|e| e.to_string())?;
+    if a.redis.is_some() {
+        return Err(format!(
+            "{}: --redis: recipe `{}` runs on ZooKeeper (pass --zk)",
+            a.scenario.display(),
+            sc.recipe().name()
+        ));
+    }
     check_server(&a.zk)?;
     root::check_base(&a.root)?;
     let sim = SimConfig::of(&sc);
@@ -107,6 +123,9 @@ pub fn plan(a: &RealArgs) -> Result<RealConfig, String> {
 /// Runs the command; exit code 0 clean, 1 violated (overlap or stall), 2
 /// error (no server, bad scenario, the run's root not deleted), 130 Ctrl-C.
 pub fn run_real(a: &RealArgs) -> i32 {
+    if crate::scenario::is_redis(&a.scenario) {
+        return super::real_redis::run(a);
+    }
     let mut cfg = match plan(a) {
         Ok(c) => c,
         Err(e) => {

@@ -41,6 +41,7 @@
 
 pub mod calibrate;
 pub mod driver;
+pub mod redis;
 pub mod root;
 pub mod times;
 pub mod zk;

@@ -92,12 +92,16 @@ impl Harness {
 
     /// Sends one command on connection `conn` and returns its reply; a
     /// connection failure (not a server error reply) is an error.
-    pub fn send(&self, conn: usize, cmd: &redis::Cmd) -> Result<crate::wire::Wire, String> {
+    pub fn send(
+        &self,
+        conn: usize,
+        cmd: &redis::Cmd,
+    ) -> Result<locksmith::real::redis::wire::Wire, String> {
         use redis::ConnectionLike;
         let reply = self.conns.borrow_mut()[conn].req_command(cmd);
         match reply {
             Err(e) if e.code().is_none() => Err(format!("connection {conn} failed: {e}")),
-            r => Ok(crate::wire::observed(r)),
+            r => Ok(locksmith::real::redis::wire::observed(r)),
         }
     }
 }

@@ -37,14 +37,14 @@
 //! if fewer commands were compared. See docs/conformance.md.
 //!
 //! Layout: `ops` draws the sequences, `case` runs one on both sides,
-//! `wire` puts commands and replies in the server's bytes, `fixed` lists
+//! `locksmith::real::redis::wire` puts commands and replies in the server's
+//! bytes (shared with `locksmith real --redis`), `fixed` lists
 //! the fixed cases, `harness` holds the connections and the figures.
 
 mod case;
 mod fixed;
 mod harness;
 mod ops;
-mod wire;
 
 use case::run_case;
 use harness::Harness;

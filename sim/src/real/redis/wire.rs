@@ -2,7 +2,8 @@
 //! as the bytes a client sends.
 
 use locksmith_model::redis::{
-    Command, Expiry, Reply, SetCondition, COMPARE_AND_DELETE_LUA, COMPARE_AND_EXTEND_LUA,
+    Command, Expiry, Reply, SetCondition, Value, COMPARE_AND_DELETE_LUA, COMPARE_AND_EXTEND_LUA,
+    STAMP_FLOOR,
 };
 use std::fmt;
 
@@ -187,4 +188,20 @@ pub fn kind(w: &Wire) -> String {
         Wire::Err(e) => e.clone(),
         Wire::Other(_) => "other".into(),
     }
+}
+
+/// The real server's reply as the recipe reads it, when the reference time
+/// is `now_unix_ms` (a number at or above the stamp floor is a time). An
+/// error reply or anything unexpected is the run's error: no recipe of the
+/// catalogue sends a command that fails.
+pub fn reply(w: &Wire, now_unix_ms: i64) -> Result<Reply, String> {
+    Ok(match w {
+        Wire::Nil => Reply::Nil,
+        Wire::Ok => Reply::Ok,
+        Wire::Int(n) if *n >= STAMP_FLOOR => Reply::Stamp(n - now_unix_ms),
+        Wire::Int(n) => Reply::Int(*n),
+        Wire::Bulk(b) => Reply::Bulk(Value::from_wire(b, now_unix_ms)),
+        Wire::Err(e) => return Err(format!("the server answered an error: {e}")),
+        Wire::Other(o) => return Err(format!("an unexpected reply: {o}")),
+    })
 }
