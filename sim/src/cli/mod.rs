@@ -64,7 +64,10 @@ pub enum Command {
     /// with its own session: checks mutual exclusion and stalls, and prints
     /// the figures `locksmith sim` prints (same JSON names). Example:
     /// `locksmith real scenarios/predecessor.toml --zk 127.0.0.1:2181
-    /// --clients 5 --seconds 10`.
+    /// --clients 5 --seconds 10`. A Redis scenario runs against a
+    /// redis-server instead, one connection per client, on a key of its
+    /// own: `locksmith real scenarios/redis-set-px-del-pause.toml --redis
+    /// 127.0.0.1:6390 --lease-ms 100 --hold-ms 150`.
     ///
     /// A contended acquisition is one during whose attempt (lock() called →
     /// returned) the client received at least one watch notification;
