@@ -417,3 +417,52 @@ fn a_server_clock_jump_ahead_expires_a_holders_key_at_once() {
     assert!(!me.iter().any(|l| l.contains("a tick passes")));
     assert_eq!(x.found[&Property::UnlockByNonOwner].actions.len(), 12);
 }
+
+/// Fencing: `lock()` ends with `INCR` of a token, every critical section
+/// writes to the protected resource twice with it. The token fences the
+/// paused holder's late write off the resource (mutual exclusion at the
+/// resource holds); but a token taken after the lock is not the lock's
+/// order: a pause between the `SET` and the `INCR` hands the holder whose
+/// lease ran out a newer token than the next holder's, and its write is
+/// accepted after the next holder's (fenced safety, 21 steps).
+#[test]
+fn a_token_from_incr_after_the_lock_fences_a_late_write_but_not_a_pause_before_the_incr() {
+    for recipe in [RedisRecipe::CompareAndDelete, RedisRecipe::SetPxDel] {
+        let mut space = with_pauses(recipe, 1);
+        space.fencing = true;
+        let x = run(&space);
+        assert!(x.bound.is_none());
+        assert!(
+            !x.found.contains_key(&Property::MutualExclusionAtResource),
+            "{recipe}"
+        );
+        assert_eq!(
+            story(&space, &x, Property::MutualExclusion).len(),
+            19,
+            "{recipe}"
+        );
+        let fs = story(&space, &x, Property::FencedSafety);
+        assert_eq!(fs.len(), 21, "{recipe}");
+        // c1's SET is served, c1 pauses before its INCR goes out; c2
+        // takes the expired key and its token first.
+        let incr = |c: &str| {
+            fs.iter()
+                .position(|l| l.starts_with(&format!("server serves {c}: (integer)")))
+                .unwrap_or(usize::MAX)
+        };
+        assert!(incr("c2") < incr("c1"), "{recipe}");
+        assert!(fs.iter().any(|l| l.contains("c1 pauses")), "{recipe}");
+        // c2 writes with token 1, then c1 — whose lease ran out first —
+        // with token 2, accepted.
+        assert!(
+            fs[19].contains("token 1 → accepted") || fs[19].contains("accepts token 1"),
+            "{}",
+            fs[19]
+        );
+        assert!(fs[20].contains("accepts token 2"), "{}", fs[20]);
+        assert_eq!(
+            x.found.contains_key(&Property::UnlockByNonOwner),
+            recipe == RedisRecipe::SetPxDel
+        );
+    }
+}

@@ -154,3 +154,58 @@ fn bad_names_exit_2_with_the_valid_ones() {
         "{err}"
     );
 }
+
+/// The Redis matrix: a name picks from it alone, its cell is its own
+/// Redis scenario file, and the command beside a committed Redis cell
+/// reproduces its verdict, property, trace length and states.
+#[test]
+fn a_redis_cell_reproduces_by_its_own_scenario_file_and_its_command() {
+    let opts = compare_options(&["redis-set-px-del".into()], &["pause".into()], "reports")
+        .expect("known names");
+    assert!(opts.recipes.is_empty() && opts.faults.is_empty());
+    let m = compare::run(&opts, &|_| {}).expect("runs");
+    assert!(m.cells.is_empty());
+    let c = &m.redis.cells[0];
+    assert_eq!(
+        c.command,
+        "cargo run --release -- check reports/scenarios/redis-set-px-del--pause.toml"
+    );
+    let sc = locksmith::scenario::RedisScenario::parse(Path::new("x.toml"), &c.scenario_text)
+        .expect("the cell's scenario parses");
+    let r = sc.space.check();
+    assert_eq!((r.verdict, r.property), (c.verdict, c.property));
+    // The same configuration as the pinned scenario redis-set-px-del-pause.
+    assert_eq!(r.states, 1061);
+    assert_eq!(c.trace.as_ref().map(|t| t.steps), Some(15));
+
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../reports/compare.json"
+    ))
+    .expect("reports/compare.json");
+    let v: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let cell = v["redis"]["cells"]
+        .as_array()
+        .and_then(|cs| {
+            cs.iter()
+                .find(|c| c["recipe"] == "redis-compare-and-delete" && c["fault"] == "pause-fenced")
+        })
+        .cloned()
+        .expect("the fenced cell is in compare.json");
+    let mut args = args_of(cell["command"].as_str().unwrap_or(""));
+    args.push("--json".into());
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (_, out, err) = locksmith(&argv);
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {err}"));
+    assert_eq!(j["verdict"], cell["verdict"]);
+    assert_eq!(j["property"], cell["property"]);
+    assert_eq!(j["states"], cell["source"]["states"]);
+    assert_eq!(j["fencing"], true);
+    let fenced = |props: &serde_json::Value| {
+        props
+            .as_array()
+            .and_then(|ps| ps.iter().find(|p| p["property"] == "fenced safety"))
+            .map(|p| p["verdict"].clone())
+    };
+    assert_eq!(fenced(&j["properties"]), fenced(&cell["properties"]));
+}

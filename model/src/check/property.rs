@@ -22,11 +22,36 @@ pub fn judged(p: Property) -> bool {
 /// resource as `writes` says: mutual exclusion at the resource with either
 /// setting, fenced safety with fencing only.
 pub fn judged_with(p: Property, writes: Writes) -> bool {
+    not_judged(p, writes).is_none()
+}
+
+/// Why the ZooKeeper checker does not judge `p` when the critical sections
+/// write as `writes` says (`None`: it judges it). What an `n/a` reports.
+pub fn not_judged(p: Property, writes: Writes) -> Option<&'static str> {
     match p {
-        Property::MutualExclusionAtResource | Property::FencedSafety => resource::judges(p, writes),
-        // Redis's: a ZooKeeper lock node has no other writer.
-        Property::UnlockByNonOwner | Property::StuckLock => false,
-        _ => true,
+        Property::MutualExclusionAtResource | Property::FencedSafety
+            if !resource::judges(p, writes) =>
+        {
+            Some(if writes.is_on() {
+                "guarded writes carry no fencing token"
+            } else {
+                "no protected resource in this run (`fencing = true` or `guarded = true` adds it)"
+            })
+        }
+        // Not judged rather than "holds": the ZooKeeper system marks no
+        // transition with whose lock node a delete or setData touched.
+        Property::UnlockByNonOwner => Some(
+            "the ZooKeeper checker does not yet track whose lock node a delete or setData \
+             takes from whom",
+        ),
+        // Stuck lock is reachability of a state where the lock is free by
+        // the recipe's own rule; ZooKeeper recipes do not state that rule.
+        Property::StuckLock => Some(
+            "the ZooKeeper recipes do not state when their lock is free; a lock node that \
+             outlives its owner's grip is judged as orphaned node, a waiter that never gets \
+             the lock as deadlock or starvation",
+        ),
+        _ => None,
     }
 }
 

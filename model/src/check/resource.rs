@@ -35,7 +35,7 @@
 //!
 //! [`writes`]: crate::harness::writes
 
-use super::system::{Peer, System};
+use super::system::System;
 use crate::harness::{Property, Writes};
 
 /// One client's side of the resource: its current tenure, if it can still
@@ -101,141 +101,218 @@ pub fn judges(p: Property, writes: Writes) -> bool {
     }
 }
 
-impl System<'_> {
-    /// Client `c`'s `lock()` returned: a new tenure, newer than every
-    /// other, with its lock node's `czxid` as the token.
-    pub(super) fn tenure_begins(&mut self, c: usize) {
-        if self.resource.is_none() {
-            return;
-        }
-        let newest_writer = self.resource.map_or(0, |r| r.newest_tenure);
-        let newest = self.tenures().fold(newest_writer, u8::max);
-        let p = self.peers[c].get_mut();
-        p.section = Section {
+/// A system with the protected resource: where each client's [`Section`]
+/// and the [`Resource`] are kept. ZooKeeper's [`System`] and Redis's state
+/// both are one, so the two checkers judge the resource by the same code.
+pub trait Sections {
+    fn clients(&self) -> usize;
+    fn section(&self, c: usize) -> Section;
+    /// Sets client `c`'s section (a backend may skip an unchanged one).
+    fn set_section(&mut self, c: usize, s: Section);
+    fn resource(&self) -> Option<Resource>;
+    fn set_resource(&mut self, r: Resource);
+}
+
+/// Client `c`'s `lock()` returned: a new tenure, newer than every other,
+/// with the token it was given ([`created`]) as its token.
+pub fn tenure_begins(h: &mut impl Sections, c: usize) {
+    let Some(r) = h.resource() else {
+        return;
+    };
+    let newest = tenures(h).fold(r.newest_tenure, u8::max);
+    let created = h.section(c).created;
+    h.set_section(
+        c,
+        Section {
             tenure: newest.saturating_add(1),
             created: 0,
-            token: p.section.created,
+            token: created,
             wrote: false,
             interrupted: false,
-        };
-        self.normalize();
+        },
+    );
+    normalize(h);
+}
+
+/// Client `c`'s tenure can write no more (it left its critical section,
+/// or its process is gone).
+pub fn tenure_ends(h: &mut impl Sections, c: usize) {
+    let mine = h.section(c);
+    if h.resource().is_none() || mine.tenure == 0 {
+        return;
+    }
+    h.set_section(
+        c,
+        Section {
+            created: mine.created,
+            ..Section::default()
+        },
+    );
+    normalize(h);
+}
+
+/// Fencing: client `c` was handed `token` for the tenure it is about to
+/// begin (ZooKeeper: its lock node's `czxid`; Redis: an `INCR`'s reply).
+pub fn created(h: &mut impl Sections, c: usize, token: i64) {
+    if matches!(h.resource(), Some(r) if r.writes == Writes::Fenced) {
+        let s = h.section(c);
+        h.set_section(
+            c,
+            Section {
+                created: token,
+                ..s
+            },
+        );
+    }
+}
+
+/// Fencing: client `c`'s open tenure gets its token only now (Redis: the
+/// tenure began when the lock was taken at the server, the token comes
+/// with a later `INCR`'s reply).
+pub fn token(h: &mut impl Sections, c: usize, token: i64) {
+    let s = h.section(c);
+    if s.tenure != 0 {
+        h.set_section(c, Section { token, ..s });
+    }
+}
+
+/// Client `c`'s write reaches the resource: with fencing, the token
+/// decides. Returns whether it was accepted, for the trace.
+pub fn write(h: &mut impl Sections, c: usize) -> bool {
+    let Some(mut r) = h.resource() else {
+        return false;
+    };
+    let mine = h.section(c);
+    let accepted = r.writes != Writes::Fenced || mine.token >= r.newest_token;
+    if r.writes == Writes::Fenced {
+        if accepted && mine.tenure < r.newest_tenure {
+            r.broken |= FENCED;
+        }
+        r.newest_tenure = r.newest_tenure.max(mine.tenure);
+        if accepted {
+            r.newest_token = mine.token;
+        }
+    }
+    if accepted {
+        if mine.wrote && mine.interrupted {
+            r.broken |= AT_RESOURCE;
+        }
+        for d in 0..h.clients() {
+            let s = h.section(d);
+            let now = if d == c {
+                Section {
+                    wrote: true,
+                    interrupted: false,
+                    ..s
+                }
+            } else if s.wrote && !s.interrupted {
+                Section {
+                    interrupted: true,
+                    ..s
+                }
+            } else {
+                continue;
+            };
+            if now != s {
+                h.set_section(d, now);
+            }
+        }
+    }
+    h.set_resource(r);
+    normalize(h);
+    accepted
+}
+
+/// Ranks of the open tenures.
+fn tenures(h: &impl Sections) -> impl Iterator<Item = u8> + '_ {
+    (0..h.clients())
+        .map(|c| h.section(c).tenure)
+        .filter(|&t| t != 0)
+}
+
+/// Keeps only the order of tenures: the newest writer is forgotten once
+/// no open tenure is older, and ranks are renumbered from 1.
+fn normalize(h: &mut impl Sections) {
+    let Some(mut r) = h.resource() else {
+        return;
+    };
+    if !tenures(h).any(|t| t < r.newest_tenure) {
+        r.newest_tenure = 0;
+    }
+    let mut ranks: Vec<u8> = tenures(h).collect();
+    ranks.push(r.newest_tenure);
+    ranks.sort_unstable();
+    ranks.dedup();
+    // 0 stays 0: it is first whenever it is there.
+    let zero = usize::from(ranks.first() != Some(&0));
+    let rank = |t: u8| match ranks.binary_search(&t) {
+        Ok(i) if t != 0 => (i + zero) as u8,
+        _ => 0,
+    };
+    r.newest_tenure = rank(r.newest_tenure);
+    for c in 0..h.clients() {
+        let s = h.section(c);
+        let t = rank(s.tenure);
+        if t != s.tenure {
+            h.set_section(c, Section { tenure: t, ..s });
+        }
+    }
+    h.set_resource(r);
+}
+
+impl Sections for System<'_> {
+    fn clients(&self) -> usize {
+        self.peers.len()
     }
 
-    /// Client `c`'s tenure can write no more (it left its critical
-    /// section, or its process is gone).
-    pub(super) fn tenure_ends(&mut self, c: usize) {
-        if self.resource.is_none() || self.peers[c].section.tenure == 0 {
-            return;
+    fn section(&self, c: usize) -> Section {
+        self.peers[c].section
+    }
+
+    fn set_section(&mut self, c: usize, s: Section) {
+        if self.peers[c].section != s {
+            self.peers[c].get_mut().section = s;
         }
-        let p = self.peers[c].get_mut();
-        p.section = Section {
-            created: p.section.created,
-            ..Section::default()
-        };
-        self.normalize();
+    }
+
+    fn resource(&self) -> Option<Resource> {
+        self.resource
+    }
+
+    fn set_resource(&mut self, r: Resource) {
+        self.resource = Some(r);
+    }
+}
+
+impl System<'_> {
+    pub(super) fn tenure_begins(&mut self, c: usize) {
+        tenure_begins(self, c);
+    }
+
+    pub(super) fn tenure_ends(&mut self, c: usize) {
+        tenure_ends(self, c);
     }
 
     /// Fencing: client `c`'s session created an ephemeral node with this
     /// `czxid` (the create's `Stat`, which the client keeps).
     pub(super) fn created(&mut self, c: usize, czxid: i64) {
-        if matches!(self.resource, Some(r) if r.writes == Writes::Fenced) {
-            self.peers[c].get_mut().section.created = czxid;
-        }
+        created(self, c, czxid);
     }
 
-    /// Client `c`'s write reaches the resource: with fencing, the token
-    /// decides; a guarded write reaches it only when ZooKeeper applied it.
-    /// Returns whether it was accepted, for the trace.
+    /// Client `c`'s write reaches the resource: a guarded write reaches it
+    /// only when ZooKeeper applied it.
     pub(super) fn write(&mut self, c: usize) -> bool {
-        let Some(mut r) = self.resource else {
-            return false;
-        };
-        let mine = self.peers[c].section;
-        let accepted = r.writes != Writes::Fenced || mine.token >= r.newest_token;
-        if r.writes == Writes::Fenced {
-            if accepted && mine.tenure < r.newest_tenure {
-                r.broken |= FENCED;
-            }
-            r.newest_tenure = r.newest_tenure.max(mine.tenure);
-            if accepted {
-                r.newest_token = mine.token;
-            }
-        }
-        if accepted {
-            if mine.wrote && mine.interrupted {
-                r.broken |= AT_RESOURCE;
-            }
-            for (d, p) in self.peers.iter_mut().enumerate() {
-                let s = p.section;
-                let now = if d == c {
-                    Section {
-                        wrote: true,
-                        interrupted: false,
-                        ..s
-                    }
-                } else if s.wrote && !s.interrupted {
-                    Section {
-                        interrupted: true,
-                        ..s
-                    }
-                } else {
-                    continue;
-                };
-                if now != s {
-                    p.get_mut().section = now;
-                }
-            }
-        }
-        self.resource = Some(r);
-        self.normalize();
-        accepted
-    }
-
-    /// Ranks of the open tenures.
-    fn tenures(&self) -> impl Iterator<Item = u8> + '_ {
-        self.peers
-            .iter()
-            .map(|p| p.section.tenure)
-            .filter(|&t| t != 0)
-    }
-
-    /// Keeps only the order of tenures: the newest writer is forgotten
-    /// once no open tenure is older, and ranks are renumbered from 1.
-    fn normalize(&mut self) {
-        let Some(mut r) = self.resource else {
-            return;
-        };
-        if !self.tenures().any(|t| t < r.newest_tenure) {
-            r.newest_tenure = 0;
-        }
-        let mut ranks: Vec<u8> = self.tenures().collect();
-        ranks.push(r.newest_tenure);
-        ranks.sort_unstable();
-        ranks.dedup();
-        // 0 stays 0: it is first whenever it is there.
-        let zero = usize::from(ranks.first() != Some(&0));
-        let rank = |t: u8| match ranks.binary_search(&t) {
-            Ok(i) if t != 0 => (i + zero) as u8,
-            _ => 0,
-        };
-        r.newest_tenure = rank(r.newest_tenure);
-        for p in self.peers.iter_mut() {
-            let t = rank(p.section.tenure);
-            if t != p.section.tenure {
-                p.get_mut().section.tenure = t;
-            }
-        }
-        self.resource = Some(r);
+        write(self, c)
     }
 }
 
 /// What the trace says of a write.
-pub fn describe(p: &Peer, accepted: bool, writes: Writes) -> String {
+pub fn describe(s: &Section, accepted: bool, writes: Writes) -> String {
     match (writes, accepted) {
-        (Writes::Fenced, true) => format!(" → the resource accepts token {}", p.section.token),
+        (Writes::Fenced, true) => format!(" → the resource accepts token {}", s.token),
         (Writes::Fenced, false) => format!(
             " → the resource rejects token {}: it has accepted a higher one",
-            p.section.token
+            s.token
         ),
         _ => " → the resource is written".into(),
     }

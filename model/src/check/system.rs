@@ -561,8 +561,11 @@ impl<'a> System<'a> {
                 let accepted = self.write(c);
                 if describe {
                     let writes = self.resource.map_or(Writes::Off, |r| r.writes);
-                    fx.text
-                        .push_str(&super::resource::describe(&self.peers[c], accepted, writes));
+                    fx.text.push_str(&super::resource::describe(
+                        &self.peers[c].section,
+                        accepted,
+                        writes,
+                    ));
                 }
             }
             Output::Nothing => {}

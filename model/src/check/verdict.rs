@@ -23,6 +23,9 @@ pub struct PropertyResult {
     pub verdict: Verdict,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace: Option<Trace>,
+    /// Why the driver does not judge the property on this run (`n/a`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<&'static str>,
 }
 
 /// The outcome of one check.
@@ -55,8 +58,9 @@ impl Report {
         let never_acquired = never_acquired(cfg, x);
         let mut properties = Vec::new();
         for p in Property::ALL {
+            let reason = property::not_judged(p, cfg.writes);
             let (verdict, trace) = match x.found.get(&p) {
-                _ if !property::judged_with(p, cfg.writes) => (Verdict::NotApplicable, None),
+                _ if reason.is_some() => (Verdict::NotApplicable, None),
                 Some(cx) => (Verdict::Violated, Some(render(cfg, cx))),
                 None if x.bound.is_none()
                     && never_acquired.is_empty()
@@ -70,6 +74,7 @@ impl Report {
                 property: p,
                 verdict,
                 trace,
+                reason,
             });
         }
         let violated = properties.iter().find(|r| r.verdict == Verdict::Violated);

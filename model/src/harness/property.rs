@@ -26,11 +26,13 @@ pub enum Property {
     /// A client deletes or overwrites the lock's key while another client's
     /// tenure is current (its own lock operation succeeded at the server and
     /// it has not begun its release) — a designed takeover of an expired key
-    /// is not one. Redis recipes; judged by the Redis checker only so far.
+    /// is not one. Judged by the Redis checker; n/a on ZooKeeper (see
+    /// `check::property::not_judged`).
     UnlockByNonOwner,
     /// From this state no client can ever acquire again, though one still
     /// wants the lock: reachability in the explored graph, not "a key
-    /// without TTL" (timestamp recipes recover without one). Redis recipes.
+    /// without TTL" (timestamp recipes recover without one). Judged by the
+    /// Redis checker; n/a on ZooKeeper (see `check::property::not_judged`).
     StuckLock,
     /// No client waits forever while the others go on: a fair cycle in the
     /// explored graph (the checker), or a client not done within a bound
@@ -49,28 +51,12 @@ pub enum Property {
 }
 
 impl Property {
-    /// Every property the comparison and the CLI show, in the order a
-    /// headline picks the first violated one. [`Property::UnlockByNonOwner`]
-    /// and [`Property::StuckLock`] (issue 14) are not in it yet: only the
-    /// Redis checker judges them, Redis is not in the comparison yet, and
-    /// joining this list adds a column to every committed report (they go
-    /// between fenced safety and deadlock, with `reports/` regenerated).
-    pub const ALL: [Property; 8] = [
-        Property::MutualExclusionAtResource,
-        Property::MutualExclusion,
-        Property::FencedSafety,
-        Property::Deadlock,
-        Property::Starvation,
-        Property::OrphanedNode,
-        Property::ThreadDied,
-        Property::Herd,
-    ];
-
-    /// Every property any driver judges, in the comparison's order: the
-    /// Redis checker's two (unlock by non-owner, stuck lock) between fenced
-    /// safety and deadlock, where [`Property::ALL`] will take them. What a
-    /// scenario file may name.
-    pub const EVERY: [Property; 10] = [
+    /// Every property, in the comparison's fixed order (the order in which
+    /// a headline picks the first violated one): what every driver reports
+    /// for every backend — a property a driver does not judge on a run is
+    /// n/a there, with [`crate::check::verdict::PropertyResult::reason`] —
+    /// and what a scenario file may name.
+    pub const ALL: [Property; 10] = [
         Property::MutualExclusionAtResource,
         Property::MutualExclusion,
         Property::FencedSafety,
@@ -105,12 +91,12 @@ impl Property {
         // may have its own hyphen ("non-owner").
         let plain = |t: &str| t.trim().replace(['-', '_'], " ");
         let s = plain(s);
-        Property::EVERY.into_iter().find(|p| plain(p.name()) == s)
+        Property::ALL.into_iter().find(|p| plain(p.name()) == s)
     }
 
     /// Every name, for error messages.
     pub fn names() -> String {
-        let names: Vec<&str> = Property::EVERY.iter().map(|p| p.name()).collect();
+        let names: Vec<&str> = Property::ALL.iter().map(|p| p.name()).collect();
         names.join(", ")
     }
 }

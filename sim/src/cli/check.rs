@@ -173,6 +173,7 @@ pub(super) fn exploration_json(r: &Report, jobs: usize) -> serde_json::Value {
             "property": p.property.name(),
             "verdict": p.verdict.name(),
             "trace_steps": p.trace.as_ref().map(|t| t.steps.len()),
+            "reason": p.reason,
         })).collect::<Vec<_>>(),
     })
 }
@@ -212,11 +213,11 @@ pub(super) fn figures(out: &mut String, r: &Report) {
     };
     let _ = writeln!(out, "verdict: {about}");
     for p in &r.properties {
-        let steps = p
-            .trace
-            .as_ref()
-            .map(|t| format!(" (shortest trace: {} steps)", t.steps.len()))
-            .unwrap_or_default();
+        let steps = match (&p.trace, p.reason) {
+            (Some(t), _) => format!(" (shortest trace: {} steps)", t.steps.len()),
+            (None, Some(why)) => format!(" ({why})"),
+            (None, None) => String::new(),
+        };
         let _ = writeln!(out, "  {:<33} {}{}", p.property.name(), p.verdict, steps);
     }
     let _ = writeln!(

@@ -72,6 +72,7 @@ pub fn to_json(sc: &RedisScenario, r: &Report) -> serde_json::Value {
         "pause": s.pause,
         "skew": s.skew,
         "replica": s.replica,
+        "fencing": s.fencing,
         "faults": {
             "pauses": s.faults.pauses,
             "crashes": s.faults.crashes,
@@ -90,8 +91,13 @@ pub fn to_text(sc: &RedisScenario, r: &Report) -> String {
     use std::fmt::Write;
     let s = &sc.space;
     let replica = if s.replica { ", a replica" } else { "" };
+    let fenced = if s.fencing {
+        ", fenced writes (token from INCR)"
+    } else {
+        ""
+    };
     let how = format!(
-        " × {} acquisitions on Redis: lease {} ticks, critical section {}, pause {}, clock skew {}{replica}",
+        " × {} acquisitions on Redis: lease {} ticks, critical section {}, pause {}, clock skew {}{replica}{fenced}",
         s.acquisitions, s.lease, s.work, s.pause, s.skew
     );
     let mut out = super::title(&sc.name, sc.recipe(), s.clients, &how);

@@ -3,6 +3,8 @@
 //! charts/, scenarios/). Exit codes: 0 every cell reached a verdict (holds
 //! or violated), 2 a cell is incomplete or an input is wrong.
 
+use crate::compare::cell::CellResult;
+use crate::compare::redis_faults::{RedisFaultClass, RedisRow, REDIS_FAULTS, REDIS_ROWS};
 use crate::compare::{self, faults, files, markdown, recipes, Matrix, Options};
 use clap::Args;
 use locksmith_model::harness::Verdict;
@@ -55,16 +57,89 @@ fn select<T: Clone>(
 
 /// The options for these recipe and fault-class names (all when empty),
 /// writing to `out`, on one thread; an unknown name is an error that lists
-/// the valid ones.
+/// the valid ones. A name picks from both matrices: the ZooKeeper recipes
+/// and fault classes, and the Redis ones (`none` and `crash` are columns of
+/// both); a matrix none of whose rows or columns is named is left out.
 pub fn options(recipes: &[String], faults: &[String], out: &str) -> Result<Options, String> {
     let rows = recipes::rows()?;
     let all_faults: Vec<&'static faults::FaultClass> = faults::FAULTS.iter().collect();
+    let redis_rows: Vec<&'static RedisRow> = REDIS_ROWS.iter().collect();
+    let redis_faults: Vec<&'static RedisFaultClass> = REDIS_FAULTS.iter().collect();
+    let zk_recipe = |n: &str| rows.iter().any(|r| r.id.name() == n);
+    let redis_recipe = |n: &str| redis_rows.iter().any(|r| r.recipe.id() == n);
+    let zk_fault = |n: &str| all_faults.iter().any(|f| f.id == n);
+    let redis_fault = |n: &str| redis_faults.iter().any(|f| f.id == n);
+    // Names of either matrix are checked together, so an unknown one lists
+    // every valid name.
+    let known = |what: &str,
+                 wanted: &[String],
+                 a: &dyn Fn(&str) -> bool,
+                 b: &dyn Fn(&str) -> bool,
+                 names: Vec<&str>| {
+        match wanted.iter().find(|w| !a(w.trim()) && !b(w.trim())) {
+            Some(w) => Err(format!(
+                "unknown {what} `{w}`: expected one of {}",
+                names.join(", ")
+            )),
+            None => Ok(()),
+        }
+    };
+    let recipe_names: Vec<&str> = rows
+        .iter()
+        .map(|r| r.id.name())
+        .chain(redis_rows.iter().map(|r| r.recipe.id()))
+        .collect();
+    known("recipe", recipes, &zk_recipe, &redis_recipe, recipe_names)?;
+    let mut fault_names: Vec<&str> = all_faults.iter().map(|f| f.id).collect();
+    fault_names.extend(redis_faults.iter().map(|f| f.id).filter(|f| !zk_fault(f)));
+    known("fault class", faults, &zk_fault, &redis_fault, fault_names)?;
+    let only = |wanted: &[String], is: &dyn Fn(&str) -> bool| -> Vec<String> {
+        wanted.iter().filter(|w| is(w.trim())).cloned().collect()
+    };
+    // Named recipes or faults of the other matrix only: this one is out.
+    let left_out = |wanted: &[String], is: &dyn Fn(&str) -> bool| {
+        !wanted.is_empty() && !wanted.iter().any(|w| is(w.trim()))
+    };
+    let zk_out = left_out(recipes, &zk_recipe) || left_out(faults, &zk_fault);
+    let redis_out = left_out(recipes, &redis_recipe) || left_out(faults, &redis_fault);
     Ok(Options {
-        recipes: select("recipe", recipes, &rows, |r| r.id.name())?,
-        faults: select("fault class", faults, &all_faults, |f| f.id)?,
+        recipes: pick(
+            zk_out,
+            select("recipe", &only(recipes, &zk_recipe), &rows, |r| r.id.name()),
+        )?,
+        faults: pick(
+            zk_out,
+            select("fault class", &only(faults, &zk_fault), &all_faults, |f| {
+                f.id
+            }),
+        )?,
+        redis_recipes: pick(
+            redis_out,
+            select("recipe", &only(recipes, &redis_recipe), &redis_rows, |r| {
+                r.recipe.id()
+            }),
+        )?,
+        redis_faults: pick(
+            redis_out,
+            select(
+                "fault class",
+                &only(faults, &redis_fault),
+                &redis_faults,
+                |f| f.id,
+            ),
+        )?,
         out: out.to_string(),
         jobs: 1,
     })
+}
+
+/// `v`, or nothing when its matrix is left out.
+fn pick<T>(out: bool, v: Result<Vec<T>, String>) -> Result<Vec<T>, String> {
+    if out {
+        Ok(Vec::new())
+    } else {
+        v
+    }
 }
 
 /// The options the flags ask for, or the error `run` exits 2 with.
@@ -179,7 +254,11 @@ pub fn run(a: &CompareArgs) -> i32 {
     } else {
         print!("{}", text(&m, &a.out, report.len()));
     }
-    if m.cells.iter().any(|c| c.verdict == Verdict::Incomplete) {
+    if m.cells
+        .iter()
+        .chain(&m.redis.cells)
+        .any(|c| c.verdict == Verdict::Incomplete)
+    {
         2
     } else {
         0
@@ -197,17 +276,53 @@ fn text(m: &Matrix, out: &Path, files: usize) -> String {
         m.faults.len(),
         m.cells.len()
     );
+    let faults: Vec<&str> = m.faults.iter().map(|f| f.id).collect();
+    let rows: Vec<&str> = m.recipes.iter().map(|r| r.id.name()).collect();
+    grid(&mut o, 15, &faults, &rows, &|r, f| m.cell(r, f));
+    if !m.redis.cells.is_empty() {
+        let r = &m.redis;
+        let (holds, violated, incomplete) = compare::redis_pages::counts(r);
+        let _ = writeln!(
+            o,
+            "\nRedis: {} recipes × {} fault classes = {} cells: {violated} violated, {holds} hold, {incomplete} incomplete\n",
+            r.recipes.len(),
+            r.faults.len(),
+            r.cells.len()
+        );
+        let faults: Vec<&str> = r.faults.iter().map(|f| f.id).collect();
+        let rows: Vec<&str> = r.recipes.iter().map(|x| x.recipe.id()).collect();
+        let first = rows.iter().map(|x| x.len()).max().unwrap_or(0) + 1;
+        grid(&mut o, first, &faults, &rows, &|i, f| r.cell(i, f));
+    }
+    let _ = writeln!(
+        o,
+        "\n✓ holds, ✗ violated (property, shortest trace length), ? incomplete; check columns explored exhaustively, sim columns over seeds.\nreport: {dir}/README.md (matrix, legend, charts, recipes), {dir}/index.html (one offline page), {dir}/compare.json, {dir}/traces/ — {files} files",
+        dir = out.display()
+    );
+    o
+}
+
+/// One matrix as terminal columns.
+/// The first column is `first` wide.
+fn grid<'m>(
+    o: &mut String,
+    first: usize,
+    faults: &[&str],
+    rows: &[&str],
+    cell: &dyn Fn(usize, usize) -> &'m CellResult,
+) {
+    use std::fmt::Write;
     let width = 14;
-    let _ = write!(o, "{:<15}", "");
-    for f in &m.faults {
-        let id: String = f.id.chars().take(width - 1).collect();
+    let _ = write!(o, "{:<first$}", "");
+    for f in faults {
+        let id: String = f.chars().take(width - 1).collect();
         let _ = write!(o, "{id:<width$}");
     }
     o.push('\n');
-    for (r, row) in m.recipes.iter().enumerate() {
-        let _ = write!(o, "{:<15}", row.id.name());
-        for f in 0..m.faults.len() {
-            let c = m.cell(r, f);
+    for (r, name) in rows.iter().enumerate() {
+        let _ = write!(o, "{name:<first$}");
+        for f in 0..faults.len() {
+            let c = cell(r, f);
             let s = match (c.verdict, c.property) {
                 (Verdict::Violated, Some(p)) => format!(
                     "✗ {}{}",
@@ -224,10 +339,4 @@ fn text(m: &Matrix, out: &Path, files: usize) -> String {
         }
         o.push('\n');
     }
-    let _ = writeln!(
-        o,
-        "\n✓ holds, ✗ violated (property, shortest trace length), ? incomplete; check columns explored exhaustively, sim columns over seeds.\nreport: {dir}/README.md (matrix, legend, charts, recipes), {dir}/index.html (one offline page), {dir}/compare.json, {dir}/traces/ — {files} files",
-        dir = out.display()
-    );
-    o
 }

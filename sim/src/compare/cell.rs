@@ -224,7 +224,7 @@ fn one_property_name<S: serde::Serializer>(p: &Property, s: S) -> Result<S::Ok, 
 
 /// The overall verdict of per-property verdicts, as the checker's report
 /// forms it.
-fn headline(props: &[PropertyVerdict]) -> (Verdict, Option<Property>) {
+pub(super) fn headline(props: &[PropertyVerdict]) -> (Verdict, Option<Property>) {
     let first = |v: Verdict| props.iter().find(|p| p.verdict == v).map(|p| p.property);
     match (first(Verdict::Violated), first(Verdict::Incomplete)) {
         (Some(p), _) => (Verdict::Violated, Some(p)),
@@ -262,7 +262,7 @@ pub fn run(row: &RecipeRow, fault: &FaultClass, out: &str) -> Result<CellResult,
     Ok(r)
 }
 
-fn blank(source: Source, command: String) -> CellResult {
+pub(super) fn blank(source: Source, command: String) -> CellResult {
     CellResult {
         recipe: String::new(),
         fault: String::new(),

@@ -32,7 +32,7 @@ pre{background:#f7f7f7;padding:8px;overflow-x:auto;font-size:12px}details{margin
 
 /// A verdict as one mark: plain symbols every font has (no emoji, which a
 /// machine without an emoji font draws as boxes).
-fn mark(v: Verdict) -> &'static str {
+pub fn mark(v: Verdict) -> &'static str {
     match v {
         Verdict::Holds => "✓",
         Verdict::Violated => "✗",
@@ -171,8 +171,9 @@ pub fn page(m: &Matrix, readme_intro: &str, charts: &[String]) -> String {
         }
         o.push_str("</table>\n");
     }
+    super::redis_pages::html(&mut o, &m.redis, &cell_html);
     o.push_str("<h2>Traces</h2>\n");
-    for c in &m.cells {
+    for c in m.cells.iter().chain(&m.redis.cells) {
         let (Some(t), Some(p)) = (&c.trace, c.property) else {
             continue;
         };

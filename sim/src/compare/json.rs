@@ -53,6 +53,8 @@ struct Json<'a> {
     summary: Summary,
     cells: &'a [CellResult],
     costs: Vec<&'a CostPoint>,
+    /// The Redis matrix: its own fault classes, recipes and cells.
+    redis: serde_json::Value,
 }
 
 /// How many cells hold, are violated, are incomplete.
@@ -108,6 +110,7 @@ pub fn value(m: &Matrix) -> serde_json::Value {
         },
         cells: &m.cells,
         costs: m.costs.iter().flat_map(|(_, ps)| ps.iter()).collect(),
+        redis: super::redis_pages::json(&m.redis),
     };
     serde_json::to_value(&j).unwrap_or(serde_json::Value::Null)
 }

@@ -117,8 +117,17 @@ fn summary_line(m: &Matrix) -> String {
 
 /// The excerpt for the repository's README (links into `reports/`).
 pub fn excerpt(m: &Matrix) -> String {
+    let redis = if m.redis.cells.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "\nRedis locks (their own fault classes): {}\n\n{}",
+            super::redis_pages::summary_line(&m.redis),
+            super::redis_pages::matrix_table(&m.redis, "reports/")
+        )
+    };
     format!(
-        "{}\n\n{}\nEvery cell, its properties, its reproduce command and the cost charts: [reports/README.md](reports/README.md).\n",
+        "{}\n\n{}{redis}\nEvery cell, its properties, its reproduce command and the cost charts: [reports/README.md](reports/README.md).\n",
         summary_line(m),
         matrix_table(m, "reports/")
     )
@@ -145,6 +154,7 @@ pub fn readme(m: &Matrix) -> String {
         recipe_section(&mut o, m, r);
         let _ = row;
     }
+    super::redis_pages::section(&mut o, &m.redis);
     o
 }
 
@@ -159,7 +169,11 @@ fn legend(o: &mut String, m: &Matrix) {
          ❌ violated; *✔ ZK*: its trace re-enacted step for step on a real {} by \
          `locksmith confirm`, which showed the same violation. ⚠️ incomplete: a bound stopped the run first (never shown as holds). \
          – n/a: the driver does not judge the property on this run (the checker has the \
-         protected resource only in the guarded column; fenced safety needs fencing tokens).\n",
+         protected resource only in the guarded column; fenced safety needs fencing tokens; \
+         unlock by non-owner and stuck lock are the Redis checker's: the ZooKeeper checker does \
+         not yet track whose lock node a delete takes from whom, the ZooKeeper recipes do not \
+         state when their lock is free, and the simulator judges neither — \
+         `locksmith check --json` gives each n/a its `reason`).\n",
         Property::ALL.map(|p| p.name()).join(", "),
         super::confirmed::server()
     );

@@ -6,6 +6,9 @@
 //! - [`faults`]: the registry of fault classes (the matrix's columns);
 //! - [`recipes`]: each recipe's comparison configuration and prose (rows);
 //! - [`cell`]: one cell, as a scenario file, judged;
+//! - [`redis_faults`], [`redis_cell`], [`redis_pages`]: the second matrix,
+//!   Redis recipes × Redis fault classes, every cell judged by the Redis
+//!   checker, drawn in the same pages;
 //! - [`costs`], [`charts`]: the cost figures and their SVG charts;
 //! - [`markdown`], [`html`], [`json`]: the report's pages;
 //! - [`files`]: the report as a set of files, written or compared.
@@ -25,11 +28,15 @@ pub mod html;
 pub mod json;
 pub mod markdown;
 pub mod recipes;
+pub mod redis_cell;
+pub mod redis_faults;
+pub mod redis_pages;
 
 use cell::CellResult;
 use costs::CostPoint;
 use faults::FaultClass;
 use recipes::RecipeRow;
+use redis_faults::{RedisFaultClass, RedisRow};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -37,6 +44,9 @@ use std::sync::Mutex;
 pub struct Options {
     pub recipes: Vec<RecipeRow>,
     pub faults: Vec<&'static FaultClass>,
+    /// The Redis matrix's rows and columns.
+    pub redis_recipes: Vec<&'static RedisRow>,
+    pub redis_faults: Vec<&'static RedisFaultClass>,
     /// The report folder as commands in the report name it (`reports`).
     pub out: String,
     /// Parallel workers (OS threads).
@@ -51,6 +61,8 @@ pub struct Matrix {
     pub cells: Vec<CellResult>,
     /// Per recipe, its cost series.
     pub costs: Vec<(String, Vec<CostPoint>)>,
+    /// The Redis matrix.
+    pub redis: RedisMatrix,
     /// The report folder as the commands name it.
     pub out: String,
 }
@@ -61,10 +73,25 @@ impl Matrix {
     }
 }
 
+/// The Redis recipes × the Redis fault classes, judged.
+pub struct RedisMatrix {
+    pub recipes: Vec<&'static RedisRow>,
+    pub faults: Vec<&'static RedisFaultClass>,
+    /// Row-major, as [`Matrix::cells`].
+    pub cells: Vec<CellResult>,
+}
+
+impl RedisMatrix {
+    pub fn cell(&self, recipe: usize, fault: usize) -> &CellResult {
+        &self.cells[recipe * self.faults.len() + fault]
+    }
+}
+
 /// One unit of work: a cell, or a recipe's cost series.
 enum Job {
     Cell(usize, usize),
     Costs(usize),
+    Redis(usize, usize),
 }
 
 /// What a finished job reports to the progress display.
@@ -90,6 +117,11 @@ pub fn run(opts: &Options, done: &(dyn Fn(Done) + Sync)) -> Result<Matrix, Strin
         }
     }
     jobs.extend((0..opts.recipes.len()).map(Job::Costs));
+    for r in 0..opts.redis_recipes.len() {
+        for f in 0..opts.redis_faults.len() {
+            jobs.push(Job::Redis(r, f));
+        }
+    }
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Result<Output, String>>>> =
         Mutex::new((0..jobs.len()).map(|_| None).collect());
@@ -116,6 +148,13 @@ pub fn run(opts: &Options, done: &(dyn Fn(Done) + Sync)) -> Result<Matrix, Strin
                     costs::run(row, &opts.out).map(Output::Costs),
                 )
             }
+            Job::Redis(r, f) => {
+                let (row, fault) = (opts.redis_recipes[r], opts.redis_faults[f]);
+                (
+                    redis_cell::cell_id(row, fault),
+                    redis_cell::run(row, fault, &opts.out).map(|c| Output::Cell(Box::new(c))),
+                )
+            }
         };
         let summary = match &out {
             Ok(Output::Cell(c)) => match c.property {
@@ -139,10 +178,12 @@ pub fn run(opts: &Options, done: &(dyn Fn(Done) + Sync)) -> Result<Matrix, Strin
     });
     let mut cells = Vec::new();
     let mut costs = Vec::new();
+    let mut redis_cells = Vec::new();
     let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
     for (job, out) in jobs.iter().zip(results) {
         match (job, out.ok_or("a worker thread stopped early")??) {
             (Job::Cell(..), Output::Cell(c)) => cells.push(*c),
+            (Job::Redis(..), Output::Cell(c)) => redis_cells.push(*c),
             (Job::Costs(r), Output::Costs(ps)) => {
                 costs.push((opts.recipes[*r].id.name().to_string(), ps))
             }
@@ -154,6 +195,11 @@ pub fn run(opts: &Options, done: &(dyn Fn(Done) + Sync)) -> Result<Matrix, Strin
         faults: opts.faults.clone(),
         cells,
         costs,
+        redis: RedisMatrix {
+            recipes: opts.redis_recipes.clone(),
+            faults: opts.redis_faults.clone(),
+            cells: redis_cells,
+        },
         out: opts.out.clone(),
     })
 }
@@ -161,4 +207,5 @@ pub fn run(opts: &Options, done: &(dyn Fn(Done) + Sync)) -> Result<Matrix, Strin
 /// Every job's count, for a progress bar.
 pub fn job_count(opts: &Options) -> usize {
     opts.recipes.len() * (opts.faults.len() + 1)
+        + opts.redis_recipes.len() * opts.redis_faults.len()
 }

@@ -7,6 +7,8 @@
 //! recipe = "redis-set-px-del"
 //! clients = 2
 //! acquisitions = 1
+//! fencing = false          # lock() ends with INCR of a token; each critical section
+//!                          # writes twice to a resource that rejects older tokens
 //!
 //! [redis]                  # time in ticks (a tick is one model millisecond)
 //! lease = 3                # PX, or a timestamp recipe's timeout
@@ -59,6 +61,8 @@ struct Raw {
     acquisitions: u8,
     #[serde(default)]
     description: String,
+    #[serde(default)]
+    fencing: bool,
     #[serde(default)]
     redis: RawTime,
     #[serde(default)]
@@ -154,6 +158,7 @@ impl RedisScenario {
         space.pause = t.pause.unwrap_or(space.lease.saturating_add(1));
         space.skew = t.skew.unwrap_or(space.lease.saturating_add(1));
         space.replica = t.replica;
+        space.fencing = raw.fencing;
         space.faults = RedisFaults {
             pauses: raw.faults.pauses,
             crashes: raw.faults.crashes,

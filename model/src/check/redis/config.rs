@@ -53,6 +53,11 @@ pub struct RedisSpace {
     /// The server has a replica behind an asynchronous replication stream
     /// ([`super::action::Action::Replicate`] ships one write at a time).
     pub replica: bool,
+    /// Fencing (`fencing = true`): a holder takes a token from `INCR` on a
+    /// key of its own as the last command of `lock()`, and its critical
+    /// section writes to the protected resource twice with it
+    /// ([`crate::check::resource`]: the resource ZooKeeper's checker has).
+    pub fencing: bool,
     /// The bounds and switches every backend's run has (the kept graph
     /// is what the starvation and stuck-lock analyses read).
     pub limits: Limits,
@@ -72,6 +77,7 @@ impl RedisSpace {
             skew: 4,
             faults: RedisFaults::default(),
             replica: false,
+            fencing: false,
             limits: Limits {
                 max_states: 2_000_000,
                 max_depth: usize::MAX,

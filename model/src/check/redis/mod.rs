@@ -79,4 +79,4 @@ pub mod trace;
 
 pub use action::Action;
 pub use config::{RedisFaults, RedisSpace};
-pub use state::{Channel, Client, State};
+pub use state::{Channel, Client, Fence, State};

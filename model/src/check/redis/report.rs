@@ -1,4 +1,4 @@
-//! A Redis run as a [`Report`]: every property of [`Property::EVERY`] with
+//! A Redis run as a [`Report`]: every property of [`Property::ALL`] with
 //! its verdict — holds, violated with its shortest trace, incomplete, or
 //! n/a where the Redis checker does not judge it — in the same shape
 //! ZooKeeper's checker reports, so the CLI, JSON and `[expect]` read both.
@@ -11,18 +11,31 @@ use crate::check::Property;
 use std::ops::ControlFlow;
 
 impl RedisSpace {
-    /// Whether the Redis checker judges `p`: the others are `n/a` (no
-    /// protected resource yet, no watches to herd, no sequential nodes).
+    /// Whether the Redis checker judges `p`.
     pub fn judges(&self, p: Property) -> bool {
-        matches!(
-            p,
-            Property::MutualExclusion
-                | Property::UnlockByNonOwner
-                | Property::StuckLock
-                | Property::Deadlock
-                | Property::Starvation
-                | Property::ThreadDied
-        )
+        self.not_judged(p).is_none()
+    }
+
+    /// Why the Redis checker does not judge `p` (`None`: it judges it):
+    /// what an `n/a` reports.
+    pub fn not_judged(&self, p: Property) -> Option<&'static str> {
+        match p {
+            Property::MutualExclusionAtResource | Property::FencedSafety if !self.fencing => {
+                Some("no protected resource in this run (`fencing = true` adds it)")
+            }
+            Property::OrphanedNode => Some("Redis has no sequential nodes"),
+            Property::Herd => {
+                Some("the Redis recipes wait on no notification: they retry or give up")
+            }
+            Property::MutualExclusionAtResource
+            | Property::FencedSafety
+            | Property::MutualExclusion
+            | Property::UnlockByNonOwner
+            | Property::StuckLock
+            | Property::Deadlock
+            | Property::Starvation
+            | Property::ThreadDied => None,
+        }
     }
 
     /// Explores the configuration and judges every property; `progress`
@@ -57,11 +70,12 @@ impl RedisSpace {
                 .collect()
         };
         let needs_graph = |p| matches!(p, Property::Starvation | Property::StuckLock);
-        let properties: Vec<PropertyResult> = Property::EVERY
+        let properties: Vec<PropertyResult> = Property::ALL
             .into_iter()
             .map(|p| {
+                let reason = self.not_judged(p);
                 let (verdict, trace) = match x.found.get(&p) {
-                    _ if !self.judges(p) => (Verdict::NotApplicable, None),
+                    _ if reason.is_some() => (Verdict::NotApplicable, None),
                     Some(cx) => (Verdict::Violated, self.render(cx)),
                     None if x.bound.is_none()
                         && never_acquired.is_empty()
@@ -75,6 +89,7 @@ impl RedisSpace {
                     property: p,
                     verdict,
                     trace,
+                    reason,
                 }
             })
             .collect();

@@ -2,6 +2,7 @@
 //! recipe and in the harness loop, its connection and its timers.
 
 use super::config::RedisFaults;
+use crate::check::resource::{Resource, Section, Sections};
 use crate::harness::Phase;
 use crate::recipe::redis::Locals;
 use crate::redis::{Command, RedisServer, Reply};
@@ -20,6 +21,8 @@ pub struct State {
     /// Who set the lock's key, while it exists: for unlock by non-owner
     /// (a timestamp recipe's value does not name its writer).
     pub owner: Option<u8>,
+    /// The protected resource, with fencing on.
+    pub resource: Option<Resource>,
 }
 
 /// One client process with its one connection.
@@ -37,6 +40,23 @@ pub struct Client {
     /// How many ticks the client's clock reads ahead of the reference
     /// time (0: no clock fault modelled yet).
     pub clock: i8,
+    /// Fencing: where the client is between its lock and the resource.
+    pub fence: Fence,
+    /// Fencing: the client's tenure at the resource.
+    pub section: Section,
+}
+
+/// A fenced client's progress through the token and its two writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fence {
+    /// No fencing, or no tenure under way.
+    Off,
+    /// The recipe's lock succeeded; `INCR` for the token is on its way
+    /// (`lock()` has not returned).
+    AwaitToken,
+    /// `lock()` returned with the token; this many of the critical
+    /// section's two writes are done.
+    Wrote(u8),
 }
 
 /// The connection: a command on its way to the server, or the server's
@@ -56,6 +76,7 @@ impl Client {
     /// reply yet or not).
     pub fn in_tenure(&self) -> bool {
         self.phase.holds()
+            || self.fence == Fence::AwaitToken
             || matches!(&self.channel, Channel::Replied(r) if self.locals.won(r, i64::from(self.clock)))
     }
 
@@ -74,5 +95,27 @@ impl Client {
                 Channel::Replied(_) => true,
                 Channel::Idle => !self.locals.awaits_reply(),
             }
+    }
+}
+
+impl Sections for State {
+    fn clients(&self) -> usize {
+        self.clients.len()
+    }
+
+    fn section(&self, c: usize) -> Section {
+        self.clients[c].section
+    }
+
+    fn set_section(&mut self, c: usize, s: Section) {
+        self.clients[c].section = s;
+    }
+
+    fn resource(&self) -> Option<Resource> {
+        self.resource
+    }
+
+    fn set_resource(&mut self, r: Resource) {
+        self.resource = Some(r);
     }
 }

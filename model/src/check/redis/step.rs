@@ -3,12 +3,17 @@
 
 use super::action::Action;
 use super::config::RedisSpace;
-use super::state::{Channel, Client, State};
-use crate::harness::{Phase, StepKind};
+use super::state::{Channel, Client, Fence, State};
+use crate::check::resource::{self, Resource, Section};
+use crate::harness::writes::WRITES;
+use crate::harness::{LockEvent, Phase, StepKind, Writes};
 use crate::recipe::redis::Me;
-use crate::redis::{Key, RedisServer, Reply, Value};
+use crate::redis::{Command, Key, RedisServer, Reply, Value};
 
 pub use crate::recipe::redis::LOCK_KEY;
+
+/// The key a fenced client's `INCR` takes its token from.
+pub const FENCE_KEY: &str = "fence";
 
 impl RedisSpace {
     pub fn initial_state(&self) -> State {
@@ -20,6 +25,8 @@ impl RedisSpace {
             paused: 0,
             rounds: self.acquisitions,
             clock: 0,
+            fence: Fence::Off,
+            section: Section::default(),
         };
         State {
             server: if self.replica {
@@ -31,6 +38,7 @@ impl RedisSpace {
             left: self.faults,
             foreign_unlock: false,
             owner: None,
+            resource: self.fencing.then(|| Resource::new(Writes::Fenced)),
         }
     }
 
@@ -193,6 +201,10 @@ impl RedisSpace {
                 cl.channel = Channel::Idle;
                 cl.timer = 0;
                 cl.paused = 0;
+                cl.fence = Fence::Off;
+                // Its open section ends with its process: no write of it
+                // can follow.
+                resource::tenure_ends(s, c as usize);
             }
         }
     }
@@ -236,7 +248,9 @@ impl RedisSpace {
         let before = s.server.entry(cmd.key()).map(|e| e.value.clone());
         let reply = s.server.apply(&cmd);
         let after = s.server.entry(cmd.key()).map(|e| e.value.clone());
-        if after != before {
+        // Only the lock's key has an owner (a fenced client's INCR takes
+        // its token from a key of its own).
+        if after != before && cmd.key() == &Key::new(LOCK_KEY) {
             if let (Some(o), Some(v)) = (s.owner, &before) {
                 let owner = &s.clients[o as usize];
                 let now = i64::from(owner.clock);
@@ -246,13 +260,23 @@ impl RedisSpace {
             }
             s.owner = after.is_some().then_some(c);
         }
+        // Fencing: the tenure is the lock's, in the order the server gave
+        // it; the token follows with the INCR's reply.
+        let cl = &s.clients[c as usize];
+        if self.fencing && cl.section.tenure == 0 && cl.locals.won(&reply, i64::from(cl.clock)) {
+            resource::tenure_begins(s, c as usize);
+        }
         s.clients[c as usize].channel = Channel::Replied(reply);
     }
 
     /// Client `c` reads its reply, if one came, and runs to its next
     /// blocking call; a step that would begin a round after the last one
-    /// ends the loop instead.
+    /// ends the loop instead. With fencing, the harness's own steps come
+    /// first: the token's reply, and the critical section's two writes.
     fn client_step(&self, s: &mut State, c: u8) {
+        if self.fencing && self.fenced_step(s, c) {
+            return;
+        }
         let cl = &mut s.clients[c as usize];
         let reply = match std::mem::replace(&mut cl.channel, Channel::Idle) {
             Channel::Replied(r) => Some(r),
@@ -269,6 +293,15 @@ impl RedisSpace {
         let out = self
             .recipe
             .step(&mut cl.locals, reply.as_ref(), &self.me(c, cl.clock));
+        if self.fencing && out.kind == StepKind::Acquired {
+            // The recipe's lock succeeded: `lock()` returns once the token
+            // is read.
+            cl.fence = Fence::AwaitToken;
+            cl.channel = Channel::Sent(Command::Incr {
+                key: Key::new(FENCE_KEY),
+            });
+            return;
+        }
         cl.phase = cl.phase.after(out.kind, true, &mut events);
         if let Some(cmd) = out.send {
             cl.channel = Channel::Sent(cmd);
@@ -278,6 +311,64 @@ impl RedisSpace {
         }
         if out.sleep {
             cl.timer = 1;
+        }
+        let ended = events.iter().any(|e| {
+            matches!(
+                e,
+                LockEvent::Released
+                    | LockEvent::GaveUp
+                    | LockEvent::ThreadDied(_)
+                    | LockEvent::Finished
+            )
+        });
+        if ended && self.fencing {
+            s.clients[c as usize].fence = Fence::Off;
+            resource::tenure_ends(s, c as usize);
+        }
+    }
+
+    /// A fenced client's step that is the harness's, not the recipe's:
+    /// reading the token (`lock()` returns), the critical section's
+    /// opening write (then the work), its closing write. Whether it was
+    /// one.
+    fn fenced_step(&self, s: &mut State, c: u8) -> bool {
+        let cl = &mut s.clients[c as usize];
+        match cl.fence {
+            Fence::AwaitToken => {
+                let Channel::Replied(reply) = std::mem::replace(&mut cl.channel, Channel::Idle)
+                else {
+                    return false;
+                };
+                let mut events = Vec::new();
+                match reply {
+                    Reply::Int(token) => {
+                        cl.phase = cl.phase.after(StepKind::Acquired, true, &mut events);
+                        cl.fence = Fence::Wrote(0);
+                        resource::token(s, c as usize, token);
+                    }
+                    // INCR on a key that is not a number: the program's
+                    // `incr` throws.
+                    _ => {
+                        cl.phase = cl.phase.after(
+                            StepKind::Threw("JedisDataException"),
+                            true,
+                            &mut events,
+                        );
+                        cl.fence = Fence::Off;
+                        resource::tenure_ends(s, c as usize);
+                    }
+                }
+                true
+            }
+            Fence::Wrote(n) if cl.phase.holds() && n < WRITES => {
+                cl.fence = Fence::Wrote(n + 1);
+                if n == 0 {
+                    cl.timer = self.work;
+                }
+                resource::write(s, c as usize);
+                true
+            }
+            _ => false,
         }
     }
 }

@@ -3,10 +3,13 @@
 
 use super::action::Action;
 use super::config::RedisSpace;
-use super::state::{Channel, State};
+use super::state::{Channel, Fence, State};
 use crate::check::explore::Counterexample;
+use crate::check::resource;
 use crate::check::trace::{Trace, TraceStep};
+use crate::harness::writes::WRITES;
 use crate::harness::Phase;
+use crate::harness::Writes;
 use crate::redis::Key;
 use std::fmt::Write;
 
@@ -50,7 +53,11 @@ impl RedisSpace {
                 } else {
                     format!(" [{:?}]", t.phase)
                 };
-                format!("{a}{sent}{phase}")
+                let write = self
+                    .resource_write(before, c)
+                    .map(|w| format!(": {w}"))
+                    .unwrap_or_default();
+                format!("{a}{sent}{phase}{write}")
             }
             Action::Serve(c) => match &after.clients[c as usize].channel {
                 Channel::Replied(r) => format!("{a}: {r}"),
@@ -121,6 +128,9 @@ impl RedisSpace {
                 if b.phase != t.phase && !entered {
                     parts.push(phase_words(t.phase).to_string());
                 }
+                if let Some(w) = self.resource_write(before, c) {
+                    parts.push(w);
+                }
                 if parts.is_empty() {
                     parts.push("steps".into());
                 }
@@ -156,6 +166,27 @@ impl RedisSpace {
             parts.push("— unlock by non-owner".into());
         }
         parts.join("; ")
+    }
+}
+
+impl RedisSpace {
+    /// What client `c`'s step from `before` did at the resource, if it
+    /// wrote there (replayed on a copy: the state keeps no mark of it).
+    fn resource_write(&self, before: &State, c: u8) -> Option<String> {
+        let cl = &before.clients[c as usize];
+        let Fence::Wrote(n) = cl.fence else {
+            return None;
+        };
+        if !self.fencing || !cl.phase.holds() || n >= WRITES || !cl.can_step() {
+            return None;
+        }
+        let mut probe = before.clone();
+        let accepted = resource::write(&mut probe, c as usize);
+        let which = if n == 0 { "opening" } else { "closing" };
+        Some(format!(
+            "writes its {which} write to the resource{}",
+            resource::describe(&cl.section, accepted, Writes::Fenced)
+        ))
     }
 }
 

@@ -1,0 +1,276 @@
+//! The Redis matrix in the report's pages: its Markdown section (matrix,
+//! legend, one table per recipe), its trace pages, its part of the HTML
+//! page and of `compare.json` — with the ZooKeeper matrix's marks, cell
+//! text, trace and reproduce-command conventions.
+
+use super::cell::CellResult;
+use super::html::esc;
+use super::markdown::{cell_text, fit_mermaid, mark, short, source_text, MERMAID_MAX};
+use super::redis_faults::{RedisFaultClass, RedisRow};
+use super::RedisMatrix;
+use locksmith_model::harness::{Property, Verdict};
+use serde::Serialize;
+use std::fmt::Write;
+
+/// How many cells hold, are violated, are incomplete.
+pub fn counts(m: &RedisMatrix) -> (usize, usize, usize) {
+    let n = |v| m.cells.iter().filter(|c| c.verdict == v).count();
+    (
+        n(Verdict::Holds),
+        n(Verdict::Violated),
+        n(Verdict::Incomplete),
+    )
+}
+
+pub fn summary_line(m: &RedisMatrix) -> String {
+    let (holds, violated, incomplete) = counts(m);
+    format!(
+        "{} Redis recipes × {} Redis fault classes = {} cells: {violated} violated, {holds} hold, {incomplete} incomplete.",
+        m.recipes.len(),
+        m.faults.len(),
+        m.cells.len()
+    )
+}
+
+/// The Redis matrix as a GitHub table; links start with `prefix`.
+pub fn matrix_table(m: &RedisMatrix, prefix: &str) -> String {
+    let mut out = String::from("| recipe |");
+    for f in &m.faults {
+        let _ = write!(out, " {}<br>*check* |", f.label);
+    }
+    out.push_str("\n|---|");
+    out.push_str(&"---|".repeat(m.faults.len()));
+    out.push('\n');
+    for (r, row) in m.recipes.iter().enumerate() {
+        let _ = write!(out, "| **{}** |", row.recipe.id());
+        for f in 0..m.faults.len() {
+            let _ = write!(out, " {} |", cell_text(m.cell(r, f), prefix));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The section of `reports/README.md`.
+pub fn section(o: &mut String, m: &RedisMatrix) {
+    if m.cells.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        o,
+        "## Redis locks\n\nThe lease locks of seeds 003 and 004 on the Redis model, each cell judged \
+         by the Redis checker (`locksmith check`: every interleaving of the clients' commands, the \
+         server and time in ticks; shortest traces). Redis's faults are not ZooKeeper's — a Redis \
+         client has no session; its lock ends with a TTL, a clock or a lost key — so they have a \
+         matrix of their own, with the same properties, marks and conventions.\n\n{}\n",
+        summary_line(m)
+    );
+    o.push_str(&matrix_table(m, ""));
+    let _ = writeln!(
+        o,
+        "\n| fault class | driver | what strikes |\n|---|---|---|"
+    );
+    for f in &m.faults {
+        let _ = writeln!(o, "| `{}` {} | check | {} |", f.id, f.label, f.about);
+    }
+    let _ = writeln!(
+        o,
+        "\nUnlock by non-owner: a client deletes or overwrites the key another client set in its \
+         current tenure, while that tenure is still valid by the recipe's own rule. Stuck lock: \
+         from some reachable state no client can ever acquire again (reachability, not \"a key \
+         without a TTL\"). Mutual exclusion at the resource and fenced safety are judged in the \
+         fenced column only; orphaned node and herd are ZooKeeper's (n/a).\n"
+    );
+    for (r, row) in m.recipes.iter().enumerate() {
+        recipe_section(o, m, r, row);
+    }
+}
+
+fn recipe_section(o: &mut String, m: &RedisMatrix, r: usize, row: &RedisRow) {
+    let _ = writeln!(o, "### {}\n\n{}\n", row.recipe.id(), row.claim);
+    let cells: Vec<(&RedisFaultClass, &CellResult)> = (0..m.faults.len())
+        .map(|f| (m.faults[f], m.cell(r, f)))
+        .collect();
+    let list = |v: Vec<String>| {
+        if v.is_empty() {
+            "nothing".to_string()
+        } else {
+            v.join("; ")
+        }
+    };
+    let broken = cells
+        .iter()
+        .filter(|(_, c)| c.verdict == Verdict::Violated)
+        .map(|(f, c)| format!("{} ({})", f.label, c.property.map_or("?", |p| p.name())))
+        .collect();
+    let holds = cells
+        .iter()
+        .filter(|(_, c)| c.verdict == Verdict::Holds)
+        .map(|(f, _)| f.label.to_string())
+        .collect();
+    let _ = writeln!(o, "- **What breaks it** (this run): {}.", list(broken));
+    let _ = writeln!(o, "- **Holds** under: {}.", list(holds));
+    let unknown: Vec<String> = cells
+        .iter()
+        .filter(|(_, c)| c.verdict == Verdict::Incomplete)
+        .map(|(f, _)| f.label.to_string())
+        .collect();
+    if !unknown.is_empty() {
+        let _ = writeln!(
+            o,
+            "**Incomplete** (a bound was hit): {}.",
+            unknown.join("; ")
+        );
+    }
+    if !row.instead.is_empty() {
+        let _ = writeln!(o, "- **Use instead:** {}", row.instead);
+    }
+    o.push('\n');
+    let _ = write!(o, "| fault | verdict |");
+    for p in Property::ALL {
+        let _ = write!(o, " {} |", short(p));
+    }
+    let _ = writeln!(o, " source | reproduce |");
+    let _ = writeln!(o, "|---|---|{}---|---|", "---|".repeat(Property::ALL.len()));
+    for (f, c) in &cells {
+        let _ = write!(o, "| {} | {} |", f.label, cell_text(c, ""));
+        for p in &c.properties {
+            let _ = write!(o, " {} |", mark(p.verdict));
+        }
+        let _ = writeln!(o, " {} | `{}` |", source_text(c), c.command);
+    }
+    o.push('\n');
+}
+
+/// The page of a violated Redis cell's shortest trace.
+pub fn trace_page(m: &RedisMatrix, c: &CellResult) -> Option<String> {
+    let t = c.trace.as_ref()?;
+    let fault = m.faults.iter().find(|f| f.id == c.fault)?;
+    let p = c.property?;
+    let mut o = String::new();
+    let _ = writeln!(o, "# {} × {}\n", c.recipe, fault.label);
+    let _ = writeln!(o, "**violated: {p}** — {}.\n", source_text(c));
+    let _ = writeln!(o, "Fault: {}.\n", fault.about);
+    let _ = writeln!(
+        o,
+        "The shortest trace that violates {p}: {} steps, found by breadth-first search of every \
+         interleaving of the clients, the Redis server and time in ticks.\n",
+        t.steps
+    );
+    let _ = writeln!(
+        o,
+        "Reproduce the cell and print this trace: `{}`  ",
+        c.command
+    );
+    let _ = writeln!(
+        o,
+        "Scenario: [{}](../{}) · [back to the matrix](../README.md#redis-locks)\n",
+        c.scenario, c.scenario
+    );
+    let _ = writeln!(o, "## Trace\n\n```text\n{}```\n", t.text);
+    let (diagram, cut) = fit_mermaid(&t.mermaid);
+    let _ = writeln!(o, "## Sequence diagram\n");
+    if let Some(lines) = cut {
+        let _ = writeln!(
+            o,
+            "The first {lines} lines of the diagram (GitHub renders Mermaid up to {MERMAID_MAX} \
+             characters); the text trace above is whole.\n"
+        );
+    }
+    let _ = writeln!(o, "```mermaid\n{diagram}```");
+    Some(o)
+}
+
+/// The Redis matrix's part of the HTML page: the matrix, then each
+/// recipe's table (the traces go with the ZooKeeper ones, by cell).
+pub fn html(o: &mut String, m: &RedisMatrix, cell_html: &dyn Fn(&CellResult) -> String) {
+    if m.cells.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        o,
+        "<h2 id=\"redis-locks\">Redis locks</h2>\n<p>{}</p>\n<table><tr><th>recipe</th>",
+        esc(&summary_line(m))
+    );
+    for f in &m.faults {
+        let _ = write!(
+            o,
+            "<th title=\"{}\">{}<br><i>check</i></th>",
+            esc(f.about),
+            esc(f.label)
+        );
+    }
+    o.push_str("</tr>\n");
+    for (r, row) in m.recipes.iter().enumerate() {
+        let _ = write!(o, "<tr><th>{}</th>", esc(row.recipe.id()));
+        for f in 0..m.faults.len() {
+            o.push_str(&cell_html(m.cell(r, f)));
+        }
+        o.push_str("</tr>\n");
+    }
+    o.push_str("</table>\n<ul>\n");
+    for f in &m.faults {
+        let _ = writeln!(o, "<li><b>{}</b>: {}</li>", esc(f.label), esc(f.about));
+    }
+    o.push_str("</ul>\n");
+    for (r, row) in m.recipes.iter().enumerate() {
+        let _ = writeln!(
+            o,
+            "<h3>{}</h3><p>{}</p>",
+            esc(row.recipe.id()),
+            esc(row.claim)
+        );
+        o.push_str("<table><tr><th>fault</th><th>verdict</th>");
+        for p in Property::ALL {
+            let _ = write!(o, "<th title=\"{}\">{}</th>", esc(p.name()), short(p));
+        }
+        o.push_str("<th>source</th><th>reproduce</th></tr>\n");
+        for (f, fault) in m.faults.iter().enumerate() {
+            let c = m.cell(r, f);
+            let _ = write!(o, "<tr><td>{}</td>{}", esc(fault.label), cell_html(c));
+            for p in &c.properties {
+                let _ = write!(o, "<td>{}</td>", super::html::mark(p.verdict));
+            }
+            let _ = writeln!(
+                o,
+                "<td>{}</td><td><code>{}</code></td></tr>",
+                esc(&source_text(c)),
+                esc(&c.command)
+            );
+        }
+        o.push_str("</table>\n");
+    }
+}
+
+#[derive(Serialize)]
+struct Summary {
+    cells: usize,
+    holds: usize,
+    violated: usize,
+    incomplete: usize,
+}
+
+#[derive(Serialize)]
+struct Json<'a> {
+    faults: &'a [&'static RedisFaultClass],
+    recipes: &'a [&'static RedisRow],
+    summary: Summary,
+    cells: &'a [CellResult],
+}
+
+/// The Redis matrix's part of `compare.json`.
+pub fn json(m: &RedisMatrix) -> serde_json::Value {
+    let (holds, violated, incomplete) = counts(m);
+    let j = Json {
+        faults: &m.faults,
+        recipes: &m.recipes,
+        summary: Summary {
+            cells: m.cells.len(),
+            holds,
+            violated,
+            incomplete,
+        },
+        cells: &m.cells,
+    };
+    serde_json::to_value(&j).unwrap_or(serde_json::Value::Null)
+}
