@@ -12,6 +12,7 @@ mod real;
 mod real_redis;
 mod recipes;
 mod simulate;
+mod simulate_redis;
 
 pub use check::to_text as check_report_text;
 pub use check_redis::to_text as redis_check_report_text;
@@ -148,7 +149,13 @@ where
     match &cli.command {
         Command::Check(a) => check::plan(a).map(drop),
         Command::Explorer(a) => explorer::plan(a).map(drop),
+        Command::Sim(a) if crate::scenario::is_redis(&a.scenario) => {
+            simulate_redis::plan(a).map(drop)
+        }
         Command::Sim(a) => simulate::plan_sim(a).map(drop),
+        Command::Replay(a) if crate::scenario::is_redis(&a.scenario) => {
+            simulate_redis::load(&a.scenario, a.clients, a.acquisitions).map(drop)
+        }
         Command::Replay(a) => simulate::load(&a.scenario, a.clients, a.acquisitions).map(drop),
         Command::Real(a) if crate::scenario::is_redis(&a.scenario) => real_redis::plan(a).map(drop),
         Command::Real(a) => real::plan(a).map(drop),

@@ -129,6 +129,9 @@ pub fn plan_sim(a: &SimArgs) -> Result<(SimConfig, u64, u64), String> {
 }
 
 pub fn run_sim(a: &SimArgs) -> i32 {
+    if crate::scenario::is_redis(&a.scenario) {
+        return super::simulate_redis::run_sim(a);
+    }
     let (cfg, first, count) = match plan_sim(a) {
         Ok(p) => p,
         Err(e) => {
@@ -282,6 +285,9 @@ fn seeds_asked(a: &SimArgs, cfg: &SimConfig) -> u64 {
 }
 
 pub fn run_replay(a: &ReplayArgs) -> i32 {
+    if crate::scenario::is_redis(&a.scenario) {
+        return super::simulate_redis::run_replay(a);
+    }
     let cfg = match load(&a.scenario, a.clients, a.acquisitions) {
         Ok(c) => c,
         Err(e) => {

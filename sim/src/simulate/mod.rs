@@ -41,6 +41,7 @@ pub mod client_lib;
 pub mod faults;
 pub mod link;
 pub mod metrics;
+pub mod redis;
 pub mod resource;
 pub mod server_node;
 pub mod sweep;

@@ -1,0 +1,188 @@
+//! The Redis simulator (sim/src/simulate/redis.rs) on every Redis scenario
+//! of the repository, at its default size (at least 5 clients × 10
+//! rounds): what it finds and at which seed, pinned as found, and checked
+//! against the exhaustive checker's pinned verdicts — a property the
+//! simulator reports violated must be one the checker finds violated in the
+//! same scenario, and a scenario the checker says violated must show a
+//! violation within the seeds swept. Also: same seed, same trace.
+
+use locksmith::scenario::{AnyScenario, RedisScenario};
+use locksmith::simulate::redis::run_seed;
+use locksmith_model::harness::Property;
+use std::path::Path;
+
+/// Seeds swept per scenario.
+const SEEDS: u64 = 500;
+
+fn scenario(name: &str) -> RedisScenario {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../scenarios")
+        .join(format!("{name}.toml"));
+    match AnyScenario::load(&path) {
+        Ok(AnyScenario::Redis(sc)) => {
+            let mut sc = *sc;
+            sc.space.clients = sc.space.clients.max(5);
+            sc.space.acquisitions = sc.space.acquisitions.max(10);
+            sc
+        }
+        Ok(_) => panic!("{name} is not a Redis scenario"),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// The first seed in `0..SEEDS` that breaks a property, and which.
+fn first_violation(sc: &RedisScenario) -> Option<(u64, Property)> {
+    (0..SEEDS).find_map(|seed| {
+        run_seed(&sc.space, seed, false)
+            .violation
+            .map(|(p, _)| (seed, p))
+    })
+}
+
+/// What the simulator found, per scenario: (first failing seed, property),
+/// or `None` for no violation in `SEEDS` seeds.
+const FOUND: [(&str, Option<(u64, &str)>); 15] = [
+    ("redis-acquirelock", None),
+    (
+        "redis-acquirelock-clock-skew",
+        Some((0, "unlock by non-owner")),
+    ),
+    ("redis-acquirelock-pause", Some((0, "mutual exclusion"))),
+    (
+        "redis-acquirelock-release-unowned",
+        Some((0, "unlock by non-owner")),
+    ),
+    (
+        "redis-compare-and-delete-pause",
+        Some((2, "mutual exclusion")),
+    ),
+    (
+        "redis-compare-and-delete-restart",
+        Some((0, "mutual exclusion")),
+    ),
+    ("redis-get-then-del-pause", Some((2, "mutual exclusion"))),
+    ("redis-set-px-del", None),
+    ("redis-set-px-del-pause", Some((2, "mutual exclusion"))),
+    (
+        "redis-set-px-del-server-clock-jump",
+        Some((0, "mutual exclusion")),
+    ),
+    ("redis-set-px-failover", Some((48, "mutual exclusion"))),
+    ("redis-setnx-del-crash", Some((0, "unlock by non-owner"))),
+    ("redis-setnx-expire-crash", Some((0, "stuck lock"))),
+    (
+        "redis-setnx-getset-clock-skew",
+        Some((0, "unlock by non-owner")),
+    ),
+    ("redis-setnx-getset-crash", Some((0, "unlock by non-owner"))),
+];
+
+#[test]
+fn every_redis_scenario_finds_what_is_pinned() {
+    let mut wrong = Vec::new();
+    for (name, pinned) in FOUND {
+        let got = first_violation(&scenario(name)).map(|(s, p)| (s, p.name()));
+        if got != pinned {
+            wrong.push(format!("{name}: found {got:?}, pinned {pinned:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn every_redis_scenario_file_is_pinned() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("scenarios/")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|n| n.starts_with("redis-") && n.ends_with(".toml"))
+        .map(|n| n.trim_end_matches(".toml").to_string())
+        .collect();
+    files.sort();
+    let pinned: Vec<String> = FOUND.iter().map(|(n, _)| n.to_string()).collect();
+    assert_eq!(
+        files, pinned,
+        "pin the simulator's finding for every Redis scenario"
+    );
+}
+
+/// The checker's [expect] of a scenario: the properties it finds violated.
+fn checker_violated(sc: &RedisScenario) -> Vec<&'static str> {
+    let text = std::fs::read_to_string(&sc.path).expect("the scenario file");
+    let doc: toml::Table = toml::from_str(&text).expect("TOML");
+    let Some(expect) = doc.get("expect").and_then(|e| e.as_table()) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    if expect.get("verdict").and_then(|v| v.as_str()) == Some("violated") {
+        if let Some(p) = expect.get("property").and_then(|p| p.as_str()) {
+            out.push(p.to_string());
+        }
+    }
+    if let Some(v) = expect.get("violated").and_then(|v| v.as_table()) {
+        out.extend(v.keys().cloned());
+    }
+    Property::EVERY
+        .into_iter()
+        .map(|p| p.name())
+        .filter(|n| out.iter().any(|o| o == n))
+        .collect()
+}
+
+/// Where the two disagree, and why (each checked to still disagree so).
+///
+/// seed 004's loop (`redis-setnx-getset`): a loser that read nil and sends
+/// `GETSET` overwrites the winner's fresh timestamp with its own — the
+/// seed's "moves the winner's deadline a little". In real time the two
+/// timestamps differ by the milliseconds between the two clients' loop tops,
+/// so the key changes under a live tenure: unlock by non-owner. The
+/// checker computes every polling client's timestamp at the same tick
+/// (maximal progress keeps all of them in step), so the overwrite writes
+/// the value that is already there and changes nothing. The simulator is
+/// right about the seed's code; the checker's tick is too coarse to see it.
+const EXPLAINED: [(&str, &str); 1] = [("redis-setnx-getset-crash", "unlock by non-owner")];
+
+#[test]
+fn the_simulator_agrees_with_the_checker() {
+    let mut wrong = Vec::new();
+    for (name, _) in FOUND {
+        let sc = scenario(name);
+        let violated = checker_violated(&sc);
+        let found = first_violation(&sc);
+        if let Some((_, why)) = EXPLAINED.iter().find(|(n, _)| *n == name) {
+            let still = found.is_some_and(|(_, p)| p.name() == *why && !violated.contains(why));
+            if !still {
+                wrong.push(format!(
+                    "{name}: the explained disagreement ({why}) is gone: simulator {found:?}, checker {violated:?} — update EXPLAINED"
+                ));
+            }
+            continue;
+        }
+        match found {
+            Some((seed, p)) if !violated.contains(&p.name()) => wrong.push(format!(
+                "{name}: the simulator finds {p} (seed {seed}); the checker's expectation has {violated:?} violated"
+            )),
+            None if !violated.is_empty() => wrong.push(format!(
+                "{name}: the checker finds {violated:?} violated; the simulator nothing in {SEEDS} seeds"
+            )),
+            _ => {}
+        }
+    }
+    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_same_seed_gives_the_same_trace() {
+    let sc = scenario("redis-set-px-failover");
+    for seed in [0, 48, 99] {
+        let a = run_seed(&sc.space, seed, true);
+        let b = run_seed(&sc.space, seed, true);
+        assert!(!a.trace.is_empty());
+        assert_eq!(a.trace, b.trace, "seed {seed}");
+        assert_eq!(a.violation, b.violation, "seed {seed}");
+    }
+    let a = run_seed(&sc.space, 1, true);
+    let b = run_seed(&sc.space, 2, true);
+    assert_ne!(a.trace, b.trace, "two seeds, one trace");
+}
