@@ -41,7 +41,7 @@ fn first_violation(sc: &RedisScenario) -> Option<(u64, Property)> {
 
 /// What the simulator found, per scenario: (first failing seed, property),
 /// or `None` for no violation in `SEEDS` seeds.
-const FOUND: [(&str, Option<(u64, &str)>); 15] = [
+const FOUND: [(&str, Option<(u64, &str)>); 17] = [
     ("redis-acquirelock", None),
     (
         "redis-acquirelock-clock-skew",
@@ -57,12 +57,20 @@ const FOUND: [(&str, Option<(u64, &str)>); 15] = [
         Some((2, "mutual exclusion")),
     ),
     (
+        "redis-compare-and-delete-pause-fenced",
+        Some((2, "mutual exclusion")),
+    ),
+    (
         "redis-compare-and-delete-restart",
         Some((0, "mutual exclusion")),
     ),
     ("redis-get-then-del-pause", Some((2, "mutual exclusion"))),
     ("redis-set-px-del", None),
     ("redis-set-px-del-pause", Some((2, "mutual exclusion"))),
+    (
+        "redis-set-px-del-pause-fenced",
+        Some((2, "mutual exclusion")),
+    ),
     (
         "redis-set-px-del-server-clock-jump",
         Some((0, "mutual exclusion")),
@@ -123,7 +131,7 @@ fn checker_violated(sc: &RedisScenario) -> Vec<&'static str> {
     if let Some(v) = expect.get("violated").and_then(|v| v.as_table()) {
         out.extend(v.keys().cloned());
     }
-    Property::EVERY
+    Property::ALL
         .into_iter()
         .map(|p| p.name())
         .filter(|n| out.iter().any(|o| o == n))

@@ -227,7 +227,7 @@ impl Scenario {
             return Err(at(
                 &KeyPath::of(None, "recipe"),
                 format!(
-                    "recipe `{}` runs on Redis, which only `locksmith check` explores so far: expected a ZooKeeper recipe for this command",
+                    "recipe `{}` runs on Redis, which `check`, `sim`, `replay`, `real --redis` and `compare` take: expected a ZooKeeper recipe for this command",
                     recipe
                 ),
             ));
