@@ -1,0 +1,86 @@
+//! The seeds' database locks in the exhaustive checker, through the
+//! `Space` seam (issue 15): each verdict, trace length and state count
+//! here comes from exploring `SqlSpace` — two clients, one round each, a
+//! critical section of 2 ticks, a lock wait timeout of 5 — and each can
+//! fail.
+
+use locksmith_model::check::sql::SqlSpace;
+use locksmith_model::check::{Property, Report, Verdict};
+use locksmith_model::recipe::sql::SqlRecipe;
+
+fn check(recipe: SqlRecipe, crashes: u8) -> Report {
+    let mut space = SqlSpace::new(recipe);
+    space.faults.crashes = crashes;
+    space.validate().expect("a valid configuration");
+    let r = space.check();
+    for p in &r.properties {
+        eprintln!("{recipe} crashes={crashes}: {} {:?}", p.property, p.verdict);
+    }
+    eprintln!("{recipe} crashes={crashes}: {} states", r.states);
+    r
+}
+
+fn steps(r: &Report, p: Property) -> usize {
+    let t = r.trace_of(p).unwrap_or_else(|| panic!("a trace of {p}"));
+    for s in &t.steps {
+        eprintln!(
+            "  {:>2}. {:<10} {} [{}]",
+            s.step,
+            s.actor,
+            s.text,
+            s.tree.join(" ")
+        );
+    }
+    t.steps.len()
+}
+
+#[test]
+fn without_faults_the_unique_key_and_the_status_cas_hold() {
+    let found: Vec<_> = [SqlRecipe::UniqueKey, SqlRecipe::StatusCas]
+        .into_iter()
+        .map(|recipe| (recipe, check(recipe, 0)))
+        .collect();
+    let states: Vec<usize> = found.iter().map(|(_, r)| r.states).collect();
+    assert_eq!(states, [120, 120]);
+    for (recipe, r) in found {
+        assert_eq!(r.verdict, Verdict::Holds, "{recipe}");
+        for p in [
+            Property::MutualExclusion,
+            Property::UnlockByNonOwner,
+            Property::StuckLock,
+            Property::Deadlock,
+            Property::Starvation,
+            Property::ThreadDied,
+        ] {
+            assert_eq!(r.of(p), Verdict::Holds, "{recipe}: {p}");
+        }
+    }
+}
+
+#[test]
+fn a_crashed_holder_leaves_either_lock_stuck_forever() {
+    let found: Vec<_> = [SqlRecipe::UniqueKey, SqlRecipe::StatusCas]
+        .into_iter()
+        .map(|recipe| (recipe, check(recipe, 1)))
+        .collect();
+    let figures: Vec<(usize, Verdict, usize)> = found
+        .iter()
+        .map(|(_, r)| {
+            (
+                steps(r, Property::StuckLock),
+                r.of(Property::Starvation),
+                r.states,
+            )
+        })
+        .collect();
+    assert_eq!(
+        figures,
+        [(3, Verdict::Violated, 268), (3, Verdict::Violated, 268)]
+    );
+    for (recipe, r) in found {
+        assert_eq!(r.verdict, Verdict::Violated, "{recipe}");
+        assert_eq!(r.of(Property::StuckLock), Verdict::Violated, "{recipe}");
+        assert_eq!(r.of(Property::MutualExclusion), Verdict::Holds, "{recipe}");
+        assert_eq!(r.of(Property::UnlockByNonOwner), Verdict::Holds, "{recipe}");
+    }
+}
