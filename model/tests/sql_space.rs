@@ -84,3 +84,47 @@ fn a_crashed_holder_leaves_either_lock_stuck_forever() {
         assert_eq!(r.of(Property::UnlockByNonOwner), Verdict::Holds, "{recipe}");
     }
 }
+
+fn for_update(work: u8, timeout: u8, drops: u8, crashes: u8) -> Report {
+    let mut space = SqlSpace::new(SqlRecipe::ForUpdate);
+    space.work = work;
+    space.lock_wait_timeout = timeout;
+    space.faults.connection_drops = drops;
+    space.faults.crashes = crashes;
+    space.validate().expect("a valid configuration");
+    let r = space.check();
+    for p in &r.properties {
+        eprintln!(
+            "for-update work={work} timeout={timeout} drops={drops} crashes={crashes}: {} {:?}",
+            p.property, p.verdict
+        );
+    }
+    eprintln!("states {}", r.states);
+    r
+}
+
+#[test]
+fn for_update_holds_without_faults_and_survives_a_crash_it_rolls_back() {
+    for (crashes, states) in [(0, 150), (1, 306)] {
+        let r = for_update(2, 5, 0, crashes);
+        assert_eq!(r.verdict, Verdict::Holds, "crashes {crashes}");
+        assert_eq!(r.states, states, "crashes {crashes}");
+    }
+}
+
+#[test]
+fn a_lock_wait_timeout_ends_the_waiters_thread() {
+    let r = for_update(3, 2, 0, 0);
+    assert_eq!(r.property, Some(Property::ThreadDied));
+    assert_eq!(r.of(Property::MutualExclusion), Verdict::Holds);
+    assert_eq!((steps(&r, Property::ThreadDied), r.states), (12, 184));
+}
+
+#[test]
+fn a_dropped_connection_lets_the_next_client_in_while_the_holder_works() {
+    let r = for_update(2, 5, 1, 0);
+    assert_eq!(r.property, Some(Property::MutualExclusion));
+    assert_eq!(r.of(Property::ThreadDied), Verdict::Violated);
+    assert_eq!(r.of(Property::StuckLock), Verdict::Holds);
+    assert_eq!((steps(&r, Property::MutualExclusion), r.states), (11, 584));
+}

@@ -75,6 +75,7 @@ pub fn to_json(sc: &MysqlScenario, r: &Report) -> serde_json::Value {
         "faults": {
             "pauses": s.faults.pauses,
             "crashes": s.faults.crashes,
+            "connection_drops": s.faults.connection_drops,
         },
         "trace": trace.map(|t| &t.steps),
         "mermaid": trace.map(|t| mermaid(t, s.clients)),

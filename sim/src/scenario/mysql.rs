@@ -17,6 +17,7 @@
 //! [faults]
 //! pauses = 0               # a client's process stops for `pause` ticks
 //! crashes = 1              # a client's process crashes: its connection closes
+//! connection_drops = 0     # the server drops a connection (KILL); the process goes on
 //!
 //! [expect]                 # as for ZooKeeper (crate::expect)
 //! verdict = "violated"
@@ -83,6 +84,8 @@ struct RawFaults {
     pauses: u8,
     #[serde(default)]
     crashes: u8,
+    #[serde(default)]
+    connection_drops: u8,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -138,6 +141,7 @@ impl MysqlScenario {
         space.faults = SqlFaults {
             pauses: raw.faults.pauses,
             crashes: raw.faults.crashes,
+            connection_drops: raw.faults.connection_drops,
         };
         for (name, value) in [
             ("max_states", raw.check.max_states),

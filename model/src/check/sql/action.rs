@@ -18,6 +18,9 @@ pub enum Action {
     Pause(u8),
     /// Fault: client `c`'s process crashes; its connection closes.
     Crash(u8),
+    /// Fault: the server drops client `c`'s connection; its process goes
+    /// on.
+    DropConnection(u8),
 }
 
 impl Action {
@@ -27,13 +30,17 @@ impl Action {
             | Action::Think(c)
             | Action::Serve(c)
             | Action::Pause(c)
-            | Action::Crash(c) => Some(c),
+            | Action::Crash(c)
+            | Action::DropConnection(c) => Some(c),
             Action::Tick => None,
         }
     }
 
     pub fn is_fault(self) -> bool {
-        matches!(self, Action::Pause(_) | Action::Crash(_))
+        matches!(
+            self,
+            Action::Pause(_) | Action::Crash(_) | Action::DropConnection(_)
+        )
     }
 }
 
@@ -46,6 +53,9 @@ impl fmt::Display for Action {
             Action::Tick => write!(f, "a tick passes"),
             Action::Pause(c) => write!(f, "c{} pauses (fault)", c + 1),
             Action::Crash(c) => write!(f, "c{} crashes (fault)", c + 1),
+            Action::DropConnection(c) => {
+                write!(f, "the server drops c{}'s connection (fault)", c + 1)
+            }
         }
     }
 }

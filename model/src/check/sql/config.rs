@@ -18,6 +18,11 @@ pub struct SqlFaults {
     /// A client's process crashes at any step: its connection closes, the
     /// server rolls back its transaction; committed rows stay.
     pub crashes: u8,
+    /// The server drops a client's connection (`KILL`, `wait_timeout`)
+    /// while its process keeps working: the transaction rolls back and its
+    /// row locks go at once; the client learns it only from its next
+    /// statement (or the one it waits on), which fails with 2013.
+    pub connection_drops: u8,
 }
 
 /// A configuration of the MySQL system: what [`super::space`] explores.

@@ -81,7 +81,9 @@ impl Space for SqlSpace {
         match a {
             Action::Step(c) | Action::Think(c) => c << 3 | PROCESS,
             Action::Serve(c) => c << 3 | SERVER,
-            Action::Tick | Action::Pause(_) | Action::Crash(_) => NO_AGENT,
+            Action::Tick | Action::Pause(_) | Action::Crash(_) | Action::DropConnection(_) => {
+                NO_AGENT
+            }
         }
     }
 
@@ -92,6 +94,7 @@ impl Space for SqlSpace {
             Action::Serve(c) => Action::Serve(f(c)),
             Action::Pause(c) => Action::Pause(f(c)),
             Action::Crash(c) => Action::Crash(f(c)),
+            Action::DropConnection(c) => Action::DropConnection(f(c)),
             Action::Tick => a,
         }
     }

@@ -31,6 +31,8 @@ pub struct Client {
     pub paused: u8,
     /// Rounds not begun yet.
     pub rounds: u8,
+    /// The connection is open (the server has not dropped it).
+    pub connected: bool,
 }
 
 /// The connection: a statement on its way to the server, one the server

@@ -7,7 +7,7 @@ use super::state::{Channel, Client, State};
 use crate::harness::{Phase, StepKind};
 use crate::recipe::sql::lock_name;
 use crate::sql::table::RowData;
-use crate::sql::{Completion, Session, SqlServer};
+use crate::sql::{Completion, Reply, Session, SqlError, SqlServer};
 
 impl SqlSpace {
     pub fn initial_state(&self) -> State {
@@ -26,6 +26,7 @@ impl SqlSpace {
             timer: 0,
             paused: 0,
             rounds: self.acquisitions,
+            connected: true,
         };
         State {
             server,
@@ -61,6 +62,9 @@ impl SqlSpace {
             if s.left.crashes > 0 && cl.alive() {
                 out.push(Action::Crash(c));
             }
+            if s.left.connection_drops > 0 && cl.alive() && cl.connected {
+                out.push(Action::DropConnection(c));
+            }
         }
     }
 
@@ -94,6 +98,19 @@ impl SqlSpace {
             Action::Pause(c) => {
                 s.left.pauses -= 1;
                 s.clients[c as usize].paused = self.pause;
+            }
+            Action::DropConnection(c) => {
+                s.left.connection_drops -= 1;
+                let cl = &mut s.clients[c as usize];
+                cl.connected = false;
+                if matches!(cl.channel, Channel::Sent(_) | Channel::Waiting) {
+                    cl.channel = Channel::Replied(Reply::Err(SqlError::ConnectionLost));
+                }
+                let done = s.server.disconnect(c as usize);
+                deliver(s, done);
+                if !self.recipe.taken(Self::lock_row(s)) {
+                    s.owner = None;
+                }
             }
             Action::Crash(c) => {
                 s.left.crashes -= 1;
@@ -133,6 +150,10 @@ impl SqlSpace {
             return;
         };
         let stmt = stmt.clone();
+        if !s.clients[c as usize].connected {
+            s.clients[c as usize].channel = Channel::Replied(Reply::Err(SqlError::ConnectionLost));
+            return;
+        }
         let before = Self::lock_row(s);
         // A client sends only when its previous statement has answered.
         let done = s.server.execute(c as usize, &stmt).unwrap_or_default();

@@ -86,6 +86,13 @@ impl SqlSpace {
                 parts.extend(others_answered(before, after, u8::MAX));
             }
             Action::Pause(c) => parts.push(format!("c{} pauses for {} ticks", c + 1, self.pause)),
+            Action::DropConnection(c) => {
+                parts.push(format!(
+                    "the server drops c{}'s connection (KILL): its transaction rolls back, its row locks go; its process goes on",
+                    c + 1
+                ));
+                parts.extend(others_answered(before, after, c));
+            }
             Action::Crash(c) => {
                 parts.push(format!(
                     "c{} crashes: its connection closes, its transaction rolls back",

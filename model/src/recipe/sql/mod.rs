@@ -8,16 +8,19 @@
 //! | id | file |
 //! |---|---|
 //! | mysql-unique-key | [`unique_key`] |
+//! | mysql-for-update | [`for_update`] |
 //! | mysql-status-cas | [`status_cas`] |
 //!
 //! The protected resource is outside the database: a write inside the
 //! lock's own transaction would roll back with it, so the recipes' critical
 //! sections write elsewhere.
 
+pub mod for_update;
 pub mod status_cas;
 pub mod unique_key;
 
 use crate::harness::StepKind;
+use crate::sql::locks::LockKind;
 use crate::sql::table::RowData;
 use crate::sql::{Name, Reply, SqlServer, Statement};
 use serde::Serialize;
@@ -35,16 +38,22 @@ pub fn lock_name() -> Name {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub enum SqlRecipe {
     UniqueKey,
+    ForUpdate,
     StatusCas,
 }
 
 impl SqlRecipe {
-    pub const ALL: [SqlRecipe; 2] = [SqlRecipe::UniqueKey, SqlRecipe::StatusCas];
+    pub const ALL: [SqlRecipe; 3] = [
+        SqlRecipe::UniqueKey,
+        SqlRecipe::ForUpdate,
+        SqlRecipe::StatusCas,
+    ];
 
     /// The recipe's id (as scenario files name it).
     pub fn id(self) -> &'static str {
         match self {
             SqlRecipe::UniqueKey => "mysql-unique-key",
+            SqlRecipe::ForUpdate => "mysql-for-update",
             SqlRecipe::StatusCas => "mysql-status-cas",
         }
     }
@@ -54,26 +63,33 @@ impl SqlRecipe {
     }
 
     /// The lock row the recipe expects before any client runs, with its
-    /// status: seed 003's status lock keeps one row per lock, free (-1).
+    /// status: seed 003's status lock keeps one row per lock, free (-1);
+    /// its `FOR UPDATE` lock locks a row that is there.
     pub fn lock_row(self) -> Option<i64> {
         match self {
             SqlRecipe::UniqueKey => None,
+            SqlRecipe::ForUpdate => Some(0),
             SqlRecipe::StatusCas => Some(status_cas::FREE),
         }
     }
 
     /// A client calling `lock()` on `server` now would get the lock (the
     /// stuck-lock analysis asks this of every state), by the recipe's own
-    /// rule on the committed table and with no other transaction's change
-    /// pending on the lock row.
+    /// rule: on the committed lock row with no change pending, or, for a
+    /// row lock, with no transaction holding it.
     pub fn acquirable(self, server: &SqlServer) -> bool {
-        let e = server.table().entry(&lock_name());
-        if e.pending.is_some() {
-            return false;
-        }
+        let name = lock_name();
+        let e = server.table().entry(&name);
         match self {
-            SqlRecipe::UniqueKey => e.committed.is_none(),
-            SqlRecipe::StatusCas => e.committed.is_some_and(|r| r.status == status_cas::FREE),
+            SqlRecipe::UniqueKey => e.pending.is_none() && e.committed.is_none(),
+            // Free when no transaction holds the row's record lock.
+            SqlRecipe::ForUpdate => !server
+                .locks()
+                .iter()
+                .any(|l| l.name == name && !l.waiting && l.kind == LockKind::X),
+            SqlRecipe::StatusCas => {
+                e.pending.is_none() && e.committed.is_some_and(|r| r.status == status_cas::FREE)
+            }
         }
     }
 
@@ -82,6 +98,8 @@ impl SqlRecipe {
     pub fn taken(self, row: Option<RowData>) -> bool {
         match self {
             SqlRecipe::UniqueKey => row.is_some(),
+            // The lock is a row lock, not the row's data.
+            SqlRecipe::ForUpdate => false,
             SqlRecipe::StatusCas => row.is_some_and(|r| r.status == status_cas::TAKEN),
         }
     }
@@ -89,6 +107,7 @@ impl SqlRecipe {
     pub fn start(self) -> Locals {
         match self {
             SqlRecipe::UniqueKey => Locals::UniqueKey(unique_key::At::Lock),
+            SqlRecipe::ForUpdate => Locals::ForUpdate(for_update::At::Lock),
             SqlRecipe::StatusCas => Locals::StatusCas(status_cas::At::Lock),
         }
     }
@@ -98,6 +117,7 @@ impl SqlRecipe {
     pub fn step(self, at: &mut Locals, reply: Option<&Reply>) -> Outcome {
         match at {
             Locals::UniqueKey(at) => unique_key::step(at, reply),
+            Locals::ForUpdate(at) => for_update::step(at, reply),
             Locals::StatusCas(at) => status_cas::step(at, reply),
         }
     }
@@ -113,6 +133,7 @@ impl fmt::Display for SqlRecipe {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub enum Locals {
     UniqueKey(unique_key::At),
+    ForUpdate(for_update::At),
     StatusCas(status_cas::At),
 }
 
@@ -121,6 +142,7 @@ impl Locals {
     pub fn awaits_reply(self) -> bool {
         match self {
             Locals::UniqueKey(at) => at.awaits_reply(),
+            Locals::ForUpdate(at) => at.awaits_reply(),
             Locals::StatusCas(at) => at.awaits_reply(),
         }
     }
@@ -130,6 +152,7 @@ impl Locals {
     pub fn won(self, reply: &Reply) -> bool {
         match self {
             Locals::UniqueKey(at) => at.won(reply),
+            Locals::ForUpdate(at) => at.won(reply),
             Locals::StatusCas(at) => at.won(reply),
         }
     }
