@@ -128,3 +128,28 @@ fn a_dropped_connection_lets_the_next_client_in_while_the_holder_works() {
     assert_eq!(r.of(Property::StuckLock), Verdict::Holds);
     assert_eq!((steps(&r, Property::MutualExclusion), r.states), (11, 584));
 }
+
+fn with_cleanup(work: u8, crashes: u8) -> Report {
+    let mut space = SqlSpace::new(SqlRecipe::UniqueKey);
+    space.cleanup_after = Some(3);
+    space.work = work;
+    space.faults.crashes = crashes;
+    space.validate().expect("a valid configuration");
+    space.check()
+}
+
+#[test]
+fn the_cleanup_job_frees_a_crashed_holders_row_and_a_slow_holders_too() {
+    let r = with_cleanup(2, 1);
+    assert_eq!((r.verdict, r.states), (Verdict::Holds, 438));
+    let r = with_cleanup(4, 0);
+    assert_eq!(r.property, Some(Property::MutualExclusion));
+    assert_eq!(
+        (
+            steps(&r, Property::MutualExclusion),
+            steps(&r, Property::UnlockByNonOwner),
+            r.states
+        ),
+        (13, 10, 280)
+    );
+}

@@ -72,6 +72,7 @@ pub fn to_json(sc: &MysqlScenario, r: &Report) -> serde_json::Value {
         "pause": s.pause,
         "lock_wait_timeout": s.lock_wait_timeout,
         "found_rows": s.found_rows,
+        "cleanup_after": s.cleanup_after,
         "faults": {
             "pauses": s.faults.pauses,
             "crashes": s.faults.crashes,
@@ -91,8 +92,11 @@ pub fn to_text(sc: &MysqlScenario, r: &Report) -> String {
     } else {
         ""
     };
+    let cleanup = s
+        .cleanup_after
+        .map_or(String::new(), |t| format!(", a cleanup job after {t}"));
     let how = format!(
-        " × {} acquisitions on MySQL: critical section {} ticks, pause {}, lock wait timeout {}{found_rows}",
+        " × {} acquisitions on MySQL: critical section {} ticks, pause {}, lock wait timeout {}{found_rows}{cleanup}",
         s.acquisitions, s.work, s.pause, s.lock_wait_timeout
     );
     let mut out = super::title(&sc.name, sc.recipe(), s.clients, &how);

@@ -13,6 +13,7 @@
 //! pause = 4                # a pause fault's length
 //! lock_wait_timeout = 5    # every session's innodb_lock_wait_timeout
 //! found_rows = false       # every connection sets CLIENT_FOUND_ROWS
+//! cleanup_after = 3        # a cleanup job frees a lock row this many ticks old (default: none)
 //!
 //! [faults]
 //! pauses = 0               # a client's process stops for `pause` ticks
@@ -73,6 +74,7 @@ struct RawTime {
     critical_section: Option<u8>,
     pause: Option<u8>,
     lock_wait_timeout: Option<u8>,
+    cleanup_after: Option<u8>,
     #[serde(default)]
     found_rows: bool,
 }
@@ -138,6 +140,7 @@ impl MysqlScenario {
         space.pause = t.pause.unwrap_or(space.pause);
         space.lock_wait_timeout = t.lock_wait_timeout.unwrap_or(space.lock_wait_timeout);
         space.found_rows = t.found_rows;
+        space.cleanup_after = t.cleanup_after;
         space.faults = SqlFaults {
             pauses: raw.faults.pauses,
             crashes: raw.faults.crashes,

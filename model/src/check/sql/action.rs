@@ -14,6 +14,8 @@ pub enum Action {
     Serve(u8),
     /// One tick of time passes for everyone.
     Tick,
+    /// The cleanup job releases the lock row, old enough by its rule.
+    Cleanup,
     /// Fault: client `c`'s process stops for the configured ticks.
     Pause(u8),
     /// Fault: client `c`'s process crashes; its connection closes.
@@ -32,7 +34,7 @@ impl Action {
             | Action::Pause(c)
             | Action::Crash(c)
             | Action::DropConnection(c) => Some(c),
-            Action::Tick => None,
+            Action::Tick | Action::Cleanup => None,
         }
     }
 
@@ -51,6 +53,7 @@ impl fmt::Display for Action {
             Action::Think(c) => write!(f, "c{} thinks a tick", c + 1),
             Action::Serve(c) => write!(f, "server runs c{}'s statement", c + 1),
             Action::Tick => write!(f, "a tick passes"),
+            Action::Cleanup => write!(f, "the cleanup job releases the lock row"),
             Action::Pause(c) => write!(f, "c{} pauses (fault)", c + 1),
             Action::Crash(c) => write!(f, "c{} crashes (fault)", c + 1),
             Action::DropConnection(c) => {

@@ -38,6 +38,10 @@ pub struct SqlSpace {
     pub pause: u8,
     /// Every session's `innodb_lock_wait_timeout`, in ticks.
     pub lock_wait_timeout: u8,
+    /// The seeds' cleanup job (seed 002, line 25): it releases a lock row
+    /// that has been taken for at least this many ticks, with its own
+    /// connection; `None`: no job.
+    pub cleanup_after: Option<u8>,
     /// Every connection sets `CLIENT_FOUND_ROWS` (Connector/J does): an
     /// UPDATE's affected rows count matched rows, not changed ones.
     pub found_rows: bool,
@@ -57,6 +61,7 @@ impl SqlSpace {
             pause: 4,
             lock_wait_timeout: 5,
             found_rows: false,
+            cleanup_after: None,
             faults: SqlFaults::default(),
             limits: Limits {
                 max_states: 2_000_000,
@@ -94,6 +99,9 @@ impl SqlSpace {
         }
         if self.lock_wait_timeout == 0 {
             return Some(("mysql.lock_wait_timeout", "expected at least 1 tick".into()));
+        }
+        if self.cleanup_after == Some(0) {
+            return Some(("mysql.cleanup_after", "expected at least 1 tick".into()));
         }
         if self.limits.jobs == 0 {
             return Some(("jobs", "expected at least 1".into()));

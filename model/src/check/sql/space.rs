@@ -7,6 +7,7 @@ use crate::check::fingerprint::FoldHasher;
 use crate::check::graph::Renumbering;
 use crate::check::property::Property;
 use crate::check::space::{Canonical, Limits, Next, Space, NO_AGENT};
+use crate::check::system::Agent;
 use crate::harness::{judge, Phase};
 use std::hash::{Hash, Hasher};
 
@@ -81,6 +82,9 @@ impl Space for SqlSpace {
         match a {
             Action::Step(c) | Action::Think(c) => c << 3 | PROCESS,
             Action::Serve(c) => c << 3 | SERVER,
+            // The cleanup job runs on its schedule: weak fairness owes it a
+            // step, as the reaper's, a periodic job of no client's.
+            Action::Cleanup => Agent::REAPER.pack(),
             Action::Tick | Action::Pause(_) | Action::Crash(_) | Action::DropConnection(_) => {
                 NO_AGENT
             }
@@ -95,7 +99,7 @@ impl Space for SqlSpace {
             Action::Pause(c) => Action::Pause(f(c)),
             Action::Crash(c) => Action::Crash(f(c)),
             Action::DropConnection(c) => Action::DropConnection(f(c)),
-            Action::Tick => a,
+            Action::Tick | Action::Cleanup => a,
         }
     }
 

@@ -17,6 +17,9 @@ pub struct State {
     pub foreign_unlock: bool,
     /// Who took the lock row, while it is taken (for unlock by non-owner).
     pub owner: Option<u8>,
+    /// Ticks the lock row has been taken, up to the cleanup job's age
+    /// (kept only with a cleanup job).
+    pub row_age: u8,
 }
 
 /// One client process with its one connection.

@@ -15,7 +15,9 @@ impl SqlSpace {
             found_rows: self.found_rows,
             lock_wait_timeout_ms: u64::from(self.lock_wait_timeout),
         };
-        let mut server = SqlServer::new(&vec![session; self.clients as usize]);
+        // One connection per client, and the cleanup job's after them.
+        let conns = self.clients as usize + usize::from(self.cleanup_after.is_some());
+        let mut server = SqlServer::new(&vec![session; conns]);
         if let Some(status) = self.recipe.lock_row() {
             server.preload(&lock_name(), status);
         }
@@ -34,6 +36,7 @@ impl SqlSpace {
             left: self.faults,
             foreign_unlock: false,
             owner: None,
+            row_age: 0,
         }
     }
 
@@ -54,6 +57,9 @@ impl SqlSpace {
         }
         if self.time_passes(s) {
             out.push(Action::Tick);
+        }
+        if self.cleanup_due(s) {
+            out.push(Action::Cleanup);
         }
         for (c, cl) in (0u8..).zip(&s.clients) {
             if s.left.pauses > 0 && cl.alive() && cl.paused == 0 {
@@ -79,8 +85,41 @@ impl SqlSpace {
             .clients
             .iter()
             .any(|c| c.alive() && (c.timer > 0 || c.paused > 0))
-            || s.server.next_timeout_in().is_some();
+            || s.server.next_timeout_in().is_some()
+            || self
+                .cleanup_after
+                .is_some_and(|age| s.row_age < age && self.recipe.taken(Self::lock_row(s)));
         !instant && counting
+    }
+
+    /// The cleanup job may run now: the lock row is taken, old enough, and
+    /// no transaction has it locked (the seeds' locks are autocommit: the
+    /// job's statement never waits).
+    fn cleanup_due(&self, s: &State) -> bool {
+        let Some(age) = self.cleanup_after else {
+            return false;
+        };
+        let name = lock_name();
+        s.row_age >= age
+            && self.recipe.taken(Self::lock_row(s))
+            && s.server.table().entry(&name).pending.is_none()
+            && !s.server.locks().iter().any(|l| l.name == name)
+    }
+
+    /// The job's statement: it frees the row as the recipe's own release
+    /// would (seed 002's job deletes old rows).
+    fn cleanup(&self, s: &mut State) {
+        let Some(stmt) = self.recipe.cleanup_statement() else {
+            return;
+        };
+        let job = self.clients as usize;
+        let done = s.server.execute(job, &stmt).unwrap_or_default();
+        deliver(s, done);
+        if let Some(o) = s.owner {
+            s.foreign_unlock |= s.clients[o as usize].in_tenure();
+        }
+        s.owner = None;
+        s.row_age = 0;
     }
 
     /// The lock row as a locking read sees it now.
@@ -95,6 +134,7 @@ impl SqlSpace {
             Action::Think(c) => s.clients[c as usize].timer = 1,
             Action::Serve(c) => self.serve(s, c),
             Action::Tick => self.tick(s),
+            Action::Cleanup => self.cleanup(s),
             Action::Pause(c) => {
                 s.left.pauses -= 1;
                 s.clients[c as usize].paused = self.pause;
@@ -138,6 +178,11 @@ impl SqlSpace {
                 cl.timer = cl.timer.saturating_sub(1);
             }
         }
+        if self.cleanup_after.is_some_and(|age| s.row_age < age)
+            && self.recipe.taken(Self::lock_row(s))
+        {
+            s.row_age += 1;
+        }
         let done = s.server.advance(1);
         deliver(s, done);
     }
@@ -165,6 +210,7 @@ impl SqlSpace {
                 s.foreign_unlock |= o != c && s.clients[o as usize].in_tenure();
             }
             s.owner = self.recipe.taken(after).then_some(c);
+            s.row_age = 0;
         }
     }
 
@@ -200,7 +246,8 @@ impl SqlSpace {
 }
 
 /// Hands each finished statement's reply to its client's connection (a
-/// closed connection's statement finishes unanswered: no completion).
+/// closed connection's statement finishes unanswered: no completion; the
+/// cleanup job reads nothing).
 fn deliver(s: &mut State, done: Vec<Completion>) {
     for d in done {
         if let Some(cl) = s.clients.get_mut(d.conn) {

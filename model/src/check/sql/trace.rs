@@ -85,6 +85,10 @@ impl SqlSpace {
                 parts.push("a tick passes".into());
                 parts.extend(others_answered(before, after, u8::MAX));
             }
+            Action::Cleanup => parts.push(format!(
+                "the cleanup job finds the lock row {} ticks old and releases it",
+                self.cleanup_after.unwrap_or(0)
+            )),
             Action::Pause(c) => parts.push(format!("c{} pauses for {} ticks", c + 1, self.pause)),
             Action::DropConnection(c) => {
                 parts.push(format!(
@@ -129,6 +133,7 @@ fn actor(a: Action) -> String {
         Action::Step(c) | Action::Think(c) => format!("c{}", c + 1),
         Action::Serve(c) => format!("mysql<-c{}", c + 1),
         Action::Tick => "time".into(),
+        Action::Cleanup => "cleanup".into(),
         _ => "FAULT".into(),
     }
 }

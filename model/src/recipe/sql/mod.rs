@@ -104,6 +104,23 @@ impl SqlRecipe {
         }
     }
 
+    /// What the seeds' cleanup job sends to free a lock row it finds too
+    /// old: seed 002's deletes it; for the status row, it sets the status
+    /// back to free. A row lock has no row to clean (`None`).
+    pub fn cleanup_statement(self) -> Option<Statement> {
+        match self {
+            SqlRecipe::UniqueKey => Some(Statement::Delete { name: lock_name() }),
+            SqlRecipe::ForUpdate => None,
+            SqlRecipe::StatusCas => Some(Statement::Update {
+                name: lock_name(),
+                set_status: status_cas::FREE,
+                bump_version: false,
+                where_status: None,
+                where_version: None,
+            }),
+        }
+    }
+
     pub fn start(self) -> Locals {
         match self {
             SqlRecipe::UniqueKey => Locals::UniqueKey(unique_key::At::Lock),
