@@ -153,3 +153,12 @@ fn the_cleanup_job_frees_a_crashed_holders_row_and_a_slow_holders_too() {
         (13, 10, 280)
     );
 }
+
+#[test]
+fn for_update_on_a_missing_row_takes_gap_locks_and_both_clients_proceed() {
+    let mut space = SqlSpace::new(SqlRecipe::ForUpdate);
+    space.lock_row = false;
+    let r = space.check();
+    assert_eq!(r.property, Some(Property::MutualExclusion));
+    assert_eq!((steps(&r, Property::MutualExclusion), r.states), (10, 183));
+}

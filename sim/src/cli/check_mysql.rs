@@ -73,6 +73,7 @@ pub fn to_json(sc: &MysqlScenario, r: &Report) -> serde_json::Value {
         "lock_wait_timeout": s.lock_wait_timeout,
         "found_rows": s.found_rows,
         "cleanup_after": s.cleanup_after,
+        "lock_row": s.lock_row,
         "faults": {
             "pauses": s.faults.pauses,
             "crashes": s.faults.crashes,

@@ -14,6 +14,7 @@
 //! lock_wait_timeout = 5    # every session's innodb_lock_wait_timeout
 //! found_rows = false       # every connection sets CLIENT_FOUND_ROWS
 //! cleanup_after = 3        # a cleanup job frees a lock row this many ticks old (default: none)
+//! lock_row = true          # the status/FOR UPDATE lock row exists before the run
 //!
 //! [faults]
 //! pauses = 0               # a client's process stops for `pause` ticks
@@ -77,6 +78,7 @@ struct RawTime {
     cleanup_after: Option<u8>,
     #[serde(default)]
     found_rows: bool,
+    lock_row: Option<bool>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -141,6 +143,7 @@ impl MysqlScenario {
         space.lock_wait_timeout = t.lock_wait_timeout.unwrap_or(space.lock_wait_timeout);
         space.found_rows = t.found_rows;
         space.cleanup_after = t.cleanup_after;
+        space.lock_row = t.lock_row.unwrap_or(true);
         space.faults = SqlFaults {
             pauses: raw.faults.pauses,
             crashes: raw.faults.crashes,

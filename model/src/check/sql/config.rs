@@ -42,6 +42,10 @@ pub struct SqlSpace {
     /// that has been taken for at least this many ticks, with its own
     /// connection; `None`: no job.
     pub cleanup_after: Option<u8>,
+    /// The recipe's lock row is in the table before any client runs, as
+    /// the status and `FOR UPDATE` locks expect (`false`: someone forgot
+    /// to insert it; `FOR UPDATE` then finds no row).
+    pub lock_row: bool,
     /// Every connection sets `CLIENT_FOUND_ROWS` (Connector/J does): an
     /// UPDATE's affected rows count matched rows, not changed ones.
     pub found_rows: bool,
@@ -62,6 +66,7 @@ impl SqlSpace {
             lock_wait_timeout: 5,
             found_rows: false,
             cleanup_after: None,
+            lock_row: true,
             faults: SqlFaults::default(),
             limits: Limits {
                 max_states: 2_000_000,

@@ -18,7 +18,7 @@ impl SqlSpace {
         // One connection per client, and the cleanup job's after them.
         let conns = self.clients as usize + usize::from(self.cleanup_after.is_some());
         let mut server = SqlServer::new(&vec![session; conns]);
-        if let Some(status) = self.recipe.lock_row() {
+        if let Some(status) = self.recipe.lock_row().filter(|_| self.lock_row) {
             server.preload(&lock_name(), status);
         }
         let client = Client {
