@@ -162,3 +162,14 @@ fn for_update_on_a_missing_row_takes_gap_locks_and_both_clients_proceed() {
     assert_eq!(r.property, Some(Property::MutualExclusion));
     assert_eq!((steps(&r, Property::MutualExclusion), r.states), (10, 183));
 }
+
+/// The status compare-and-set reads affected rows; its `WHERE status = -1`
+/// guard makes matched rows (`CLIENT_FOUND_ROWS`, Connector/J) and
+/// changed rows (the server's default) the same count.
+#[test]
+fn the_status_cas_holds_under_client_found_rows_too() {
+    let mut space = SqlSpace::new(SqlRecipe::StatusCas);
+    space.found_rows = true;
+    let r = space.check();
+    assert_eq!((r.verdict, r.states), (Verdict::Holds, 120));
+}
