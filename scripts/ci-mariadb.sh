@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # Differential conformance: the InnoDB model against a real MariaDB 10.11
-# (see docs/conformance.md). Not called by .ci/run yet (one disagreement
-# is open, see docs/conformance.md); runs by hand.
+# (see docs/conformance.md). Called by .ci/run after the Redis step.
 #
 # Installs Debian's mariadb-server package if it is missing (its system
 # service is not used), starts a private server (scripts/mariadb.sh, port

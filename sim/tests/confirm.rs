@@ -12,7 +12,7 @@ mod common;
 use binary::locksmith;
 use common::{global_sessions, one_at_a_time, zk_addr};
 use locksmith::confirm::{run, ConfirmConfig, Outcome};
-use locksmith::scenario::{all_in, is_redis, Scenario};
+use locksmith::scenario::{all_in, is_mysql, is_redis, Scenario};
 use locksmith_model::harness::Verdict;
 use std::path::Path;
 use std::time::Instant;
@@ -25,7 +25,7 @@ fn violated_checker_scenarios() -> Vec<Scenario> {
     for path in all_in(&dir)
         .expect("scenarios/")
         .into_iter()
-        .filter(|f| !is_redis(f))
+        .filter(|f| !is_redis(f) && !is_mysql(f))
     {
         let sc = Scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
         if sc

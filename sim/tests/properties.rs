@@ -4,7 +4,7 @@
 
 use locksmith::cli::check_report_text;
 use locksmith::expect::Expectation;
-use locksmith::scenario::{all_in, is_redis, RedisScenario, Scenario};
+use locksmith::scenario::{all_in, is_mysql, is_redis, RedisScenario, Scenario};
 use locksmith::simulate::{run_seed, SimConfig};
 use locksmith_model::check::explore::explore;
 use locksmith_model::check::{property, CheckConfig, Report};
@@ -18,7 +18,7 @@ fn scenarios() -> Vec<Scenario> {
     all_in(&dir)
         .expect("scenarios/")
         .iter()
-        .filter(|f| !is_redis(f))
+        .filter(|f| !is_redis(f) && !is_mysql(f))
         .map(|f| Scenario::load(f).unwrap_or_else(|e| panic!("{e}")))
         .collect()
 }

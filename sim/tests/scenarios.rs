@@ -19,9 +19,9 @@
 //! exceed the pinned count (`check::<name>` pins the count without it).
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use locksmith::cli::{check_report_text, redis_check_report_text};
+use locksmith::cli::{check_report_text, mysql_check_report_text, redis_check_report_text};
 use locksmith::expect::{Expectation, Found};
-use locksmith::scenario::{all_in, AnyScenario, RedisScenario, Scenario};
+use locksmith::scenario::{all_in, AnyScenario, MysqlScenario, RedisScenario, Scenario};
 use locksmith::simulate::sweep::{sweep, SweepOptions};
 use locksmith::simulate::SimConfig;
 use locksmith_model::check::explore::explore;
@@ -107,6 +107,45 @@ fn judge_redis(sc: &RedisScenario) -> Result<(), Failed> {
         "{}\n\n{}\nreplay: cargo run --release -- check {}",
         problems.join("\n"),
         redis_check_report_text(sc, &report),
+        sc.path.display()
+    )))
+}
+
+/// A MySQL scenario against its `[expect]`, as [`judge_redis`] does
+/// Redis's.
+fn judge_mysql(sc: &MysqlScenario) -> Result<(), Failed> {
+    let Some(expect) = sc.expect.clone() else {
+        return Ok(());
+    };
+    let report = sc.space.check();
+    let of = |p| report.of(p);
+    let steps_of = |p| report.trace_of(p).map(|t| t.steps.len());
+    let found = Found {
+        verdict: report.verdict,
+        property: report.property,
+        of: &of,
+        steps: report.property.and_then(steps_of),
+        states: Some(report.states),
+        steps_of: &steps_of,
+    };
+    let mut problems = expect.problems(&found);
+    if report.of(Property::Starvation) == Verdict::Violated {
+        let x = locksmith_model::check::explore::explore_space(&sc.space, &mut |_| {
+            std::ops::ControlFlow::Continue(())
+        });
+        if let Some(cx) = x.found.get(&Property::Starvation) {
+            if let Err(e) = lasso::judge_in(&sc.space, cx) {
+                problems.push(format!("starvation lasso: {e}"));
+            }
+        }
+    }
+    if problems.is_empty() {
+        return Ok(());
+    }
+    Err(Failed::from(format!(
+        "{}\n\n{}\nreplay: cargo run --release -- check {}",
+        problems.join("\n"),
+        mysql_check_report_text(sc, &report),
         sc.path.display()
     )))
 }
@@ -259,6 +298,14 @@ fn main() {
                 if s.expect.is_some() {
                     trials.push(Trial::test(format!("check::{name}"), move || {
                         judge_redis(&s)
+                    }));
+                }
+                continue;
+            }
+            Ok(AnyScenario::Mysql(s)) => {
+                if s.expect.is_some() {
+                    trials.push(Trial::test(format!("check::{name}"), move || {
+                        judge_mysql(&s)
                     }));
                 }
                 continue;

@@ -30,6 +30,7 @@ pub mod resource;
 pub mod sequences;
 pub mod shared;
 pub mod space;
+pub mod sql;
 pub mod starvation;
 pub mod stuck;
 pub mod symmetry;

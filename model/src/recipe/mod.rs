@@ -35,6 +35,7 @@ pub mod predecessor;
 pub mod racy_wait;
 pub mod redis;
 pub mod seed000;
+pub mod sql;
 pub mod timed_wait;
 pub mod try_once;
 pub mod try_once_retry;

@@ -23,6 +23,9 @@ pub enum SqlError {
     /// 1213 (40001): the transaction was chosen as a deadlock victim and
     /// rolled back.
     Deadlock,
+    /// 2013 (HY000), the client library's, not the server's: the
+    /// connection was closed under the statement, or before it was sent.
+    ConnectionLost,
 }
 
 impl SqlError {
@@ -31,6 +34,7 @@ impl SqlError {
             SqlError::Duplicate(_) => 1062,
             SqlError::LockWaitTimeout => 1205,
             SqlError::Deadlock => 1213,
+            SqlError::ConnectionLost => 2013,
         }
     }
 
@@ -44,6 +48,7 @@ impl SqlError {
             SqlError::Deadlock => {
                 "Deadlock found when trying to get lock; try restarting transaction".into()
             }
+            SqlError::ConnectionLost => "Lost connection to server during query".into(),
         }
     }
 }

@@ -130,6 +130,80 @@ impl SqlServer {
         self.conns.len()
     }
 
+    /// A committed row put in place before any connection runs (the lock
+    /// row seed 003's `FOR UPDATE` and status recipes expect to exist), with
+    /// the next AUTO_INCREMENT id.
+    pub fn preload(&mut self, name: &Name, status: i64) {
+        let id = self.table.next_id;
+        self.table.next_id += 1;
+        self.table.write(
+            usize::MAX,
+            name,
+            Some(RowData {
+                id,
+                status,
+                version: 0,
+            }),
+        );
+        self.table.commit(usize::MAX);
+    }
+
+    /// Forgets absolute time for the exhaustive checker: shifts the clock
+    /// so that the oldest lock wait began at 0 (the clock is 0 when
+    /// nothing waits). Only differences of times are ever read, so the
+    /// server behaves the same, and states that differ only in the hour
+    /// are one state.
+    pub fn rebase_time(&mut self) {
+        let base = self
+            .conns
+            .iter()
+            .filter_map(|c| c.blocked.as_ref().map(|b| b.since_ms))
+            .min()
+            .unwrap_or(self.now_ms);
+        self.now_ms -= base;
+        for b in self.conns.iter_mut().filter_map(|c| c.blocked.as_mut()) {
+            b.since_ms -= base;
+        }
+    }
+
+    /// Renumbers the AUTO_INCREMENT ids in use (rows, and ids waiting
+    /// INSERTs were given) as 1, 2, … in their order, and the counter
+    /// after them, for the exhaustive checker: a recipe that reads no id
+    /// cannot tell, and a retry loop (every failed INSERT uses an id up)
+    /// no longer makes the space infinite. Order is kept, so a recipe that
+    /// compares ids (a fencing token) reads the same answers as long as
+    /// every id it keeps is among these.
+    pub fn renumber_ids(&mut self) {
+        let mut ids: Vec<u64> = self
+            .table
+            .rows
+            .values()
+            .flat_map(|e| [e.committed, e.pending.and_then(|p| p.1)])
+            .flatten()
+            .map(|r| r.id)
+            .chain(
+                self.conns
+                    .iter()
+                    .filter_map(|c| c.blocked.as_ref()?.insert_id),
+            )
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let new = |id: u64| ids.binary_search(&id).map_or(id, |i| i as u64 + 1);
+        for e in self.table.rows.values_mut() {
+            if let Some(r) = &mut e.committed {
+                r.id = new(r.id);
+            }
+            if let Some((_, Some(r))) = &mut e.pending {
+                r.id = new(r.id);
+            }
+        }
+        for b in self.conns.iter_mut().filter_map(|c| c.blocked.as_mut()) {
+            b.insert_id = b.insert_id.map(new);
+        }
+        self.table.next_id = ids.len() as u64 + 1;
+    }
+
     /// `conn` sends `stmt`. Returns the statements that finish because of
     /// it, in the order the server finishes them: `conn`'s own (unless it
     /// now waits), a deadlock victim's, waiters its locks let go.

@@ -434,3 +434,83 @@ fn a_waiting_insert_weighs_its_clustered_row_in_a_deadlock() {
         vec![(A, Reply::Err(SqlError::Deadlock)), (B, dup("l"))]
     );
 }
+
+/// What MariaDB 10.11 did on the private server (docs/conformance.md,
+/// disagreement 4): an INSERT that waits for a committed row another
+/// transaction holds `FOR UPDATE` has its id before it waits; the id is
+/// used up whether the wait ends in 1062, a timeout (1205), a `KILL`, or
+/// an insert once the holder deletes the row; and a later INSERT of
+/// another connection gets the next one.
+#[test]
+fn a_waiting_insert_has_used_up_its_id_however_its_wait_ends() {
+    for end in ["commit", "delete", "timeout", "kill"] {
+        let mut s = SqlServer::new(&[
+            Session::default(),
+            Session {
+                found_rows: false,
+                lock_wait_timeout_ms: 1000,
+            },
+            Session::default(),
+        ]);
+        assert_eq!(reply(&mut s, A, &insert("a", 0)), inserted(1));
+        reply(&mut s, A, &Statement::Begin);
+        assert_eq!(reply(&mut s, A, &for_update("a")), row(1, 0, 0));
+        assert!(run(&mut s, B, &insert("a", 0)).is_empty(), "B waits");
+        assert_eq!(reply(&mut s, C, &insert("c", 0)), inserted(3), "{end}");
+        let out = match end {
+            "commit" => run(&mut s, A, &Statement::Commit),
+            "delete" => {
+                reply(&mut s, A, &delete("a"));
+                run(&mut s, A, &Statement::Commit)
+            }
+            "timeout" => s
+                .advance(1000)
+                .into_iter()
+                .map(|c| (c.conn, c.reply))
+                .collect(),
+            _ => {
+                s.disconnect(B);
+                Vec::new()
+            }
+        };
+        let b = out.iter().find(|(c, _)| *c == B).map(|(_, r)| r.clone());
+        let expected = match end {
+            "commit" => Some(dup("a")),
+            "delete" => Some(inserted(2)),
+            "timeout" => Some(Reply::Err(SqlError::LockWaitTimeout)),
+            _ => None,
+        };
+        assert_eq!(b, expected, "{end}");
+        assert_eq!(reply(&mut s, C, &insert("e", 0)), inserted(4), "{end}");
+    }
+}
+
+#[test]
+fn the_checker_can_forget_the_hour_and_the_ids_nobody_holds() {
+    let mut s = SqlServer::new(&[
+        Session::default(),
+        Session {
+            found_rows: false,
+            lock_wait_timeout_ms: 3,
+        },
+    ]);
+    s.preload(&n("l"), -1);
+    for _ in 0..5 {
+        assert_eq!(reply(&mut s, B, &insert("l", 0)), dup("l"));
+    }
+    s.advance(100);
+    reply(&mut s, A, &Statement::Begin);
+    reply(&mut s, A, &for_update("l"));
+    assert!(run(&mut s, B, &for_update("l")).is_empty());
+    s.advance(1);
+    let mut t = s.clone();
+    s.renumber_ids();
+    s.rebase_time();
+    assert_eq!((s.now_ms(), s.table().next_id), (1, 2));
+    assert_eq!(s.next_timeout_in(), t.next_timeout_in());
+    assert_eq!(s.table().entry(&n("l")).committed.map(|r| r.id), Some(1));
+    // The same futures: the wait times out two ms later on both.
+    let out = s.advance(2);
+    assert_eq!(out, t.advance(2));
+    assert_eq!(out[0].reply, Reply::Err(SqlError::LockWaitTimeout));
+}

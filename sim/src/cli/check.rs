@@ -52,6 +52,9 @@ pub fn plan(args: &CheckArgs) -> Result<AnyScenario, String> {
         AnyScenario::Redis(sc) => {
             super::check_redis::plan(args, *sc).map(|s| AnyScenario::Redis(Box::new(s)))
         }
+        AnyScenario::Mysql(sc) => {
+            super::check_mysql::plan(args, *sc).map(|s| AnyScenario::Mysql(Box::new(s)))
+        }
     }
 }
 
@@ -81,6 +84,7 @@ pub fn run(args: &CheckArgs) -> i32 {
     let sc = match plan(args) {
         Ok(AnyScenario::ZooKeeper(sc)) => *sc,
         Ok(AnyScenario::Redis(sc)) => return super::check_redis::run(args, &sc),
+        Ok(AnyScenario::Mysql(sc)) => return super::check_mysql::run(args, &sc),
         Err(e) => {
             eprintln!("error: {e}");
             return 2;

@@ -4,6 +4,7 @@
 mod bench;
 mod calibrate;
 mod check;
+mod check_mysql;
 mod check_redis;
 mod compare;
 mod confirm;
@@ -15,6 +16,7 @@ mod simulate;
 mod simulate_redis;
 
 pub use check::to_text as check_report_text;
+pub use check_mysql::to_text as mysql_check_report_text;
 pub use check_redis::to_text as redis_check_report_text;
 pub use compare::options as compare_options;
 

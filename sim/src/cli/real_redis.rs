@@ -12,7 +12,7 @@ use std::time::Duration;
 pub fn plan(a: &RealArgs) -> Result<RedisRealConfig, String> {
     let sc = match AnyScenario::load(&a.scenario).map_err(|e| e.to_string())? {
         AnyScenario::Redis(sc) => sc,
-        AnyScenario::ZooKeeper(_) => {
+        AnyScenario::ZooKeeper(_) | AnyScenario::Mysql(_) => {
             return Err(format!("{}: not a Redis scenario", a.scenario.display()))
         }
     };

@@ -26,7 +26,7 @@ pub fn load(
 ) -> Result<RedisScenario, String> {
     let mut sc = match AnyScenario::load(path).map_err(|e| e.to_string())? {
         AnyScenario::Redis(sc) => *sc,
-        AnyScenario::ZooKeeper(_) => {
+        AnyScenario::ZooKeeper(_) | AnyScenario::Mysql(_) => {
             return Err(format!("{}: not a Redis scenario", path.display()))
         }
     };

@@ -48,9 +48,11 @@
 //! command rejects a broken file the same way, with its line.
 
 mod locate;
+mod mysql;
 mod redis;
 
 pub use locate::{KeyPath, Seg};
+pub use mysql::MysqlScenario;
 pub use redis::RedisScenario;
 
 use crate::expect::{Expectation, RawExpect};
@@ -229,6 +231,14 @@ impl Scenario {
                 format!(
                     "recipe `{}` runs on Redis, which `check`, `sim`, `replay`, `real --redis` and `compare` take: expected a ZooKeeper recipe for this command",
                     recipe
+                ),
+            ));
+        }
+        if let Some(recipe) = mysql::recipe_of(text) {
+            return Err(at(
+                &KeyPath::of(None, "recipe"),
+                format!(
+                    "recipe `{recipe}` runs on MySQL, which only `locksmith check` explores so far: expected a ZooKeeper recipe for this command"
                 ),
             ));
         }
@@ -418,6 +428,7 @@ impl Scenario {
 pub enum AnyScenario {
     ZooKeeper(Box<Scenario>),
     Redis(Box<RedisScenario>),
+    Mysql(Box<MysqlScenario>),
 }
 
 impl AnyScenario {
@@ -436,6 +447,8 @@ impl AnyScenario {
     pub fn parse(path: &Path, text: &str) -> Result<AnyScenario, ScenarioError> {
         if redis::recipe_of(text).is_some() {
             RedisScenario::parse(path, text).map(|s| AnyScenario::Redis(Box::new(s)))
+        } else if mysql::recipe_of(text).is_some() {
+            MysqlScenario::parse(path, text).map(|s| AnyScenario::Mysql(Box::new(s)))
         } else {
             Scenario::parse(path, text).map(|s| AnyScenario::ZooKeeper(Box::new(s)))
         }
@@ -446,6 +459,11 @@ impl AnyScenario {
 /// cannot be read or parsed does not: its own loader says why).
 pub fn is_redis(path: &Path) -> bool {
     std::fs::read_to_string(path).is_ok_and(|t| redis::recipe_of(&t).is_some())
+}
+
+/// Whether the scenario file at `path` names a MySQL recipe.
+pub fn is_mysql(path: &Path) -> bool {
+    std::fs::read_to_string(path).is_ok_and(|t| mysql::recipe_of(&t).is_some())
 }
 
 /// A scenario file's bytes, refusing one too large to be a scenario.

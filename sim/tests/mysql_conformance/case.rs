@@ -110,6 +110,21 @@ impl Run<'_> {
                 continue;
             }
             if let Err(o) = self.h.waits(conn, Duration::from_secs(2)) {
+                // The server's lock wait timed out while the test looked
+                // (a slow machine): the model, its clock caught up, must
+                // say the same of the same statement.
+                if let Observed::Reply(real) = &o {
+                    let now = self.now();
+                    let done = self.model.advance(now.saturating_sub(self.model.now_ms()));
+                    let mine = done.iter().find(|c| c.conn == conn);
+                    if mine.is_some_and(|c| &c.reply.to_string() == real) {
+                        self.h.figures.borrow_mut().statements += 1;
+                        let others: Vec<Completion> =
+                            done.into_iter().filter(|c| c.conn != conn).collect();
+                        self.settle(others)?;
+                        continue;
+                    }
+                }
                 let _ = writeln!(
                     self.transcript,
                     "  t={:>5} ms  conn {conn} waits in the model; real {o:?}   <-- DISAGREE",

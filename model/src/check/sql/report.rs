@@ -1,0 +1,113 @@
+//! A MySQL run as a [`Report`]: every property of [`Property::EVERY`] with
+//! its verdict — holds, violated with its shortest trace, incomplete, or
+//! n/a where the MySQL checker does not judge it — in the same shape
+//! ZooKeeper's checker reports, so the CLI, JSON and `[expect]` read both.
+
+use super::action::Action;
+use super::config::SqlSpace;
+use crate::check::explore::{explore_space, Exploration, Progress};
+use crate::check::verdict::{PropertyResult, Report, Verdict};
+use crate::check::Property;
+use std::ops::ControlFlow;
+
+impl SqlSpace {
+    /// Whether the MySQL checker judges `p`: the others are `n/a` (no
+    /// protected resource yet, no watches to herd, no sequential nodes).
+    pub fn judges(&self, p: Property) -> bool {
+        self.not_judged(p).is_none()
+    }
+
+    /// Why `p` is not judged here (reported n/a with this reason), or
+    /// `None` when it is.
+    pub fn not_judged(&self, p: Property) -> Option<&'static str> {
+        match p {
+            Property::MutualExclusionAtResource | Property::FencedSafety => {
+                Some("no protected resource in the SQL checker yet")
+            }
+            Property::OrphanedNode => Some("a SQL lock has no sequential nodes"),
+            Property::Herd => Some("the SQL recipes wait on no notification: they retry or block in the server"),
+            Property::MutualExclusion
+            | Property::UnlockByNonOwner
+            | Property::StuckLock
+            | Property::Deadlock
+            | Property::Starvation
+            | Property::ThreadDied => None,
+        }
+    }
+
+    /// Explores the configuration and judges every property; `progress`
+    /// breaking stops the run (incomplete: interrupted). A configuration
+    /// [`SqlSpace::validate`] refuses is reported incomplete, never
+    /// explored.
+    pub fn check_with_progress(
+        &self,
+        progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
+    ) -> Report {
+        if self.validate().is_err() {
+            return self.report(&Exploration::nothing());
+        }
+        self.report(&explore_space(self, progress))
+    }
+
+    pub fn check(&self) -> Report {
+        self.check_with_progress(&mut |_| ControlFlow::Continue(()))
+    }
+
+    /// The report of an exploration of this configuration. Starvation and
+    /// stuck lock need the kept graph: without it they are incomplete. A
+    /// client that held the lock in no explored state makes the properties
+    /// nothing broke incomplete, as for ZooKeeper.
+    pub fn report(&self, x: &Exploration<Action>) -> Report {
+        let never_acquired: Vec<u8> = if x.bound.is_some() {
+            Vec::new()
+        } else {
+            (0..self.clients)
+                .filter(|c| x.acquired & (1 << c) == 0)
+                .map(|c| c + 1)
+                .collect()
+        };
+        let needs_graph = |p| matches!(p, Property::Starvation | Property::StuckLock);
+        let properties: Vec<PropertyResult> = Property::ALL
+            .into_iter()
+            .map(|p| {
+                let reason = self.not_judged(p);
+                let (verdict, trace) = match x.found.get(&p) {
+                    _ if reason.is_some() => (Verdict::NotApplicable, None),
+                    Some(cx) => (Verdict::Violated, self.render(cx)),
+                    None if x.bound.is_none()
+                        && never_acquired.is_empty()
+                        && (!needs_graph(p) || self.limits.starvation) =>
+                    {
+                        (Verdict::Holds, None)
+                    }
+                    None => (Verdict::Incomplete, None),
+                };
+                PropertyResult {
+                    property: p,
+                    verdict,
+                    trace,
+                    reason,
+                }
+            })
+            .collect();
+        let first = |v: Verdict| properties.iter().find(|r| r.verdict == v);
+        let (verdict, property) = match (first(Verdict::Violated), first(Verdict::Incomplete)) {
+            (Some(v), _) => (Verdict::Violated, Some(v.property)),
+            (None, Some(i)) => (Verdict::Incomplete, Some(i.property)),
+            (None, None) => (Verdict::Holds, None),
+        };
+        Report {
+            verdict,
+            property,
+            states: x.states,
+            transitions: x.transitions,
+            depth: x.depth,
+            elapsed_ms: x.elapsed_ms,
+            peak_bytes: x.peak_bytes,
+            bound: x.bound.map(|b| b.to_string()),
+            growth: x.growth.clone(),
+            never_acquired,
+            properties,
+        }
+    }
+}

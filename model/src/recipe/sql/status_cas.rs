@@ -1,0 +1,93 @@
+//! `mysql-status-cas` — seed 003 (`003_*.txt`), line 39: every lock is a
+//! row with a status; acquiring is `UPDATE … SET status = 1 WHERE status =
+//! -1` ("类似CAS的方式"), which succeeds for one client only; releasing sets
+//! the status back to -1. The seed does not say what a caller does when
+//! the update changed nothing: as for seed 002's unique key, it tries
+//! again after a sleep. The row exists before any client runs.
+//!
+//! The recipe reads "affected rows": 1 means it changed the row. With the
+//! `WHERE status = -1` guard that is 1 exactly when the row was free, under
+//! the server's default (changed rows) and under `CLIENT_FOUND_ROWS`
+//! (matched rows, which Connector/J sets) alike.
+//!
+//! What it claims: one holder at a time. What breaks it: no expiry — a
+//! holder that dies before its release leaves status 1 forever (stuck
+//! lock).
+
+use super::{lock_name, Outcome};
+use crate::harness::StepKind;
+use crate::sql::{Reply, Statement};
+use serde::Serialize;
+
+/// The seed's free status.
+pub const FREE: i64 = -1;
+/// The seed's taken status.
+pub const TAKEN: i64 = 1;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum At {
+    /// Send `UPDATE locks SET status = 1 WHERE name = 'lock' AND status = -1`.
+    Lock,
+    /// Read its affected rows: 1 holds; 0 sleeps and tries again.
+    AwaitCas,
+    /// The retry loop's sleep is over: update again.
+    Retry,
+    /// The critical section; the step ends it.
+    Business,
+    /// `unlock()`: send `UPDATE locks SET status = -1 WHERE name = 'lock'`.
+    Unlock,
+    /// Read the release's reply; the round is over.
+    AwaitRelease,
+}
+
+impl At {
+    pub fn awaits_reply(self) -> bool {
+        matches!(self, At::AwaitCas | At::AwaitRelease)
+    }
+
+    /// `reply`, unread here, means the update took the lock.
+    pub fn won(self, reply: &Reply) -> bool {
+        self == At::AwaitCas && matches!(reply, Reply::Ok { affected: 1, .. })
+    }
+}
+
+fn cas() -> Statement {
+    Statement::Update {
+        name: lock_name(),
+        set_status: TAKEN,
+        bump_version: false,
+        where_status: Some(FREE),
+        where_version: None,
+    }
+}
+
+fn release() -> Statement {
+    Statement::Update {
+        name: lock_name(),
+        set_status: FREE,
+        bump_version: false,
+        where_status: None,
+        where_version: None,
+    }
+}
+
+pub fn step(at: &mut At, reply: Option<&Reply>) -> Outcome {
+    let (next, out) = match (*at, reply) {
+        (At::Lock | At::Retry, _) | (At::AwaitRelease, Some(_)) => {
+            (At::AwaitCas, Outcome::send(cas(), StepKind::Other))
+        }
+        (At::AwaitCas, Some(Reply::Ok { affected: 1, .. })) => {
+            (At::Business, Outcome::only(StepKind::Acquired))
+        }
+        (At::AwaitCas, Some(Reply::Ok { .. })) => (At::Retry, Outcome::sleep(StepKind::Other)),
+        (At::AwaitCas, Some(_)) => (*at, Outcome::only(StepKind::Threw("SQLException"))),
+        (At::Business, _) => (At::Unlock, Outcome::only(StepKind::Released)),
+        (At::Unlock, _) => (
+            At::AwaitRelease,
+            Outcome::send(release(), StepKind::SentRelease),
+        ),
+        (_, None) => (*at, Outcome::only(StepKind::Other)),
+    };
+    *at = next;
+    out
+}

@@ -1,0 +1,231 @@
+//! MySQL scenario files: a recipe of the MySQL backend (its id begins
+//! `mysql-`), time in ticks, the faults' budgets, the checker's bounds and
+//! what it must find. Only the exhaustive checker explores them so far
+//! (`locksmith check`, and `cargo test --test scenarios`).
+//!
+//! ```toml
+//! recipe = "mysql-unique-key"
+//! clients = 2
+//! acquisitions = 1
+//!
+//! [mysql]                  # time in ticks
+//! critical_section = 2
+//! pause = 4                # a pause fault's length
+//! lock_wait_timeout = 5    # every session's innodb_lock_wait_timeout
+//! found_rows = false       # every connection sets CLIENT_FOUND_ROWS
+//! cleanup_after = 3        # a cleanup job frees a lock row this many ticks old (default: none)
+//! lock_row = true          # the status/FOR UPDATE lock row exists before the run
+//!
+//! [faults]
+//! pauses = 0               # a client's process stops for `pause` ticks
+//! crashes = 1              # a client's process crashes: its connection closes
+//! connection_drops = 0     # the server drops a connection (KILL); the process goes on
+//!
+//! [expect]                 # as for ZooKeeper (crate::expect)
+//! verdict = "violated"
+//! property = "stuck lock"
+//! steps = 3
+//! states = 268
+//!
+//! [check]
+//! max_states = 2000000
+//! max_depth = 200
+//! max_memory_mb = 2048
+//! ```
+
+use super::{error_at, friendly, locate, KeyPath, ScenarioError};
+use crate::expect::{Expectation, RawExpect};
+use locksmith_model::check::sql::{SqlFaults, SqlSpace};
+use locksmith_model::recipe::sql::SqlRecipe;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// The MySQL recipe a scenario's text names, if it names one.
+pub fn recipe_of(text: &str) -> Option<SqlRecipe> {
+    let table: toml::Table = toml::from_str(text).ok()?;
+    SqlRecipe::parse(table.get("recipe")?.as_str()?)
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Raw {
+    recipe: String,
+    clients: u8,
+    #[serde(default = "one")]
+    acquisitions: u8,
+    #[serde(default)]
+    description: String,
+    #[serde(default)]
+    mysql: RawTime,
+    #[serde(default)]
+    faults: RawFaults,
+    #[serde(default)]
+    expect: Option<RawExpect>,
+    #[serde(default)]
+    check: RawCheck,
+}
+
+fn one() -> u8 {
+    1
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTime {
+    critical_section: Option<u8>,
+    pause: Option<u8>,
+    lock_wait_timeout: Option<u8>,
+    cleanup_after: Option<u8>,
+    #[serde(default)]
+    found_rows: bool,
+    lock_row: Option<bool>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFaults {
+    #[serde(default)]
+    pauses: u8,
+    #[serde(default)]
+    crashes: u8,
+    #[serde(default)]
+    connection_drops: u8,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCheck {
+    max_states: Option<usize>,
+    max_depth: Option<usize>,
+    max_memory_mb: Option<usize>,
+}
+
+/// A MySQL scenario, ready to explore.
+#[derive(Debug, Clone)]
+pub struct MysqlScenario {
+    pub name: String,
+    pub path: PathBuf,
+    pub description: String,
+    pub space: SqlSpace,
+    pub expect: Option<Expectation>,
+}
+
+impl MysqlScenario {
+    pub fn recipe(&self) -> SqlRecipe {
+        self.space.recipe
+    }
+
+    pub fn parse(path: &Path, text: &str) -> Result<MysqlScenario, ScenarioError> {
+        let at_span = |span: Option<std::ops::Range<usize>>, message: String| {
+            error_at(path, text, span, &message)
+        };
+        let at = |key: &KeyPath, message: String| at_span(locate::span_of(text, key), message);
+        let raw: Raw = toml::from_str(text).map_err(|e| {
+            let span = e.span().filter(|r| !(r.start == 0 && r.end >= text.len()));
+            at_span(span.or(e.span()), friendly(e.message()))
+        })?;
+        let key = |dotted: &str| match dotted.rsplit_once('.') {
+            Some((table, k)) => KeyPath::of(Some(table), k),
+            None => KeyPath::of(None, dotted),
+        };
+        let recipe = SqlRecipe::parse(&raw.recipe).ok_or_else(|| {
+            at(
+                &key("recipe"),
+                format!("unknown MySQL recipe `{}`", raw.recipe),
+            )
+        })?;
+        let mut space = SqlSpace::new(recipe);
+        space.clients = raw.clients;
+        space.acquisitions = raw.acquisitions;
+        let t = &raw.mysql;
+        space.work = t.critical_section.unwrap_or(space.work);
+        space.pause = t.pause.unwrap_or(space.pause);
+        space.lock_wait_timeout = t.lock_wait_timeout.unwrap_or(space.lock_wait_timeout);
+        space.found_rows = t.found_rows;
+        space.cleanup_after = t.cleanup_after;
+        space.lock_row = t.lock_row.unwrap_or(true);
+        space.faults = SqlFaults {
+            pauses: raw.faults.pauses,
+            crashes: raw.faults.crashes,
+            connection_drops: raw.faults.connection_drops,
+        };
+        for (name, value) in [
+            ("max_states", raw.check.max_states),
+            ("max_depth", raw.check.max_depth),
+            ("max_memory_mb", raw.check.max_memory_mb),
+        ] {
+            if value == Some(0) {
+                return Err(at(
+                    &KeyPath::of(Some("check"), name),
+                    format!("{name} = 0: expected at least 1 (a bound of 0 explores nothing)"),
+                ));
+            }
+        }
+        if let Some(n) = raw.check.max_states {
+            space.limits.max_states = n;
+        }
+        if let Some(d) = raw.check.max_depth {
+            space.limits.max_depth = d;
+        }
+        if let Some(mb) = raw.check.max_memory_mb {
+            space.limits.max_memory = mb.saturating_mul(1 << 20);
+        }
+        if let Some((k, why)) = space.problem() {
+            return Err(at(&key(k), format!("{k}: {why}")));
+        }
+        let expect = raw
+            .expect
+            .as_ref()
+            .map(|e| {
+                Expectation::parse(e).map_err(|(k, why)| {
+                    let mut p = KeyPath::table("expect");
+                    p.0.extend(k.0);
+                    at(&p, why)
+                })
+            })
+            .transpose()?;
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Ok(MysqlScenario {
+            name,
+            path: path.to_path_buf(),
+            description: raw.description,
+            space,
+            expect,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::AnyScenario;
+    use std::path::Path;
+
+    #[test]
+    fn a_mysql_scenario_loads_and_a_bad_key_points_at_its_line() {
+        let head = "recipe = \"mysql-status-cas\"\nclients = 2\n";
+        let text = format!("{head}[mysql]\nlock_wait_timeout = 3\n[faults]\ncrashes = 1\n");
+        let Ok(AnyScenario::Mysql(sc)) = AnyScenario::parse(Path::new("m.toml"), &text) else {
+            panic!("not a MySQL scenario");
+        };
+        assert_eq!(
+            (sc.space.lock_wait_timeout, sc.space.faults.crashes),
+            (3, 1)
+        );
+        let bad = format!("{head}[mysql]\nlease = 3\n");
+        let e = AnyScenario::parse(Path::new("m.toml"), &bad)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("m.toml:4:1: unknown field `lease`"), "{e}");
+        let zero = format!("{head}[mysql]\nlock_wait_timeout = 0\n");
+        let e = AnyScenario::parse(Path::new("m.toml"), &zero)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("mysql.lock_wait_timeout: expected at least 1"),
+            "{e}"
+        );
+    }
+}
