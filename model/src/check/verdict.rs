@@ -56,7 +56,7 @@ impl Report {
         let mut properties = Vec::new();
         for p in Property::ALL {
             let (verdict, trace) = match x.found.get(&p) {
-                _ if !property::judged_with(p, cfg.writes) => (Verdict::NotApplicable, None),
+                _ if !property::judged_in(p, cfg) => (Verdict::NotApplicable, None),
                 Some(cx) => (Verdict::Violated, Some(render(cfg, cx))),
                 None if x.bound.is_none()
                     && never_acquired.is_empty()

@@ -46,6 +46,13 @@ pub enum Property {
     /// No release (the recipe's own release operation) notifies more than
     /// one waiting client.
     Herd,
+    /// A re-entrant lock keeps its holder's lock its own: the holder's
+    /// `lock()` again returns without waiting for it, only the outermost
+    /// of its `unlock()`s releases it, and one `unlock()` more than it
+    /// called `lock()` fails (Curator: `IllegalMonitorStateException: You
+    /// do not own the lock`) instead of releasing. Judged where the
+    /// scenario's holders re-enter (`reentries > 0`).
+    Reentrancy,
 }
 
 impl Property {
@@ -55,7 +62,7 @@ impl Property {
     /// Redis checker judges them, Redis is not in the comparison yet, and
     /// joining this list adds a column to every committed report (they go
     /// between fenced safety and deadlock, with `reports/` regenerated).
-    pub const ALL: [Property; 8] = [
+    pub const ALL: [Property; 9] = [
         Property::MutualExclusionAtResource,
         Property::MutualExclusion,
         Property::FencedSafety,
@@ -64,13 +71,14 @@ impl Property {
         Property::OrphanedNode,
         Property::ThreadDied,
         Property::Herd,
+        Property::Reentrancy,
     ];
 
     /// Every property any driver judges, in the comparison's order: the
     /// Redis checker's two (unlock by non-owner, stuck lock) between fenced
     /// safety and deadlock, where [`Property::ALL`] will take them. What a
     /// scenario file may name.
-    pub const EVERY: [Property; 10] = [
+    pub const EVERY: [Property; 11] = [
         Property::MutualExclusionAtResource,
         Property::MutualExclusion,
         Property::FencedSafety,
@@ -81,6 +89,7 @@ impl Property {
         Property::OrphanedNode,
         Property::ThreadDied,
         Property::Herd,
+        Property::Reentrancy,
     ];
 
     pub fn name(self) -> &'static str {
@@ -95,6 +104,7 @@ impl Property {
             Property::OrphanedNode => "orphaned node",
             Property::UnlockByNonOwner => "unlock by non-owner",
             Property::StuckLock => "stuck lock",
+            Property::Reentrancy => "re-entrancy",
         }
     }
 

@@ -624,6 +624,14 @@ impl Lock for Curator {
     }
 
     fn unlock(&mut self) -> Action {
+        // `threadData.get(currentThread) == null`: a release by a thread
+        // that does not hold the mutex — one more than it acquired.
+        if self.count == 0 {
+            return act(
+                Step::Throw("IllegalMonitorStateException"),
+                "release(): IllegalMonitorStateException: You do not own the lock",
+            );
+        }
         if self.count > 1 {
             self.count -= 1;
             return act(

@@ -344,6 +344,16 @@ pub trait Recipe: Clone + Eq + std::hash::Hash + fmt::Debug + Send + Sync + 'sta
     fn owns_a_node(&self) -> bool {
         false
     }
+
+    /// Whether the recipe's own state breaks re-entrancy
+    /// ([`Property::Reentrancy`](crate::harness::Property::Reentrancy)):
+    /// an inner `unlock()` sent the release operation, or — once the main
+    /// thread has finished its rounds — one `unlock()` more would do
+    /// anything but throw. (A re-entrant `lock()` that waits is read off
+    /// the client's threads, not here.)
+    fn reentrancy_broken(&self) -> bool {
+        false
+    }
 }
 
 /// A set of `Stat` fields, as a recipe declares what it reads.
