@@ -249,6 +249,10 @@ pub struct RecipeConfig {
     /// How the critical section writes to the protected resource (the
     /// checker's `fencing` and `guarded` settings); off for the seeds.
     pub writes: Writes,
+    /// `lock()` with a timeout in milliseconds — Curator's
+    /// `acquire(time, unit)` — where the scenario sets `acquire_timeout_ms`;
+    /// `None`: the seeds' untimed `acquire()`.
+    pub acquire_timeout_ms: Option<u32>,
 }
 
 impl RecipeConfig {
@@ -258,6 +262,14 @@ impl RecipeConfig {
             client,
             reentries: 0,
             writes: Writes::Off,
+            acquire_timeout_ms: None,
+        }
+    }
+
+    pub fn with_acquire_timeout(self, acquire_timeout_ms: Option<u32>) -> RecipeConfig {
+        RecipeConfig {
+            acquire_timeout_ms,
+            ..self
         }
     }
 
