@@ -68,9 +68,7 @@ fn every_property_is_violated_by_one_scenario_and_holds_in_another() {
     for sc in &all {
         let sim = SimConfig::of(sc);
         let drivers: [(&str, &Option<Expectation>, &Judged); 2] = [
-            ("check", &sc.expect, &|p| {
-                property::judged_with(p, sc.check.writes)
-            }),
+            ("check", &sc.expect, &|p| property::judged_in(p, &sc.check)),
             ("sim", &sc.sim_expect, &|p| sim.judges(p)),
         ];
         for (driver, expect, judged) in drivers {

@@ -1,5 +1,5 @@
-//! The scenario keys `fencing` and `guarded`: read into the checker's
-//! configuration, refused with the file and line where they cannot apply.
+//! The scenario keys `fencing`, `guarded` and `acquire_timeout_ms`: read into the
+//! checker's configuration, refused with the file and line where they cannot apply.
 
 use locksmith::scenario::Scenario;
 use locksmith_model::harness::Writes;
@@ -35,4 +35,29 @@ fn a_recipe_without_a_lock_node_of_its_own_is_refused() {
             "{e}"
         );
     }
+}
+
+/// `acquire_timeout_ms`: Curator's `acquire(time, unit)`, read into the
+/// checker's configuration for a Curator recipe and refused, with its
+/// line, for any other.
+#[test]
+fn an_acquire_timeout_is_curators_and_refused_elsewhere() {
+    let timed = |recipe: &str| {
+        parse(&format!(
+            "recipe = \"{recipe}\"\nclients = 2\nacquire_timeout_ms = 1000\n"
+        ))
+    };
+    assert_eq!(
+        timed("curator").map(|s| s.check.acquire_timeout_ms),
+        Ok(Some(1000))
+    );
+    assert_eq!(
+        timed("curator-owner-check").map(|s| s.check.acquire_timeout_ms),
+        Ok(Some(1000))
+    );
+    let e = timed("predecessor").unwrap_err();
+    assert!(
+        e.starts_with("s.toml:3:1: acquire_timeout_ms with recipe `predecessor`"),
+        "{e}"
+    );
 }

@@ -76,6 +76,9 @@ pub struct CheckConfig {
     /// Re-entrant `lock()` calls per round (see
     /// [`RecipeConfig::reentries`](crate::runtime::step::RecipeConfig::reentries)).
     pub reentries: u8,
+    /// Curator's `acquire(time, unit)` instead of `acquire()` (see
+    /// [`RecipeConfig::acquire_timeout_ms`](crate::runtime::step::RecipeConfig::acquire_timeout_ms)).
+    pub acquire_timeout_ms: Option<u32>,
     pub faults: FaultBudget,
     /// Stop after this many distinct states.
     pub max_states: usize,
@@ -149,6 +152,7 @@ impl CheckConfig {
             clients,
             acquisitions,
             reentries: 0,
+            acquire_timeout_ms: None,
             faults: FaultBudget::default(),
             max_states: 20_000_000,
             max_memory: 4 << 30,

@@ -64,6 +64,9 @@ fn stateright_property(p: Property) -> Option<stateright::Property<LockModel>> {
         Property::FencedSafety => Some(stateright::Property::always(p.name(), |_, s| {
             !property::violated_in(Property::FencedSafety, s)
         })),
+        Property::Reentrancy => Some(stateright::Property::always(p.name(), |_, s| {
+            !property::violated_in(Property::Reentrancy, s)
+        })),
         Property::Deadlock => Some(stateright::Property::always(p.name(), |_, s: &System| {
             let mut a = Vec::new();
             s.actions(&mut a);
@@ -94,7 +97,7 @@ impl Model for LockModel {
     fn properties(&self) -> Vec<stateright::Property<Self>> {
         Property::ALL
             .into_iter()
-            .filter(|&p| property::judged_with(p, self.cfg.writes))
+            .filter(|&p| property::judged_in(p, &self.cfg))
             .filter_map(stateright_property)
             .collect()
     }

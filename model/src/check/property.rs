@@ -4,18 +4,19 @@
 //! deadlock and starvation are the checker's own way of judging liveness
 //! (a state, and a cycle analysis in [`starvation`](super::starvation)).
 
+use super::config::CheckConfig;
 use super::resource;
 use super::system::{Effect, Message, Peer, System};
 use crate::harness::judge;
 pub use crate::harness::Property;
-use crate::harness::Writes;
-use crate::runtime::{Recipe, Resume, Status};
+use crate::harness::{Phase, Writes};
+use crate::runtime::{Client, Recipe, Resume, Status};
 use crate::zk::OpResult;
 
 /// Whether the checker judges `p` on a system without a protected
-/// resource (the others are `n/a`).
+/// resource and without re-entrant calls (the others are `n/a`).
 pub fn judged(p: Property) -> bool {
-    judged_with(p, Writes::Off)
+    judged_with(p, Writes::Off) && p != Property::Reentrancy
 }
 
 /// Whether the checker judges `p` when the critical sections write to the
@@ -55,13 +56,33 @@ pub fn not_judged(p: Property, writes: Writes) -> Option<&'static str> {
     }
 }
 
+/// Whether the checker judges `p` on the configuration `cfg`: as
+/// [`judged_with`] says, and re-entrancy only where the holders re-enter
+/// (`reentries > 0`: a loop without a re-entrant call shows nothing of it).
+pub fn judged_in(p: Property, cfg: &CheckConfig) -> bool {
+    not_judged_in(p, cfg).is_none()
+}
+
+/// Why the checker does not judge `p` on the configuration `cfg` (`None`:
+/// it judges it): [`not_judged`]'s reasons, and re-entrancy where no holder
+/// re-enters.
+pub fn not_judged_in(p: Property, cfg: &CheckConfig) -> Option<&'static str> {
+    match p {
+        Property::Reentrancy if cfg.reentries == 0 => {
+            Some("no holder re-enters in this run (`reentries = 0`)")
+        }
+        _ => not_judged(p, cfg.writes),
+    }
+}
+
 /// The properties a single state can violate, judged on every new state.
-pub const STATE_PROPERTIES: [Property; 5] = [
+pub const STATE_PROPERTIES: [Property; 6] = [
     Property::MutualExclusion,
     Property::ThreadDied,
     Property::OrphanedNode,
     Property::MutualExclusionAtResource,
     Property::FencedSafety,
+    Property::Reentrancy,
 ];
 
 /// Whether the state `s` violates the state property `p`.
@@ -73,8 +94,28 @@ pub fn violated_in(p: Property, s: &System) -> bool {
         Property::MutualExclusionAtResource | Property::FencedSafety => {
             s.resource.is_some_and(|r| r.violates(p))
         }
+        Property::Reentrancy => reentrancy_broken(s),
         _ => false,
     }
+}
+
+/// Re-entrancy fails in this state: a holder waits inside its re-entrant
+/// `lock()` — in `wait()` or `await()`, for the lock it holds (the seeds'
+/// locks queue a second node behind their first) — or its recipe's state
+/// breaks it ([`Recipe::reentrancy_broken`]: an inner `unlock()` released,
+/// or one `unlock()` too many would not throw).
+pub fn reentrancy_broken(s: &System) -> bool {
+    s.peers.iter().any(|p| breaks_reentrancy(&p.client))
+}
+
+/// [`reentrancy_broken`] for one client: what `locksmith confirm` reads
+/// off a client driven by a real server too.
+pub fn breaks_reentrancy<R: Recipe>(c: &Client<R>) -> bool {
+    let parked = matches!(
+        c.main,
+        Status::Waiting(_) | Status::TimedWaiting { .. } | Status::Awaiting(_)
+    );
+    matches!(c.phase, Phase::Reacquiring(_)) && parked || c.recipe.reentrancy_broken()
 }
 
 /// Mutual exclusion fails in this state.

@@ -314,7 +314,8 @@ impl System<'static> {
             let session = server.open_session();
             let rcfg = RecipeConfig::new(cfg.acquisitions, c)
                 .with_reentries(cfg.reentries)
-                .with_writes(cfg.writes);
+                .with_writes(cfg.writes)
+                .with_acquire_timeout(cfg.acquire_timeout_ms);
             peers.push(Shared::new(Peer {
                 session,
                 client: Client::new(cfg.recipe.instantiate(rcfg)),

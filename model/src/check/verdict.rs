@@ -58,7 +58,7 @@ impl Report {
         let never_acquired = never_acquired(cfg, x);
         let mut properties = Vec::new();
         for p in Property::ALL {
-            let reason = property::not_judged(p, cfg.writes);
+            let reason = property::not_judged_in(p, cfg);
             let (verdict, trace) = match x.found.get(&p) {
                 _ if reason.is_some() => (Verdict::NotApplicable, None),
                 Some(cx) => (Verdict::Violated, Some(render(cfg, cx))),

@@ -48,6 +48,13 @@ pub enum Property {
     /// No release (the recipe's own release operation) notifies more than
     /// one waiting client.
     Herd,
+    /// A re-entrant lock keeps its holder's lock its own: the holder's
+    /// `lock()` again returns without waiting for it, only the outermost
+    /// of its `unlock()`s releases it, and one `unlock()` more than it
+    /// called `lock()` fails (Curator: `IllegalMonitorStateException: You
+    /// do not own the lock`) instead of releasing. Judged where the
+    /// scenario's holders re-enter (`reentries > 0`).
+    Reentrancy,
 }
 
 impl Property {
@@ -56,7 +63,7 @@ impl Property {
     /// for every backend — a property a driver does not judge on a run is
     /// n/a there, with [`crate::check::verdict::PropertyResult::reason`] —
     /// and what a scenario file may name.
-    pub const ALL: [Property; 10] = [
+    pub const ALL: [Property; 11] = [
         Property::MutualExclusionAtResource,
         Property::MutualExclusion,
         Property::FencedSafety,
@@ -67,6 +74,7 @@ impl Property {
         Property::OrphanedNode,
         Property::ThreadDied,
         Property::Herd,
+        Property::Reentrancy,
     ];
 
     pub fn name(self) -> &'static str {
@@ -81,6 +89,7 @@ impl Property {
             Property::OrphanedNode => "orphaned node",
             Property::UnlockByNonOwner => "unlock by non-owner",
             Property::StuckLock => "stuck lock",
+            Property::Reentrancy => "re-entrancy",
         }
     }
 

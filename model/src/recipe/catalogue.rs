@@ -124,6 +124,10 @@ macro_rules! catalogue {
             fn owns_a_node(&self) -> bool {
                 match self { $( AnyRecipe::$variant(r) => r.owns_a_node(), )+ }
             }
+
+            fn reentrancy_broken(&self) -> bool {
+                match self { $( AnyRecipe::$variant(r) => r.reentrancy_broken(), )+ }
+            }
         }
     };
 }

@@ -55,22 +55,55 @@
 //! The lock root is `/locks`, one persistent node the drivers create: the
 //! seed's `/curator/locks` is two levels that
 //! `creatingParentContainersIfNeeded` would create as containers, which
-//! the drivers' one-node root does not model. `removeWatchers()` is left
-//! out: the only watcher the mutex registers is on its predecessor, which
-//! was deleted (firing it) before the mutex could be held, and a
-//! watcher removal on a session that changed finds nothing, so the
-//! request Curator sends is answered `NoWatcher` and ignored (`quietly`)
-//! in every state the model reaches — said, not checked. When the create's
+//! the drivers' one-node root does not model. `releaseLock`'s
+//! `client.removeWatchers()` (5.4.0: `removeWatchers(); revocable.set(null);
+//! deleteOurPath(lockPath)`) is left out. It sends nothing for a watcher
+//! that has fired: the client is a `WatcherRemovalFacade` whose
+//! `WatcherRemovalManager` keeps a watcher from a successful
+//! `getData().usingWatcher()` (`Watching.commitWatcher`) until a node
+//! event reaches it (`NamespaceWatcher.process` → `noteTriggeredWatcher`;
+//! a state event — Disconnected, Expired — does not), and sends one
+//! background `removeWatches(path, watcher, Any)` (quietly, guaranteed)
+//! per watcher still kept. An untimed acquire holds only after its
+//! watcher fired, so the set is empty at release but in two cases: a
+//! session ended since (Expired keeps the entry; the new session's server
+//! has no such watch: `NoWatcher`, ignored), or the holder's `getChildren`
+//! saw its predecessor gone before its event thread ran the `NodeDeleted`
+//! notice. A timed-out waiter keeps its watcher, in the set and on the
+//! server, until that node changes or it next releases — which is what
+//! makes the herd at 3 clients (README). Modelling the call needs the set
+//! in the recipe's state, ZooKeeper's per-watcher removal (opcode
+//! `checkWatches`: the server only checks, the client drops its watcher —
+//! the model's `Op::RemoveWatches` is `removeAllWatches`) and the
+//! background retry of `FailedRemoveWatchManager`. When the create's
 //! retries run out on a `ConnectionLoss`, its node is looked for and
 //! deleted by the background thread (`FindAndDeleteProtectedNodeInBackground`,
-//! CURATOR-45) and the exception escapes `acquire()`. `acquire(time, unit)`
-//! is not modelled (every scenario calls `acquire()`). The retry loop's
+//! CURATOR-45) and the exception escapes `acquire()`.
+//!
+//! **`acquire(time, unit)`** — where a scenario sets `acquire_timeout_ms`
+//! (`curator-timed.toml`; the checker only) — is `attemptLock(time, unit)`:
+//! the clock starts with the call ([`Step::StartDeadline`]); after each
+//! successful `getData` the loop reads it (`millisToWait -= …`), and out
+//! of time it breaks out of `synchronized (this)` with `doDelete = true`,
+//! `deleteOurPath` deletes its node (a guaranteed delete; its exception
+//! would escape instead of the `false`) and `acquire` returns false; the
+//! harness's caller tries again. Otherwise it waits in
+//! `wait(millisToWait)`, which the deadline ends. **The deadline is a free
+//! choice of the checker**, not a budgeted fault: it may pass at any moment
+//! of the call (`Action::Deadline`) — time passes, nothing fails — and it
+//! stops mattering when `acquire` returns. A timed acquire's uuid is the
+//! smallest number no node of the client that may still exist carries, so
+//! that a waiter timing out again and again does not make every retry a new
+//! state. The simulator and `locksmith real` call `acquire()` untimed;
+//! `locksmith confirm` cannot force a deadline on a real client (a trace
+//! that passes one is reported not confirmed — `Unforced` — rather than a
+//! divergence). The retry loop's
 //! connection timeout (`blockUntilConnectedOrTimedOut` giving up after
 //! `connectionTimeoutMs`) is not modelled: a call waits for the reconnect.
 //! Free choices, not faults: the retry loop's sleeps, the reconnect
 //! (RECONNECTED), the moment Curator gives up on a suspended session
-//! (`GiveUp`, after a client-side expiry began) and the server's later end
-//! of that session (`ExpireOld`). Budgeted faults: connection losses,
+//! (`GiveUp`, after a client-side expiry began), the server's later end
+//! of that session (`ExpireOld`) and a timed acquire's deadline. Budgeted faults: connection losses,
 //! expiries, client-side expiries.
 //!
 //! **Claims:** mutual exclusion, re-entrancy, no herd. **Holds** without
@@ -126,7 +159,14 @@ enum Main {
     Entered,
     /// `getData().usingWatcher(watcher)` sent.
     GetData,
-    /// In `wait()`.
+    /// `acquire(time, unit)`: the clock started; `createsTheLock` next.
+    Timing,
+    /// `acquire(time, unit)`: after `getData`, the time left is read.
+    Clock,
+    /// The time ran out (`doDelete = true; break`): left `synchronized
+    /// (this)`; `deleteOurPath` next.
+    TimedOut,
+    /// In `wait()` (`wait(millisToWait)` in a timed acquire).
     Waiting,
     /// Left `synchronized (this)`; the loop's `getChildren` next.
     Exited,
@@ -145,6 +185,8 @@ enum Then {
     Retry,
     /// The exception escapes `acquire()`.
     Throw,
+    /// A timed acquire ran out: `acquire(time, unit)` returns false.
+    GiveUp,
 }
 
 /// A task of Curator's background thread.
@@ -194,6 +236,8 @@ pub struct Curator {
     /// The one the background thread is running.
     task: Task,
     owner_check: bool,
+    /// `acquire(time, unit)`'s timeout in milliseconds; `None`: `acquire()`.
+    timeout: Option<u32>,
 }
 
 pub fn new(cfg: RecipeConfig) -> Curator {
@@ -212,6 +256,7 @@ pub fn new(cfg: RecipeConfig) -> Curator {
         background: Vec::new(),
         task: Task::None,
         owner_check: false,
+        timeout: cfg.acquire_timeout_ms,
     }
 }
 
@@ -252,10 +297,33 @@ impl Curator {
 
     /// `createsTheLock` with a new builder: a new uuid, a new retry loop.
     fn start_attempt(&mut self) -> Action {
-        self.attempt = self.attempt.wrapping_add(1);
+        self.attempt = match self.timeout {
+            Some(_) => self.free_attempt(),
+            None => self.attempt.wrapping_add(1),
+        };
         self.retries = 0;
         self.stale = false;
         self.create()
+    }
+
+    /// The uuid of a timed acquire's next attempt: the smallest number no
+    /// node of this client that may still exist carries — its pending
+    /// background deletes and searches (the last attempt's own node was
+    /// deleted before `acquire(time, unit)` returned false). A uuid need
+    /// only tell this client's live nodes apart; a waiter that times out
+    /// again and again would otherwise make every retry a new state.
+    fn free_attempt(&self) -> u8 {
+        let taken = |a: u8| {
+            let prefix = self.prefix_of(a);
+            std::iter::once(&self.task)
+                .chain(&self.background)
+                .any(|t| match t {
+                    Task::Delete(p) => path::name(p).starts_with(&prefix),
+                    Task::FindAndDelete(b) => *b == a,
+                    Task::None => false,
+                })
+        };
+        (1..=u8::MAX).find(|&a| !taken(a)).unwrap_or(1)
     }
 
     fn create(&mut self) -> Action {
@@ -401,6 +469,22 @@ impl Curator {
         )
     }
 
+    /// A timed acquire reads its clock after `getData`: out of time, it
+    /// breaks out of the loop to delete its node; else `wait(millisToWait)`
+    /// — a plain wait that the deadline ends ([`Step::StartDeadline`]).
+    fn clock(&mut self, r: Resume) -> Action {
+        if matches!(r, Resume::Clock { passed: true }) {
+            self.main = Main::TimedOut;
+            act(
+                Step::Exit(MONITOR),
+                "millisToWait <= 0: doDelete = true; break (leaves synchronized)",
+            )
+        } else {
+            self.main = Main::Waiting;
+            act(Step::Wait(MONITOR), "wait(millisToWait)")
+        }
+    }
+
     /// An exception other than `NoNode` in `internalLockLoop`'s calls:
     /// `doDelete`, then it escapes.
     fn loop_failed(&mut self, reply: Option<Reply>) -> Action {
@@ -442,6 +526,10 @@ impl Curator {
                 self.lock_retries += 1;
                 self.start_attempt()
             }
+            Then::GiveUp => act(
+                Step::GaveUp,
+                "attemptLock returns null: acquire(time, unit) returns false",
+            ),
             _ => act(
                 Step::Throw("KeeperException"),
                 "the exception escapes acquire()",
@@ -540,6 +628,9 @@ impl Lock for Curator {
 
     fn lock(&mut self, r: Resume) -> Action {
         use Main::*;
+        if self.main == Clock {
+            return self.clock(r);
+        }
         let reply = r.into_reply();
         match (self.main, reply) {
             (Start, _) if self.count > 0 => {
@@ -551,8 +642,18 @@ impl Lock for Curator {
             }
             (Start, _) => {
                 self.lock_retries = 0;
-                self.start_attempt()
+                match self.timeout {
+                    Some(ms) => {
+                        self.main = Timing;
+                        act(
+                            Step::StartDeadline(ms),
+                            "acquire(time, unit): startMillis = currentTimeMillis(); millisToWait = unit.toMillis(time)",
+                        )
+                    }
+                    None => self.start_attempt(),
+                }
             }
+            (Timing, _) => self.start_attempt(),
             (Create, Some(Ok(OpResult::Created(p)))) => {
                 self.own = p;
                 self.fresh();
@@ -583,6 +684,13 @@ impl Lock for Curator {
                 self.fresh();
                 self.get_data()
             }
+            (GetData, Some(Ok(_))) if self.timeout.is_some() => {
+                self.main = Clock;
+                act(
+                    Step::ReadClock,
+                    "millisToWait -= (currentTimeMillis() - startMillis); millisToWait <= 0?",
+                )
+            }
             (GetData, Some(Ok(_))) => {
                 self.main = Waiting;
                 act(Step::Wait(MONITOR), "wait()")
@@ -611,6 +719,15 @@ impl Lock for Curator {
                 self.children()
             }
             (Leaving, _) => self.delete_own(Then::Throw, "internalLockLoop: exception: doDelete"),
+            (TimedOut, _) => self.delete_own(
+                Then::GiveUp,
+                "finally: doDelete: deleteOurPath(ourPath): delete().guaranteed()",
+            ),
+            // deleteOurPath's exception replaces the timeout's false.
+            (Handed(Then::GiveUp), _) => act(
+                Step::Throw("ConnectionLossException"),
+                "deleteOurPath: the guaranteed delete's exception escapes acquire(time, unit)",
+            ),
             (Deleting(then), reply) => self.deleted(then, reply),
             (Handed(then), _) => self.after_delete(then),
             (_, reply) => unexpected(reply, "KeeperException escapes"),
@@ -624,6 +741,14 @@ impl Lock for Curator {
     }
 
     fn unlock(&mut self) -> Action {
+        // `threadData.get(currentThread) == null`: a release by a thread
+        // that does not hold the mutex — one more than it acquired.
+        if self.count == 0 {
+            return act(
+                Step::Throw("IllegalMonitorStateException"),
+                "release(): IllegalMonitorStateException: You do not own the lock",
+            );
+        }
         if self.count > 1 {
             self.count -= 1;
             return act(

@@ -426,9 +426,14 @@ impl<R: Recipe> Client<R> {
                     Status::Awaiting(*l)
                 }
             }
-            Step::Acquired | Step::GaveUp | Step::Reenter | Step::Unlocked => {
+            // `acquire(time, unit)` returned, with the lock or without: its
+            // clock no longer matters (a deadline left running would let
+            // the checker pass it in every later state, for nothing).
+            Step::Acquired | Step::GaveUp => {
+                self.deadline = Deadline::Off;
                 Status::Ready(Resume::Go)
             }
+            Step::Reenter | Step::Unlocked => Status::Ready(Resume::Go),
             Step::Write => {
                 output = Output::Write;
                 Status::Ready(Resume::Go)
@@ -445,6 +450,9 @@ impl<R: Recipe> Client<R> {
             Step::Throw(e) => {
                 // Leaving the synchronized blocks on the way out releases them.
                 self.monitors.release_all_of(t);
+                if t == Thread::Main {
+                    self.deadline = Deadline::Off;
+                }
                 match t {
                     Thread::Main => Status::Dead(e),
                     // ClientCnxn.EventThread: "Error while calling watcher";

@@ -333,4 +333,19 @@ impl<L: Lock> Recipe for LockLoop<L> {
     fn exception_ends_process(&self) -> bool {
         self.lock.exception_ends_process()
     }
+
+    /// Read off the loop's own fields, so judging it adds nothing to the
+    /// state: the release operation in flight while more than one hold is
+    /// counted (`held` drops only when `unlock()` returns) was sent by an
+    /// inner `unlock()`; and after the last round (`left` and `held` both
+    /// 0: every `unlock()` returned) the recipe's `unlock()` is run on a
+    /// copy — the call one more `unlock()` would make — and must throw.
+    fn reentrancy_broken(&self) -> bool {
+        if self.depth < 2 {
+            return false;
+        }
+        let inner_release = self.stage == Stage::Released && self.held > 1;
+        let finished = self.left == 0 && self.held == 0;
+        inner_release || finished && !matches!(self.lock.clone().unlock().step, Step::Throw(_))
+    }
 }

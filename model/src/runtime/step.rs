@@ -249,6 +249,10 @@ pub struct RecipeConfig {
     /// How the critical section writes to the protected resource (the
     /// checker's `fencing` and `guarded` settings); off for the seeds.
     pub writes: Writes,
+    /// `lock()` with a timeout in milliseconds — Curator's
+    /// `acquire(time, unit)` — where the scenario sets `acquire_timeout_ms`;
+    /// `None`: the seeds' untimed `acquire()`.
+    pub acquire_timeout_ms: Option<u32>,
 }
 
 impl RecipeConfig {
@@ -258,6 +262,14 @@ impl RecipeConfig {
             client,
             reentries: 0,
             writes: Writes::Off,
+            acquire_timeout_ms: None,
+        }
+    }
+
+    pub fn with_acquire_timeout(self, acquire_timeout_ms: Option<u32>) -> RecipeConfig {
+        RecipeConfig {
+            acquire_timeout_ms,
+            ..self
         }
     }
 
@@ -342,6 +354,16 @@ pub trait Recipe: Clone + Eq + std::hash::Hash + fmt::Debug + Send + Sync + 'sta
     /// recipe without one (a shared lock node, a lock taken in a callback)
     /// cannot run with fencing or guarded writes.
     fn owns_a_node(&self) -> bool {
+        false
+    }
+
+    /// Whether the recipe's own state breaks re-entrancy
+    /// ([`Property::Reentrancy`](crate::harness::Property::Reentrancy)):
+    /// an inner `unlock()` sent the release operation, or — once the main
+    /// thread has finished its rounds — one `unlock()` more would do
+    /// anything but throw. (A re-entrant `lock()` that waits is read off
+    /// the client's threads, not here.)
+    fn reentrancy_broken(&self) -> bool {
         false
     }
 }

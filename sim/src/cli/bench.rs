@@ -192,5 +192,6 @@ fn short(p: Property) -> &'static str {
         Property::OrphanedNode => "orphan",
         Property::UnlockByNonOwner => "non-owner",
         Property::StuckLock => "stuck",
+        Property::Reentrancy => "reentry",
     }
 }

@@ -277,8 +277,12 @@ pub fn to_text(sc: &Scenario, r: &Report) -> String {
         Writes::Fenced => ", fenced writes",
         Writes::Guarded => ", guarded writes",
     };
+    let timed = match sc.check.acquire_timeout_ms {
+        Some(ms) => format!(", acquire({ms} ms)"),
+        None => String::new(),
+    };
     let how = format!(
-        " × {} acquisitions{reentries}{abstracted}{writes}",
+        " × {} acquisitions{reentries}{timed}{abstracted}{writes}",
         sc.check.acquisitions
     );
     let mut out = super::title(&sc.name, sc.recipe(), sc.check.clients, &how);

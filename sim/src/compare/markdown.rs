@@ -33,6 +33,7 @@ pub fn short(p: Property) -> &'static str {
         Property::OrphanedNode => "orphan",
         Property::UnlockByNonOwner => "non-owner",
         Property::StuckLock => "stuck",
+        Property::Reentrancy => "re-entry",
     }
 }
 

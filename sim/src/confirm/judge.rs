@@ -6,6 +6,7 @@
 use super::enact::{describe_client, Stage, Stop};
 use super::peer::Line;
 use super::tree::{real_tree, Owner};
+use locksmith_model::check::property;
 use locksmith_model::check::system::Message;
 use locksmith_model::harness::{judge, Property};
 use locksmith_model::runtime::{Recipe, Resume, Status, Thread};
@@ -82,6 +83,17 @@ pub async fn violated(stage: &mut Stage, p: Property) -> Result<String, Stop> {
         }
         Property::Deadlock => deadlocked(stage).await,
         Property::OrphanedNode => orphaned(stage).await,
+        Property::Reentrancy => match stage
+            .peers
+            .iter()
+            .position(|p| property::breaks_reentrancy(&p.client))
+        {
+            Some(c) => Ok(format!(
+                "c{} breaks re-entrancy: it waits in its re-entrant lock(), an inner unlock() released, or one unlock() more would not throw",
+                c + 1
+            )),
+            None => Err(no("a client breaks re-entrancy", "none does".into())),
+        },
         // Judged by the caller (the cycle is taken again), or by nobody.
         Property::Starvation
         | Property::MutualExclusionAtResource

@@ -14,6 +14,9 @@
 //!                          # resource that rejects lower tokens (lock node czxids)
 //! guarded = false          # checker: each write is multi(check(own node), setData)
 //!                          # (the simulator's resource has its own `[sim] fencing`)
+//! acquire_timeout_ms = 1000 # checker, Curator recipes: acquire(time, unit) instead
+//!                          # of acquire(); the deadline passes at the checker's choice
+//!                          # (the simulator and `locksmith real` call acquire())
 //!
 //! [faults]                 # budgets per run for the checker
 //! waiter_expiries = 0
@@ -122,6 +125,9 @@ struct Raw {
     /// setData(resource))`.
     #[serde(default)]
     guarded: bool,
+    /// Curator's `acquire(time, unit)`, with this timeout.
+    #[serde(default)]
+    acquire_timeout_ms: Option<u32>,
     #[serde(default)]
     faults: RawFaults,
     #[serde(default)]
@@ -359,6 +365,18 @@ impl Scenario {
         }
         let mut check = CheckConfig::new(recipe, check_clients, check_acquisitions);
         check.reentries = raw.reentries;
+        if raw.acquire_timeout_ms.is_some()
+            && !matches!(recipe, RecipeId::Curator | RecipeId::CuratorOwnerCheck)
+        {
+            return Err(at(
+                &top("acquire_timeout_ms"),
+                format!(
+                    "acquire_timeout_ms with recipe `{}`: expected a Curator recipe (curator, curator-owner-check): only Curator's acquire(time, unit) takes a timeout",
+                    recipe.name()
+                ),
+            ));
+        }
+        check.acquire_timeout_ms = raw.acquire_timeout_ms;
         check.recipe_root = match raw.root.as_deref() {
             None | Some("driver") => false,
             Some("recipe") => true,

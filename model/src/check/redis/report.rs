@@ -27,6 +27,7 @@ impl RedisSpace {
             Property::Herd => {
                 Some("the Redis recipes wait on no notification: they retry or give up")
             }
+            Property::Reentrancy => Some("the Redis recipes are not re-entrant"),
             Property::MutualExclusionAtResource
             | Property::FencedSafety
             | Property::MutualExclusion

@@ -1,4 +1,4 @@
-//! A MySQL run as a [`Report`]: every property of [`Property::EVERY`] with
+//! A MySQL run as a [`Report`]: every property of [`Property::ALL`] with
 //! its verdict — holds, violated with its shortest trace, incomplete, or
 //! n/a where the MySQL checker does not judge it — in the same shape
 //! ZooKeeper's checker reports, so the CLI, JSON and `[expect]` read both.
@@ -25,6 +25,7 @@ impl SqlSpace {
                 Some("no protected resource in the SQL checker yet")
             }
             Property::OrphanedNode => Some("a SQL lock has no sequential nodes"),
+            Property::Reentrancy => Some("the SQL recipes are not re-entrant"),
             Property::Herd => Some("the SQL recipes wait on no notification: they retry or block in the server"),
             Property::MutualExclusion
             | Property::UnlockByNonOwner
