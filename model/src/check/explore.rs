@@ -10,6 +10,7 @@
 //! property is at minimum depth. When asked, the edges are kept too, for the
 //! starvation analysis.
 
+use super::codes::Codes;
 use super::column::Column;
 use super::config::CheckConfig;
 use super::expand;
@@ -61,8 +62,37 @@ pub struct Counterexample<A = Action> {
     pub cycle_start: Option<usize>,
 }
 
-/// Per state: its parent and the ordinal of the action that reached it.
-pub type Parents = Column<(u32, u16)>;
+/// Per state: its parent and the ordinal of the action that reached it,
+/// in two columns (6 bytes a state, where a pair would be padded to 8).
+#[derive(Default)]
+pub struct Parents {
+    ids: Column<u32>,
+    ordinals: Column<u16>,
+}
+
+impl Parents {
+    fn push(&mut self, (parent, k): (u32, u16)) {
+        self.ids.push(parent);
+        self.ordinals.push(k);
+    }
+
+    /// State `id`'s parent and the ordinal of the action that reached it.
+    pub fn get(&self, id: u32) -> (u32, u16) {
+        (self.ids[id as usize], self.ordinals[id as usize])
+    }
+
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    fn bytes(&self) -> usize {
+        self.ids.bytes() + self.ordinals.bytes()
+    }
+}
 
 /// A path as the explorer records it: the index of the action taken in
 /// each state's (deterministic) list of enabled actions.
@@ -129,7 +159,7 @@ pub fn explore_with_progress(
     cfg: &CheckConfig,
     progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
 ) -> Exploration {
-    explore_space(&ZkSpace(cfg), progress)
+    explore_space(&ZkSpace::new(cfg), progress)
 }
 
 /// Explores any backend's [`Space`], telling `progress` how far it has
@@ -174,6 +204,9 @@ pub fn explore_space<X: Space>(
             search.depth += 1;
         }
     }
+    // The analyses after the search need no visited set: its memory goes
+    // back before theirs is taken.
+    drop(visited);
     search.finish(start)
 }
 
@@ -233,7 +266,7 @@ struct Search<'c, X: Space> {
     graph: Option<Graph>,
     /// Per state, with the graph: the order its clients sort in (to follow
     /// a client along an edge into a state kept under another numbering).
-    orders: Column<Renumbering>,
+    orders: Codes<Renumbering>,
     found: BTreeMap<Property, Path>,
     /// The level being expanded.
     depth: usize,
@@ -271,13 +304,19 @@ impl<'c, X: Space> Search<'c, X> {
             limits,
             fresh: Visited::default(),
             visited_bytes: visited.bytes(),
-            parents: [(u32::MAX, 0)].into_iter().collect(),
+            parents: {
+                let mut p = Parents::default();
+                p.push((u32::MAX, 0));
+                p
+            },
             state_bytes: space.state_bytes(&init),
             graph: limits.starvation.then(Graph::default),
-            orders: if limits.starvation {
-                [canon.order].into_iter().collect()
-            } else {
-                Column::default()
+            orders: {
+                let mut o = Codes::default();
+                if limits.starvation {
+                    o.push(canon.order);
+                }
+                o
             },
             found,
             depth: 0,
@@ -325,14 +364,19 @@ impl<'c, X: Space> Search<'c, X> {
                 }
                 continue;
             }
+            // The starvation analysis reads the edges of the states where a
+            // client waits, and only those; stuck lock reads every edge.
+            let mut edges = false;
             if let Some(g) = self.graph.as_mut() {
                 g.node(parent.waiting);
                 if self.space.judges_stuck_lock() {
                     g.free.push(parent.free);
                 }
+                edges = parent.waiting != 0 || self.space.judges_stuck_lock();
             }
             for (k, succ) in successors.by_ref().take(parent.count).enumerate() {
-                self.step(id, k as u16, succ, level_end - from - i - 1, next);
+                let at = (id, k as u16);
+                self.step(at, edges, succ, level_end - from - i - 1, next);
             }
             if let Some(g) = self.graph.as_mut() {
                 g.end_node();
@@ -344,12 +388,12 @@ impl<'c, X: Space> Search<'c, X> {
         true
     }
 
-    /// Takes in transition `k` of state `id`; `rest` states of the level
-    /// are still to be merged after `id`.
+    /// Takes in transition `k` of state `id`, keeping its edge if `edge`;
+    /// `rest` states of the level are still to be merged after `id`.
     fn step(
         &mut self,
-        id: u32,
-        k: u16,
+        (id, k): (u32, u16),
+        edge: bool,
         succ: expand::Successor<X::State>,
         rest: usize,
         next: &mut Vec<X::State>,
@@ -375,8 +419,8 @@ impl<'c, X: Space> Search<'c, X> {
                 self.discover((id, k), (fingerprint, order), fresh, rest, next)
             }
         };
-        if let Some(g) = self.graph.as_mut() {
-            let kept = self.orders[target as usize];
+        if let Some(g) = self.graph.as_mut().filter(|_| edge) {
+            let kept = self.orders.get(target as usize);
             g.edge(target, actor, Renumbering::between(order, kept));
         }
     }
@@ -415,7 +459,7 @@ impl<'c, X: Space> Search<'c, X> {
                 self.bound = Some(Bound::MaxMemory(self.limits.max_memory));
             }
         }
-        next.push(state);
+        next.push(self.space.keep(state));
         t
     }
 
@@ -427,6 +471,7 @@ impl<'c, X: Space> Search<'c, X> {
             + self.parents.bytes()
             + self.orders.bytes()
             + queued * self.state_bytes
+            + self.space.kept_bytes()
             + g
     }
 
@@ -486,7 +531,7 @@ pub fn trace_to(parents: &Parents, id: u32) -> Path {
 pub fn path_indices(parents: &Parents, mut id: u32) -> Vec<u16> {
     let mut ks = Vec::new();
     while id != 0 {
-        let (p, k) = parents[id as usize];
+        let (p, k) = parents.get(id);
         ks.push(k);
         id = p;
     }
@@ -498,7 +543,7 @@ pub fn path_indices(parents: &Parents, mut id: u32) -> Vec<u16> {
 /// state as the path it records reached it, so the path's actions are the
 /// trace.
 pub fn resolve(cfg: &CheckConfig, path: &Path) -> Counterexample {
-    resolve_in(&ZkSpace(cfg), path)
+    resolve_in(&ZkSpace::new(cfg), path)
 }
 
 /// [`resolve`] in any backend's space.
@@ -513,7 +558,7 @@ pub fn resolve_in<X: Space>(space: &X, path: &Path) -> Counterexample<X::Action>
 /// The state a path of ordinals from the initial state reaches, and the
 /// actions it took.
 pub fn replay(cfg: &CheckConfig, ordinals: &[u16]) -> (System<'static>, Vec<Action>) {
-    replay_in(&ZkSpace(cfg), ordinals)
+    replay_in(&ZkSpace::new(cfg), ordinals)
 }
 
 /// [`replay`] in any backend's space.

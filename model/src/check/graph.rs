@@ -3,10 +3,8 @@
 //! the clients, per state who waits. Who can move in a state is read off its
 //! edges: every enabled action is one.
 
+use super::codes::Codes;
 use super::column::Column;
-use super::fingerprint::FoldHasher;
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 
 /// A renumbering of at most 8 clients: the client at new position `j` was
 /// at old position `self.old(j)`, four bits per position.
@@ -62,18 +60,11 @@ impl Renumbering {
 pub struct Graph {
     pub offsets: Column<u32>,
     pub targets: Column<u32>,
-    /// The agent that acted on each edge ([`Agent::pack`](super::system::Agent::pack), or
-    /// [`Agent::NONE`] for a fault or the reaper), its client numbered as in
-    /// the edge's source state.
-    pub actors: Column<u8>,
-    /// Per edge: how the symmetry reduction renumbered the clients, as an
-    /// index into `numberings` (a run meets few of the 8! permutations).
-    renumberings: Column<u16>,
-    /// The distinct renumberings met, and where each is in that list.
-    numberings: Vec<Renumbering>,
-    numbering_index: HashMap<Renumbering, u16, BuildHasherDefault<FoldHasher>>,
-    /// The renumbering of the edge before, and its index.
-    last_numbering: Option<(Renumbering, u16)>,
+    /// Per edge: the agent that acted ([`Agent::pack`](super::system::Agent::pack),
+    /// or [`Agent::NONE`](super::system::Agent::NONE) for a fault or the
+    /// reaper), its client numbered as in the edge's source state, and how
+    /// the symmetry reduction renumbered the clients.
+    labels: Codes<(u8, Renumbering)>,
     /// Per state: bit c set if client c is waiting.
     pub waiting: Column<u8>,
     /// Per state, only for a space that judges stuck lock: the lock is
@@ -86,11 +77,7 @@ impl Default for Graph {
         Graph {
             offsets: [0].into_iter().collect(),
             targets: Column::default(),
-            actors: Column::default(),
-            renumberings: Column::default(),
-            numberings: Vec::new(),
-            numbering_index: HashMap::default(),
-            last_numbering: None,
+            labels: Codes::default(),
             waiting: Column::default(),
             free: Column::default(),
         }
@@ -106,21 +93,7 @@ impl Graph {
     /// One edge of the current node.
     pub fn edge(&mut self, target: u32, actor: u8, renumbering: Renumbering) {
         self.targets.push(target);
-        self.actors.push(actor);
-        // Most edges renumber as the edge before did (nobody, mostly).
-        let i = match self.last_numbering {
-            Some((r, i)) if r == renumbering => i,
-            _ => {
-                let next = self.numberings.len() as u16;
-                let i = *self.numbering_index.entry(renumbering).or_insert(next);
-                if i == next {
-                    self.numberings.push(renumbering);
-                }
-                self.last_numbering = Some((renumbering, i));
-                i
-            }
-        };
-        self.renumberings.push(i);
+        self.labels.push((actor, renumbering));
     }
 
     /// The current node's edges are all in.
@@ -137,7 +110,12 @@ impl Graph {
 
     /// How the clients were renumbered along edge `e`.
     pub fn renumbering(&self, e: usize) -> Renumbering {
-        self.numberings[self.renumberings[e] as usize]
+        self.labels.get(e).1
+    }
+
+    /// The agent that took edge `e`, packed.
+    pub fn actor(&self, e: usize) -> u8 {
+        self.labels.get(e).0
     }
 
     /// The edges of state `v`, as indices into `targets`.
@@ -148,8 +126,7 @@ impl Graph {
     /// Estimated bytes held.
     pub fn bytes(&self) -> usize {
         self.targets.bytes()
-            + self.actors.bytes()
-            + self.renumberings.bytes()
+            + self.labels.bytes()
             + self.offsets.bytes()
             + self.waiting.bytes()
             + self.free.bytes()

@@ -58,7 +58,7 @@ fn follow(plays: [u8; 8], renumbering: Renumbering) -> [u8; 8] {
 /// able to move in every state of it must take a step in it (weak
 /// fairness). `Err` says which fails.
 pub fn judge(cfg: &CheckConfig, cx: &Counterexample) -> Result<(), String> {
-    judge_in(&ZkSpace(cfg), cx)
+    judge_in(&ZkSpace::new(cfg), cx)
 }
 
 /// [`judge`] in any backend's space.

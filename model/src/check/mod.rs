@@ -14,6 +14,7 @@
 //! - [`model`]: the same system as a stateright `Model`, for stateright's
 //!   checkers and its Explorer web UI.
 
+pub mod codes;
 pub mod column;
 pub mod config;
 pub mod expand;
@@ -22,6 +23,7 @@ pub mod fingerprint;
 pub mod graph;
 pub mod growth;
 pub mod lasso;
+pub mod local;
 pub mod model;
 pub mod pipeline;
 pub mod property;

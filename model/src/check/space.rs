@@ -69,6 +69,11 @@ pub trait Space: Sync {
         a: Self::Action,
         wanted: &mut dyn FnMut(u64) -> bool,
     ) -> Next<Self::State>;
+    /// A new state the explorer keeps, made to share its parts with equal
+    /// parts of the states kept before (called by the one merging thread).
+    fn keep(&self, s: Self::State) -> Self::State {
+        s
+    }
     fn canonical(&self, s: &Self::State) -> Canonical;
     /// The state's fingerprint with every client keeping its number: two
     /// states with equal fingerprints are the same state, not permutations.
@@ -111,6 +116,11 @@ pub trait Space: Sync {
 
     /// Bytes a queued state holds of its own, roughly.
     fn state_bytes(&self, s: &Self::State) -> usize;
+    /// Bytes held by the parts [`Space::keep`] shares between states,
+    /// roughly.
+    fn kept_bytes(&self) -> usize {
+        0
+    }
     /// The counters that tell a space without end from a wide one: the
     /// largest id the server handed out, and the server's size.
     fn growth_marks(&self, s: &Self::State) -> (i64, usize);

@@ -194,7 +194,7 @@ struct Cycle {
 
 /// The agent of edge `e` with its client made concrete by `at`.
 fn concrete(g: &Graph, e: usize, at: Positions) -> Option<Agent> {
-    let a = Agent::unpack(g.actors[e])?;
+    let a = Agent::unpack(g.actor(e))?;
     if a == Agent::REAPER {
         return Some(a);
     }

@@ -31,6 +31,7 @@
 use super::config::MAX_CLIENTS;
 use super::fingerprint::FoldHasher;
 use super::graph::Renumbering;
+use super::local::peer_facts;
 pub use super::space::Canonical;
 use super::system::{Peer, SharedPeer, System};
 use crate::zk::{SessionId, ZkServer};
@@ -46,6 +47,18 @@ pub struct ServerDigest {
 }
 
 impl ServerDigest {
+    /// A hash of the whole server: its anonymous part and each session's
+    /// facts with the session's id.
+    pub fn content(&self) -> u64 {
+        let mut h = FoldHasher::default();
+        h.write_u64(self.anonymous);
+        for &(id, f) in &self.facts {
+            h.write_u32(id.0);
+            h.write_u64(f);
+        }
+        h.finish()
+    }
+
     fn facts_of(&self, s: SessionId) -> u64 {
         // The server lists every session it opened, numbered from 1: session
         // `s` is at `s - 1` (looked up for every client of every successor).
@@ -170,7 +183,7 @@ fn canonical_of(s: &System, replaced: Option<(usize, &SharedPeer)>, symmetry: bo
     for (i, key) in keys.iter_mut().enumerate().take(n) {
         let p = peer(i);
         let mut h = FoldHasher::default();
-        h.write_u64(*p.digest(peer_digest));
+        h.write_u64(p.digest(peer_facts).digest);
         h.write_u64(server.facts_of(p.session));
         // Sessions the client gave up on and the server still holds, in
         // the order the client left them (`Action::ExpireOld` ends the

@@ -10,13 +10,13 @@
 //! guarantees, nothing more.
 
 use super::config::{CheckConfig, FaultBudget};
+use super::local::{peer_facts, Local, PeerFacts};
 use super::resource::{Resource, Section};
 use super::shared::Shared;
 use super::symmetry::ServerDigest;
 use crate::harness::writes::{is_guarded_write, RESOURCE_NODE};
 use crate::harness::{LockEvent, Phase, Writes};
 use crate::recipe::AnyRecipe;
-use crate::runtime::client::Deadline;
 use crate::runtime::{Client, Output, Recipe, RecipeConfig, Status, Thread};
 use crate::zk::{CreateMode, Op, OpResult, Reply, Service, SessionId, WatchedEvent, ZkServer};
 use std::collections::{BTreeSet, VecDeque};
@@ -66,7 +66,7 @@ pub struct Peer {
 /// A client as a state holds it: shared with the states around it until an
 /// action changes it, with its digest (see [`symmetry`](super::symmetry))
 /// and what its own steps make of it (see [`ZkSpace`](super::zk_space::ZkSpace)).
-pub type SharedPeer<'a> = Shared<'a, Peer, u64, { super::zk_space::PEER_MEMO }>;
+pub type SharedPeer<'a> = Shared<'a, Peer, PeerFacts, { super::zk_space::PEER_MEMO }>;
 /// The server as a state holds it, likewise.
 pub type SharedServer<'a> = Shared<'a, ZkServer, ServerDigest>;
 
@@ -378,99 +378,68 @@ impl<'a> System<'a> {
         out.clear();
         for (i, p) in self.peers.iter().enumerate() {
             let c = i as u8;
-            for t in Thread::ALL {
-                if p.client.can_step(t) {
+            let l = p.digest(peer_facts).local;
+            for (k, &t) in Thread::ALL.iter().enumerate() {
+                if l.runs(k) {
                     out.push(Action::Run(c, t));
                 }
-                if p.client.timed_wait(t).is_some() {
+                if l.times_out(k) {
                     out.push(Action::TimeOut(c, t));
                 }
             }
-            if p.client.deadline == Deadline::Running {
+            if l.has(Local::DEADLINE) {
                 out.push(Action::Deadline(c));
             }
-            if !p.inbox.is_empty() && !p.disconnected {
+            if l.has(Local::DELIVER) {
                 out.push(Action::Deliver(c));
             }
-            if !p.outbox.is_empty() && !p.disconnected {
+            if l.has(Local::SERVE) {
                 out.push(Action::Serve(c));
             }
-            // The library of a client whose thread died still reconnects;
-            // a gone process's, or a closed library, does not.
-            if p.disconnected
-                && !p.stranded
-                && self.server.is_alive(p.session)
-                && !p.client.abandoned_session()
-            {
+            if l.has(Local::RECONNECT_IF_ALIVE) && self.server.is_alive(p.session) {
                 out.push(Action::Reconnect(c));
             }
-            if p.stranded {
+            if l.has(Local::GIVE_UP) {
                 out.push(Action::GiveUp(c));
             }
-            if !p.abandoned.is_empty() {
+            if l.has(Local::EXPIRE_OLD) {
                 out.push(Action::ExpireOld(c));
             }
-            if !p.client.session_lost
-                && !p.client.is_done()
-                && !p.client.has_pending_call()
-                && !self.server.is_alive(p.session)
-            {
+            if l.has(Local::NOTICE_IF_GONE) && !self.server.is_alive(p.session) {
                 out.push(Action::NoticeExpiry(c));
             }
         }
         if self.server.has_reapable_containers() {
             out.push(Action::Reap);
         }
+        let f = &self.faults;
         for (i, p) in self.peers.iter().enumerate() {
             let c = i as u8;
-            let alive = self.server.is_alive(p.session) && !p.client.is_done();
-            if alive && self.expiry_budget(p) > 0 {
+            let l = p.digest(peer_facts).local;
+            let session_alive = self.server.is_alive(p.session);
+            let alive = session_alive && !l.has(Local::DONE);
+            if alive && expiry_budget(f, l) > 0 {
                 out.push(Action::Expire(c));
             }
-            if alive && self.faults.crashes > 0 {
+            if alive && f.crashes > 0 {
                 out.push(Action::Crash(c));
             }
-            if p.client.abandoned_session() && self.server.is_alive(p.session) {
+            if l.has(Local::ABANDONED_SESSION) && session_alive {
                 out.push(Action::TimeOutSession(c));
             }
-            if self.faults.connection_losses > 0
-                && p.client.has_pending_call()
-                && !p.client.session_lost
-                && !p.disconnected
-            {
+            if f.connection_losses > 0 && l.has(Local::LOSABLE) {
                 out.push(Action::LoseConnection(c));
             }
-            if self.faults.reorders > 0 && p.inbox.len() >= 2 && !p.disconnected {
+            if f.reorders > 0 && l.has(Local::OVERTAKABLE) {
                 out.push(Action::Overtake(c));
             }
-            if self.faults.disconnects > 0
-                && !p.client.has_pending_call()
-                && !p.client.session_lost
-                && !p.client.is_done()
-                && !p.disconnected
-            {
+            if f.disconnects > 0 && l.has(Local::DISCONNECTABLE) {
                 out.push(Action::Disconnect(c));
             }
-            if alive
-                && p.client.recipe.renews_session()
-                && !p.client.session_lost
-                && !p.disconnected
-                && self.client_expiry_budget(p) > 0
-            {
+            if alive && l.has(Local::CLIENT_EXPIRABLE) && client_expiry_budget(f, l) > 0 {
                 out.push(Action::ClientExpire(c));
             }
         }
-    }
-
-    /// The client-side expiries client `p` may still suffer: a parked
-    /// waiter's budget, then the any-step one.
-    fn client_expiry_budget(&self, p: &Peer) -> u8 {
-        let role = if p.client.is_parked() && !p.client.holds() {
-            self.faults.waiter_client_expiries
-        } else {
-            0
-        };
-        role.saturating_add(self.faults.client_expiries)
     }
 
     /// Applies `a`. With `describe`, fills [`Effect::text`] (costly; only
@@ -665,19 +634,6 @@ impl<'a> System<'a> {
             }
             None => {}
         }
-    }
-
-    /// The expiries client `p` may still suffer: its role's budget
-    /// (holder, parked waiter), then the any-step one.
-    fn expiry_budget(&self, p: &Peer) -> u8 {
-        let role = if p.client.holds() {
-            self.faults.holder_expiries
-        } else if p.client.is_parked() {
-            self.faults.waiter_expiries
-        } else {
-            0
-        };
-        role.saturating_add(self.faults.expiries)
     }
 
     /// Fault: the server expires client `c`'s session. The role's budget
@@ -883,4 +839,28 @@ impl<'a> System<'a> {
             .filter(|&c| self.peers[c as usize].client.is_waiting())
             .collect()
     }
+}
+
+/// The expiries a client with facts `l` may still suffer: its role's
+/// budget (holder, parked waiter), then the any-step one.
+fn expiry_budget(f: &FaultBudget, l: Local) -> u8 {
+    let role = if l.has(Local::HOLDS) {
+        f.holder_expiries
+    } else if l.has(Local::PARKED) {
+        f.waiter_expiries
+    } else {
+        0
+    };
+    role.saturating_add(f.expiries)
+}
+
+/// The client-side expiries a client with facts `l` may still suffer: a
+/// parked waiter's budget, then the any-step one.
+fn client_expiry_budget(f: &FaultBudget, l: Local) -> u8 {
+    let role = if l.has(Local::PARKED) && !l.has(Local::HOLDS) {
+        f.waiter_client_expiries
+    } else {
+        0
+    };
+    role.saturating_add(f.client_expiries)
 }

@@ -1,18 +1,43 @@
 //! ZooKeeper's [`System`] as a [`Space`]: the checker's first backend.
 
 use super::config::CheckConfig;
+use super::fingerprint::FoldHasher;
+use super::local::{peer_facts, PeerFacts};
 use super::property::{self, Property};
+use super::shared::Interner;
 use super::space::{Canonical, Limits, Next, Space, NO_AGENT};
-use super::symmetry::{canonical, canonical_with};
-use super::system::{Action, Agent, SharedPeer, System};
+use super::symmetry::{canonical, canonical_with, server_digest, ServerDigest};
+use super::system::{Action, Agent, Peer, SharedPeer, System};
 use crate::runtime::Thread;
+use crate::zk::ZkServer;
+use std::hash::{Hash, Hasher};
+use std::sync::Mutex;
 
 /// The steps a client's part remembers the outcome of ([`own_step`]): a
 /// step of each of its threads, and a delivery to it.
 pub const PEER_MEMO: usize = Thread::ALL.len() + 1;
 
 /// One configuration of the ZooKeeper system, explorable.
-pub struct ZkSpace<'c>(pub &'c CheckConfig);
+pub struct ZkSpace<'c> {
+    cfg: &'c CheckConfig,
+    /// The distinct parts of the states kept so far ([`Space::keep`]).
+    kept: Mutex<KeptParts>,
+}
+
+#[derive(Default)]
+struct KeptParts {
+    servers: Interner<ZkServer, ServerDigest, 0>,
+    peers: Interner<Peer, PeerFacts, PEER_MEMO>,
+}
+
+impl<'c> ZkSpace<'c> {
+    pub fn new(cfg: &'c CheckConfig) -> ZkSpace<'c> {
+        ZkSpace {
+            cfg,
+            kept: Mutex::default(),
+        }
+    }
+}
 
 impl CheckConfig {
     pub fn limits(&self) -> Limits {
@@ -32,11 +57,11 @@ impl Space for ZkSpace<'_> {
     type Action = Action;
 
     fn limits(&self) -> Limits {
-        self.0.limits()
+        self.cfg.limits()
     }
 
     fn initial(&self) -> System<'static> {
-        System::initial(self.0)
+        System::initial(self.cfg)
     }
 
     fn actions(&self, s: &System<'static>, out: &mut Vec<Action>) {
@@ -54,9 +79,9 @@ impl Space for ZkSpace<'_> {
         wanted: &mut dyn FnMut(u64) -> bool,
     ) -> Next<System<'static>> {
         let own = own_step(s, a);
-        if let Some((c, part)) = own.as_ref().filter(|_| !self.0.abstract_sequences) {
+        if let Some((c, part)) = own.as_ref().filter(|_| !self.cfg.abstract_sequences) {
             // Judged before it is built: most successors were seen before.
-            let canon = canonical_with(s, (*c, part), self.0.symmetry);
+            let canon = canonical_with(s, (*c, part), self.cfg.symmetry);
             let fresh = wanted(canon.fingerprint).then(|| {
                 let mut next = s.lend();
                 next.peers[*c] = part.clone();
@@ -85,10 +110,10 @@ impl Space for ZkSpace<'_> {
                 (next, herd)
             }
         };
-        if self.0.abstract_sequences {
+        if self.cfg.abstract_sequences {
             super::sequences::abstract_state(&mut next);
         }
-        let canon = canonical(&next, self.0.symmetry);
+        let canon = canonical(&next, self.cfg.symmetry);
         let fresh = wanted(canon.fingerprint).then(|| {
             let violated = self.violations_lent(&next);
             (next.into_held(), violated)
@@ -101,13 +126,33 @@ impl Space for ZkSpace<'_> {
         }
     }
 
+    fn keep(&self, mut s: System<'static>) -> System<'static> {
+        // Only the merging thread keeps states: the lock is never contended.
+        let Ok(mut kept) = self.kept.lock() else {
+            return s;
+        };
+        kept.servers.intern(&mut s.server, |server| {
+            server.digest(server_digest).content()
+        });
+        for p in &mut s.peers {
+            kept.peers.intern(p, |p| {
+                let mut h = FoldHasher::default();
+                h.write_u64(p.digest(peer_facts).digest);
+                p.session.hash(&mut h);
+                p.abandoned.hash(&mut h);
+                h.finish()
+            });
+        }
+        s
+    }
+
     fn canonical(&self, s: &System<'static>) -> Canonical {
-        canonical(s, self.0.symmetry)
+        canonical(s, self.cfg.symmetry)
     }
 
     fn exact_fingerprint(&self, s: &System<'static>) -> u64 {
         let mut t = s.lend();
-        if self.0.abstract_sequences {
+        if self.cfg.abstract_sequences {
             super::sequences::abstract_state(&mut t);
         }
         canonical(&t, false).fingerprint
@@ -152,14 +197,17 @@ impl Space for ZkSpace<'_> {
     }
 
     fn state_bytes(&self, s: &System<'static>) -> usize {
-        // The struct and its list of clients, the one client its action
-        // changed (the rest it shares with its parent), and a share of a
-        // server copy (about one action in four writes to the server).
-        std::mem::size_of::<System>()
-            + s.peers.len() * std::mem::size_of::<super::system::SharedPeer>()
-            + std::mem::size_of::<super::system::Peer>()
-            + 320
-            + s.server.nodes().count() * 160 / 4
+        // The struct and its list of clients: the parts themselves are the
+        // interner's, shared by every kept state with equal ones (`keep`).
+        std::mem::size_of::<System>() + s.peers.len() * std::mem::size_of::<SharedPeer>()
+    }
+
+    fn kept_bytes(&self) -> usize {
+        // A distinct server or client with its version's digest and memo
+        // and the heap it points to, roughly.
+        self.kept
+            .lock()
+            .map_or(0, |k| k.servers.len() * 1024 + k.peers.len() * 1024)
     }
 
     fn growth_marks(&self, s: &System<'static>) -> (i64, usize) {
@@ -167,7 +215,7 @@ impl Space for ZkSpace<'_> {
     }
 
     fn abstracted(&self) -> bool {
-        self.0.abstract_sequences
+        self.cfg.abstract_sequences
     }
 }
 
