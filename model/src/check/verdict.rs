@@ -10,7 +10,7 @@
 //! violations stand.
 
 use super::config::CheckConfig;
-use super::explore::{Bound, Exploration};
+use super::explore::{Bound, Counterexample, Exploration};
 use super::property::{self, Property};
 use super::trace::{render, Trace};
 use serde::Serialize;
@@ -136,4 +136,76 @@ fn never_acquired(cfg: &CheckConfig, x: &Exploration) -> Vec<u8> {
         .filter(|&c| !held(c))
         .map(|c| c + 1)
         .collect()
+}
+
+/// How a backend other than ZooKeeper (Redis, SQL) judges its explorations,
+/// for [`Report::of_backend`].
+pub struct BackendJudging<'a, A> {
+    pub clients: u8,
+    /// The kept graph was kept: starvation and stuck lock are read off it,
+    /// and are incomplete without it.
+    pub graph: bool,
+    /// Why the backend does not judge a property (n/a), or `None`.
+    pub not_judged: &'a dyn Fn(Property) -> Option<&'static str>,
+    pub render: &'a dyn Fn(&Counterexample<A>) -> Option<Trace>,
+}
+
+impl Report {
+    /// A backend's report of an exploration: every property of
+    /// [`Property::ALL`], n/a with its reason where the backend does not
+    /// judge it, holds only where the exploration was exhaustive and every
+    /// client held the lock on some explored path (as for ZooKeeper).
+    pub fn of_backend<A>(x: &Exploration<A>, j: &BackendJudging<'_, A>) -> Report {
+        let never_acquired: Vec<u8> = if x.bound.is_some() {
+            Vec::new()
+        } else {
+            (0..j.clients)
+                .filter(|c| x.acquired & (1 << c) == 0)
+                .map(|c| c + 1)
+                .collect()
+        };
+        let needs_graph = |p| matches!(p, Property::Starvation | Property::StuckLock);
+        let properties: Vec<PropertyResult> = Property::ALL
+            .into_iter()
+            .map(|p| {
+                let reason = (j.not_judged)(p);
+                let (verdict, trace) = match x.found.get(&p) {
+                    _ if reason.is_some() => (Verdict::NotApplicable, None),
+                    Some(cx) => (Verdict::Violated, (j.render)(cx)),
+                    None if x.bound.is_none()
+                        && never_acquired.is_empty()
+                        && (!needs_graph(p) || j.graph) =>
+                    {
+                        (Verdict::Holds, None)
+                    }
+                    None => (Verdict::Incomplete, None),
+                };
+                PropertyResult {
+                    property: p,
+                    verdict,
+                    trace,
+                    reason,
+                }
+            })
+            .collect();
+        let first = |v: Verdict| properties.iter().find(|r| r.verdict == v);
+        let (verdict, property) = match (first(Verdict::Violated), first(Verdict::Incomplete)) {
+            (Some(v), _) => (Verdict::Violated, Some(v.property)),
+            (None, Some(i)) => (Verdict::Incomplete, Some(i.property)),
+            (None, None) => (Verdict::Holds, None),
+        };
+        Report {
+            verdict,
+            property,
+            states: x.states,
+            transitions: x.transitions,
+            depth: x.depth,
+            elapsed_ms: x.elapsed_ms,
+            peak_bytes: x.peak_bytes,
+            bound: x.bound.map(|b| b.to_string()),
+            growth: x.growth.clone(),
+            never_acquired,
+            properties,
+        }
+    }
 }

@@ -6,7 +6,7 @@
 use super::action::Action;
 use super::config::SqlSpace;
 use crate::check::explore::{explore_space, Exploration, Progress};
-use crate::check::verdict::{PropertyResult, Report, Verdict};
+use crate::check::verdict::{BackendJudging, Report};
 use crate::check::Property;
 use std::ops::ControlFlow;
 
@@ -26,7 +26,9 @@ impl SqlSpace {
             }
             Property::OrphanedNode => Some("a SQL lock has no sequential nodes"),
             Property::Reentrancy => Some("the SQL recipes are not re-entrant"),
-            Property::Herd => Some("the SQL recipes wait on no notification: they retry or block in the server"),
+            Property::Herd => {
+                Some("the SQL recipes wait on no notification: they retry or block in the server")
+            }
             Property::MutualExclusion
             | Property::UnlockByNonOwner
             | Property::StuckLock
@@ -59,56 +61,14 @@ impl SqlSpace {
     /// client that held the lock in no explored state makes the properties
     /// nothing broke incomplete, as for ZooKeeper.
     pub fn report(&self, x: &Exploration<Action>) -> Report {
-        let never_acquired: Vec<u8> = if x.bound.is_some() {
-            Vec::new()
-        } else {
-            (0..self.clients)
-                .filter(|c| x.acquired & (1 << c) == 0)
-                .map(|c| c + 1)
-                .collect()
-        };
-        let needs_graph = |p| matches!(p, Property::Starvation | Property::StuckLock);
-        let properties: Vec<PropertyResult> = Property::ALL
-            .into_iter()
-            .map(|p| {
-                let reason = self.not_judged(p);
-                let (verdict, trace) = match x.found.get(&p) {
-                    _ if reason.is_some() => (Verdict::NotApplicable, None),
-                    Some(cx) => (Verdict::Violated, self.render(cx)),
-                    None if x.bound.is_none()
-                        && never_acquired.is_empty()
-                        && (!needs_graph(p) || self.limits.starvation) =>
-                    {
-                        (Verdict::Holds, None)
-                    }
-                    None => (Verdict::Incomplete, None),
-                };
-                PropertyResult {
-                    property: p,
-                    verdict,
-                    trace,
-                    reason,
-                }
-            })
-            .collect();
-        let first = |v: Verdict| properties.iter().find(|r| r.verdict == v);
-        let (verdict, property) = match (first(Verdict::Violated), first(Verdict::Incomplete)) {
-            (Some(v), _) => (Verdict::Violated, Some(v.property)),
-            (None, Some(i)) => (Verdict::Incomplete, Some(i.property)),
-            (None, None) => (Verdict::Holds, None),
-        };
-        Report {
-            verdict,
-            property,
-            states: x.states,
-            transitions: x.transitions,
-            depth: x.depth,
-            elapsed_ms: x.elapsed_ms,
-            peak_bytes: x.peak_bytes,
-            bound: x.bound.map(|b| b.to_string()),
-            growth: x.growth.clone(),
-            never_acquired,
-            properties,
-        }
+        Report::of_backend(
+            x,
+            &BackendJudging {
+                clients: self.clients,
+                graph: self.limits.starvation,
+                not_judged: &|p| self.not_judged(p),
+                render: &|cx| self.render(cx),
+            },
+        )
     }
 }
