@@ -331,9 +331,10 @@ fn assert_located(path: &Path, e: &locksmith::scenario::ScenarioError, bytes: &[
 /// Every command that reads a scenario, on `file`, checked as it would be
 /// before running: rejected the same way the loader rejects it, or all
 /// accepted.
-/// `loaded`: the file loads for `check` (either backend); `zookeeper`: it
-/// loads for every command (the others drive ZooKeeper recipes only).
-fn through_every_command(file: &Path, loaded: bool, zookeeper: bool) {
+/// `loaded`: the file loads for `check` (any backend); `zookeeper`: it
+/// loads for every command; `redis`: it is a Redis scenario, which `sim`
+/// and `replay` take too (`real` only with `--redis`, `explorer` not).
+fn through_every_command(file: &Path, loaded: bool, zookeeper: bool, redis: bool) {
     let f = file.to_string_lossy().into_owned();
     let lines: [Vec<&str>; 6] = [
         vec!["check", &f],
@@ -346,10 +347,10 @@ fn through_every_command(file: &Path, loaded: bool, zookeeper: bool) {
     for args in lines {
         let argv = std::iter::once("locksmith").chain(args.iter().copied());
         let r = locksmith::cli::validate(argv);
-        let loaded = if args[0] == "check" {
-            loaded
-        } else {
-            zookeeper
+        let loaded = match args[0] {
+            "check" => loaded,
+            "sim" | "replay" => zookeeper || redis,
+            _ => zookeeper,
         };
         if !loaded {
             let e = r.expect_err("a file the loader rejects is rejected by every command");
@@ -385,11 +386,12 @@ fn mutated_scenario_files_are_rejected_with_their_line_and_column_or_accepted() 
                 if bytes.len() as u64 <= locksmith::scenario::MAX_FILE_BYTES {
                     assert_located(&path, &e, &bytes);
                 }
-                through_every_command(&path, false, false);
+                through_every_command(&path, false, false, false);
             }
-            Ok(_) => {
+            Ok(any) => {
                 FILES_ACCEPTED.fetch_add(1, Ordering::Relaxed);
-                through_every_command(&path, true, zookeeper);
+                let redis = matches!(any, AnyScenario::Redis(_));
+                through_every_command(&path, true, zookeeper, redis);
             }
         }
         Ok(())
