@@ -217,7 +217,7 @@ pub fn to_json(a: &RealArgs, cfg: &RealConfig, r: &RealReport) -> serde_json::Va
 }
 
 /// A fixed time as a number, a drawn one as `[min, max]`, in ms.
-fn ms(b: Between) -> serde_json::Value {
+pub(super) fn ms(b: Between) -> serde_json::Value {
     let f = |d: Duration| d.as_secs_f64() * 1e3;
     if b.min == b.max {
         json!(f(b.min))

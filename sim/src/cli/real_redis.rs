@@ -3,7 +3,6 @@
 
 use super::real::RealArgs;
 use crate::real::redis::{run as run_redis, RedisRealConfig, RedisRealReport};
-use crate::real::times::Between;
 use crate::scenario::AnyScenario;
 use serde_json::json;
 use std::time::Duration;
@@ -94,15 +93,6 @@ fn verdict(r: &RedisRealReport) -> &'static str {
     }
 }
 
-fn ms(b: Between) -> serde_json::Value {
-    let f = |d: Duration| d.as_secs_f64() * 1e3;
-    if b.min == b.max {
-        json!(f(b.min))
-    } else {
-        json!([f(b.min), f(b.max)])
-    }
-}
-
 pub fn to_json(a: &RealArgs, cfg: &RedisRealConfig, r: &RedisRealReport) -> serde_json::Value {
     json!({
         "scenario": a.scenario.display().to_string(),
@@ -112,8 +102,8 @@ pub fn to_json(a: &RealArgs, cfg: &RedisRealConfig, r: &RedisRealReport) -> serd
         "clients": cfg.clients,
         "seconds": cfg.seconds,
         "lease_ms": cfg.lease_ms,
-        "hold_ms": ms(cfg.hold),
-        "think_ms": ms(cfg.think),
+        "hold_ms": super::real::ms(cfg.hold),
+        "think_ms": super::real::ms(cfg.think),
         "seed": cfg.seed,
         "key": r.key,
         "key_deleted": r.cleanup.as_ref().ok(),
