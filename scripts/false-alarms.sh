@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # No false alarms (docs/reliability.md): every scenario expected to hold —
-# pinned `holds` in scenarios/ and every holding cell of reports/ — swept
+# pinned `holds` in scenarios/ and every holding cell of reports/ (the
+# Redis ones on the Redis simulator) — swept
 # over 10,000 simulator seeds with no violation, and every exhaustive
 # `holds` of a small configuration explored again with symmetry off.
 #

@@ -138,36 +138,13 @@ fn checker_violated(sc: &RedisScenario) -> Vec<&'static str> {
         .collect()
 }
 
-/// Where the two disagree, and why (each checked to still disagree so).
-///
-/// seed 004's loop (`redis-setnx-getset`): a loser that read nil and sends
-/// `GETSET` overwrites the winner's fresh timestamp with its own — the
-/// seed's "moves the winner's deadline a little". In real time the two
-/// timestamps differ by the milliseconds between the two clients' loop tops,
-/// so the key changes under a live tenure: unlock by non-owner. The
-/// checker computes every polling client's timestamp at the same tick
-/// (maximal progress keeps all of them in step), so the overwrite writes
-/// the value that is already there and changes nothing. The simulator is
-/// right about the seed's code; the checker's tick is too coarse to see it.
-const EXPLAINED: [(&str, &str); 1] = [("redis-setnx-getset-crash", "unlock by non-owner")];
-
 #[test]
 fn the_simulator_agrees_with_the_checker() {
     let mut wrong = Vec::new();
     for (name, _) in FOUND {
         let sc = scenario(name);
         let violated = checker_violated(&sc);
-        let found = first_violation(&sc);
-        if let Some((_, why)) = EXPLAINED.iter().find(|(n, _)| *n == name) {
-            let still = found.is_some_and(|(_, p)| p.name() == *why && !violated.contains(why));
-            if !still {
-                wrong.push(format!(
-                    "{name}: the explained disagreement ({why}) is gone: simulator {found:?}, checker {violated:?} — update EXPLAINED"
-                ));
-            }
-            continue;
-        }
-        match found {
+        match first_violation(&sc) {
             Some((seed, p)) if !violated.contains(&p.name()) => wrong.push(format!(
                 "{name}: the simulator finds {p} (seed {seed}); the checker's expectation has {violated:?} violated"
             )),

@@ -1,7 +1,7 @@
 //! The commands a client sends: the string commands the seeds' locks use,
 //! and the two standard lock scripts, each `EVAL`ed as one atomic command.
 
-use super::{Key, Value};
+use super::{Key, Reply, Value};
 use serde::Serialize;
 use std::fmt;
 
@@ -90,6 +90,23 @@ impl Command {
             | Command::CompareAndDelete { key, .. }
             | Command::CompareAndExtend { key, .. } => key,
         }
+    }
+
+    /// Whether the command wrote the key, given its value before and after
+    /// and the reply: it changed the value or the key's existence, or it
+    /// stored a value over an existing key — GETSET always, SET when it
+    /// answers OK — even one equal to what was there. Such a write is an
+    /// overwrite all the same: in real time two clients' timestamps differ
+    /// by the milliseconds between their reads, and only the checker's
+    /// ticks make them equal (seed 004's loser whose GETSET "moves the
+    /// winner's deadline a little").
+    pub fn wrote(&self, before: Option<&Value>, after: Option<&Value>, reply: &Reply) -> bool {
+        let stored = matches!(
+            (self, reply),
+            (Command::GetSet { .. }, Reply::Bulk(_) | Reply::Nil)
+                | (Command::Set { .. }, Reply::Ok)
+        );
+        before != after || (stored && after.is_some())
     }
 
     /// Whether the command never changes the keyspace.

@@ -369,3 +369,36 @@ fn the_scripts_are_the_standard_ones() {
         "if redis.call(\"get\",KEYS[1]) == ARGV[1] then return redis.call(\"pexpire\",KEYS[1],ARGV[2]) else return 0 end"
     );
 }
+
+/// What the unlock-by-non-owner monitors count as a write over the key:
+/// a GETSET or a SET that answers OK stores its value even when it equals
+/// the one there; a failed SETNX, a GET and a DEL of nothing do not write.
+#[test]
+fn a_write_of_the_same_value_is_still_a_write() {
+    let mut s = RedisServer::new();
+    let wrote = |s: &mut RedisServer, cmd: &Command| {
+        let before = s.entry(&k()).map(|e| e.value.clone());
+        let reply = s.apply(cmd);
+        let after = s.entry(&k()).map(|e| e.value.clone());
+        cmd.wrote(before.as_ref(), after.as_ref(), &reply)
+    };
+    let del = Command::Del { key: k() };
+    assert!(!wrote(&mut s, &del), "DEL of a missing key");
+    let setnx = Command::SetNx {
+        key: k(),
+        value: Value::Stamp(4),
+    };
+    assert!(wrote(&mut s, &setnx), "SETNX of a missing key");
+    assert!(!wrote(&mut s, &setnx), "SETNX of an existing key");
+    assert!(!wrote(&mut s, &get()));
+    let getset = Command::GetSet {
+        key: k(),
+        value: Value::Stamp(4),
+    };
+    assert!(wrote(&mut s, &getset), "GETSET of the same value");
+    let same = set(Value::Stamp(4), SetCondition::Always, None);
+    assert!(wrote(&mut s, &same), "SET of the same value");
+    let nx = set(Value::Stamp(4), SetCondition::Nx, None);
+    assert!(!wrote(&mut s, &nx), "SET NX on an existing key");
+    assert!(wrote(&mut s, &del), "DEL of the key");
+}

@@ -126,8 +126,8 @@ pub static REDIS_ROWS: &[RedisRow] = &[
     },
     RedisRow {
         recipe: RedisRecipe::AcquireLock,
-        clients: 2,
-        claim: "Seed 003's acquireLock (lines 83-140: `SETNX` of an expiry timestamp, `GET`, compare, `GETSET`, `equals`) and its time-compare releaseLock, called by the seed's first caller.",
+        clients: 3,
+        claim: "Seed 003's acquireLock (lines 83-140: `SETNX` of an expiry timestamp, `GET`, compare, `GETSET`, `equals`) and its time-compare releaseLock, called by the seed's first caller. Three clients: two race with `GETSET` for an expired key.",
         instead: "redis-compare-and-delete.",
     },
     RedisRow {
@@ -144,8 +144,8 @@ pub static REDIS_ROWS: &[RedisRow] = &[
     },
     RedisRow {
         recipe: RedisRecipe::SetNxGetSet,
-        clients: 2,
-        claim: "Seed 004's \"method 2\" (lines 77-92): a blocking `SETNX` / `GET` / `GETSET` loop on an expiry timestamp, released by a time-compared `DEL`.",
+        clients: 3,
+        claim: "Seed 004's \"method 2\" (lines 77-92): a blocking `SETNX` / `GET` / `GETSET` loop on an expiry timestamp, released by a time-compared `DEL`. Three clients: seed 004's B and C race with `GETSET` for the lock.",
         instead: "redis-compare-and-delete.",
     },
 ];

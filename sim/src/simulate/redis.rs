@@ -20,7 +20,7 @@
 //! What it judges, with the checker's definitions
 //! ([`locksmith_model::harness::Property`]): **mutual exclusion** (a
 //! `lock()` returns while another live client believes it holds), **unlock
-//! by non-owner** (a command changes the key another client set in its
+//! by non-owner** (a command deletes or overwrites the key another client set in its
 //! current tenure, while that tenure is still valid by the recipe's own
 //! rule read on that client's clock — the rule the checker's `serve`
 //! applies), and **stuck lock** (when every live client is done, the key
@@ -143,14 +143,14 @@ impl World {
         let after = self.server.entry(cmd.key()).map(|e| e.value.clone());
         self.commands += 1;
         self.note(|| format!("c{c} {cmd:?} → {reply:?}"));
-        if after != before {
+        if cmd.wrote(before.as_ref(), after.as_ref(), &reply) {
             if let (Some(o), Some(v)) = (self.owner, &before) {
                 let owner = &self.clients[o];
                 let valid = !self.space.recipe.expired(v, owner.clock, self.lease_ms());
                 if o != c && owner.in_tenure() && !owner.crashed && valid {
                     self.violate(
                         Property::UnlockByNonOwner,
-                        format!("c{c}'s {cmd:?} changed the key c{o} set in its current tenure"),
+                        format!("c{c}'s {cmd:?} wrote over the key c{o} set in its current tenure"),
                     );
                 }
             }

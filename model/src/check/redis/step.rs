@@ -250,7 +250,7 @@ impl RedisSpace {
         let after = s.server.entry(cmd.key()).map(|e| e.value.clone());
         // Only the lock's key has an owner (a fenced client's INCR takes
         // its token from a key of its own).
-        if after != before && cmd.key() == &Key::new(LOCK_KEY) {
+        if cmd.wrote(before.as_ref(), after.as_ref(), &reply) && cmd.key() == &Key::new(LOCK_KEY) {
             if let (Some(o), Some(v)) = (s.owner, &before) {
                 let owner = &s.clients[o as usize];
                 let now = i64::from(owner.clock);
