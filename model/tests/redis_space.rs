@@ -376,19 +376,28 @@ fn acquirelock_second_caller_deletes_a_live_lock_it_never_got() {
 }
 
 #[test]
-fn setnx_getset_takes_a_crashed_lock_once_but_not_a_paused_one() {
-    // Seed 004's method 2 (lines 77-92): with a crashed holder, three
-    // clients, one GETSET wins (the seed's claim holds at tick resolution);
-    // a holder paused past its timeout is taken over while it works (21
-    // steps), and its time-compared release then deletes the taker's key
-    // (27 steps), as for seed 003's acquireLock.
+fn setnx_getset_lets_a_loser_overwrite_the_winners_deadline() {
+    // Seed 004's method 2 (lines 77-92), three clients: a client whose
+    // SETNX failed reads nil (the holder has just released), a third
+    // client's SETNX takes the key, and the first one's GETSET overwrites
+    // that fresh tenure's deadline — the seed's "moves the winner's
+    // deadline a little", an unlock by non-owner even though, at a tick's
+    // resolution, it writes the same value (22 steps; the crash is not
+    // needed). Mutual exclusion holds. A holder paused past its timeout is
+    // taken over while it works (21 steps), and its time-compared release
+    // then deletes the taker's key (27 steps), as for seed 003's
+    // acquireLock.
     let mut space = RedisSpace::new(RedisRecipe::SetNxGetSet);
     space.clients = 3;
     space.faults.crashes = 1;
     let x = run(&space);
     assert!(x.bound.is_none());
-    assert!(x.found.is_empty(), "{:?}", x.found.keys());
-    assert_eq!((x.states, x.acquired), (29980, 0b111));
+    let found: Vec<Property> = x.found.keys().copied().collect();
+    assert_eq!(found, [Property::UnlockByNonOwner]);
+    assert_eq!((x.states, x.acquired), (33004, 0b111));
+    let un = story(&space, &x, Property::UnlockByNonOwner);
+    assert_eq!(un.len(), 22);
+    assert!(un[21].ends_with("<- unlock by non-owner"), "{}", un[21]);
     let space = with_pauses(RedisRecipe::SetNxGetSet, 1);
     let x = run(&space);
     assert_eq!(x.states, 1903);
