@@ -32,6 +32,7 @@ fi
 # (LOCKSMITH_ZK_PORT, default 2181) unless LOCKSMITH_ZK_ADDR says otherwise.
 export LOCKSMITH_ZK_ADDR="${LOCKSMITH_ZK_ADDR:-127.0.0.1:${LOCKSMITH_ZK_PORT:-2181}}"
 export PROPTEST_CASES="${PROPTEST_CASES:-2000}"
+source scripts/conformance-seed.sh
 export LOCKSMITH_CONFORMANCE_MIN_OPS="${LOCKSMITH_CONFORMANCE_MIN_OPS:-10000}"
 cargo test -p locksmith --test conformance -- --ignored --nocapture --test-threads=1
 

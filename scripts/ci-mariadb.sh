@@ -32,5 +32,6 @@ fi
 export LOCKSMITH_MYSQL_URL="${LOCKSMITH_MYSQL_URL:-mysql://locksmith@127.0.0.1:${LOCKSMITH_MARIADB_PORT:-3390}/locksmith}"
 # Its own case count (a PROPTEST_CASES meant for another run would not fit).
 export PROPTEST_CASES="${LOCKSMITH_MYSQL_CASES:-250}"
+source scripts/conformance-seed.sh
 export LOCKSMITH_MYSQL_CONFORMANCE_MIN_OPS="${LOCKSMITH_MYSQL_CONFORMANCE_MIN_OPS:-5000}"
 cargo test -p locksmith --test mysql_conformance -- --ignored --nocapture --test-threads=1

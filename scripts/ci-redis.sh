@@ -32,6 +32,7 @@ export LOCKSMITH_REDIS_ADDR="${LOCKSMITH_REDIS_ADDR:-127.0.0.1:${LOCKSMITH_REDIS
 # Its own case count (a PROPTEST_CASES meant for the ZooKeeper run would
 # make this one run for minutes): 350 sequences, about 7,000 commands.
 export PROPTEST_CASES="${LOCKSMITH_REDIS_CASES:-350}"
+source scripts/conformance-seed.sh
 export LOCKSMITH_REDIS_CONFORMANCE_MIN_OPS="${LOCKSMITH_REDIS_CONFORMANCE_MIN_OPS:-5000}"
 cargo test -p locksmith --test redis_conformance -- --ignored --nocapture --test-threads=1
 

@@ -62,6 +62,11 @@ pub struct Lock {
     /// An inserter's lock that InnoDB keeps implicit (no lock object)
     /// until another transaction runs into it.
     pub implicit: bool,
+    /// An implicit lock another transaction made explicit. InnoDB creates
+    /// it as X "rec but not gap", unlike the statements' own next-key X
+    /// locks on the unique key, so it covers none of their requests and
+    /// is a lock object of its own in a deadlock's weight.
+    pub converted: bool,
     /// An X lock that also holds the clustered (primary key) record.
     pub clustered: bool,
 }
@@ -79,12 +84,14 @@ impl Locks {
 
     /// Whether `conn` already holds a granted explicit lock that covers
     /// `kind` (InnoDB's `lock_rec_has_expl`: an inserter's implicit lock
-    /// does not count, so it takes explicit locks on its own row).
+    /// does not count, nor does it once converted, so it takes explicit
+    /// locks on its own row).
     pub fn holds(&self, conn: ConnId, name: &Name, kind: LockKind) -> bool {
         self.list.iter().any(|l| {
             l.conn == conn
                 && !l.waiting
                 && !l.implicit
+                && !l.converted
                 && &l.name == name
                 && match kind {
                     LockKind::S => matches!(l.kind, LockKind::S | LockKind::X),
@@ -110,23 +117,75 @@ impl Locks {
         })
     }
 
+    /// Whether `conn` inserted `name`'s record in its open transaction:
+    /// the clustered record then carries its transaction id, an implicit
+    /// lock that InnoDB takes as held, so it locks only the unique key's
+    /// record (`lock_clust_rec_read_check_and_lock`, measured on 10.11).
+    fn inserted(&self, conn: ConnId, name: &Name) -> bool {
+        self.list
+            .iter()
+            .any(|l| l.conn == conn && &l.name == name && (l.implicit || l.converted))
+    }
+
     /// Requests a lock: true if `conn` holds it now, false if a waiting
     /// request was queued. A conflicting implicit lock becomes explicit.
     pub fn request(&mut self, conn: ConnId, name: &Name, kind: LockKind, clustered: bool) -> bool {
+        let clustered = clustered && !self.inserted(conn, name);
         if self.holds(conn, name, kind) {
             if clustered {
                 for l in &mut self.list {
-                    if l.conn == conn && &l.name == name && l.kind == LockKind::X && !l.waiting {
+                    if l.conn == conn
+                        && &l.name == name
+                        && l.kind == LockKind::X
+                        && !l.waiting
+                        && !l.converted
+                    {
                         l.clustered = true;
                     }
                 }
             }
             return true;
         }
+        let converted = self
+            .list
+            .iter()
+            .any(|l| l.conn == conn && &l.name == name && l.converted);
+        if let (true, LockKind::X | LockKind::S) = (converted, kind) {
+            // The converted lock already covers the record: InnoDB adds
+            // only the gap before it, which never waits (measured on 10.11:
+            // not even behind another's request waiting on the record).
+            let gap = LockKind::Gap(if kind == LockKind::X {
+                Mode::X
+            } else {
+                Mode::S
+            });
+            if !self.holds(conn, name, gap) {
+                self.list.push(Lock {
+                    conn,
+                    name: name.clone(),
+                    kind: gap,
+                    waiting: false,
+                    implicit: false,
+                    converted: false,
+                    clustered: false,
+                });
+            }
+            return true;
+        }
         let blocked = self.blocker_before(conn, name, kind, self.list.len());
+        // InnoDB converts only an implicit lock its owner does not already
+        // cover with an explicit X (`lock_rec_convert_impl_to_expl_for_trx`).
+        let owners: Vec<ConnId> = self
+            .list
+            .iter()
+            .filter(|l| l.implicit && l.conn != conn && &l.name == name && l.kind.blocks(kind))
+            .map(|l| l.conn)
+            .filter(|&owner| !self.holds(owner, name, LockKind::X))
+            .collect();
         for l in &mut self.list {
-            if l.implicit && l.conn != conn && &l.name == name && l.kind.blocks(kind) {
+            if l.implicit && owners.contains(&l.conn) && &l.name == name {
                 l.implicit = false;
+                l.converted = true;
             }
         }
         if blocked.is_none() && kind == LockKind::InsertIntention {
@@ -139,6 +198,7 @@ impl Locks {
             kind,
             waiting: blocked.is_some(),
             implicit: false,
+            converted: false,
             clustered: clustered && blocked.is_none(),
         });
         blocked.is_none()
@@ -157,6 +217,7 @@ impl Locks {
                 kind: LockKind::X,
                 waiting: false,
                 implicit: true,
+                converted: false,
                 clustered: false,
             });
         }
@@ -219,6 +280,7 @@ impl Locks {
             };
             l.kind = LockKind::Gap(mode);
             l.implicit = false;
+            l.converted = false;
             l.clustered = false;
             if l.waiting {
                 l.waiting = false;
@@ -240,10 +302,10 @@ impl Locks {
 
     /// How many record lock objects `conn` has in InnoDB (part of its
     /// deadlock weight): one per index and lock type for the granted
-    /// record locks (the table's records share a page), and one per
-    /// waiting request.
+    /// record locks (the table's records share a page; a converted
+    /// implicit lock is a type of its own), and one per waiting request.
     pub fn objects(&self, conn: ConnId) -> u64 {
-        let mut kinds: Vec<(bool, LockKind)> = Vec::new();
+        let mut kinds: Vec<(bool, LockKind, bool)> = Vec::new();
         let mut n = 0;
         for l in self.list.iter().filter(|l| l.conn == conn) {
             if l.waiting {
@@ -253,7 +315,7 @@ impl Locks {
             if l.implicit {
                 continue;
             }
-            for key in [(false, l.kind), (true, l.kind)] {
+            for key in [(false, l.kind, l.converted), (true, l.kind, l.converted)] {
                 if (!key.0 || l.clustered) && !kinds.contains(&key) {
                     kinds.push(key);
                 }

@@ -260,6 +260,106 @@ fn deadlock_rolls_back_the_lighter_transaction() {
     );
 }
 
+/// Lock objects as MariaDB 10.11 counts them (`trx_lock_structs` in
+/// `information_schema.INNODB_TRX`, the IX table lock included).
+fn structs(s: &SqlServer, conn: ConnId) -> u64 {
+    s.locks().objects(conn) + 1
+}
+
+#[test]
+fn a_locking_read_of_its_own_insert_locks_only_the_unique_key() {
+    // The CI run of 2026-11-25: B's own row and A's converted one. On a
+    // real server B weighs 4 and A 5, so B is the victim of the cycle A
+    // closes; the model had counted two objects for B's own row (and A's
+    // converted lock as one with its next-key lock on `a`), a tie, and
+    // rolled back A.
+    let mut s = server(2);
+    reply(&mut s, A, &insert("a", 1));
+    reply(&mut s, B, &Statement::Begin);
+    reply(&mut s, B, &insert("e", 1));
+    reply(&mut s, A, &Statement::Begin);
+    reply(&mut s, A, &insert("c", -1));
+    assert_eq!(reply(&mut s, B, &for_update("e")), row(2, 1, 0));
+    assert_eq!(
+        structs(&s, B),
+        2,
+        "IX and the unique key's X: the clustered record is B's own"
+    );
+    assert!(run(&mut s, B, &set_status("c", 0)).is_empty());
+    assert_eq!(
+        structs(&s, A),
+        2,
+        "IX and c's converted lock (X, rec but not gap)"
+    );
+    assert_eq!(structs(&s, B), 3);
+    assert_eq!(reply(&mut s, A, &for_update("a")), row(1, 1, 0));
+    assert_eq!(
+        structs(&s, A),
+        4,
+        "a's next-key X is not c's converted lock"
+    );
+    assert_eq!(
+        run(&mut s, A, &delete("e")),
+        vec![(B, Reply::Err(SqlError::Deadlock)), (A, ok(0))]
+    );
+}
+
+#[test]
+fn a_converted_lock_covers_its_record_and_adds_the_gap_without_waiting() {
+    let mut s = server(2);
+    reply(&mut s, A, &Statement::Begin);
+    reply(&mut s, A, &insert("c", -1));
+    reply(&mut s, B, &Statement::Begin);
+    assert!(run(&mut s, B, &for_update("c")).is_empty());
+    // Not behind B's waiting request: A's converted lock covers the record.
+    assert_eq!(reply(&mut s, A, &for_update("c")), row(1, -1, 0));
+    assert_eq!(
+        structs(&s, A),
+        3,
+        "IX, the converted lock, the gap before c"
+    );
+}
+
+#[test]
+fn an_implicit_lock_its_owner_already_covers_is_not_converted() {
+    // The soak run after the fix above: B updates the row it inserted,
+    // which takes the unique key's next-key X; C's INSERT of the same
+    // name then waits without converting B's implicit lock (MariaDB lists
+    // no "rec but not gap" lock for B). B weighs 6 with its waiting
+    // INSERT, like C: a tie, and B, whose request closed the cycle, is
+    // rolled back.
+    let mut s = server(3);
+    reply(&mut s, A, &insert("c", 0));
+    reply(&mut s, B, &Statement::Begin);
+    reply(&mut s, B, &delete("a"));
+    reply(&mut s, C, &Statement::Begin);
+    reply(&mut s, B, &insert("e", 0));
+    reply(&mut s, C, &set_status("a", 0));
+    reply(&mut s, B, &set_status("e", 0));
+    assert_eq!(structs(&s, B), 3, "IX, the gap of a, e's next-key X");
+    reply(&mut s, C, &set_status("c", 0));
+    assert!(run(&mut s, C, &insert("e", 0)).is_empty());
+    assert_eq!(structs(&s, B), 3, "nothing converted");
+    assert_eq!(
+        structs(&s, C),
+        5,
+        "IX, the gap of a, c's two X, the waiting S"
+    );
+    assert_eq!(
+        run(&mut s, B, &insert("a", 0)),
+        vec![
+            (B, Reply::Err(SqlError::Deadlock)),
+            (
+                C,
+                Reply::Ok {
+                    affected: 1,
+                    insert_id: Some(3)
+                }
+            )
+        ]
+    );
+}
+
 #[test]
 fn gap_locks_do_not_conflict_but_block_inserts_into_the_gap() {
     let mut s = server(3);
