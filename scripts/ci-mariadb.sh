@@ -7,7 +7,8 @@
 # LOCKSMITH_MARIADB_PORT, default 3390), runs the ignored conformance test
 # (sim/tests/mysql_conformance/: at least
 # LOCKSMITH_MYSQL_CONFORMANCE_MIN_OPS = 5000 compared statements, else the
-# run fails), and stops the server again if this script started it.
+# run fails), then `locksmith real --mysql`'s tests (sim/tests/real_mysql.rs),
+# and stops the server again if this script started it.
 # LOCKSMITH_MYSQL_CASES sets the number of sequences (default 250). About
 # a minute once the test binary is built.
 set -euo pipefail
@@ -35,3 +36,8 @@ export PROPTEST_CASES="${LOCKSMITH_MYSQL_CASES:-250}"
 source scripts/conformance-seed.sh
 export LOCKSMITH_MYSQL_CONFORMANCE_MIN_OPS="${LOCKSMITH_MYSQL_CONFORMANCE_MIN_OPS:-5000}"
 cargo test -p locksmith --test mysql_conformance -- --ignored --nocapture --test-threads=1
+
+# locksmith real --mysql: every database recipe against the same server —
+# mutual exclusion kept with the lock row in place, lost by FOR UPDATE on a
+# missing row; no table touched but the run's own. About 10 s.
+cargo test -p locksmith --test real_mysql -- --ignored --nocapture --test-threads=1

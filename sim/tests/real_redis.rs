@@ -9,6 +9,7 @@
 //! real_redis -- --ignored` (CI: `scripts/ci-redis.sh`).
 
 use locksmith::real::redis::{run, RedisRealConfig, RedisRealReport};
+use locksmith::real::threads::Plan;
 use locksmith::real::times::Between;
 use locksmith_model::harness::Property;
 use locksmith_model::recipe::redis::RedisRecipe;
@@ -25,28 +26,30 @@ fn ms(s: &str) -> Between {
 fn real(recipe: RedisRecipe, clients: usize, hold: &str, lease_ms: i64) -> RedisRealReport {
     let cfg = RedisRealConfig {
         recipe,
-        clients,
-        seconds: 1.5,
         addr: addr(),
-        seed: 7,
         lease_ms,
-        hold: ms(hold),
-        think: ms("0,5"),
-        stall_after: Duration::from_secs(5),
-        interrupt: None,
+        plan: Plan {
+            clients,
+            seconds: 1.5,
+            seed: 7,
+            hold: ms(hold),
+            think: ms("0,5"),
+            stall_after: Duration::from_secs(5),
+            interrupt: None,
+        },
     };
     let r = run(&cfg).unwrap_or_else(|e| panic!("{e}"));
     eprintln!(
         "{recipe} × {clients}, hold {hold} ms, lease {lease_ms} ms: {} acquisitions, {} gave up, \
          {:.2} commands per acquisition, overlaps {}, most holders {}, violation {:?}",
-        r.acquisitions,
-        r.gave_up,
-        r.commands_per_acquisition(),
-        r.overlapping_holders,
-        r.max_holders,
-        r.violation
+        r.run.acquisitions,
+        r.run.gave_up,
+        r.run.commands_per_acquisition(),
+        r.run.overlapping_holders,
+        r.run.max_holders,
+        r.run.violation
     );
-    assert!(r.exceptions.is_empty(), "{:?}", r.exceptions);
+    assert!(r.run.exceptions.is_empty(), "{:?}", r.run.exceptions);
     assert!(r.cleanup.is_ok(), "{:?}", r.cleanup);
     r
 }
@@ -67,12 +70,12 @@ const RELEASING_OWN: [RedisRecipe; 7] = [
 fn holders_inside_their_lease_keep_mutual_exclusion() {
     for recipe in RELEASING_OWN {
         let r = real(recipe, 4, "2,10", 200);
-        assert_eq!(r.violation, None, "{recipe}");
-        assert_eq!(r.max_holders, 1, "{recipe}");
+        assert_eq!(r.run.violation, None, "{recipe}");
+        assert_eq!(r.run.max_holders, 1, "{recipe}");
         assert!(
-            r.acquisitions >= 20,
+            r.run.acquisitions >= 20,
             "{recipe}: only {} acquisitions",
-            r.acquisitions
+            r.run.acquisitions
         );
     }
 }
@@ -83,11 +86,15 @@ fn a_holder_working_past_its_lease_shares_the_lock() {
     for recipe in RELEASING_OWN {
         let r = real(recipe, 3, "150", 50);
         let (p, why) = r
+            .run
             .violation
             .clone()
             .unwrap_or_else(|| panic!("{recipe}: no violation"));
         assert_eq!(p, Property::MutualExclusion, "{recipe}: {why}");
-        assert!(r.overlapping_holders >= 1 && r.max_holders >= 2, "{recipe}");
+        assert!(
+            r.run.overlapping_holders >= 1 && r.run.max_holders >= 2,
+            "{recipe}"
+        );
     }
 }
 
@@ -97,7 +104,7 @@ fn seed_003s_second_caller_frees_the_lock_it_does_not_hold() {
     // No overrun: the caller whose acquireLock returned false still runs
     // releaseLock, and its time compare deletes the holder's live key.
     let r = real(RedisRecipe::AcquireLockAlwaysRelease, 4, "2,10", 1000);
-    let (p, _) = r.violation.clone().expect("a violation");
+    let (p, _) = r.run.violation.clone().expect("a violation");
     assert_eq!(p, Property::MutualExclusion);
 }
 

@@ -88,22 +88,30 @@ impl Statement {
         }
     }
 
-    /// The statement as SQL text (what a real driver sends; values are
-    /// inlined: names are plain words from the caller, never user input).
+    /// The statement as SQL text on the table `locks` (what the
+    /// conformance test sends; values are inlined: names are plain words
+    /// from the caller, never user input).
     pub fn sql(&self) -> String {
+        self.sql_in("locks")
+    }
+
+    /// The statement as SQL text on `table`, a table laid out as `locks`
+    /// is (`locksmith real --mysql` runs on a table of its own).
+    pub fn sql_in(&self, table: &str) -> String {
+        let locks = table;
         match self {
             Statement::Begin => "START TRANSACTION".into(),
             Statement::Commit => "COMMIT".into(),
             Statement::Rollback => "ROLLBACK".into(),
             Statement::Insert { name, status } => {
-                format!("INSERT INTO locks (name, status) VALUES ('{name}', {status})")
+                format!("INSERT INTO {locks} (name, status) VALUES ('{name}', {status})")
             }
-            Statement::Delete { name } => format!("DELETE FROM locks WHERE name = '{name}'"),
+            Statement::Delete { name } => format!("DELETE FROM {locks} WHERE name = '{name}'"),
             Statement::SelectForUpdate { name } => {
-                format!("SELECT id, status, version FROM locks WHERE name = '{name}' FOR UPDATE")
+                format!("SELECT id, status, version FROM {locks} WHERE name = '{name}' FOR UPDATE")
             }
             Statement::Select { name } => {
-                format!("SELECT id, status, version FROM locks WHERE name = '{name}'")
+                format!("SELECT id, status, version FROM {locks} WHERE name = '{name}'")
             }
             Statement::Update {
                 name,
@@ -112,7 +120,7 @@ impl Statement {
                 where_status,
                 where_version,
             } => {
-                let mut s = format!("UPDATE locks SET status = {set_status}");
+                let mut s = format!("UPDATE {locks} SET status = {set_status}");
                 if *bump_version {
                     s.push_str(", version = version + 1");
                 }

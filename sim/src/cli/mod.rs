@@ -10,7 +10,9 @@ mod compare;
 mod confirm;
 mod explorer;
 mod real;
+mod real_mysql;
 mod real_redis;
+mod real_threads;
 mod recipes;
 mod simulate;
 mod simulate_redis;
@@ -160,6 +162,7 @@ where
         }
         Command::Replay(a) => simulate::load(&a.scenario, a.clients, a.acquisitions).map(drop),
         Command::Real(a) if crate::scenario::is_redis(&a.scenario) => real_redis::plan(a).map(drop),
+        Command::Real(a) if crate::scenario::is_mysql(&a.scenario) => real_mysql::plan(a).map(drop),
         Command::Real(a) => real::plan(a).map(drop),
         Command::Confirm(a) => confirm::plan(a).map(drop),
         Command::Calibrate(a) => calibrate::plan(a),

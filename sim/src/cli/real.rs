@@ -56,6 +56,13 @@ pub struct RealArgs {
     /// for a Redis recipe, refused for a ZooKeeper one.
     #[arg(long)]
     pub redis: Option<String>,
+    /// The MariaDB (or MySQL) server for a MySQL scenario, as
+    /// mysql://USER[:PASSWORD]@HOST:PORT/DATABASE (`scripts/mariadb.sh
+    /// start` runs one: mysql://locksmith@127.0.0.1:3390/locksmith); the
+    /// run creates its own table there and drops it at the end. Required
+    /// for a MySQL recipe, refused for the others.
+    #[arg(long)]
+    pub mysql: Option<String>,
     /// A Redis recipe's lease (`PX`, or a timestamp recipe's timeout), in
     /// milliseconds: a holder whose `--hold-ms` is longer overruns it.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=86_400_000))]
@@ -92,9 +99,9 @@ pub(super) fn check_server(zk: &str) -> Result<(), String> {
 /// configuration, or the error `run_real` exits 2 with.
 pub fn plan(a: &RealArgs) -> Result<RealConfig, String> {
     let sc = crate::scenario::Scenario::load(&a.scenario).map_err(|e| e.to_string())?;
-    if a.redis.is_some() {
+    if a.redis.is_some() || a.mysql.is_some() {
         return Err(format!(
-            "{}: --redis: recipe `{}` runs on ZooKeeper (pass --zk)",
+            "{}: --redis/--mysql: recipe `{}` runs on ZooKeeper (pass --zk)",
             a.scenario.display(),
             sc.recipe().name()
         ));
@@ -125,6 +132,9 @@ pub fn plan(a: &RealArgs) -> Result<RealConfig, String> {
 pub fn run_real(a: &RealArgs) -> i32 {
     if crate::scenario::is_redis(&a.scenario) {
         return super::real_redis::run(a);
+    }
+    if crate::scenario::is_mysql(&a.scenario) {
+        return super::real_mysql::run(a);
     }
     let mut cfg = match plan(a) {
         Ok(c) => c,

@@ -5,7 +5,6 @@ use super::real::RealArgs;
 use crate::real::redis::{run as run_redis, RedisRealConfig, RedisRealReport};
 use crate::scenario::AnyScenario;
 use serde_json::json;
-use std::time::Duration;
 
 /// The run the flags ask for, checked before any connection.
 pub fn plan(a: &RealArgs) -> Result<RedisRealConfig, String> {
@@ -15,6 +14,13 @@ pub fn plan(a: &RealArgs) -> Result<RedisRealConfig, String> {
             return Err(format!("{}: not a Redis scenario", a.scenario.display()))
         }
     };
+    if a.mysql.is_some() {
+        return Err(format!(
+            "{}: --mysql: recipe `{}` runs on Redis (pass --redis HOST:PORT)",
+            a.scenario.display(),
+            sc.recipe()
+        ));
+    }
     let Some(addr) = &a.redis else {
         return Err(format!(
             "{}: recipe `{}` runs on Redis: pass --redis HOST:PORT (`scripts/redis.sh start` runs one on 127.0.0.1:6390)",
@@ -34,15 +40,9 @@ pub fn plan(a: &RealArgs) -> Result<RedisRealConfig, String> {
     let clients = a.clients.map_or(usize::from(sc.space.clients), usize::from);
     Ok(RedisRealConfig {
         recipe: sc.recipe(),
-        clients,
-        seconds: a.seconds,
         addr: addr.clone(),
-        seed: a.seed,
         lease_ms: i64::from(a.lease_ms),
-        hold: a.hold_ms,
-        think: a.think_ms,
-        stall_after: Duration::from_secs_f64(a.stall_seconds),
-        interrupt: None,
+        plan: super::real_threads::plan(a, clients),
     })
 }
 
@@ -56,7 +56,7 @@ pub fn run(a: &RealArgs) -> i32 {
         }
     };
     crate::interrupt::install();
-    cfg.interrupt = Some(crate::interrupt::shared());
+    cfg.plan.interrupt = Some(crate::interrupt::shared());
     match run_redis(&cfg) {
         Ok(r) => {
             if a.json {
@@ -68,13 +68,7 @@ pub fn run(a: &RealArgs) -> i32 {
                 eprintln!("error: the run's key {} could not be deleted: {e}", r.key);
                 return 2;
             }
-            if r.violation.is_some() {
-                1
-            } else if r.interrupted {
-                crate::interrupt::EXIT
-            } else {
-                0
-            }
+            super::real_threads::exit_code(&r.run)
         }
         Err(e) => {
             eprintln!("error: {e}");
@@ -83,98 +77,30 @@ pub fn run(a: &RealArgs) -> i32 {
     }
 }
 
-fn verdict(r: &RedisRealReport) -> &'static str {
-    if r.violation.is_some() {
-        "violated"
-    } else if r.interrupted {
-        "incomplete"
-    } else {
-        "holds"
-    }
-}
-
 pub fn to_json(a: &RealArgs, cfg: &RedisRealConfig, r: &RedisRealReport) -> serde_json::Value {
-    json!({
-        "scenario": a.scenario.display().to_string(),
-        "recipe": cfg.recipe.id(),
-        "server": cfg.addr,
-        "backend": "redis",
-        "clients": cfg.clients,
-        "seconds": cfg.seconds,
-        "lease_ms": cfg.lease_ms,
-        "hold_ms": super::real::ms(cfg.hold),
-        "think_ms": super::real::ms(cfg.think),
-        "seed": cfg.seed,
-        "key": r.key,
-        "key_deleted": r.cleanup.as_ref().ok(),
-        "interrupted": r.interrupted,
-        "verdict": verdict(r),
-        "property": r.violation.as_ref().map(|v| v.0.name()),
-        "why": r.violation.as_ref().map(|v| v.1.clone()),
-        "elapsed_ms": r.elapsed.as_secs_f64() * 1e3,
-        "acquisitions": r.acquisitions,
-        "acquisitions_per_second": r.acquisitions_per_second(),
-        "gave_up": r.gave_up,
-        "commands": r.commands,
-        "commands_per_acquisition": r.commands_per_acquisition(),
-        "overlapping_holders": r.overlapping_holders,
-        "max_holders": r.max_holders,
-        "exceptions": r.exceptions,
-    })
+    let mut m = super::real_threads::json_fields(a, cfg.recipe.id(), &cfg.plan, &r.run);
+    m.insert("server".into(), json!(cfg.addr));
+    m.insert("backend".into(), json!("redis"));
+    m.insert("lease_ms".into(), json!(cfg.lease_ms));
+    m.insert("key".into(), json!(r.key));
+    m.insert("key_deleted".into(), json!(r.cleanup.as_ref().ok()));
+    serde_json::Value::Object(m)
 }
 
 pub fn to_text(a: &RealArgs, cfg: &RedisRealConfig, r: &RedisRealReport) -> String {
     use std::fmt::Write;
+    let p = &cfg.plan;
     let how = format!(
         " against Redis at {} for {:.1} s (lease {} ms, hold {}, think {}, seed {})",
         cfg.addr,
-        r.elapsed.as_secs_f64(),
+        r.run.elapsed.as_secs_f64(),
         cfg.lease_ms,
-        cfg.hold,
-        cfg.think,
-        cfg.seed
+        p.hold,
+        p.think,
+        p.seed
     );
-    let mut out = super::title(a.scenario.display(), cfg.recipe, cfg.clients, &how);
-    match &r.violation {
-        Some((p, why)) => {
-            let _ = writeln!(out, "verdict: violated: {p}");
-            let _ = writeln!(out, "  {why}");
-        }
-        None if r.interrupted => {
-            let _ = writeln!(
-                out,
-                "verdict: incomplete: interrupted (Ctrl-C) after {:.1} s, no overlapping holders and no stall until then",
-                r.elapsed.as_secs_f64()
-            );
-        }
-        None => {
-            let _ = writeln!(
-                out,
-                "verdict: holds (no overlapping holders, no stall) over this run"
-            );
-        }
-    }
-    let _ = writeln!(
-        out,
-        "overlapping holders: {} (most at once: {})",
-        r.overlapping_holders, r.max_holders
-    );
-    let _ = writeln!(
-        out,
-        "acquisitions: {} ({:.1}/s), {} lock() calls gave up",
-        r.acquisitions,
-        r.acquisitions_per_second(),
-        r.gave_up
-    );
-    let _ = writeln!(
-        out,
-        "commands: {} ({:.2} per acquisition)",
-        r.commands,
-        r.commands_per_acquisition()
-    );
-    if !r.exceptions.is_empty() {
-        let _ = writeln!(out, "exceptions: {}", r.exceptions.join("; "));
-    }
+    let mut out = super::title(a.scenario.display(), cfg.recipe, p.clients, &how);
+    super::real_threads::text(&mut out, &r.run);
     match &r.cleanup {
         Ok(_) => {
             let _ = writeln!(out, "run key {}: deleted", r.key);

@@ -41,8 +41,10 @@
 
 pub mod calibrate;
 pub mod driver;
+pub mod mysql;
 pub mod redis;
 pub mod root;
+pub mod threads;
 pub mod times;
 pub mod zk;
 

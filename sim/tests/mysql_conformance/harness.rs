@@ -3,8 +3,9 @@
 //! InnoDB's lock waits, kills connections and waits for purge, and the
 //! figures of a run.
 
+use locksmith::real::mysql::wire;
 use mysql::prelude::Queryable;
-use mysql::{Conn, Opts, OptsBuilder};
+use mysql::{Conn, Opts};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -13,14 +14,6 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use locksmith_model::sql::Statement;
-
-/// The lock table, as `locksmith_model::sql::statement` describes it.
-pub const CREATE_TABLE: &str = "CREATE TABLE IF NOT EXISTS locks (\
-    id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, \
-    name VARCHAR(64) NOT NULL, \
-    status INT NOT NULL DEFAULT 0, \
-    version INT NOT NULL DEFAULT 0, \
-    UNIQUE KEY name (name)) ENGINE=InnoDB";
 
 /// The rows between the lock names and after the last one (negative ids:
 /// they leave the AUTO_INCREMENT counter at 1). Without `f`, the gap of
@@ -99,13 +92,7 @@ pub struct Harness {
 }
 
 fn opts(url: &str, found_rows: bool) -> Opts {
-    let opts =
-        Opts::from_url(url).unwrap_or_else(|e| panic!("bad LOCKSMITH_MYSQL_URL {url:?}: {e}"));
-    let mut b = OptsBuilder::from_opts(opts).prefer_socket(false);
-    if found_rows {
-        b = b.additional_capabilities(mysql::consts::CapabilityFlags::CLIENT_FOUND_ROWS);
-    }
-    b.into()
+    wire::opts(url, found_rows).unwrap_or_else(|e| panic!("bad LOCKSMITH_MYSQL_URL {e}"))
 }
 
 fn connect(url: &str, found_rows: bool) -> Result<Conn, String> {
@@ -201,8 +188,11 @@ impl Harness {
         let url = std::env::var("LOCKSMITH_MYSQL_URL")
             .unwrap_or_else(|_| "mysql://locksmith@127.0.0.1:3390/locksmith".into());
         let mut observer = connect(&url, false).unwrap_or_else(|e| panic!("{e}"));
+        // The lock table, as `locksmith_model::sql::statement` describes
+        // it, afresh.
         observer
-            .query_drop(CREATE_TABLE)
+            .query_drop("DROP TABLE IF EXISTS locks")
+            .and_then(|()| observer.query_drop(wire::create_table("locks")))
             .unwrap_or_else(|e| panic!("cannot create the lock table: {e}"));
         let workers = found_rows.iter().map(|&f| spawn_worker(&url, f)).collect();
         Harness {

@@ -1,0 +1,115 @@
+//! `locksmith real SCENARIO --mysql URL`: a MySQL scenario's recipe
+//! against a real MariaDB (sim/src/real/mysql).
+
+use super::real::RealArgs;
+use crate::real::mysql::{run as run_mysql, MysqlRealConfig, MysqlRealReport};
+use crate::scenario::AnyScenario;
+use serde_json::json;
+
+/// The run the flags ask for, checked before any connection.
+pub fn plan(a: &RealArgs) -> Result<MysqlRealConfig, String> {
+    let sc = match AnyScenario::load(&a.scenario).map_err(|e| e.to_string())? {
+        AnyScenario::Mysql(sc) => sc,
+        AnyScenario::ZooKeeper(_) | AnyScenario::Redis(_) => {
+            return Err(format!("{}: not a MySQL scenario", a.scenario.display()))
+        }
+    };
+    if a.redis.is_some() {
+        return Err(format!(
+            "{}: --redis: recipe `{}` runs on MySQL (pass --mysql URL)",
+            a.scenario.display(),
+            sc.recipe()
+        ));
+    }
+    let Some(url) = &a.mysql else {
+        return Err(format!(
+            "{}: recipe `{}` runs on MySQL: pass --mysql mysql://USER@HOST:PORT/DATABASE \
+             (`scripts/mariadb.sh start` runs one: mysql://locksmith@127.0.0.1:3390/locksmith)",
+            a.scenario.display(),
+            sc.recipe()
+        ));
+    };
+    crate::real::mysql::wire::opts(url, false)
+        .map_err(|e| format!("--mysql {e}: expected mysql://USER[:PASSWORD]@HOST:PORT/DATABASE"))?;
+    let clients = a.clients.map_or(usize::from(sc.space.clients), usize::from);
+    Ok(MysqlRealConfig {
+        recipe: sc.recipe(),
+        url: url.clone(),
+        found_rows: sc.space.found_rows,
+        lock_row: sc.space.lock_row,
+        plan: super::real_threads::plan(a, clients),
+    })
+}
+
+/// Exit codes as for ZooKeeper: 0 clean, 1 violated, 2 error, 130 Ctrl-C.
+pub fn run(a: &RealArgs) -> i32 {
+    let mut cfg = match plan(a) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    crate::interrupt::install();
+    cfg.plan.interrupt = Some(crate::interrupt::shared());
+    match run_mysql(&cfg) {
+        Ok(r) => {
+            if a.json {
+                println!("{}", to_json(a, &cfg, &r));
+            } else {
+                print!("{}", to_text(a, &cfg, &r));
+            }
+            if let Err(e) = &r.cleanup {
+                eprintln!(
+                    "error: the run's table {} could not be dropped: {e}",
+                    r.table
+                );
+                return 2;
+            }
+            super::real_threads::exit_code(&r.run)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
+pub fn to_json(a: &RealArgs, cfg: &MysqlRealConfig, r: &MysqlRealReport) -> serde_json::Value {
+    let mut m = super::real_threads::json_fields(a, cfg.recipe.id(), &cfg.plan, &r.run);
+    m.insert("server".into(), json!(cfg.url));
+    m.insert("backend".into(), json!("mysql"));
+    m.insert("found_rows".into(), json!(cfg.found_rows));
+    m.insert("table".into(), json!(r.table));
+    m.insert("table_dropped".into(), json!(r.cleanup.is_ok()));
+    serde_json::Value::Object(m)
+}
+
+pub fn to_text(a: &RealArgs, cfg: &MysqlRealConfig, r: &MysqlRealReport) -> String {
+    use std::fmt::Write;
+    let p = &cfg.plan;
+    let how = format!(
+        " against MySQL at {} for {:.1} s (hold {}, think {}, seed {}{})",
+        cfg.url,
+        r.run.elapsed.as_secs_f64(),
+        p.hold,
+        p.think,
+        p.seed,
+        if cfg.found_rows {
+            ", CLIENT_FOUND_ROWS"
+        } else {
+            ""
+        }
+    );
+    let mut out = super::title(a.scenario.display(), cfg.recipe, p.clients, &how);
+    super::real_threads::text(&mut out, &r.run);
+    match &r.cleanup {
+        Ok(()) => {
+            let _ = writeln!(out, "run table {}: dropped", r.table);
+        }
+        Err(e) => {
+            let _ = writeln!(out, "run table {}: NOT dropped: {e}", r.table);
+        }
+    }
+    out
+}

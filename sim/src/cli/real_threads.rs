@@ -1,0 +1,131 @@
+//! What `locksmith real --redis` and `--mysql` print alike: the verdict,
+//! the figures of [`Tally`] under the same names in text and `--json`, and
+//! the exit code.
+
+use super::real::RealArgs;
+use crate::real::threads::{Plan, Tally};
+use serde_json::{json, Map, Value};
+use std::fmt::Write;
+use std::time::Duration;
+
+/// The flags every thread-per-client backend takes.
+pub fn plan(a: &RealArgs, clients: usize) -> Plan {
+    Plan {
+        clients,
+        seconds: a.seconds,
+        seed: a.seed,
+        hold: a.hold_ms,
+        think: a.think_ms,
+        stall_after: Duration::from_secs_f64(a.stall_seconds),
+        interrupt: None,
+    }
+}
+
+/// 0 clean, 1 violated, 130 Ctrl-C (a failed cleanup is the caller's 2).
+pub fn exit_code(r: &Tally) -> i32 {
+    if r.violation.is_some() {
+        1
+    } else if r.interrupted {
+        crate::interrupt::EXIT
+    } else {
+        0
+    }
+}
+
+fn verdict(r: &Tally) -> &'static str {
+    if r.violation.is_some() {
+        "violated"
+    } else if r.interrupted {
+        "incomplete"
+    } else {
+        "holds"
+    }
+}
+
+/// The `--json` fields every backend prints, to which the caller adds its
+/// own (`server`, `backend`, what it ran on and whether it cleaned up).
+pub fn json_fields(a: &RealArgs, recipe: &str, plan: &Plan, r: &Tally) -> Map<String, Value> {
+    let v = json!({
+        "scenario": a.scenario.display().to_string(),
+        "recipe": recipe,
+        "clients": plan.clients,
+        "seconds": plan.seconds,
+        "hold_ms": super::real::ms(plan.hold),
+        "think_ms": super::real::ms(plan.think),
+        "seed": plan.seed,
+        "interrupted": r.interrupted,
+        "verdict": verdict(r),
+        "property": r.violation.as_ref().map(|v| v.0.name()),
+        "why": r.violation.as_ref().map(|v| v.1.clone()),
+        "elapsed_ms": r.elapsed.as_secs_f64() * 1e3,
+        "acquisitions": r.acquisitions,
+        "acquisitions_per_second": r.acquisitions_per_second(),
+        "gave_up": r.gave_up,
+        "commands": r.commands,
+        "commands_per_acquisition": r.commands_per_acquisition(),
+        "overlapping_holders": r.overlapping_holders,
+        "max_holders": r.max_holders,
+        "exceptions": exceptions(r),
+    });
+    match v {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    }
+}
+
+/// One entry per client and cause, with how many times it was thrown.
+fn exceptions(r: &Tally) -> Vec<String> {
+    r.exceptions
+        .iter()
+        .map(|(what, n)| format!("{what} × {n}"))
+        .collect()
+}
+
+/// The text report's verdict and figures, after the caller's title line.
+pub fn text(out: &mut String, r: &Tally) {
+    match &r.violation {
+        Some((p, why)) => {
+            let _ = writeln!(out, "verdict: violated: {p}");
+            let _ = writeln!(out, "  {why}");
+        }
+        None if r.interrupted => {
+            let _ = writeln!(
+                out,
+                "verdict: incomplete: interrupted (Ctrl-C) after {:.1} s, no overlapping holders and no stall until then",
+                r.elapsed.as_secs_f64()
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "verdict: holds (no overlapping holders, no stall) over this run"
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "overlapping holders: {} (most at once: {})",
+        r.overlapping_holders, r.max_holders
+    );
+    let _ = writeln!(
+        out,
+        "acquisitions: {} ({:.1}/s), {} lock() calls gave up",
+        r.acquisitions,
+        r.acquisitions_per_second(),
+        r.gave_up
+    );
+    let _ = writeln!(
+        out,
+        "commands: {} ({:.2} per acquisition)",
+        r.commands,
+        r.commands_per_acquisition()
+    );
+    if !r.exceptions.is_empty() {
+        let _ = writeln!(
+            out,
+            "exceptions: {} ({})",
+            r.exceptions.values().sum::<u64>(),
+            exceptions(r).join("; ")
+        );
+    }
+}
