@@ -155,6 +155,34 @@ fn bad_names_exit_2_with_the_valid_ones() {
     );
 }
 
+/// The MySQL matrix: its cell is its own MySQL scenario file, the same
+/// configuration as a pinned scenario, and its command reproduces it.
+#[test]
+fn a_mysql_cell_reproduces_by_its_own_scenario_file() {
+    let opts = compare_options(
+        &["mysql-unique-key".into()],
+        &["cleanup-slow-holder".into()],
+        "reports",
+    )
+    .expect("known names");
+    assert!(opts.recipes.is_empty() && opts.faults.is_empty());
+    let m = compare::run(&opts, &|_| {}).expect("runs");
+    let cells: Vec<_> = m.backends.iter().flat_map(|b| &b.cells).collect();
+    assert_eq!(cells.len(), 1);
+    let c = cells[0];
+    assert_eq!(
+        c.command,
+        "cargo run --release -- check reports/scenarios/mysql-unique-key--cleanup-slow-holder.toml"
+    );
+    let sc = locksmith::scenario::MysqlScenario::parse(Path::new("x.toml"), &c.scenario_text)
+        .expect("the cell's scenario parses");
+    let r = sc.space.check();
+    assert_eq!((r.verdict, r.property), (c.verdict, c.property));
+    // The same configuration as the pinned scenario mysql-unique-key-cleanup.
+    assert_eq!(r.states, 280);
+    assert_eq!(c.trace.as_ref().map(|t| t.steps), Some(13));
+}
+
 /// The Redis matrix: a name picks from it alone, its cell is its own
 /// Redis scenario file, and the command beside a committed Redis cell
 /// reproduces its verdict, property, trace length and states.
@@ -165,7 +193,8 @@ fn a_redis_cell_reproduces_by_its_own_scenario_file_and_its_command() {
     assert!(opts.recipes.is_empty() && opts.faults.is_empty());
     let m = compare::run(&opts, &|_| {}).expect("runs");
     assert!(m.cells.is_empty());
-    let c = &m.redis.cells[0];
+    assert_eq!(m.backends.iter().map(|b| b.cells.len()).sum::<usize>(), 1);
+    let c = &m.backends[0].cells[0];
     assert_eq!(
         c.command,
         "cargo run --release -- check reports/scenarios/redis-set-px-del--pause.toml"

@@ -4,8 +4,7 @@
 //! or violated), 2 a cell is incomplete or an input is wrong.
 
 use crate::compare::cell::CellResult;
-use crate::compare::redis_faults::{RedisFaultClass, RedisRow, REDIS_FAULTS, REDIS_ROWS};
-use crate::compare::{self, faults, files, markdown, recipes, Matrix, Options};
+use crate::compare::{self, faults, files, markdown, recipes, Matrix, Options, Picked, BACKENDS};
 use clap::Args;
 use locksmith_model::harness::Verdict;
 use std::path::{Path, PathBuf};
@@ -57,51 +56,79 @@ fn select<T: Clone>(
 
 /// The options for these recipe and fault-class names (all when empty),
 /// writing to `out`, on one thread; an unknown name is an error that lists
-/// the valid ones. A name picks from both matrices: the ZooKeeper recipes
-/// and fault classes, and the Redis ones (`none` and `crash` are columns of
-/// both); a matrix none of whose rows or columns is named is left out.
+/// the valid ones. A name picks from every matrix: the ZooKeeper recipes
+/// and fault classes, and each other backend's (`none` and `crash` are
+/// columns of several); a matrix none of whose rows or columns is named is
+/// left out.
 pub fn options(recipes: &[String], faults: &[String], out: &str) -> Result<Options, String> {
     let rows = recipes::rows()?;
     let all_faults: Vec<&'static faults::FaultClass> = faults::FAULTS.iter().collect();
-    let redis_rows: Vec<&'static RedisRow> = REDIS_ROWS.iter().collect();
-    let redis_faults: Vec<&'static RedisFaultClass> = REDIS_FAULTS.iter().collect();
+    let others: Vec<Picked> = BACKENDS
+        .iter()
+        .map(|&b| Picked {
+            backend: b,
+            recipes: (b.rows)(),
+            faults: (b.faults)(),
+        })
+        .collect();
     let zk_recipe = |n: &str| rows.iter().any(|r| r.id.name() == n);
-    let redis_recipe = |n: &str| redis_rows.iter().any(|r| r.recipe.id() == n);
     let zk_fault = |n: &str| all_faults.iter().any(|f| f.id == n);
-    let redis_fault = |n: &str| redis_faults.iter().any(|f| f.id == n);
-    // Names of either matrix are checked together, so an unknown one lists
+    let its_recipe = |p: &Picked, n: &str| p.recipes.iter().any(|r| r.recipe == n);
+    let its_fault = |p: &Picked, n: &str| p.faults.iter().any(|f| f.id == n);
+    // Names of every matrix are checked together, so an unknown one lists
     // every valid name.
-    let known = |what: &str,
-                 wanted: &[String],
-                 a: &dyn Fn(&str) -> bool,
-                 b: &dyn Fn(&str) -> bool,
-                 names: Vec<&str>| {
-        match wanted.iter().find(|w| !a(w.trim()) && !b(w.trim())) {
+    let known =
+        |what: &str, wanted: &[String], is: &dyn Fn(&str) -> bool, names: Vec<&str>| match wanted
+            .iter()
+            .find(|w| !is(w.trim()))
+        {
             Some(w) => Err(format!(
                 "unknown {what} `{w}`: expected one of {}",
                 names.join(", ")
             )),
             None => Ok(()),
-        }
-    };
-    let recipe_names: Vec<&str> = rows
-        .iter()
-        .map(|r| r.id.name())
-        .chain(redis_rows.iter().map(|r| r.recipe.id()))
-        .collect();
-    known("recipe", recipes, &zk_recipe, &redis_recipe, recipe_names)?;
+        };
+    let mut recipe_names: Vec<&str> = rows.iter().map(|r| r.id.name()).collect();
     let mut fault_names: Vec<&str> = all_faults.iter().map(|f| f.id).collect();
-    fault_names.extend(redis_faults.iter().map(|f| f.id).filter(|f| !zk_fault(f)));
-    known("fault class", faults, &zk_fault, &redis_fault, fault_names)?;
+    for p in &others {
+        recipe_names.extend(p.recipes.iter().map(|r| r.recipe));
+        for f in &p.faults {
+            if !fault_names.contains(&f.id) {
+                fault_names.push(f.id);
+            }
+        }
+    }
+    let any_recipe = |n: &str| zk_recipe(n) || others.iter().any(|p| its_recipe(p, n));
+    let any_fault = |n: &str| zk_fault(n) || others.iter().any(|p| its_fault(p, n));
+    known("recipe", recipes, &any_recipe, recipe_names)?;
+    known("fault class", faults, &any_fault, fault_names)?;
     let only = |wanted: &[String], is: &dyn Fn(&str) -> bool| -> Vec<String> {
         wanted.iter().filter(|w| is(w.trim())).cloned().collect()
     };
-    // Named recipes or faults of the other matrix only: this one is out.
+    // Named recipes or faults of other matrices only: this one is out.
     let left_out = |wanted: &[String], is: &dyn Fn(&str) -> bool| {
         !wanted.is_empty() && !wanted.iter().any(|w| is(w.trim()))
     };
     let zk_out = left_out(recipes, &zk_recipe) || left_out(faults, &zk_fault);
-    let redis_out = left_out(recipes, &redis_recipe) || left_out(faults, &redis_fault);
+    let mut backends = Vec::new();
+    for p in &others {
+        let is_recipe = |n: &str| its_recipe(p, n);
+        let is_fault = |n: &str| its_fault(p, n);
+        let out = left_out(recipes, &is_recipe) || left_out(faults, &is_fault);
+        backends.push(Picked {
+            backend: p.backend,
+            recipes: pick(
+                out,
+                select("recipe", &only(recipes, &is_recipe), &p.recipes, |r| {
+                    r.recipe
+                }),
+            )?,
+            faults: pick(
+                out,
+                select("fault class", &only(faults, &is_fault), &p.faults, |f| f.id),
+            )?,
+        });
+    }
     Ok(Options {
         recipes: pick(
             zk_out,
@@ -113,21 +140,7 @@ pub fn options(recipes: &[String], faults: &[String], out: &str) -> Result<Optio
                 f.id
             }),
         )?,
-        redis_recipes: pick(
-            redis_out,
-            select("recipe", &only(recipes, &redis_recipe), &redis_rows, |r| {
-                r.recipe.id()
-            }),
-        )?,
-        redis_faults: pick(
-            redis_out,
-            select(
-                "fault class",
-                &only(faults, &redis_fault),
-                &redis_faults,
-                |f| f.id,
-            ),
-        )?,
+        backends,
         out: out.to_string(),
         jobs: 1,
     })
@@ -256,7 +269,7 @@ pub fn run(a: &CompareArgs) -> i32 {
     }
     if m.cells
         .iter()
-        .chain(&m.redis.cells)
+        .chain(m.backends.iter().flat_map(|b| &b.cells))
         .any(|c| c.verdict == Verdict::Incomplete)
     {
         2
@@ -279,18 +292,18 @@ fn text(m: &Matrix, out: &Path, files: usize) -> String {
     let faults: Vec<&str> = m.faults.iter().map(|f| f.id).collect();
     let rows: Vec<&str> = m.recipes.iter().map(|r| r.id.name()).collect();
     grid(&mut o, 15, &faults, &rows, &|r, f| m.cell(r, f));
-    if !m.redis.cells.is_empty() {
-        let r = &m.redis;
-        let (holds, violated, incomplete) = compare::redis_pages::counts(r);
+    for r in m.backends.iter().filter(|b| !b.cells.is_empty()) {
+        let (holds, violated, incomplete) = r.counts();
         let _ = writeln!(
             o,
-            "\nRedis: {} recipes × {} fault classes = {} cells: {violated} violated, {holds} hold, {incomplete} incomplete\n",
+            "\n{}: {} recipes × {} fault classes = {} cells: {violated} violated, {holds} hold, {incomplete} incomplete\n",
+            r.backend.name,
             r.recipes.len(),
             r.faults.len(),
             r.cells.len()
         );
         let faults: Vec<&str> = r.faults.iter().map(|f| f.id).collect();
-        let rows: Vec<&str> = r.recipes.iter().map(|x| x.recipe.id()).collect();
+        let rows: Vec<&str> = r.recipes.iter().map(|x| x.recipe).collect();
         let first = rows.iter().map(|x| x.len()).max().unwrap_or(0) + 1;
         grid(&mut o, first, &faults, &rows, &|i, f| r.cell(i, f));
     }

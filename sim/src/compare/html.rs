@@ -171,9 +171,15 @@ pub fn page(m: &Matrix, readme_intro: &str, charts: &[String]) -> String {
         }
         o.push_str("</table>\n");
     }
-    super::redis_pages::html(&mut o, &m.redis, &cell_html);
+    for b in &m.backends {
+        super::backend_pages::html(&mut o, b, &cell_html);
+    }
     o.push_str("<h2>Traces</h2>\n");
-    for c in m.cells.iter().chain(&m.redis.cells) {
+    for c in m
+        .cells
+        .iter()
+        .chain(m.backends.iter().flat_map(|b| &b.cells))
+    {
         let (Some(t), Some(p)) = (&c.trace, c.property) else {
             continue;
         };

@@ -53,8 +53,10 @@ struct Json<'a> {
     summary: Summary,
     cells: &'a [CellResult],
     costs: Vec<&'a CostPoint>,
-    /// The Redis matrix: its own fault classes, recipes and cells.
-    redis: serde_json::Value,
+    /// The other backends' matrices, each under its key (`redis`,
+    /// `mysql`): its own fault classes, recipes and cells.
+    #[serde(flatten)]
+    backends: std::collections::BTreeMap<&'static str, serde_json::Value>,
 }
 
 /// How many cells hold, are violated, are incomplete.
@@ -110,7 +112,11 @@ pub fn value(m: &Matrix) -> serde_json::Value {
         },
         cells: &m.cells,
         costs: m.costs.iter().flat_map(|(_, ps)| ps.iter()).collect(),
-        redis: super::redis_pages::json(&m.redis),
+        backends: m
+            .backends
+            .iter()
+            .map(|b| (b.backend.key, super::backend_pages::json(b)))
+            .collect(),
     };
     serde_json::to_value(&j).unwrap_or(serde_json::Value::Null)
 }

@@ -118,17 +118,21 @@ fn summary_line(m: &Matrix) -> String {
 
 /// The excerpt for the repository's README (links into `reports/`).
 pub fn excerpt(m: &Matrix) -> String {
-    let redis = if m.redis.cells.is_empty() {
-        String::new()
-    } else {
-        format!(
-            "\nRedis locks (their own fault classes): {}\n\n{}",
-            super::redis_pages::summary_line(&m.redis),
-            super::redis_pages::matrix_table(&m.redis, "reports/")
-        )
-    };
+    let others: String = m
+        .backends
+        .iter()
+        .filter(|b| !b.cells.is_empty())
+        .map(|b| {
+            format!(
+                "\n{} locks (their own fault classes): {}\n\n{}",
+                b.backend.name,
+                super::backend_pages::summary_line(b),
+                super::backend_pages::matrix_table(b, "reports/")
+            )
+        })
+        .collect();
     format!(
-        "{}\n\n{}{redis}\nEvery cell, its properties, its reproduce command and the cost charts: [reports/README.md](reports/README.md).\n",
+        "{}\n\n{}{others}\nEvery cell, its properties, its reproduce command and the cost charts: [reports/README.md](reports/README.md).\n",
         summary_line(m),
         matrix_table(m, "reports/")
     )
@@ -155,7 +159,9 @@ pub fn readme(m: &Matrix) -> String {
         recipe_section(&mut o, m, r);
         let _ = row;
     }
-    super::redis_pages::section(&mut o, &m.redis);
+    for b in &m.backends {
+        super::backend_pages::section(&mut o, b);
+    }
     o
 }
 

@@ -6,9 +6,10 @@
 //! - [`faults`]: the registry of fault classes (the matrix's columns);
 //! - [`recipes`]: each recipe's comparison configuration and prose (rows);
 //! - [`cell`]: one cell, as a scenario file, judged;
-//! - [`redis_faults`], [`redis_cell`], [`redis_pages`]: the second matrix,
-//!   Redis recipes × Redis fault classes, every cell judged by the Redis
-//!   checker, drawn in the same pages;
+//! - [`backend`], [`backend_pages`]: the matrices of the other backends,
+//!   each its recipes × its fault classes judged by its own checker, drawn
+//!   in the same pages: [`redis_faults`] and [`redis_cell`] (Redis),
+//!   [`mysql_faults`] and [`mysql_cell`] (MySQL);
 //! - [`costs`], [`charts`]: the cost figures and their SVG charts;
 //! - [`markdown`], [`html`], [`json`]: the report's pages;
 //! - [`files`]: the report as a set of files, written or compared.
@@ -18,6 +19,8 @@
 //! model: no timestamps, no timings (those go to stderr), so `cargo test`
 //! can hold the committed report to what this run produces.
 
+pub mod backend;
+pub mod backend_pages;
 pub mod cell;
 pub mod charts;
 pub mod confirmed;
@@ -27,16 +30,17 @@ pub mod files;
 pub mod html;
 pub mod json;
 pub mod markdown;
+pub mod mysql_cell;
+pub mod mysql_faults;
 pub mod recipes;
 pub mod redis_cell;
 pub mod redis_faults;
-pub mod redis_pages;
 
+use backend::{Backend, BackendMatrix, Fault, Row};
 use cell::CellResult;
 use costs::CostPoint;
 use faults::FaultClass;
 use recipes::RecipeRow;
-use redis_faults::{RedisFaultClass, RedisRow};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -44,9 +48,9 @@ use std::sync::Mutex;
 pub struct Options {
     pub recipes: Vec<RecipeRow>,
     pub faults: Vec<&'static FaultClass>,
-    /// The Redis matrix's rows and columns.
-    pub redis_recipes: Vec<&'static RedisRow>,
-    pub redis_faults: Vec<&'static RedisFaultClass>,
+    /// The other backends' matrices: the rows and columns picked of each
+    /// (a backend with none is left out).
+    pub backends: Vec<Picked>,
     /// The report folder as commands in the report name it (`reports`).
     pub out: String,
     /// Parallel workers (OS threads).
@@ -61,8 +65,8 @@ pub struct Matrix {
     pub cells: Vec<CellResult>,
     /// Per recipe, its cost series.
     pub costs: Vec<(String, Vec<CostPoint>)>,
-    /// The Redis matrix.
-    pub redis: RedisMatrix,
+    /// The other backends' matrices, in [`BACKENDS`]' order.
+    pub backends: Vec<BackendMatrix>,
     /// The report folder as the commands name it.
     pub out: String,
 }
@@ -73,25 +77,22 @@ impl Matrix {
     }
 }
 
-/// The Redis recipes × the Redis fault classes, judged.
-pub struct RedisMatrix {
-    pub recipes: Vec<&'static RedisRow>,
-    pub faults: Vec<&'static RedisFaultClass>,
-    /// Row-major, as [`Matrix::cells`].
-    pub cells: Vec<CellResult>,
-}
+/// Every backend with a matrix of its own, in the report's order.
+pub static BACKENDS: [&Backend; 2] = [&redis_faults::REDIS, &mysql_faults::MYSQL];
 
-impl RedisMatrix {
-    pub fn cell(&self, recipe: usize, fault: usize) -> &CellResult {
-        &self.cells[recipe * self.faults.len() + fault]
-    }
+/// A backend's rows and columns, as picked for a run.
+pub struct Picked {
+    pub backend: &'static Backend,
+    pub recipes: Vec<Row>,
+    pub faults: Vec<Fault>,
 }
 
 /// One unit of work: a cell, or a recipe's cost series.
 enum Job {
     Cell(usize, usize),
     Costs(usize),
-    Redis(usize, usize),
+    /// Backend, recipe, fault.
+    Backend(usize, usize, usize),
 }
 
 /// What a finished job reports to the progress display.
@@ -117,9 +118,11 @@ pub fn run(opts: &Options, done: &(dyn Fn(Done) + Sync)) -> Result<Matrix, Strin
         }
     }
     jobs.extend((0..opts.recipes.len()).map(Job::Costs));
-    for r in 0..opts.redis_recipes.len() {
-        for f in 0..opts.redis_faults.len() {
-            jobs.push(Job::Redis(r, f));
+    for (b, p) in opts.backends.iter().enumerate() {
+        for r in 0..p.recipes.len() {
+            for f in 0..p.faults.len() {
+                jobs.push(Job::Backend(b, r, f));
+            }
         }
     }
     let next = AtomicUsize::new(0);
@@ -148,11 +151,12 @@ pub fn run(opts: &Options, done: &(dyn Fn(Done) + Sync)) -> Result<Matrix, Strin
                     costs::run(row, &opts.out).map(Output::Costs),
                 )
             }
-            Job::Redis(r, f) => {
-                let (row, fault) = (opts.redis_recipes[r], opts.redis_faults[f]);
+            Job::Backend(b, r, f) => {
+                let p = &opts.backends[b];
+                let (recipe, fault) = (p.recipes[r].recipe, p.faults[f].id);
                 (
-                    redis_cell::cell_id(row, fault),
-                    redis_cell::run(row, fault, &opts.out).map(|c| Output::Cell(Box::new(c))),
+                    backend::cell_id(recipe, fault),
+                    (p.backend.run)(recipe, fault, &opts.out).map(|c| Output::Cell(Box::new(c))),
                 )
             }
         };
@@ -178,12 +182,13 @@ pub fn run(opts: &Options, done: &(dyn Fn(Done) + Sync)) -> Result<Matrix, Strin
     });
     let mut cells = Vec::new();
     let mut costs = Vec::new();
-    let mut redis_cells = Vec::new();
+    let mut backend_cells: Vec<Vec<CellResult>> =
+        opts.backends.iter().map(|_| Vec::new()).collect();
     let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
     for (job, out) in jobs.iter().zip(results) {
         match (job, out.ok_or("a worker thread stopped early")??) {
             (Job::Cell(..), Output::Cell(c)) => cells.push(*c),
-            (Job::Redis(..), Output::Cell(c)) => redis_cells.push(*c),
+            (Job::Backend(b, ..), Output::Cell(c)) => backend_cells[*b].push(*c),
             (Job::Costs(r), Output::Costs(ps)) => {
                 costs.push((opts.recipes[*r].id.name().to_string(), ps))
             }
@@ -195,11 +200,17 @@ pub fn run(opts: &Options, done: &(dyn Fn(Done) + Sync)) -> Result<Matrix, Strin
         faults: opts.faults.clone(),
         cells,
         costs,
-        redis: RedisMatrix {
-            recipes: opts.redis_recipes.clone(),
-            faults: opts.redis_faults.clone(),
-            cells: redis_cells,
-        },
+        backends: opts
+            .backends
+            .iter()
+            .zip(backend_cells)
+            .map(|(p, cells)| BackendMatrix {
+                backend: p.backend,
+                recipes: p.recipes.clone(),
+                faults: p.faults.clone(),
+                cells,
+            })
+            .collect(),
         out: opts.out.clone(),
     })
 }
@@ -207,5 +218,9 @@ pub fn run(opts: &Options, done: &(dyn Fn(Done) + Sync)) -> Result<Matrix, Strin
 /// Every job's count, for a progress bar.
 pub fn job_count(opts: &Options) -> usize {
     opts.recipes.len() * (opts.faults.len() + 1)
-        + opts.redis_recipes.len() * opts.redis_faults.len()
+        + opts
+            .backends
+            .iter()
+            .map(|p| p.recipes.len() * p.faults.len())
+            .sum::<usize>()
 }

@@ -4,12 +4,11 @@
 //! lost key). One registry, [`REDIS_FAULTS`], as [`super::faults`] is for
 //! ZooKeeper; every cell is judged by the Redis checker.
 
+use super::backend::{Backend, Fault, Row};
 use locksmith_model::check::redis::RedisSpace;
 use locksmith_model::recipe::redis::RedisRecipe;
-use serde::Serialize;
 
 /// One column of the Redis matrix.
-#[derive(Serialize)]
 pub struct RedisFaultClass {
     /// As `--faults` and file names spell it.
     pub id: &'static str,
@@ -18,7 +17,6 @@ pub struct RedisFaultClass {
     /// The legend's sentence: what strikes, when, how often.
     pub about: &'static str,
     /// Turns the row's configuration into this class's.
-    #[serde(skip)]
     pub apply: fn(&mut RedisSpace),
 }
 
@@ -82,9 +80,8 @@ pub static REDIS_FAULTS: &[RedisFaultClass] = &[
 ];
 
 /// One row of the Redis matrix.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug)]
 pub struct RedisRow {
-    #[serde(serialize_with = "recipe_id")]
     pub recipe: RedisRecipe,
     /// Clients in every cell of the row.
     pub clients: u8,
@@ -92,10 +89,6 @@ pub struct RedisRow {
     pub claim: &'static str,
     /// What to use instead (empty: nothing better here).
     pub instead: &'static str,
-}
-
-fn recipe_id<S: serde::Serializer>(r: &RedisRecipe, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(r.id())
 }
 
 /// Every Redis recipe, in [`RedisRecipe::ALL`]'s order.
@@ -167,3 +160,43 @@ pub fn space(row: &RedisRow) -> RedisSpace {
 pub fn find(id: &str) -> Option<&'static RedisFaultClass> {
     REDIS_FAULTS.iter().find(|f| f.id == id)
 }
+
+/// The Redis matrix, as the report's pages draw it.
+pub static REDIS: Backend = Backend {
+    name: "Redis",
+    key: "redis",
+    intro:
+        "The lease locks of seeds 003 and 004 on the Redis model, each cell judged by the Redis \
+            checker (`locksmith check`: every interleaving of the clients' commands, the server \
+            and time in ticks; shortest traces). Redis's faults are not ZooKeeper's — a Redis \
+            client has no session; its lock ends with a TTL, a clock or a lost key — so they have \
+            a matrix of their own, with the same properties, marks and conventions.",
+    notes: "Unlock by non-owner: a client deletes or overwrites the key another client set in its \
+            current tenure, while that tenure is still valid by the recipe's own rule. Stuck lock: \
+            from some reachable state no client can ever acquire again (reachability, not \"a key \
+            without a TTL\"). Mutual exclusion at the resource and fenced safety are judged in the \
+            fenced column only; orphaned node and herd are ZooKeeper's (n/a).",
+    explored: "the clients, the Redis server and time in ticks",
+    rows: || {
+        REDIS_ROWS
+            .iter()
+            .map(|r| Row {
+                recipe: r.recipe.id(),
+                clients: r.clients,
+                claim: r.claim,
+                instead: r.instead,
+            })
+            .collect()
+    },
+    faults: || {
+        REDIS_FAULTS
+            .iter()
+            .map(|f| Fault {
+                id: f.id,
+                label: f.label,
+                about: f.about,
+            })
+            .collect()
+    },
+    run: super::redis_cell::run,
+};

@@ -1,39 +1,29 @@
-//! The Redis matrix in the report's pages: its Markdown section (matrix,
-//! legend, one table per recipe), its trace pages, its part of the HTML
-//! page and of `compare.json` — with the ZooKeeper matrix's marks, cell
-//! text, trace and reproduce-command conventions.
+//! A backend's matrix (Redis, MySQL) in the report's pages: its Markdown
+//! section (matrix, legend, one table per recipe), its trace pages, its
+//! part of the HTML page and of `compare.json` — with the ZooKeeper
+//! matrix's marks, cell text, trace and reproduce-command conventions.
 
+use super::backend::{BackendMatrix, Fault, Row};
 use super::cell::CellResult;
 use super::html::esc;
 use super::markdown::{cell_text, fit_mermaid, mark, short, source_text, MERMAID_MAX};
-use super::redis_faults::{RedisFaultClass, RedisRow};
-use super::RedisMatrix;
 use locksmith_model::harness::{Property, Verdict};
 use serde::Serialize;
 use std::fmt::Write;
 
-/// How many cells hold, are violated, are incomplete.
-pub fn counts(m: &RedisMatrix) -> (usize, usize, usize) {
-    let n = |v| m.cells.iter().filter(|c| c.verdict == v).count();
-    (
-        n(Verdict::Holds),
-        n(Verdict::Violated),
-        n(Verdict::Incomplete),
-    )
-}
-
-pub fn summary_line(m: &RedisMatrix) -> String {
-    let (holds, violated, incomplete) = counts(m);
+pub fn summary_line(m: &BackendMatrix) -> String {
+    let (holds, violated, incomplete) = m.counts();
     format!(
-        "{} Redis recipes × {} Redis fault classes = {} cells: {violated} violated, {holds} hold, {incomplete} incomplete.",
+        "{} {name} recipes × {} {name} fault classes = {} cells: {violated} violated, {holds} hold, {incomplete} incomplete.",
         m.recipes.len(),
         m.faults.len(),
-        m.cells.len()
+        m.cells.len(),
+        name = m.backend.name
     )
 }
 
-/// The Redis matrix as a GitHub table; links start with `prefix`.
-pub fn matrix_table(m: &RedisMatrix, prefix: &str) -> String {
+/// A backend's matrix as a GitHub table; links start with `prefix`.
+pub fn matrix_table(m: &BackendMatrix, prefix: &str) -> String {
     let mut out = String::from("| recipe |");
     for f in &m.faults {
         let _ = write!(out, " {}<br>*check* |", f.label);
@@ -42,7 +32,7 @@ pub fn matrix_table(m: &RedisMatrix, prefix: &str) -> String {
     out.push_str(&"---|".repeat(m.faults.len()));
     out.push('\n');
     for (r, row) in m.recipes.iter().enumerate() {
-        let _ = write!(out, "| **{}** |", row.recipe.id());
+        let _ = write!(out, "| **{}** |", row.recipe);
         for f in 0..m.faults.len() {
             let _ = write!(out, " {} |", cell_text(m.cell(r, f), prefix));
         }
@@ -52,17 +42,16 @@ pub fn matrix_table(m: &RedisMatrix, prefix: &str) -> String {
 }
 
 /// The section of `reports/README.md`.
-pub fn section(o: &mut String, m: &RedisMatrix) {
+pub fn section(o: &mut String, m: &BackendMatrix) {
     if m.cells.is_empty() {
         return;
     }
+    let b = m.backend;
     let _ = writeln!(
         o,
-        "## Redis locks\n\nThe lease locks of seeds 003 and 004 on the Redis model, each cell judged \
-         by the Redis checker (`locksmith check`: every interleaving of the clients' commands, the \
-         server and time in ticks; shortest traces). Redis's faults are not ZooKeeper's — a Redis \
-         client has no session; its lock ends with a TTL, a clock or a lost key — so they have a \
-         matrix of their own, with the same properties, marks and conventions.\n\n{}\n",
+        "## {} locks\n\n{}\n\n{}\n",
+        b.name,
+        b.intro,
         summary_line(m)
     );
     o.push_str(&matrix_table(m, ""));
@@ -73,23 +62,16 @@ pub fn section(o: &mut String, m: &RedisMatrix) {
     for f in &m.faults {
         let _ = writeln!(o, "| `{}` {} | check | {} |", f.id, f.label, f.about);
     }
-    let _ = writeln!(
-        o,
-        "\nUnlock by non-owner: a client deletes or overwrites the key another client set in its \
-         current tenure, while that tenure is still valid by the recipe's own rule. Stuck lock: \
-         from some reachable state no client can ever acquire again (reachability, not \"a key \
-         without a TTL\"). Mutual exclusion at the resource and fenced safety are judged in the \
-         fenced column only; orphaned node and herd are ZooKeeper's (n/a).\n"
-    );
+    let _ = writeln!(o, "\n{}\n", b.notes);
     for (r, row) in m.recipes.iter().enumerate() {
         recipe_section(o, m, r, row);
     }
 }
 
-fn recipe_section(o: &mut String, m: &RedisMatrix, r: usize, row: &RedisRow) {
-    let _ = writeln!(o, "### {}\n\n{}\n", row.recipe.id(), row.claim);
-    let cells: Vec<(&RedisFaultClass, &CellResult)> = (0..m.faults.len())
-        .map(|f| (m.faults[f], m.cell(r, f)))
+fn recipe_section(o: &mut String, m: &BackendMatrix, r: usize, row: &Row) {
+    let _ = writeln!(o, "### {}\n\n{}\n", row.recipe, row.claim);
+    let cells: Vec<(&Fault, &CellResult)> = (0..m.faults.len())
+        .map(|f| (&m.faults[f], m.cell(r, f)))
         .collect();
     let list = |v: Vec<String>| {
         if v.is_empty() {
@@ -142,8 +124,8 @@ fn recipe_section(o: &mut String, m: &RedisMatrix, r: usize, row: &RedisRow) {
     o.push('\n');
 }
 
-/// The page of a violated Redis cell's shortest trace.
-pub fn trace_page(m: &RedisMatrix, c: &CellResult) -> Option<String> {
+/// The page of a violated cell's shortest trace.
+pub fn trace_page(m: &BackendMatrix, c: &CellResult) -> Option<String> {
     let t = c.trace.as_ref()?;
     let fault = m.faults.iter().find(|f| f.id == c.fault)?;
     let p = c.property?;
@@ -154,8 +136,8 @@ pub fn trace_page(m: &RedisMatrix, c: &CellResult) -> Option<String> {
     let _ = writeln!(
         o,
         "The shortest trace that violates {p}: {} steps, found by breadth-first search of every \
-         interleaving of the clients, the Redis server and time in ticks.\n",
-        t.steps
+         interleaving of {}.\n",
+        t.steps, m.backend.explored
     );
     let _ = writeln!(
         o,
@@ -164,8 +146,8 @@ pub fn trace_page(m: &RedisMatrix, c: &CellResult) -> Option<String> {
     );
     let _ = writeln!(
         o,
-        "Scenario: [{}](../{}) · [back to the matrix](../README.md#redis-locks)\n",
-        c.scenario, c.scenario
+        "Scenario: [{}](../{}) · [back to the matrix](../README.md#{}-locks)\n",
+        c.scenario, c.scenario, m.backend.key
     );
     let _ = writeln!(o, "## Trace\n\n```text\n{}```\n", t.text);
     let (diagram, cut) = fit_mermaid(&t.mermaid);
@@ -181,15 +163,17 @@ pub fn trace_page(m: &RedisMatrix, c: &CellResult) -> Option<String> {
     Some(o)
 }
 
-/// The Redis matrix's part of the HTML page: the matrix, then each
-/// recipe's table (the traces go with the ZooKeeper ones, by cell).
-pub fn html(o: &mut String, m: &RedisMatrix, cell_html: &dyn Fn(&CellResult) -> String) {
+/// A backend's part of the HTML page: the matrix, then each recipe's
+/// table (the traces go with the ZooKeeper ones, by cell).
+pub fn html(o: &mut String, m: &BackendMatrix, cell_html: &dyn Fn(&CellResult) -> String) {
     if m.cells.is_empty() {
         return;
     }
     let _ = writeln!(
         o,
-        "<h2 id=\"redis-locks\">Redis locks</h2>\n<p>{}</p>\n<table><tr><th>recipe</th>",
+        "<h2 id=\"{}-locks\">{} locks</h2>\n<p>{}</p>\n<table><tr><th>recipe</th>",
+        m.backend.key,
+        m.backend.name,
         esc(&summary_line(m))
     );
     for f in &m.faults {
@@ -202,7 +186,7 @@ pub fn html(o: &mut String, m: &RedisMatrix, cell_html: &dyn Fn(&CellResult) -> 
     }
     o.push_str("</tr>\n");
     for (r, row) in m.recipes.iter().enumerate() {
-        let _ = write!(o, "<tr><th>{}</th>", esc(row.recipe.id()));
+        let _ = write!(o, "<tr><th>{}</th>", esc(row.recipe));
         for f in 0..m.faults.len() {
             o.push_str(&cell_html(m.cell(r, f)));
         }
@@ -214,12 +198,7 @@ pub fn html(o: &mut String, m: &RedisMatrix, cell_html: &dyn Fn(&CellResult) -> 
     }
     o.push_str("</ul>\n");
     for (r, row) in m.recipes.iter().enumerate() {
-        let _ = writeln!(
-            o,
-            "<h3>{}</h3><p>{}</p>",
-            esc(row.recipe.id()),
-            esc(row.claim)
-        );
+        let _ = writeln!(o, "<h3>{}</h3><p>{}</p>", esc(row.recipe), esc(row.claim));
         o.push_str("<table><tr><th>fault</th><th>verdict</th>");
         for p in Property::ALL {
             let _ = write!(o, "<th title=\"{}\">{}</th>", esc(p.name()), short(p));
@@ -252,15 +231,15 @@ struct Summary {
 
 #[derive(Serialize)]
 struct Json<'a> {
-    faults: &'a [&'static RedisFaultClass],
-    recipes: &'a [&'static RedisRow],
+    faults: &'a [Fault],
+    recipes: &'a [Row],
     summary: Summary,
     cells: &'a [CellResult],
 }
 
-/// The Redis matrix's part of `compare.json`.
-pub fn json(m: &RedisMatrix) -> serde_json::Value {
-    let (holds, violated, incomplete) = counts(m);
+/// A backend's part of `compare.json`.
+pub fn json(m: &BackendMatrix) -> serde_json::Value {
+    let (holds, violated, incomplete) = m.counts();
     let j = Json {
         faults: &m.faults,
         recipes: &m.recipes,

@@ -1,0 +1,182 @@
+//! The matrices of the backends that are not ZooKeeper — Redis, MySQL:
+//! each has recipes and fault classes of its own (a Redis client has no
+//! session to expire, a database lock has no lease), every cell judged by
+//! its own exhaustive checker, drawn in the same pages with the same marks
+//! ([`super::backend_pages`]).
+//!
+//! A backend is a [`Backend`]: its names and prose, its rows and columns,
+//! and how one cell is judged — written as a scenario file of that backend
+//! and checked by loading that very file, so that the command beside the
+//! cell reproduces it ([`judged`] turns the checker's report into the cell).
+
+use super::cell::{blank, headline, CellResult, CellTrace, PropertyVerdict, Source};
+use locksmith_model::check::trace::Trace;
+use locksmith_model::check::Report;
+use locksmith_model::harness::Verdict;
+use serde::Serialize;
+
+/// A backend's matrix: what it is called, what it says, what it runs.
+pub struct Backend {
+    /// As headings read ("Redis").
+    pub name: &'static str,
+    /// `compare.json`'s key and the section's anchor (`<key>-locks`).
+    pub key: &'static str,
+    /// The section's opening paragraph.
+    pub intro: &'static str,
+    /// The paragraph after the legend: what the properties mean here.
+    pub notes: &'static str,
+    /// What a trace page says the search went through.
+    pub explored: &'static str,
+    /// The rows, in order.
+    pub rows: fn() -> Vec<Row>,
+    /// The columns, in order.
+    pub faults: fn() -> Vec<Fault>,
+    /// Judges the cell (recipe id, fault id); `out` is the report folder
+    /// as the commands name it.
+    pub run: fn(&str, &str, &str) -> Result<CellResult, String>,
+}
+
+/// One row: a recipe.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    pub recipe: &'static str,
+    /// Clients in every cell of the row.
+    pub clients: u8,
+    /// Where the recipe comes from and what it claims.
+    pub claim: &'static str,
+    /// What to use instead (empty: nothing better here).
+    pub instead: &'static str,
+}
+
+/// One column: a fault class.
+#[derive(Clone, Debug, Serialize)]
+pub struct Fault {
+    /// As `--faults` and file names spell it.
+    pub id: &'static str,
+    /// As the column header reads.
+    pub label: &'static str,
+    /// The legend's sentence: what strikes, when, how often.
+    pub about: &'static str,
+}
+
+/// A backend's recipes × its fault classes, judged.
+pub struct BackendMatrix {
+    pub backend: &'static Backend,
+    pub recipes: Vec<Row>,
+    pub faults: Vec<Fault>,
+    /// Row-major, as the ZooKeeper matrix's cells.
+    pub cells: Vec<CellResult>,
+}
+
+impl BackendMatrix {
+    pub fn cell(&self, recipe: usize, fault: usize) -> &CellResult {
+        &self.cells[recipe * self.faults.len() + fault]
+    }
+
+    /// How many cells hold, are violated, are incomplete.
+    pub fn counts(&self) -> (usize, usize, usize) {
+        let n = |v| self.cells.iter().filter(|c| c.verdict == v).count();
+        (
+            n(Verdict::Holds),
+            n(Verdict::Violated),
+            n(Verdict::Incomplete),
+        )
+    }
+}
+
+/// The cell's name, as file names and `--json` spell it.
+pub fn cell_id(recipe: &str, fault: &str) -> String {
+    format!("{recipe}--{fault}")
+}
+
+/// A cell's scenario file up to its backend's table: the generated-file
+/// notice, the fault's sentence as the description, the recipe and sizes.
+pub fn toml_head(recipe: &str, fault: &Fault, clients: u8, acquisitions: u8) -> String {
+    format!(
+        "# {recipe} × {}: a cell of `locksmith compare`, generated; do not edit\n\
+         # (regenerate with `cargo run --release -- compare`).\n\
+         description = {}\nrecipe = \"{recipe}\"\nclients = {clients}\nacquisitions = {acquisitions}\n",
+        fault.label,
+        toml::Value::String(fault.about.to_string()),
+    )
+}
+
+/// A scenario file's `[faults]` table: the budgets above zero, if any.
+pub fn toml_faults(budgets: &[(&str, u8)]) -> String {
+    let mut out = String::new();
+    if budgets.iter().any(|(_, n)| *n > 0) {
+        out.push_str("\n[faults]\n");
+        for (k, n) in budgets.iter().filter(|(_, n)| *n > 0) {
+            out.push_str(&format!("{k} = {n}\n"));
+        }
+    }
+    out
+}
+
+/// What a checker's `report` on the cell `recipe` × `fault` shows: its
+/// verdicts, its headline and, if violated, the headline's shortest trace
+/// (`mermaid` draws it). `scenario` is the cell's file as the report
+/// names it, `text` the file's contents.
+pub struct Judged<'a> {
+    pub recipe: &'a str,
+    pub fault: &'a str,
+    pub scenario: String,
+    pub text: String,
+    pub out: &'a str,
+    pub clients: u8,
+    pub acquisitions: u8,
+}
+
+/// The cell, from the checker's report.
+pub fn judged(j: Judged, report: &Report, mermaid: &dyn Fn(&Trace) -> String) -> CellResult {
+    let id = cell_id(j.recipe, j.fault);
+    let command = format!("cargo run --release -- check {}/{}", j.out, j.scenario);
+    let mut r = blank(
+        Source::Check {
+            clients: j.clients,
+            acquisitions: j.acquisitions,
+            states: report.states,
+            transitions: report.transitions,
+            depth: report.depth,
+            bound: report.bound.clone(),
+        },
+        command.clone(),
+    );
+    r.properties = report
+        .properties
+        .iter()
+        .map(|p| PropertyVerdict {
+            property: p.property,
+            verdict: p.verdict,
+        })
+        .collect();
+    (r.verdict, r.property) = headline(&r.properties);
+    if r.verdict == Verdict::Violated {
+        if let Some(t) = r.property.and_then(|p| report.trace_of(p)) {
+            r.trace = Some(CellTrace {
+                steps: t.steps.len(),
+                seed: None,
+                why: None,
+                page: format!("traces/{id}.md"),
+                command,
+                text: t.text(),
+                mermaid: mermaid(t),
+                fingerprint: String::new(),
+            });
+        }
+    }
+    r.recipe = j.recipe.into();
+    r.fault = j.fault.into();
+    r.scenario = j.scenario;
+    r.scenario_text = j.text;
+    r
+}
+
+/// Breaks the checker's run when the user presses Ctrl-C.
+pub fn interruptible(_: locksmith_model::check::explore::Progress) -> std::ops::ControlFlow<()> {
+    if crate::interrupt::requested() {
+        std::ops::ControlFlow::Break(())
+    } else {
+        std::ops::ControlFlow::Continue(())
+    }
+}

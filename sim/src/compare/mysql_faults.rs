@@ -1,0 +1,149 @@
+//! The MySQL matrix's rows and columns: the database locks of seeds 002
+//! and 003, and the fault classes of a database lock — a lock held by a
+//! row or a row lock, with no lease: what ends a holder's tenure is a
+//! crash, a dropped connection, or the seeds' cleanup job. Every cell is
+//! judged by the MySQL checker.
+
+use super::backend::{Backend, Fault, Row};
+use locksmith_model::check::sql::SqlSpace;
+use locksmith_model::recipe::sql::SqlRecipe;
+
+/// One column of the MySQL matrix.
+pub struct MysqlFaultClass {
+    pub fault: Fault,
+    /// Turns the row's configuration into this class's.
+    pub apply: fn(&mut SqlSpace),
+}
+
+/// Every MySQL fault class, in column order. Time in ticks: a critical
+/// section of 2 (4 for the slow holder), a pause of 4, a lock wait
+/// timeout of 5, the cleanup job after 3 ([`space`]).
+pub static MYSQL_FAULTS: &[MysqlFaultClass] = &[
+    MysqlFaultClass {
+        fault: Fault {
+            id: "none",
+            label: "no fault",
+            about: "no fault: every interleaving of the clients' statements, the server's lock waits and time in ticks (critical section 2 ticks, innodb_lock_wait_timeout 5)",
+        },
+        apply: |_| {},
+    },
+    MysqlFaultClass {
+        fault: Fault {
+            id: "pause",
+            label: "pause",
+            about: "a client's process stops for 4 ticks, once, at any step: it takes no step and its work does not advance; its connection stays open and a statement it sent is still served",
+        },
+        apply: |s| s.faults.pauses = 1,
+    },
+    MysqlFaultClass {
+        fault: Fault {
+            id: "crash",
+            label: "client crash",
+            about: "a client's process crashes once, at any step: its connection closes and the server rolls back its transaction; committed rows stay",
+        },
+        apply: |s| s.faults.crashes = 1,
+    },
+    MysqlFaultClass {
+        fault: Fault {
+            id: "connection-drop",
+            label: "connection dropped",
+            about: "the server drops a client's connection once (KILL, wait_timeout), at any step, while its process keeps working: the transaction rolls back and its row locks go at once; the client learns it from its next statement (2013)",
+        },
+        apply: |s| s.faults.connection_drops = 1,
+    },
+    MysqlFaultClass {
+        fault: Fault {
+            id: "cleanup-slow-holder",
+            label: "cleanup job, slow holder",
+            about: "the seeds' cleanup job (seed 002, line 25) frees a lock row taken 3 ticks ago, with a connection of its own; the holder's critical section lasts 4 ticks (a row lock has no row to clean: the job never fires)",
+        },
+        apply: |s| {
+            s.cleanup_after = Some(3);
+            s.work = 4;
+        },
+    },
+    MysqlFaultClass {
+        fault: Fault {
+            id: "cleanup-crash",
+            label: "cleanup job, client crash",
+            about: "the cleanup job after 3 ticks, critical sections of 2, and one client crash at any step: the job is the seeds' cure for a crashed holder's row",
+        },
+        apply: |s| {
+            s.cleanup_after = Some(3);
+            s.faults.crashes = 1;
+        },
+    },
+];
+
+/// One row of the MySQL matrix.
+pub struct MysqlRow {
+    pub recipe: SqlRecipe,
+    pub clients: u8,
+    pub claim: &'static str,
+    pub instead: &'static str,
+}
+
+/// Every database lock, in [`SqlRecipe::ALL`]'s order.
+pub static MYSQL_ROWS: &[MysqlRow] = &[
+    MysqlRow {
+        recipe: SqlRecipe::UniqueKey,
+        clients: 2,
+        claim: "Seeds 002 (lines 5-27) and 003: a row inserted under a unique key is the lock — `INSERT` acquires (1062 for the others, retried in a loop), `DELETE` releases; every statement autocommit. Claims exactly one `INSERT` succeeds.",
+        instead: "mysql-for-update where a crashed holder must not keep the lock (the server rolls back a dead connection's transaction); it still needs a fence where the server can drop a live holder's connection.",
+    },
+    MysqlRow {
+        recipe: SqlRecipe::ForUpdate,
+        clients: 2,
+        claim: "Seed 003: `START TRANSACTION`, `SELECT … FOR UPDATE` on a lock row that already exists, the work, `COMMIT` — the row lock is the lock, and the server releases it when the connection goes.",
+        instead: "a token the resource checks, where the server can drop a live holder's connection (KILL, wait_timeout); a lock wait timeout longer than any pause.",
+    },
+    MysqlRow {
+        recipe: SqlRecipe::StatusCas,
+        clients: 2,
+        claim: "Seed 003: one row per lock with a status column, taken by `UPDATE … SET status = 1 WHERE status = -1` (one changed row wins) and freed by setting it back.",
+        instead: "mysql-for-update (no row left taken by a dead holder).",
+    },
+];
+
+/// A row's configuration before its column's fault: the comparison's
+/// sizes and times.
+pub fn space(row: &MysqlRow) -> SqlSpace {
+    let mut s = SqlSpace::new(row.recipe);
+    s.clients = row.clients;
+    s.acquisitions = 1;
+    s.work = 2;
+    s.pause = 4;
+    s.lock_wait_timeout = 5;
+    s
+}
+
+/// The MySQL matrix, as the report's pages draw it.
+pub static MYSQL: Backend = Backend {
+    name: "MySQL",
+    key: "mysql",
+    intro: "The database locks of seeds 002 and 003 on the InnoDB model (MariaDB 10.11, held \
+            against a real server: docs/conformance.md), each cell judged by the MySQL checker \
+            (`locksmith check`: every interleaving of the clients' statements, the server's lock \
+            waits and time in ticks; shortest traces). A database lock has no lease: what ends a \
+            holder's tenure is a crash, a dropped connection or the seeds' cleanup job, so these \
+            locks have a matrix of their own, with the same properties, marks and conventions.",
+    notes: "Unlock by non-owner: a client, or the cleanup job, deletes or frees the lock row \
+            another client took in its current tenure. Stuck lock: from some reachable state no \
+            client can ever acquire again. Mutual exclusion at the resource and fenced safety \
+            are not judged by the MySQL checker yet; orphaned node, herd and re-entrancy are \
+            ZooKeeper's (n/a).",
+    explored: "the clients, the InnoDB server and time in ticks",
+    rows: || {
+        MYSQL_ROWS
+            .iter()
+            .map(|r| Row {
+                recipe: r.recipe.id(),
+                clients: r.clients,
+                claim: r.claim,
+                instead: r.instead,
+            })
+            .collect()
+    },
+    faults: || MYSQL_FAULTS.iter().map(|f| f.fault.clone()).collect(),
+    run: super::mysql_cell::run,
+};
