@@ -23,6 +23,7 @@ pub use check_redis::to_text as redis_check_report_text;
 pub use compare::options as compare_options;
 
 use clap::{Parser, Subcommand};
+use real_threads::RealBackend;
 
 /// locksmith finds the bugs in distributed lock recipes before production
 /// does: it runs the recipes engineers copy from blog posts against an
@@ -161,8 +162,12 @@ where
             simulate_redis::load(&a.scenario, a.clients, a.acquisitions).map(drop)
         }
         Command::Replay(a) => simulate::load(&a.scenario, a.clients, a.acquisitions).map(drop),
-        Command::Real(a) if crate::scenario::is_redis(&a.scenario) => real_redis::plan(a).map(drop),
-        Command::Real(a) if crate::scenario::is_mysql(&a.scenario) => real_mysql::plan(a).map(drop),
+        Command::Real(a) if crate::scenario::is_redis(&a.scenario) => {
+            real_redis::Redis::plan(a).map(drop)
+        }
+        Command::Real(a) if crate::scenario::is_mysql(&a.scenario) => {
+            real_mysql::Mysql::plan(a).map(drop)
+        }
         Command::Real(a) => real::plan(a).map(drop),
         Command::Confirm(a) => confirm::plan(a).map(drop),
         Command::Calibrate(a) => calibrate::plan(a),

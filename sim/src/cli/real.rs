@@ -131,10 +131,10 @@ pub fn plan(a: &RealArgs) -> Result<RealConfig, String> {
 /// error (no server, bad scenario, the run's root not deleted), 130 Ctrl-C.
 pub fn run_real(a: &RealArgs) -> i32 {
     if crate::scenario::is_redis(&a.scenario) {
-        return super::real_redis::run(a);
+        return super::real_threads::run::<super::real_redis::Redis>(a);
     }
     if crate::scenario::is_mysql(&a.scenario) {
-        return super::real_mysql::run(a);
+        return super::real_threads::run::<super::real_mysql::Mysql>(a);
     }
     let mut cfg = match plan(a) {
         Ok(c) => c,
@@ -251,30 +251,12 @@ pub fn to_text(a: &RealArgs, cfg: &RealConfig, r: &RealReport) -> String {
         r.elapsed.as_secs_f64()
     );
     let mut out = super::title(a.scenario.display(), cfg.recipe, cfg.clients, &how);
-    match &r.violation {
-        Some((p, why)) => {
-            let _ = writeln!(out, "verdict: violated: {p}");
-            let _ = writeln!(out, "  {why}");
-        }
-        None if r.interrupted => {
-            let _ = writeln!(
-                out,
-                "verdict: incomplete: interrupted (Ctrl-C) after {:.1} s, no overlapping holders and no stall until then",
-                r.elapsed.as_secs_f64()
-            );
-        }
-        None => {
-            let _ = writeln!(
-                out,
-                "verdict: holds (no overlapping holders, no stall) over this run"
-            );
-        }
-    }
-    let _ = writeln!(
-        out,
-        "overlapping holders: {} (most at once: {})",
+    super::real_threads::verdict_lines(
+        &mut out,
+        r.violation.as_ref(),
+        r.interrupted.then_some(r.elapsed),
         r.overlapping_holders(),
-        r.max_holders
+        r.max_holders,
     );
     let _ = writeln!(
         out,

@@ -2,12 +2,14 @@
 //! against a real MariaDB (sim/src/real/mysql).
 
 use super::real::RealArgs;
+use super::real_threads::RealBackend;
 use crate::real::mysql::{run as run_mysql, MysqlRealConfig, MysqlRealReport};
+use crate::real::threads::{Plan, Tally};
 use crate::scenario::AnyScenario;
 use serde_json::json;
 
 /// The run the flags ask for, checked before any connection.
-pub fn plan(a: &RealArgs) -> Result<MysqlRealConfig, String> {
+fn plan(a: &RealArgs) -> Result<MysqlRealConfig, String> {
     let sc = match AnyScenario::load(&a.scenario).map_err(|e| e.to_string())? {
         AnyScenario::Mysql(sc) => sc,
         AnyScenario::ZooKeeper(_) | AnyScenario::Redis(_) => {
@@ -41,41 +43,7 @@ pub fn plan(a: &RealArgs) -> Result<MysqlRealConfig, String> {
     })
 }
 
-/// Exit codes as for ZooKeeper: 0 clean, 1 violated, 2 error, 130 Ctrl-C.
-pub fn run(a: &RealArgs) -> i32 {
-    let mut cfg = match plan(a) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 2;
-        }
-    };
-    crate::interrupt::install();
-    cfg.plan.interrupt = Some(crate::interrupt::shared());
-    match run_mysql(&cfg) {
-        Ok(r) => {
-            if a.json {
-                println!("{}", to_json(a, &cfg, &r));
-            } else {
-                print!("{}", to_text(a, &cfg, &r));
-            }
-            if let Err(e) = &r.cleanup {
-                eprintln!(
-                    "error: the run's table {} could not be dropped: {e}",
-                    r.table
-                );
-                return 2;
-            }
-            super::real_threads::exit_code(&r.run)
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            2
-        }
-    }
-}
-
-pub fn to_json(a: &RealArgs, cfg: &MysqlRealConfig, r: &MysqlRealReport) -> serde_json::Value {
+fn to_json(a: &RealArgs, cfg: &MysqlRealConfig, r: &MysqlRealReport) -> serde_json::Value {
     let mut m = super::real_threads::json_fields(a, cfg.recipe.id(), &cfg.plan, &r.run);
     m.insert("server".into(), json!(cfg.url));
     m.insert("backend".into(), json!("mysql"));
@@ -85,7 +53,7 @@ pub fn to_json(a: &RealArgs, cfg: &MysqlRealConfig, r: &MysqlRealReport) -> serd
     serde_json::Value::Object(m)
 }
 
-pub fn to_text(a: &RealArgs, cfg: &MysqlRealConfig, r: &MysqlRealReport) -> String {
+fn to_text(a: &RealArgs, cfg: &MysqlRealConfig, r: &MysqlRealReport) -> String {
     use std::fmt::Write;
     let p = &cfg.plan;
     let how = format!(
@@ -112,4 +80,43 @@ pub fn to_text(a: &RealArgs, cfg: &MysqlRealConfig, r: &MysqlRealReport) -> Stri
         }
     }
     out
+}
+
+/// `locksmith real --mysql`.
+pub struct Mysql;
+
+impl RealBackend for Mysql {
+    type Config = MysqlRealConfig;
+    type Report = MysqlRealReport;
+
+    fn plan(a: &RealArgs) -> Result<MysqlRealConfig, String> {
+        plan(a)
+    }
+
+    fn plan_mut(cfg: &mut MysqlRealConfig) -> &mut Plan {
+        &mut cfg.plan
+    }
+
+    fn run(cfg: &MysqlRealConfig) -> Result<MysqlRealReport, String> {
+        run_mysql(cfg)
+    }
+
+    fn tally(r: &MysqlRealReport) -> &Tally {
+        &r.run
+    }
+
+    fn leftover(r: &MysqlRealReport) -> Option<String> {
+        r.cleanup
+            .as_ref()
+            .err()
+            .map(|e| format!("the run's table {} could not be dropped: {e}", r.table))
+    }
+
+    fn json(a: &RealArgs, cfg: &MysqlRealConfig, r: &MysqlRealReport) -> serde_json::Value {
+        to_json(a, cfg, r)
+    }
+
+    fn text(a: &RealArgs, cfg: &MysqlRealConfig, r: &MysqlRealReport) -> String {
+        to_text(a, cfg, r)
+    }
 }

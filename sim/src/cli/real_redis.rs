@@ -2,12 +2,14 @@
 //! against a real redis-server (sim/src/real/redis).
 
 use super::real::RealArgs;
+use super::real_threads::RealBackend;
 use crate::real::redis::{run as run_redis, RedisRealConfig, RedisRealReport};
+use crate::real::threads::{Plan, Tally};
 use crate::scenario::AnyScenario;
 use serde_json::json;
 
 /// The run the flags ask for, checked before any connection.
-pub fn plan(a: &RealArgs) -> Result<RedisRealConfig, String> {
+fn plan(a: &RealArgs) -> Result<RedisRealConfig, String> {
     let sc = match AnyScenario::load(&a.scenario).map_err(|e| e.to_string())? {
         AnyScenario::Redis(sc) => sc,
         AnyScenario::ZooKeeper(_) | AnyScenario::Mysql(_) => {
@@ -46,38 +48,7 @@ pub fn plan(a: &RealArgs) -> Result<RedisRealConfig, String> {
     })
 }
 
-/// Exit codes as for ZooKeeper: 0 clean, 1 violated, 2 error, 130 Ctrl-C.
-pub fn run(a: &RealArgs) -> i32 {
-    let mut cfg = match plan(a) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 2;
-        }
-    };
-    crate::interrupt::install();
-    cfg.plan.interrupt = Some(crate::interrupt::shared());
-    match run_redis(&cfg) {
-        Ok(r) => {
-            if a.json {
-                println!("{}", to_json(a, &cfg, &r));
-            } else {
-                print!("{}", to_text(a, &cfg, &r));
-            }
-            if let Err(e) = &r.cleanup {
-                eprintln!("error: the run's key {} could not be deleted: {e}", r.key);
-                return 2;
-            }
-            super::real_threads::exit_code(&r.run)
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            2
-        }
-    }
-}
-
-pub fn to_json(a: &RealArgs, cfg: &RedisRealConfig, r: &RedisRealReport) -> serde_json::Value {
+fn to_json(a: &RealArgs, cfg: &RedisRealConfig, r: &RedisRealReport) -> serde_json::Value {
     let mut m = super::real_threads::json_fields(a, cfg.recipe.id(), &cfg.plan, &r.run);
     m.insert("server".into(), json!(cfg.addr));
     m.insert("backend".into(), json!("redis"));
@@ -87,7 +58,7 @@ pub fn to_json(a: &RealArgs, cfg: &RedisRealConfig, r: &RedisRealReport) -> serd
     serde_json::Value::Object(m)
 }
 
-pub fn to_text(a: &RealArgs, cfg: &RedisRealConfig, r: &RedisRealReport) -> String {
+fn to_text(a: &RealArgs, cfg: &RedisRealConfig, r: &RedisRealReport) -> String {
     use std::fmt::Write;
     let p = &cfg.plan;
     let how = format!(
@@ -110,4 +81,43 @@ pub fn to_text(a: &RealArgs, cfg: &RedisRealConfig, r: &RedisRealReport) -> Stri
         }
     }
     out
+}
+
+/// `locksmith real --redis`.
+pub struct Redis;
+
+impl RealBackend for Redis {
+    type Config = RedisRealConfig;
+    type Report = RedisRealReport;
+
+    fn plan(a: &RealArgs) -> Result<RedisRealConfig, String> {
+        plan(a)
+    }
+
+    fn plan_mut(cfg: &mut RedisRealConfig) -> &mut Plan {
+        &mut cfg.plan
+    }
+
+    fn run(cfg: &RedisRealConfig) -> Result<RedisRealReport, String> {
+        run_redis(cfg)
+    }
+
+    fn tally(r: &RedisRealReport) -> &Tally {
+        &r.run
+    }
+
+    fn leftover(r: &RedisRealReport) -> Option<String> {
+        r.cleanup
+            .as_ref()
+            .err()
+            .map(|e| format!("the run's key {} could not be deleted: {e}", r.key))
+    }
+
+    fn json(a: &RealArgs, cfg: &RedisRealConfig, r: &RedisRealReport) -> serde_json::Value {
+        to_json(a, cfg, r)
+    }
+
+    fn text(a: &RealArgs, cfg: &RedisRealConfig, r: &RedisRealReport) -> String {
+        to_text(a, cfg, r)
+    }
 }

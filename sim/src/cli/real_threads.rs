@@ -4,6 +4,7 @@
 
 use super::real::RealArgs;
 use crate::real::threads::{Plan, Tally};
+use locksmith_model::harness::Property;
 use serde_json::{json, Map, Value};
 use std::fmt::Write;
 use std::time::Duration;
@@ -21,8 +22,57 @@ pub fn plan(a: &RealArgs, clients: usize) -> Plan {
     }
 }
 
+/// A thread-per-client backend's `real` command: its run, as planned from
+/// the flags, and its report.
+pub trait RealBackend {
+    type Config;
+    type Report;
+    /// The run the flags ask for, checked before any connection.
+    fn plan(a: &RealArgs) -> Result<Self::Config, String>;
+    fn plan_mut(cfg: &mut Self::Config) -> &mut Plan;
+    /// `Err` only when the run could not start or a connection failed.
+    fn run(cfg: &Self::Config) -> Result<Self::Report, String>;
+    fn tally(r: &Self::Report) -> &Tally;
+    /// What the run created and could not remove, and why.
+    fn leftover(r: &Self::Report) -> Option<String>;
+    fn json(a: &RealArgs, cfg: &Self::Config, r: &Self::Report) -> Value;
+    fn text(a: &RealArgs, cfg: &Self::Config, r: &Self::Report) -> String;
+}
+
+/// Runs the command; exit codes as for ZooKeeper: 0 clean, 1 violated, 2
+/// error (what the run created not removed included), 130 Ctrl-C.
+pub fn run<B: RealBackend>(a: &RealArgs) -> i32 {
+    let mut cfg = match B::plan(a) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    crate::interrupt::install();
+    B::plan_mut(&mut cfg).interrupt = Some(crate::interrupt::shared());
+    match B::run(&cfg) {
+        Ok(r) => {
+            if a.json {
+                println!("{}", B::json(a, &cfg, &r));
+            } else {
+                print!("{}", B::text(a, &cfg, &r));
+            }
+            if let Some(e) = B::leftover(&r) {
+                eprintln!("error: {e}");
+                return 2;
+            }
+            exit_code(B::tally(&r))
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
 /// 0 clean, 1 violated, 130 Ctrl-C (a failed cleanup is the caller's 2).
-pub fn exit_code(r: &Tally) -> i32 {
+fn exit_code(r: &Tally) -> i32 {
     if r.violation.is_some() {
         1
     } else if r.interrupted {
@@ -83,29 +133,12 @@ fn exceptions(r: &Tally) -> Vec<String> {
 
 /// The text report's verdict and figures, after the caller's title line.
 pub fn text(out: &mut String, r: &Tally) {
-    match &r.violation {
-        Some((p, why)) => {
-            let _ = writeln!(out, "verdict: violated: {p}");
-            let _ = writeln!(out, "  {why}");
-        }
-        None if r.interrupted => {
-            let _ = writeln!(
-                out,
-                "verdict: incomplete: interrupted (Ctrl-C) after {:.1} s, no overlapping holders and no stall until then",
-                r.elapsed.as_secs_f64()
-            );
-        }
-        None => {
-            let _ = writeln!(
-                out,
-                "verdict: holds (no overlapping holders, no stall) over this run"
-            );
-        }
-    }
-    let _ = writeln!(
+    verdict_lines(
         out,
-        "overlapping holders: {} (most at once: {})",
-        r.overlapping_holders, r.max_holders
+        r.violation.as_ref(),
+        r.interrupted.then_some(r.elapsed),
+        r.overlapping_holders,
+        r.max_holders,
     );
     let _ = writeln!(
         out,
@@ -128,4 +161,38 @@ pub fn text(out: &mut String, r: &Tally) {
             exceptions(r).join("; ")
         );
     }
+}
+
+/// A real run's verdict and its overlap line, for every backend:
+/// `interrupted` is how long it ran if Ctrl-C stopped it.
+pub fn verdict_lines(
+    out: &mut String,
+    violation: Option<&(Property, String)>,
+    interrupted: Option<Duration>,
+    overlapping: u64,
+    most: usize,
+) {
+    match (violation, interrupted) {
+        (Some((p, why)), _) => {
+            let _ = writeln!(out, "verdict: violated: {p}");
+            let _ = writeln!(out, "  {why}");
+        }
+        (None, Some(after)) => {
+            let _ = writeln!(
+                out,
+                "verdict: incomplete: interrupted (Ctrl-C) after {:.1} s, no overlapping holders and no stall until then",
+                after.as_secs_f64()
+            );
+        }
+        (None, None) => {
+            let _ = writeln!(
+                out,
+                "verdict: holds (no overlapping holders, no stall) over this run"
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "overlapping holders: {overlapping} (most at once: {most})"
+    );
 }

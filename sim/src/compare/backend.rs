@@ -9,11 +9,13 @@
 //! and checked by loading that very file, so that the command beside the
 //! cell reproduces it ([`judged`] turns the checker's report into the cell).
 
-use super::cell::{blank, headline, CellResult, CellTrace, PropertyVerdict, Source};
+use super::cell::{checked, CellResult};
 use locksmith_model::check::trace::Trace;
 use locksmith_model::check::Report;
 use locksmith_model::harness::Verdict;
 use serde::Serialize;
+use std::path::Path;
+use std::time::Instant;
 
 /// A backend's matrix: what it is called, what it says, what it runs.
 pub struct Backend {
@@ -131,45 +133,58 @@ pub struct Judged<'a> {
 pub fn judged(j: Judged, report: &Report, mermaid: &dyn Fn(&Trace) -> String) -> CellResult {
     let id = cell_id(j.recipe, j.fault);
     let command = format!("cargo run --release -- check {}/{}", j.out, j.scenario);
-    let mut r = blank(
-        Source::Check {
-            clients: j.clients,
-            acquisitions: j.acquisitions,
-            states: report.states,
-            transitions: report.transitions,
-            depth: report.depth,
-            bound: report.bound.clone(),
-        },
-        command.clone(),
+    let page = format!("traces/{id}.md");
+    let mut r = checked(
+        report,
+        (j.clients, j.acquisitions),
+        command,
+        page,
+        mermaid,
+        &|_| String::new(),
     );
-    r.properties = report
-        .properties
-        .iter()
-        .map(|p| PropertyVerdict {
-            property: p.property,
-            verdict: p.verdict,
-        })
-        .collect();
-    (r.verdict, r.property) = headline(&r.properties);
-    if r.verdict == Verdict::Violated {
-        if let Some(t) = r.property.and_then(|p| report.trace_of(p)) {
-            r.trace = Some(CellTrace {
-                steps: t.steps.len(),
-                seed: None,
-                why: None,
-                page: format!("traces/{id}.md"),
-                command,
-                text: t.text(),
-                mermaid: mermaid(t),
-                fingerprint: String::new(),
-            });
-        }
-    }
     r.recipe = j.recipe.into();
     r.fault = j.fault.into();
     r.scenario = j.scenario;
     r.scenario_text = j.text;
     r
+}
+
+/// Runs the cell `recipe` × `fault` whose scenario file is `text`:
+/// `check` loads the file as `locksmith check` does and explores it,
+/// returning the report, the clients and rounds, and how its traces are
+/// drawn. `out` is the report folder as the commands name it.
+pub fn run_cell(
+    recipe: &str,
+    fault: &str,
+    out: &str,
+    text: String,
+    check: impl FnOnce(&Path, &str) -> Result<Checked, String>,
+) -> Result<CellResult, String> {
+    let started = Instant::now();
+    let scenario = format!("scenarios/{}.toml", cell_id(recipe, fault));
+    let path = format!("{out}/{scenario}");
+    let c = check(Path::new(&path), &text)?;
+    let j = Judged {
+        recipe,
+        fault,
+        scenario,
+        text,
+        out,
+        clients: c.clients,
+        acquisitions: c.acquisitions,
+    };
+    let mut r = judged(j, &c.report, &*c.mermaid);
+    r.elapsed_ms = started.elapsed().as_millis();
+    Ok(r)
+}
+
+/// A cell's scenario, explored by its backend's checker.
+pub struct Checked {
+    pub report: Report,
+    pub clients: u8,
+    pub acquisitions: u8,
+    /// Draws one of its traces as a Mermaid sequence diagram.
+    pub mermaid: Box<dyn Fn(&Trace) -> String>,
 }
 
 /// Breaks the checker's run when the user presses Ctrl-C.

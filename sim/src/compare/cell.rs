@@ -9,7 +9,8 @@ use crate::scenario::Scenario;
 use crate::sim_settings::SimSettings;
 use crate::simulate::sweep::{sweep, SweepOptions};
 use crate::simulate::{run_seed, SimConfig};
-use locksmith_model::check::{check_with_progress, FaultBudget};
+use locksmith_model::check::trace::Trace;
+use locksmith_model::check::{check_with_progress, FaultBudget, Report};
 use locksmith_model::harness::{Property, Verdict, Writes};
 use locksmith_model::recipe::RecipeId;
 use serde::Serialize;
@@ -289,10 +290,32 @@ fn run_check(sc: &Scenario, path: &str, page: String) -> CellResult {
         }
     });
     let command = format!("cargo run --release -- check {path}");
+    let c = &sc.check;
+    checked(
+        &report,
+        (c.clients, c.acquisitions),
+        command,
+        page,
+        &|t| t.mermaid(c.clients),
+        &|t| super::confirmed::of_trace(&t.steps),
+    )
+}
+
+/// The cell a checker's `report` makes: its verdicts, its headline and,
+/// if violated, the headline's shortest trace (on `page`, drawn by
+/// `mermaid`, with its `fingerprint`). `size` is (clients, rounds).
+pub(super) fn checked(
+    report: &Report,
+    size: (u8, u8),
+    command: String,
+    page: String,
+    mermaid: &dyn Fn(&Trace) -> String,
+    fingerprint: &dyn Fn(&Trace) -> String,
+) -> CellResult {
     let mut r = blank(
         Source::Check {
-            clients: sc.check.clients,
-            acquisitions: sc.check.acquisitions,
+            clients: size.0,
+            acquisitions: size.1,
             states: report.states,
             transitions: report.transitions,
             depth: report.depth,
@@ -318,8 +341,8 @@ fn run_check(sc: &Scenario, path: &str, page: String) -> CellResult {
                 page,
                 command,
                 text: t.text(),
-                mermaid: t.mermaid(sc.check.clients),
-                fingerprint: super::confirmed::of_trace(&t.steps),
+                mermaid: mermaid(t),
+                fingerprint: fingerprint(t),
             });
         }
     }

@@ -2,14 +2,12 @@
 //! class, written as a MySQL scenario file and judged by loading that very
 //! file as `locksmith check` loads it.
 
-use super::backend::{cell_id, interruptible, judged, toml_faults, toml_head, Fault, Judged};
+use super::backend::{interruptible, run_cell, toml_faults, toml_head, Checked, Fault};
 use super::cell::CellResult;
 use super::mysql_faults::{space, MYSQL_FAULTS, MYSQL_ROWS};
 use crate::scenario::MysqlScenario;
 use locksmith_model::check::sql::trace::mermaid;
 use locksmith_model::check::sql::SqlSpace;
-use std::path::Path;
-use std::time::Instant;
 
 /// The scenario file of `s` (a row's configuration under `fault`).
 pub fn to_toml(s: &SqlSpace, fault: &Fault) -> String {
@@ -37,33 +35,25 @@ pub fn to_toml(s: &SqlSpace, fault: &Fault) -> String {
 /// Runs the cell `recipe` × `fault` (ids of [`MYSQL_ROWS`] and
 /// [`MYSQL_FAULTS`]); `out` is the report folder as the commands name it.
 pub fn run(recipe: &str, fault: &str, out: &str) -> Result<CellResult, String> {
-    let started = Instant::now();
-    let row = MYSQL_ROWS
-        .iter()
-        .find(|r| r.recipe.id() == recipe)
-        .ok_or_else(|| format!("no MySQL recipe `{recipe}`"))?;
     let class = MYSQL_FAULTS
         .iter()
         .find(|f| f.fault.id == fault)
         .ok_or_else(|| format!("no MySQL fault class `{fault}`"))?;
-    let mut s = space(row);
+    let mut s = MYSQL_ROWS
+        .iter()
+        .find(|r| r.recipe == recipe)
+        .and_then(space)
+        .ok_or_else(|| format!("no MySQL recipe `{recipe}`"))?;
     (class.apply)(&mut s);
     let text = to_toml(&s, &class.fault);
-    let scenario = format!("scenarios/{}.toml", cell_id(recipe, fault));
-    let path = format!("{out}/{scenario}");
-    let sc = MysqlScenario::parse(Path::new(&path), &text).map_err(|e| e.to_string())?;
-    let report = sc.space.check_with_progress(&mut interruptible);
-    let clients = sc.space.clients;
-    let j = Judged {
-        recipe,
-        fault,
-        scenario,
-        text,
-        out,
-        clients,
-        acquisitions: sc.space.acquisitions,
-    };
-    let mut r = judged(j, &report, &|t| mermaid(t, clients));
-    r.elapsed_ms = started.elapsed().as_millis();
-    Ok(r)
+    run_cell(recipe, fault, out, text, |path, text| {
+        let sc = MysqlScenario::parse(path, text).map_err(|e| e.to_string())?;
+        let clients = sc.space.clients;
+        Ok(Checked {
+            report: sc.space.check_with_progress(&mut interruptible),
+            clients,
+            acquisitions: sc.space.acquisitions,
+            mermaid: Box::new(move |t| mermaid(t, clients)),
+        })
+    })
 }

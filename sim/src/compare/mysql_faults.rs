@@ -75,30 +75,22 @@ pub static MYSQL_FAULTS: &[MysqlFaultClass] = &[
     },
 ];
 
-/// One row of the MySQL matrix.
-pub struct MysqlRow {
-    pub recipe: SqlRecipe,
-    pub clients: u8,
-    pub claim: &'static str,
-    pub instead: &'static str,
-}
-
 /// Every database lock, in [`SqlRecipe::ALL`]'s order.
-pub static MYSQL_ROWS: &[MysqlRow] = &[
-    MysqlRow {
-        recipe: SqlRecipe::UniqueKey,
+pub static MYSQL_ROWS: &[Row] = &[
+    Row {
+        recipe: "mysql-unique-key",
         clients: 2,
         claim: "Seeds 002 (lines 5-27) and 003: a row inserted under a unique key is the lock — `INSERT` acquires (1062 for the others, retried in a loop), `DELETE` releases; every statement autocommit. Claims exactly one `INSERT` succeeds.",
         instead: "mysql-for-update where a crashed holder must not keep the lock (the server rolls back a dead connection's transaction); it still needs a fence where the server can drop a live holder's connection.",
     },
-    MysqlRow {
-        recipe: SqlRecipe::ForUpdate,
+    Row {
+        recipe: "mysql-for-update",
         clients: 2,
         claim: "Seed 003: `START TRANSACTION`, `SELECT … FOR UPDATE` on a lock row that already exists, the work, `COMMIT` — the row lock is the lock, and the server releases it when the connection goes.",
         instead: "a token the resource checks, where the server can drop a live holder's connection (KILL, wait_timeout); a lock wait timeout longer than any pause.",
     },
-    MysqlRow {
-        recipe: SqlRecipe::StatusCas,
+    Row {
+        recipe: "mysql-status-cas",
         clients: 2,
         claim: "Seed 003: one row per lock with a status column, taken by `UPDATE … SET status = 1 WHERE status = -1` (one changed row wins) and freed by setting it back.",
         instead: "mysql-for-update (no row left taken by a dead holder).",
@@ -106,15 +98,15 @@ pub static MYSQL_ROWS: &[MysqlRow] = &[
 ];
 
 /// A row's configuration before its column's fault: the comparison's
-/// sizes and times.
-pub fn space(row: &MysqlRow) -> SqlSpace {
-    let mut s = SqlSpace::new(row.recipe);
+/// sizes and times (`None`: not a MySQL recipe).
+pub fn space(row: &Row) -> Option<SqlSpace> {
+    let mut s = SqlSpace::new(SqlRecipe::parse(row.recipe)?);
     s.clients = row.clients;
     s.acquisitions = 1;
     s.work = 2;
     s.pause = 4;
     s.lock_wait_timeout = 5;
-    s
+    Some(s)
 }
 
 /// The MySQL matrix, as the report's pages draw it.
@@ -133,17 +125,7 @@ pub static MYSQL: Backend = Backend {
             are not judged by the MySQL checker yet; orphaned node, herd and re-entrancy are \
             ZooKeeper's (n/a).",
     explored: "the clients, the InnoDB server and time in ticks",
-    rows: || {
-        MYSQL_ROWS
-            .iter()
-            .map(|r| Row {
-                recipe: r.recipe.id(),
-                clients: r.clients,
-                claim: r.claim,
-                instead: r.instead,
-            })
-            .collect()
-    },
+    rows: || MYSQL_ROWS.to_vec(),
     faults: || MYSQL_FAULTS.iter().map(|f| f.fault.clone()).collect(),
     run: super::mysql_cell::run,
 };

@@ -3,14 +3,12 @@
 //! file as `locksmith check` loads it — so the command beside the cell
 //! reproduces it.
 
-use super::backend::{cell_id, interruptible, judged, toml_faults, toml_head, Fault, Judged};
+use super::backend::{interruptible, run_cell, toml_faults, toml_head, Checked, Fault};
 use super::cell::CellResult;
 use super::redis_faults::{find, space, RedisFaultClass, REDIS_ROWS};
 use crate::scenario::RedisScenario;
 use locksmith_model::check::redis::trace::mermaid;
 use locksmith_model::check::redis::RedisSpace;
-use std::path::Path;
-use std::time::Instant;
 
 /// The scenario file of `s` (a row's configuration under `fault`).
 pub fn to_toml(s: &RedisSpace, fault: &RedisFaultClass) -> String {
@@ -47,32 +45,25 @@ pub fn to_toml(s: &RedisSpace, fault: &RedisFaultClass) -> String {
 }
 
 /// Runs the cell `recipe` × `fault` (ids of [`REDIS_ROWS`] and
-/// [`REDIS_FAULTS`]); `out` is the report folder as the commands name it.
+/// [`REDIS_FAULTS`](super::redis_faults::REDIS_FAULTS)); `out` is the
+/// report folder as the commands name it.
 pub fn run(recipe: &str, fault: &str, out: &str) -> Result<CellResult, String> {
-    let started = Instant::now();
     let row = REDIS_ROWS
         .iter()
         .find(|r| r.recipe.id() == recipe)
         .ok_or_else(|| format!("no Redis recipe `{recipe}`"))?;
-    let fault = find(fault).ok_or_else(|| format!("no Redis fault class `{fault}`"))?;
+    let class = find(fault).ok_or_else(|| format!("no Redis fault class `{fault}`"))?;
     let mut s = space(row);
-    (fault.apply)(&mut s);
-    let text = to_toml(&s, fault);
-    let scenario = format!("scenarios/{}.toml", cell_id(recipe, fault.id));
-    let path = format!("{out}/{scenario}");
-    let sc = RedisScenario::parse(Path::new(&path), &text).map_err(|e| e.to_string())?;
-    let report = sc.space.check_with_progress(&mut interruptible);
-    let clients = sc.space.clients;
-    let j = Judged {
-        recipe,
-        fault: fault.id,
-        scenario,
-        text,
-        out,
-        clients,
-        acquisitions: sc.space.acquisitions,
-    };
-    let mut r = judged(j, &report, &|t| mermaid(t, clients));
-    r.elapsed_ms = started.elapsed().as_millis();
-    Ok(r)
+    (class.apply)(&mut s);
+    let text = to_toml(&s, class);
+    run_cell(recipe, fault, out, text, |path, text| {
+        let sc = RedisScenario::parse(path, text).map_err(|e| e.to_string())?;
+        let clients = sc.space.clients;
+        Ok(Checked {
+            report: sc.space.check_with_progress(&mut interruptible),
+            clients,
+            acquisitions: sc.space.acquisitions,
+            mermaid: Box::new(move |t| mermaid(t, clients)),
+        })
+    })
 }
