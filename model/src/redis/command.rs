@@ -14,6 +14,13 @@ pub const COMPARE_AND_DELETE_LUA: &str = r#"if redis.call("get",KEYS[1]) == ARGV
 /// `EVAL <this> 1 key token ms`.
 pub const COMPARE_AND_EXTEND_LUA: &str = r#"if redis.call("get",KEYS[1]) == ARGV[1] then return redis.call("pexpire",KEYS[1],ARGV[2]) else return 0 end"#;
 
+/// The lock-with-a-token script (seed 003's line 217, atomically): set the
+/// lock as `SET key token NX PX ms` does and, only if it was set, bump the
+/// fencing counter and return it: `EVAL <this> 2 key fence token ms`. The
+/// token is then the lock's own version, in the order the server granted
+/// the lock — not a second command a pause can fall between.
+pub const SET_NX_PX_INCR_LUA: &str = r#"if redis.call("set",KEYS[1],ARGV[1],"NX","PX",ARGV[2]) then return redis.call("incr",KEYS[2]) else return false end"#;
+
 /// SET's condition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub enum SetCondition {
@@ -72,6 +79,16 @@ pub enum Command {
     /// `EVAL` [`COMPARE_AND_EXTEND_LUA`] `1 key value ms`: PEXPIRE's reply
     /// if the key held exactly `value`, 0 otherwise.
     CompareAndExtend { key: Key, value: Value, ms: i64 },
+    /// `EVAL` [`SET_NX_PX_INCR_LUA`] `2 key fence value ms`: `INCR
+    /// fence`'s reply if `SET key value NX PX ms` set the key, nil if the
+    /// key exists (SET's error, or INCR's after the key was set, as the
+    /// script raises it).
+    SetNxPxIncr {
+        key: Key,
+        value: Value,
+        ms: i64,
+        fence: Key,
+    },
 }
 
 impl Command {
@@ -88,7 +105,8 @@ impl Command {
             | Command::PTtl { key }
             | Command::Incr { key }
             | Command::CompareAndDelete { key, .. }
-            | Command::CompareAndExtend { key, .. } => key,
+            | Command::CompareAndExtend { key, .. }
+            | Command::SetNxPxIncr { key, .. } => key,
         }
     }
 
@@ -105,6 +123,7 @@ impl Command {
             (self, reply),
             (Command::GetSet { .. }, Reply::Bulk(_) | Reply::Nil)
                 | (Command::Set { .. }, Reply::Ok)
+                | (Command::SetNxPxIncr { .. }, Reply::Int(_))
         );
         before != after || (stored && after.is_some())
     }
@@ -151,6 +170,12 @@ impl fmt::Display for Command {
             Command::CompareAndExtend { key, value, ms } => {
                 write!(f, "EVAL compare-and-extend {key} {value} {ms}")
             }
+            Command::SetNxPxIncr {
+                key,
+                value,
+                ms,
+                fence,
+            } => write!(f, "EVAL set-nx-px-incr {key} {fence} {value} {ms}"),
         }
     }
 }

@@ -46,7 +46,10 @@ pub mod reply;
 pub mod server;
 pub mod value;
 
-pub use command::{Command, Expiry, SetCondition, COMPARE_AND_DELETE_LUA, COMPARE_AND_EXTEND_LUA};
+pub use command::{
+    Command, Expiry, SetCondition, COMPARE_AND_DELETE_LUA, COMPARE_AND_EXTEND_LUA,
+    SET_NX_PX_INCR_LUA,
+};
 pub use key::Key;
 pub use keyspace::{Entry, Keyspace};
 pub use reply::{RedisError, Reply};

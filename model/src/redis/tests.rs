@@ -294,6 +294,49 @@ fn compare_and_extend_renews_only_the_callers_lease() {
 }
 
 #[test]
+fn set_nx_px_incr_takes_the_lock_and_its_token_in_one_command() {
+    let mut s = RedisServer::new();
+    let fence = Key::new("fence");
+    let lock = |v: i64| Command::SetNxPxIncr {
+        key: k(),
+        value: Value::Int(v),
+        ms: 100,
+        fence: fence.clone(),
+    };
+    assert_eq!(s.apply(&lock(1)), Reply::Int(1), "set, first token");
+    assert_eq!(s.apply(&pttl()), Reply::Int(100));
+    assert_eq!(s.apply(&lock(2)), Reply::Nil, "taken: no token drawn");
+    assert_eq!(
+        s.apply(&Command::Get { key: fence.clone() }),
+        Reply::Bulk(Value::Int(1))
+    );
+    s.advance(101);
+    assert_eq!(s.apply(&lock(2)), Reply::Int(2), "expired: the next token");
+    assert_eq!(s.apply(&get()), Reply::Bulk(Value::Int(2)));
+    // INCR's error comes after the SET, which stays (a script is not
+    // rolled back).
+    s.apply(&Command::Del { key: k() });
+    s.apply(&Command::Set {
+        key: fence.clone(),
+        value: Value::text("x"),
+        condition: SetCondition::Always,
+        expiry: None,
+    });
+    assert!(matches!(s.apply(&lock(3)), Reply::Err(_)));
+    assert_eq!(s.apply(&get()), Reply::Bulk(Value::Int(3)));
+    // The token goes through Lua's doubles: past 2^63 it comes back as
+    // i64::MIN, as on a real redis-server.
+    s.apply(&Command::Del { key: k() });
+    s.apply(&Command::Set {
+        key: fence.clone(),
+        value: Value::text(&(i64::MAX - 1).to_string()),
+        condition: SetCondition::Always,
+        expiry: None,
+    });
+    assert_eq!(s.apply(&lock(4)), Reply::Int(i64::MIN));
+}
+
+#[test]
 fn del_counts_what_it_removed() {
     let mut s = RedisServer::new();
     assert_eq!(s.apply(&Command::Del { key: k() }), Reply::Int(0));
@@ -367,6 +410,10 @@ fn the_scripts_are_the_standard_ones() {
     assert_eq!(
         COMPARE_AND_EXTEND_LUA,
         "if redis.call(\"get\",KEYS[1]) == ARGV[1] then return redis.call(\"pexpire\",KEYS[1],ARGV[2]) else return 0 end"
+    );
+    assert_eq!(
+        SET_NX_PX_INCR_LUA,
+        "if redis.call(\"set\",KEYS[1],ARGV[1],\"NX\",\"PX\",ARGV[2]) then return redis.call(\"incr\",KEYS[2]) else return false end"
     );
 }
 

@@ -170,5 +170,39 @@ pub fn fixed_cases() -> Vec<(&'static str, Vec<Step>)> {
                 get(),
             ],
         ),
+        (
+            "the lock-with-a-token script: a token only when it sets the key",
+            vec![
+                send(lock_with_token(1)),
+                pttl(),
+                send(lock_with_token(2)),
+                send(Command::Get {
+                    key: Key::new("fence"),
+                }),
+                send(Command::Del { key: k() }),
+                send(lock_with_token(3)),
+                get(),
+                // INCR fails on text after the SET: the key stays set.
+                send(Command::Del { key: k() }),
+                send(Command::Set {
+                    key: Key::new("fence"),
+                    value: Value::text("abc"),
+                    condition: Always,
+                    expiry: None,
+                }),
+                send(lock_with_token(4)),
+                get(),
+                pttl(),
+            ],
+        ),
     ]
+}
+
+fn lock_with_token(token: i64) -> Command {
+    Command::SetNxPxIncr {
+        key: k(),
+        value: Value::Int(token),
+        ms: 300_000,
+        fence: Key::new("fence"),
+    }
 }

@@ -83,6 +83,9 @@ fn command() -> impl Strategy<Value = Command> {
         2 => (key(), value()).prop_map(|(key, value)| Command::CompareAndDelete { key, value }),
         2 => (key(), value(), ttl_ms())
             .prop_map(|(key, value, ms)| Command::CompareAndExtend { key, value, ms }),
+        2 => (key(), value(), ttl_ms(), key()).prop_map(|(key, value, ms, fence)| {
+            Command::SetNxPxIncr { key, value, ms, fence }
+        }),
     ]
 }
 
@@ -94,7 +97,8 @@ fn short_ttl(cmd: &Command) -> Option<i64> {
             ..
         }
         | Command::PExpire { ms, .. }
-        | Command::CompareAndExtend { ms, .. } => *ms,
+        | Command::CompareAndExtend { ms, .. }
+        | Command::SetNxPxIncr { ms, .. } => *ms,
         _ => return None,
     };
     (1..=SHORT_TTL_MAX).contains(&ms).then_some(ms)

@@ -3,7 +3,7 @@
 
 use locksmith_model::redis::{
     Command, Expiry, Reply, SetCondition, Value, COMPARE_AND_DELETE_LUA, COMPARE_AND_EXTEND_LUA,
-    STAMP_FLOOR,
+    SET_NX_PX_INCR_LUA, STAMP_FLOOR,
 };
 use std::fmt;
 
@@ -44,8 +44,20 @@ pub fn expected(reply: &Reply, now_unix_ms: i64) -> Wire {
     }
 }
 
-/// The real server's reply.
+/// The real server's reply. An error raised inside a script ends with
+/// where it was raised (" script: <sha1>, on @user_script:1."), which is
+/// not the error's: it is cut off.
 pub fn observed(reply: Result<redis::Value, redis::RedisError>) -> Wire {
+    match raw(reply) {
+        Wire::Err(e) => match e.find(" script: ") {
+            Some(at) => Wire::Err(e[..at].to_string()),
+            None => Wire::Err(e),
+        },
+        other => other,
+    }
+}
+
+fn raw(reply: Result<redis::Value, redis::RedisError>) -> Wire {
     match reply {
         Ok(redis::Value::Nil) => Wire::Nil,
         Ok(redis::Value::Okay) => Wire::Ok,
@@ -137,6 +149,21 @@ pub fn request(cmd: &Command, now_unix_ms: i64) -> redis::Cmd {
                 .arg(*ms);
             c
         }
+        Command::SetNxPxIncr {
+            key,
+            value,
+            ms,
+            fence,
+        } => {
+            let mut c = redis::cmd("EVAL");
+            c.arg(SET_NX_PX_INCR_LUA)
+                .arg(2)
+                .arg(key.as_str())
+                .arg(fence.as_str())
+                .arg(v(value))
+                .arg(*ms);
+            c
+        }
     }
 }
 
@@ -174,6 +201,7 @@ pub fn name(cmd: &Command) -> String {
         Command::Incr { .. } => "INCR".into(),
         Command::CompareAndDelete { .. } => "EVAL compare-and-delete".into(),
         Command::CompareAndExtend { .. } => "EVAL compare-and-extend".into(),
+        Command::SetNxPxIncr { .. } => "EVAL set-nx-px-incr".into(),
     }
 }
 
