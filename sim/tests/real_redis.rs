@@ -55,7 +55,7 @@ fn real(recipe: RedisRecipe, clients: usize, hold: &str, lease_ms: i64) -> Redis
 }
 
 /// Every recipe whose holders return the lock correctly.
-const RELEASING_OWN: [RedisRecipe; 7] = [
+const RELEASING_OWN: [RedisRecipe; 8] = [
     RedisRecipe::SetPxDel,
     RedisRecipe::CompareAndDelete,
     RedisRecipe::SetNxExpire,
@@ -63,6 +63,7 @@ const RELEASING_OWN: [RedisRecipe; 7] = [
     RedisRecipe::AcquireLock,
     RedisRecipe::GetThenDel,
     RedisRecipe::SetNxGetSet,
+    RedisRecipe::SetPxToken,
 ];
 
 #[test]

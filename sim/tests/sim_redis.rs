@@ -41,7 +41,7 @@ fn first_violation(sc: &RedisScenario) -> Option<(u64, Property)> {
 
 /// What the simulator found, per scenario: (first failing seed, property),
 /// or `None` for no violation in `SEEDS` seeds.
-const FOUND: [(&str, Option<(u64, &str)>); 17] = [
+const FOUND: [(&str, Option<(u64, &str)>); 18] = [
     ("redis-acquirelock", None),
     (
         "redis-acquirelock-clock-skew",
@@ -76,6 +76,10 @@ const FOUND: [(&str, Option<(u64, &str)>); 17] = [
         Some((0, "mutual exclusion")),
     ),
     ("redis-set-px-failover", Some((48, "mutual exclusion"))),
+    (
+        "redis-set-px-token-pause-fenced",
+        Some((2, "mutual exclusion")),
+    ),
     ("redis-setnx-del-crash", Some((0, "unlock by non-owner"))),
     ("redis-setnx-expire-crash", Some((0, "stuck lock"))),
     (

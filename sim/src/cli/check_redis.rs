@@ -91,10 +91,10 @@ pub fn to_text(sc: &RedisScenario, r: &Report) -> String {
     use std::fmt::Write;
     let s = &sc.space;
     let replica = if s.replica { ", a replica" } else { "" };
-    let fenced = if s.fencing {
-        ", fenced writes (token from INCR)"
-    } else {
-        ""
+    let fenced = match (s.fencing, s.recipe.token_in_reply()) {
+        (false, _) => "",
+        (true, false) => ", fenced writes (token from INCR)",
+        (true, true) => ", fenced writes (token from the lock script)",
     };
     let how = format!(
         " × {} acquisitions on Redis: lease {} ticks, critical section {}, pause {}, clock skew {}{replica}{fenced}",

@@ -141,6 +141,12 @@ pub static REDIS_ROWS: &[RedisRow] = &[
         claim: "Seed 004's \"method 2\" (lines 77-92): a blocking `SETNX` / `GET` / `GETSET` loop on an expiry timestamp, released by a time-compared `DEL`. Three clients: seed 004's B and C race with `GETSET` for the lock.",
         instead: "redis-compare-and-delete.",
     },
+    RedisRow {
+        recipe: RedisRecipe::SetPxToken,
+        clients: 2,
+        claim: "Seed 003's `SET NX PX` lock with the version its line 217 asks for, drawn by the lock command itself: one `EVAL` sets the key and, only if it did, `INCR`s a fencing counter whose value is the token; released by compare-and-delete. The token follows the order in which the server gave the lock.",
+        instead: "",
+    },
 ];
 
 /// A row's configuration before its column's fault: the comparison's

@@ -30,6 +30,7 @@
 //! Determinism: all randomness is `madsim::rand`, all time madsim's; a
 //! trace is a pure function of (scenario, seed).
 
+use locksmith_model::check::redis::step::FENCE_KEY;
 use locksmith_model::check::redis::RedisSpace;
 use locksmith_model::harness::{LockEvent, Phase, Property, StepKind};
 use locksmith_model::recipe::redis::{Me, LOCK_KEY};
@@ -244,6 +245,7 @@ async fn client(world: Arc<Mutex<World>>, c: usize) {
         last = now;
         let me = Me {
             key: key.clone(),
+            fence: Key::new(FENCE_KEY),
             token: token.clone(),
             lease: lease_ms,
             clock,

@@ -48,6 +48,7 @@ impl RedisSpace {
     pub fn me(&self, c: u8, clock: i8) -> Me {
         Me {
             key: Key::new(LOCK_KEY),
+            fence: Key::new(FENCE_KEY),
             token: Value::Int(i64::from(c) + 1),
             lease: i64::from(self.lease),
             clock: i64::from(clock),
@@ -295,11 +296,21 @@ impl RedisSpace {
             .step(&mut cl.locals, reply.as_ref(), &self.me(c, cl.clock));
         if self.fencing && out.kind == StepKind::Acquired {
             // The recipe's lock succeeded: `lock()` returns once the token
-            // is read.
-            cl.fence = Fence::AwaitToken;
-            cl.channel = Channel::Sent(Command::Incr {
-                key: Key::new(FENCE_KEY),
-            });
+            // is read — from the lock command's own reply, or from an
+            // `INCR` it sends now.
+            match reply {
+                Some(Reply::Int(token)) if self.recipe.token_in_reply() => {
+                    cl.phase = cl.phase.after(StepKind::Acquired, true, &mut events);
+                    cl.fence = Fence::Wrote(0);
+                    resource::token(s, c as usize, token);
+                }
+                _ => {
+                    cl.fence = Fence::AwaitToken;
+                    cl.channel = Channel::Sent(Command::Incr {
+                        key: Key::new(FENCE_KEY),
+                    });
+                }
+            }
             return;
         }
         cl.phase = cl.phase.after(out.kind, true, &mut events);

@@ -15,11 +15,13 @@
 //! | redis-acquirelock-always-release | [`acquire_lock`] (seed 003's second caller) |
 //! | redis-get-then-del | [`get_then_del`] |
 //! | redis-setnx-getset | [`setnx_getset`] |
+//! | redis-set-px-token | [`set_px_token`] |
 
 pub mod acquire_lock;
 pub mod compare_and_delete;
 pub mod get_then_del;
 pub mod set_px_del;
+pub mod set_px_token;
 pub mod setnx_del;
 pub mod setnx_expire;
 pub mod setnx_getset;
@@ -45,10 +47,12 @@ pub enum RedisRecipe {
     AcquireLockAlwaysRelease,
     GetThenDel,
     SetNxGetSet,
+    /// `SET NX PX` and a fencing token in one script, compare-and-delete.
+    SetPxToken,
 }
 
 impl RedisRecipe {
-    pub const ALL: [RedisRecipe; 8] = [
+    pub const ALL: [RedisRecipe; 9] = [
         RedisRecipe::SetPxDel,
         RedisRecipe::CompareAndDelete,
         RedisRecipe::SetNxExpire,
@@ -57,6 +61,7 @@ impl RedisRecipe {
         RedisRecipe::AcquireLockAlwaysRelease,
         RedisRecipe::GetThenDel,
         RedisRecipe::SetNxGetSet,
+        RedisRecipe::SetPxToken,
     ];
 
     /// The recipe's id (as scenario files and the comparison name it).
@@ -70,6 +75,7 @@ impl RedisRecipe {
             RedisRecipe::AcquireLockAlwaysRelease => "redis-acquirelock-always-release",
             RedisRecipe::GetThenDel => "redis-get-then-del",
             RedisRecipe::SetNxGetSet => "redis-setnx-getset",
+            RedisRecipe::SetPxToken => "redis-set-px-token",
         }
     }
 
@@ -85,7 +91,8 @@ impl RedisRecipe {
             RedisRecipe::SetPxDel
             | RedisRecipe::CompareAndDelete
             | RedisRecipe::SetNxExpire
-            | RedisRecipe::GetThenDel => server.entry(&Key::new(LOCK_KEY)).is_none(),
+            | RedisRecipe::GetThenDel
+            | RedisRecipe::SetPxToken => server.entry(&Key::new(LOCK_KEY)).is_none(),
             // Missing, or older than the timeout by the reference clock.
             RedisRecipe::SetNxDel => server
                 .entry(&Key::new(LOCK_KEY))
@@ -101,7 +108,7 @@ impl RedisRecipe {
     /// Where a client of this recipe starts.
     pub fn start(self) -> Locals {
         match self {
-            RedisRecipe::SetPxDel | RedisRecipe::CompareAndDelete => {
+            RedisRecipe::SetPxDel | RedisRecipe::CompareAndDelete | RedisRecipe::SetPxToken => {
                 Locals::SetPx(set_px_del::At::Lock)
             }
             RedisRecipe::SetNxExpire => Locals::SetNx(setnx_expire::At::Lock),
@@ -119,10 +126,25 @@ impl RedisRecipe {
     pub fn step(self, at: &mut Locals, reply: Option<&Reply>, me: &Me) -> Outcome {
         match (self, at) {
             (RedisRecipe::SetPxDel, Locals::SetPx(at)) => {
-                set_px_del::step(at, reply, me, set_px_del::release)
+                let cmds = set_px_del::Commands {
+                    lock: set_px_del::set_nx_px,
+                    release: set_px_del::release,
+                };
+                set_px_del::step(at, reply, me, cmds)
             }
             (RedisRecipe::CompareAndDelete, Locals::SetPx(at)) => {
-                set_px_del::step(at, reply, me, compare_and_delete::release)
+                let cmds = set_px_del::Commands {
+                    lock: set_px_del::set_nx_px,
+                    release: compare_and_delete::release,
+                };
+                set_px_del::step(at, reply, me, cmds)
+            }
+            (RedisRecipe::SetPxToken, Locals::SetPx(at)) => {
+                let cmds = set_px_del::Commands {
+                    lock: set_px_token::lock,
+                    release: compare_and_delete::release,
+                };
+                set_px_del::step(at, reply, me, cmds)
             }
             (RedisRecipe::SetNxExpire, Locals::SetNx(at)) => setnx_expire::step(at, reply, me),
             (RedisRecipe::SetNxDel, Locals::SetNxDel(at)) => setnx_del::step(at, reply, me),
@@ -191,7 +213,7 @@ impl Locals {
     /// the server before it knows it.
     pub fn won(self, reply: &Reply, now: i64) -> bool {
         match self {
-            Locals::SetPx(at) => at == set_px_del::At::AwaitSet && *reply == Reply::Ok,
+            Locals::SetPx(at) => at == set_px_del::At::AwaitSet && set_px_del::took(reply),
             Locals::SetNx(at) => at.won(reply),
             Locals::SetNxDel(at) => at.won(reply),
             Locals::AcquireLock(l) => l.won(reply),
@@ -206,6 +228,9 @@ impl Locals {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Me {
     pub key: Key,
+    /// The key whose `INCR` numbers the lock's tenures (a fencing token
+    /// drawn by the lock command itself).
+    pub fence: Key,
     pub token: Value,
     /// `PX`'s argument, or a timestamp recipe's timeout, in the model's
     /// milliseconds (one per tick).
@@ -215,6 +240,12 @@ pub struct Me {
 }
 
 impl RedisRecipe {
+    /// The lock command's reply carries the fencing token: `lock()` takes
+    /// it from there, with no `INCR` of its own.
+    pub fn token_in_reply(self) -> bool {
+        self == RedisRecipe::SetPxToken
+    }
+
     /// The recipe's own rule says the lock's value `v` has run out by a
     /// clock reading `now` (a timestamp recipe's takeover is then by
     /// design). A lease lock's key never has: its TTL removes it.

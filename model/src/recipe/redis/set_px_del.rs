@@ -17,7 +17,8 @@
 //! caller warns and returns), `Business` is the critical section's end,
 //! `Finally` sends the release, `AwaitDel` reads its reply and the harness
 //! starts the next round. [`super::compare_and_delete`] is the same caller
-//! with the atomic release.
+//! with the atomic release, [`super::set_px_token`] with a fencing token
+//! drawn by the lock command too.
 
 use super::{Me, Outcome};
 use crate::harness::StepKind;
@@ -51,7 +52,8 @@ pub fn release(me: &Me) -> Command {
     }
 }
 
-fn set_nx_px(me: &Me) -> Command {
+/// Seed 003's lock: `SET key token NX PX lease`.
+pub fn set_nx_px(me: &Me) -> Command {
     Command::Set {
         key: me.key.clone(),
         value: me.token.clone(),
@@ -60,21 +62,36 @@ fn set_nx_px(me: &Me) -> Command {
     }
 }
 
-/// One step at `at`; `release` is the command `finally` sends.
-pub fn step(at: &mut At, reply: Option<&Reply>, me: &Me, release: fn(&Me) -> Command) -> Outcome {
+/// The commands a caller of this shape sends: `acquireLock`'s, and the
+/// release `finally` sends.
+#[derive(Clone, Copy)]
+pub struct Commands {
+    pub lock: fn(&Me) -> Command,
+    pub release: fn(&Me) -> Command,
+}
+
+/// Whether `reply` to the lock command says it took the lock: `SET`'s OK,
+/// or the token the lock-with-a-token script returns.
+pub fn took(reply: &Reply) -> bool {
+    matches!(reply, Reply::Ok | Reply::Int(_))
+}
+
+/// One step at `at`.
+pub fn step(at: &mut At, reply: Option<&Reply>, me: &Me, cmds: Commands) -> Outcome {
     let (next, out) = match (*at, reply) {
         // A new round (the first, or the next after the release's reply).
-        (At::Lock, _) | (At::AwaitDel, Some(_)) => {
-            (At::AwaitSet, Outcome::send(set_nx_px(me), StepKind::Other))
-        }
-        (At::AwaitSet, Some(Reply::Ok)) => (At::Business, Outcome::only(StepKind::Acquired)),
+        (At::Lock, _) | (At::AwaitDel, Some(_)) => (
+            At::AwaitSet,
+            Outcome::send((cmds.lock)(me), StepKind::Other),
+        ),
+        (At::AwaitSet, Some(r)) if took(r) => (At::Business, Outcome::only(StepKind::Acquired)),
         // `if (!acquireLock(lockKey)) { warn; return; }`
         (At::AwaitSet, Some(Reply::Nil)) => (At::Lock, Outcome::only(StepKind::GaveUp)),
         (At::AwaitSet, Some(_)) => (*at, Outcome::only(StepKind::Threw("JedisDataException"))),
         (At::Business, _) => (At::Finally, Outcome::only(StepKind::Released)),
         (At::Finally, _) => (
             At::AwaitDel,
-            Outcome::send(release(me), StepKind::SentRelease),
+            Outcome::send((cmds.release)(me), StepKind::SentRelease),
         ),
         // The driver steps a client that awaits a reply only once it came.
         (At::AwaitSet | At::AwaitDel, None) => (*at, Outcome::only(StepKind::Other)),

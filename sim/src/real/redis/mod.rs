@@ -13,9 +13,10 @@
 //! ([`locksmith_model::redis::Value::to_wire`]); a stamp a client keeps
 //! between steps ages by the milliseconds that passed.
 //!
-//! The run's lock key is its own, `locksmith-<seed>-<connection id>:lock`,
-//! refused if it exists and deleted at the end; nothing else on the
-//! server is read or written.
+//! The run's lock key is its own, `locksmith-<seed>-<connection id>:lock`
+//! (and `…:fence`, the counter a token-drawing recipe increments), refused
+//! if it exists and deleted at the end; nothing else on the server is read
+//! or written.
 //!
 //! What it judges: **mutual exclusion** (a client's `lock()` returns while
 //! another still believes it holds; the run goes on to count the
@@ -89,13 +90,16 @@ pub fn run(cfg: &RedisRealConfig) -> Result<RedisRealReport, String> {
         .query(&mut admin)
         .map_err(|e| format!("Redis at {}: CLIENT ID: {e}", cfg.addr))?;
     let key = format!("locksmith-{}-{id}:lock", cfg.plan.seed);
+    // The fencing counter of the recipes that draw a token.
+    let fence = format!("locksmith-{}-{id}:fence", cfg.plan.seed);
     let taken: i64 = redis::cmd("EXISTS")
         .arg(&key)
+        .arg(&fence)
         .query(&mut admin)
-        .map_err(|e| format!("Redis at {}: EXISTS {key}: {e}", cfg.addr))?;
+        .map_err(|e| format!("Redis at {}: EXISTS {key} {fence}: {e}", cfg.addr))?;
     if taken != 0 {
         return Err(format!(
-            "the key {key} already exists on {}: refusing to touch it",
+            "the key {key} or {fence} already exists on {}: refusing to touch it",
             cfg.addr
         ));
     }
@@ -107,6 +111,7 @@ pub fn run(cfg: &RedisRealConfig) -> Result<RedisRealReport, String> {
                 reply: None,
                 me: Me {
                     key: Key::new(&key),
+                    fence: Key::new(&fence),
                     token: Value::Int(c as i64 + 1),
                     lease: cfg.lease_ms,
                     clock: 0,
@@ -121,6 +126,12 @@ pub fn run(cfg: &RedisRealConfig) -> Result<RedisRealReport, String> {
         .arg(&key)
         .query::<i64>(&mut admin)
         .map(|n| n == 1)
+        .and_then(|had| {
+            redis::cmd("DEL")
+                .arg(&fence)
+                .query::<i64>(&mut admin)
+                .map(|_| had)
+        })
         .map_err(|e| e.to_string());
     Ok(RedisRealReport {
         run: run?,
