@@ -1,5 +1,5 @@
 //! `locksmith sim` and `locksmith replay` on a Redis scenario: the Redis
-//! simulator (sim/src/simulate/redis.rs) over many seeds, one seed's trace.
+//! simulator (sim/src/simulate/redis/) over many seeds, one seed's trace.
 
 use super::simulate::{ReplayArgs, SimArgs};
 use crate::scenario::{AnyScenario, RedisScenario};

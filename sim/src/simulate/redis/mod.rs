@@ -27,8 +27,14 @@
 //! still refuses a new `lock()` after ten leases more: no client could
 //! ever acquire again). Deadlock and starvation are the checker's.
 //!
+//! With `fencing = true` the holders write to a protected resource with a
+//! fencing token ([`fence`]), which judges mutual exclusion at the resource
+//! and fenced safety.
+//!
 //! Determinism: all randomness is `madsim::rand`, all time madsim's; a
 //! trace is a pure function of (scenario, seed).
+
+mod fence;
 
 use locksmith_model::check::redis::step::FENCE_KEY;
 use locksmith_model::check::redis::RedisSpace;
@@ -36,6 +42,7 @@ use locksmith_model::harness::{LockEvent, Phase, Property, StepKind};
 use locksmith_model::recipe::redis::{Me, LOCK_KEY};
 use locksmith_model::redis::{Command, Key, RedisServer, Reply, Value};
 use madsim::rand::Rng;
+use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -46,7 +53,10 @@ pub const TICK_MS: u64 = 10;
 #[derive(Clone, Debug)]
 pub struct RedisRun {
     pub seed: u64,
+    /// The first violation.
     pub violation: Option<(Property, String)>,
+    /// Every property the run violated.
+    pub violated: BTreeSet<Property>,
     /// One line per event, with its simulated time (empty unless asked).
     pub trace: Vec<String>,
     pub acquisitions: u64,
@@ -80,9 +90,12 @@ struct World {
     /// Who set the lock key's current value.
     owner: Option<usize>,
     violation: Option<(Property, String)>,
+    violated: BTreeSet<Property>,
     trace: Option<Vec<String>>,
     acquisitions: u64,
     commands: u64,
+    /// The resource and the tenures, when the scenario fences.
+    fencing: Option<fence::Fencing>,
 }
 
 fn lock(w: &Mutex<World>) -> MutexGuard<'_, World> {
@@ -116,6 +129,7 @@ impl World {
 
     fn violate(&mut self, p: Property, why: String) {
         self.note(|| format!("VIOLATION {p}: {why}"));
+        self.violated.insert(p);
         if self.violation.is_none() {
             self.violation = Some((p, why));
         }
@@ -182,7 +196,12 @@ impl World {
                     );
                 }
             }
-            LockEvent::Released => self.note(|| format!("c{c} released (critical section over)")),
+            LockEvent::Released => {
+                self.note(|| format!("c{c} released (critical section over)"));
+                if let Some(f) = &mut self.fencing {
+                    f.tenure_ends(c);
+                }
+            }
             LockEvent::GaveUp => self.note(|| format!("c{c} gave up")),
             _ => {}
         }
@@ -252,6 +271,20 @@ async fn client(world: Arc<Mutex<World>>, c: usize) {
         };
         let read = reply.take().map(|(r, at)| aged(r, now.saturating_sub(at)));
         let out = recipe.step(&mut locals, read.as_ref(), &me);
+        // With fencing, `lock()` returns once the token is read.
+        let mut token = None;
+        if out.kind == StepKind::Acquired && lock(&world).fencing.is_some() {
+            token = fence::token(&world, c, recipe, read.as_ref()).await;
+            if token.is_none() {
+                let mut w = lock(&world);
+                w.note(|| format!("c{c}'s INCR failed: the program throws"));
+                w.clients[c].phase = Phase::Died;
+                if let Some(f) = &mut w.fencing {
+                    f.tenure_ends(c);
+                }
+                return;
+            }
+        }
         {
             let mut w = lock(&world);
             let mut events = Vec::new();
@@ -272,16 +305,27 @@ async fn client(world: Arc<Mutex<World>>, c: usize) {
                 let r = w.serve(c, &cmd);
                 let clock = w.clients[c].clock;
                 w.clients[c].won = locals.won(&r, clock);
+                if w.clients[c].won {
+                    if let Some(f) = &mut w.fencing {
+                        f.tenure_begins(c);
+                    }
+                }
                 (r, now_ms())
             };
             madsim::time::sleep(micros(100, 1000)).await;
             reply = Some(served);
         }
         if out.kind == StepKind::Acquired {
+            if let Some(t) = token {
+                fence::write(&world, c, t, true).await;
+            }
             // Shorter than the lease by at least a millisecond: a holder
             // overruns only under a pause or a clock fault.
             let hold = work_ms.saturating_sub(1).max(1);
             madsim::time::sleep(micros(hold * 500, hold * 1000)).await;
+            if let Some(t) = token {
+                fence::write(&world, c, t, false).await;
+            }
         }
         if out.sleep {
             madsim::time::sleep(Duration::from_millis(TICK_MS)).await;
@@ -368,6 +412,9 @@ async fn chaos(world: Arc<Mutex<World>>, horizon: u64) {
         match (kind, target) {
             (F::Crash, Some(c)) => {
                 w.clients[c].crashed = true;
+                if let Some(f) = &mut w.fencing {
+                    f.tenure_ends(c);
+                }
                 w.note(|| format!("c{c} crashes (its keys stay)"));
                 if let Some(node) = w.clients[c].node {
                     h.kill(node);
@@ -423,20 +470,28 @@ async fn replication(world: Arc<Mutex<World>>) {
 pub fn run_seed(space: &RedisSpace, seed: u64, trace: bool) -> RedisRun {
     let rt = madsim::runtime::Runtime::with_seed_and_config(seed, madsim::Config::default());
     let space = space.clone();
-    let (violation, trace, acquisitions, commands) = rt.block_on(simulate(space, trace));
+    let (violation, violated, trace, acquisitions, commands) = rt.block_on(simulate(space, trace));
     RedisRun {
         seed,
         violation,
+        violated,
         trace,
         acquisitions,
         commands,
     }
 }
 
-async fn simulate(
-    space: RedisSpace,
-    trace: bool,
-) -> (Option<(Property, String)>, Vec<String>, u64, u64) {
+/// What a seed's run found: its first violation, every property it
+/// violated, its trace, acquisitions and commands.
+type Found = (
+    Option<(Property, String)>,
+    BTreeSet<Property>,
+    Vec<String>,
+    u64,
+    u64,
+);
+
+async fn simulate(space: RedisSpace, trace: bool) -> Found {
     START.with(|s| s.set(Some(madsim::time::Instant::now())));
     let n = usize::from(space.clients);
     let server = if space.replica {
@@ -464,9 +519,11 @@ async fn simulate(
             .collect(),
         owner: None,
         violation: None,
+        violated: BTreeSet::new(),
         trace: trace.then(Vec::new),
         acquisitions: 0,
         commands: 0,
+        fencing: space.fencing.then(|| fence::Fencing::new(n)),
         space,
     }));
     let h = madsim::runtime::Handle::current();
@@ -532,6 +589,7 @@ async fn simulate(
     }
     (
         w.violation.clone(),
+        w.violated.clone(),
         w.trace.take().unwrap_or_default(),
         w.acquisitions,
         w.commands,
