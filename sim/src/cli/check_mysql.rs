@@ -78,6 +78,8 @@ pub fn to_json(sc: &MysqlScenario, r: &Report) -> serde_json::Value {
             "pauses": s.faults.pauses,
             "crashes": s.faults.crashes,
             "connection_drops": s.faults.connection_drops,
+            "network_drops": s.faults.network_drops,
+            "restarts": s.faults.restarts,
         },
         "trace": trace.map(|t| &t.steps),
         "mermaid": trace.map(|t| mermaid(t, s.clients)),

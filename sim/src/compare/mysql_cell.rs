@@ -24,6 +24,8 @@ pub fn to_toml(s: &SqlSpace, fault: &Fault) -> String {
         ("pauses", f.pauses),
         ("crashes", f.crashes),
         ("connection_drops", f.connection_drops),
+        ("network_drops", f.network_drops),
+        ("restarts", f.restarts),
     ]));
     out.push_str(&format!(
         "\n[check]\nmax_states = {}\n",

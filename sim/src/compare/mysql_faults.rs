@@ -53,6 +53,22 @@ pub static MYSQL_FAULTS: &[MysqlFaultClass] = &[
     },
     MysqlFaultClass {
         fault: Fault {
+            id: "network-drop",
+            label: "network drop",
+            about: "the network between a client and the server breaks once, at any step, while its process keeps working: its statement fails with 2013 at once, but the server keeps its transaction and row locks until it notices (any later step)",
+        },
+        apply: |s| s.faults.network_drops = 1,
+    },
+    MysqlFaultClass {
+        fault: Fault {
+            id: "restart",
+            label: "server restart",
+            about: "the server restarts once, at any step: every connection is gone, uncommitted transactions roll back, committed rows and the AUTO_INCREMENT counter stay; each client's next statement fails with 2013",
+        },
+        apply: |s| s.faults.restarts = 1,
+    },
+    MysqlFaultClass {
+        fault: Fault {
             id: "cleanup-slow-holder",
             label: "cleanup job, slow holder",
             about: "the seeds' cleanup job (seed 002, line 25) frees a lock row taken 3 ticks ago, with a connection of its own; the holder's critical section lasts 4 ticks (a row lock has no row to clean: the job never fires)",

@@ -20,6 +20,8 @@
 //! pauses = 0               # a client's process stops for `pause` ticks
 //! crashes = 1              # a client's process crashes: its connection closes
 //! connection_drops = 0     # the server drops a connection (KILL); the process goes on
+//! network_drops = 0        # the network drops one; the server notices later
+//! restarts = 0             # the server restarts: every connection is gone
 //!
 //! [expect]                 # as for ZooKeeper (crate::expect)
 //! verdict = "violated"
@@ -90,6 +92,10 @@ struct RawFaults {
     crashes: u8,
     #[serde(default)]
     connection_drops: u8,
+    #[serde(default)]
+    network_drops: u8,
+    #[serde(default)]
+    restarts: u8,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -148,6 +154,8 @@ impl MysqlScenario {
             pauses: raw.faults.pauses,
             crashes: raw.faults.crashes,
             connection_drops: raw.faults.connection_drops,
+            network_drops: raw.faults.network_drops,
+            restarts: raw.faults.restarts,
         };
         for (name, value) in [
             ("max_states", raw.check.max_states),

@@ -23,6 +23,14 @@ pub enum Action {
     /// Fault: the server drops client `c`'s connection; its process goes
     /// on.
     DropConnection(u8),
+    /// Fault: the network between client `c` and the server breaks; its
+    /// process goes on, and the server keeps its session for now.
+    NetworkDrop(u8),
+    /// The server notices that client `c`'s connection is gone: it rolls
+    /// back the transaction and releases the locks.
+    ServerNotices(u8),
+    /// Fault: the server restarts; every connection is gone.
+    Restart,
 }
 
 impl Action {
@@ -33,15 +41,21 @@ impl Action {
             | Action::Serve(c)
             | Action::Pause(c)
             | Action::Crash(c)
-            | Action::DropConnection(c) => Some(c),
-            Action::Tick | Action::Cleanup => None,
+            | Action::DropConnection(c)
+            | Action::NetworkDrop(c)
+            | Action::ServerNotices(c) => Some(c),
+            Action::Tick | Action::Cleanup | Action::Restart => None,
         }
     }
 
     pub fn is_fault(self) -> bool {
         matches!(
             self,
-            Action::Pause(_) | Action::Crash(_) | Action::DropConnection(_)
+            Action::Pause(_)
+                | Action::Crash(_)
+                | Action::DropConnection(_)
+                | Action::NetworkDrop(_)
+                | Action::Restart
         )
     }
 }
@@ -59,6 +73,17 @@ impl fmt::Display for Action {
             Action::DropConnection(c) => {
                 write!(f, "the server drops c{}'s connection (fault)", c + 1)
             }
+            Action::NetworkDrop(c) => write!(
+                f,
+                "the network drops c{}'s connection; the server has not noticed (fault)",
+                c + 1
+            ),
+            Action::ServerNotices(c) => write!(
+                f,
+                "the server notices c{}'s connection is gone: rolls back, releases its locks",
+                c + 1
+            ),
+            Action::Restart => write!(f, "the server restarts (fault)"),
         }
     }
 }

@@ -23,6 +23,18 @@ pub struct SqlFaults {
     /// row locks go at once; the client learns it only from its next
     /// statement (or the one it waits on), which fails with 2013.
     pub connection_drops: u8,
+    /// The network between a client and the server breaks while its
+    /// process keeps working: the client's statement in flight, or its
+    /// next one, fails with 2013 at once, but the server keeps the session
+    /// — its transaction and row locks, a statement it holds waiting — until
+    /// it notices the connection is gone (TCP keepalive, `wait_timeout`),
+    /// at any later step.
+    pub network_drops: u8,
+    /// The server restarts (a crash or a clean restart): every connection
+    /// is gone, uncommitted transactions roll back, committed rows stay,
+    /// and the AUTO_INCREMENT counter is kept (MariaDB 10.11 persists it).
+    /// Each client's statement in flight, or its next one, fails with 2013.
+    pub restarts: u8,
 }
 
 /// A configuration of the MySQL system: what [`super::space`] explores.

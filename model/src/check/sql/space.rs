@@ -81,13 +81,18 @@ impl Space for SqlSpace {
     fn agent(&self, a: Action) -> u8 {
         match a {
             Action::Step(c) | Action::Think(c) => c << 3 | PROCESS,
-            Action::Serve(c) => c << 3 | SERVER,
+            // The server owes a connection the network dropped its notice
+            // (wait_timeout), as it owes a statement its run.
+            Action::Serve(c) | Action::ServerNotices(c) => c << 3 | SERVER,
             // The cleanup job runs on its schedule: weak fairness owes it a
             // step, as the reaper's, a periodic job of no client's.
             Action::Cleanup => Agent::REAPER.pack(),
-            Action::Tick | Action::Pause(_) | Action::Crash(_) | Action::DropConnection(_) => {
-                NO_AGENT
-            }
+            Action::Tick
+            | Action::Pause(_)
+            | Action::Crash(_)
+            | Action::DropConnection(_)
+            | Action::NetworkDrop(_)
+            | Action::Restart => NO_AGENT,
         }
     }
 
@@ -99,7 +104,9 @@ impl Space for SqlSpace {
             Action::Pause(c) => Action::Pause(f(c)),
             Action::Crash(c) => Action::Crash(f(c)),
             Action::DropConnection(c) => Action::DropConnection(f(c)),
-            Action::Tick | Action::Cleanup => a,
+            Action::NetworkDrop(c) => Action::NetworkDrop(f(c)),
+            Action::ServerNotices(c) => Action::ServerNotices(f(c)),
+            Action::Tick | Action::Cleanup | Action::Restart => a,
         }
     }
 

@@ -34,8 +34,12 @@ pub struct Client {
     pub paused: u8,
     /// Rounds not begun yet.
     pub rounds: u8,
-    /// The connection is open (the server has not dropped it).
+    /// The connection is open (neither the server nor the network has
+    /// dropped it).
     pub connected: bool,
+    /// The network dropped the connection and the server has not noticed:
+    /// it still holds the session's transaction and locks.
+    pub orphaned: bool,
 }
 
 /// The connection: a statement on its way to the server, one the server

@@ -29,6 +29,7 @@ impl SqlSpace {
             paused: 0,
             rounds: self.acquisitions,
             connected: true,
+            orphaned: false,
         };
         State {
             server,
@@ -71,6 +72,15 @@ impl SqlSpace {
             if s.left.connection_drops > 0 && cl.alive() && cl.connected {
                 out.push(Action::DropConnection(c));
             }
+            if s.left.network_drops > 0 && cl.alive() && cl.connected {
+                out.push(Action::NetworkDrop(c));
+            }
+            if cl.orphaned {
+                out.push(Action::ServerNotices(c));
+            }
+        }
+        if s.left.restarts > 0 {
+            out.push(Action::Restart);
         }
     }
 
@@ -141,13 +151,30 @@ impl SqlSpace {
             }
             Action::DropConnection(c) => {
                 s.left.connection_drops -= 1;
-                let cl = &mut s.clients[c as usize];
-                cl.connected = false;
-                if matches!(cl.channel, Channel::Sent(_) | Channel::Waiting) {
-                    cl.channel = Channel::Replied(Reply::Err(SqlError::ConnectionLost));
+                lose_connection(s, c);
+                self.server_drops(s, c);
+            }
+            Action::NetworkDrop(c) => {
+                s.left.network_drops -= 1;
+                lose_connection(s, c);
+                s.clients[c as usize].orphaned = true;
+            }
+            Action::ServerNotices(c) => {
+                s.clients[c as usize].orphaned = false;
+                self.server_drops(s, c);
+            }
+            Action::Restart => {
+                s.left.restarts -= 1;
+                for c in 0..s.clients.len() as u8 {
+                    if s.clients[c as usize].alive() {
+                        lose_connection(s, c);
+                    }
+                    s.clients[c as usize].orphaned = false;
                 }
-                let done = s.server.disconnect(c as usize);
-                deliver(s, done);
+                for conn in 0..s.server.connections() {
+                    let done = s.server.disconnect(conn);
+                    deliver(s, done);
+                }
                 if !self.recipe.taken(Self::lock_row(s)) {
                     s.owner = None;
                 }
@@ -168,6 +195,16 @@ impl SqlSpace {
         }
         s.server.renumber_ids();
         s.server.rebase_time();
+    }
+
+    /// The server ends `c`'s session: rolls back its transaction, releases
+    /// its locks, and lets what waited for them finish.
+    fn server_drops(&self, s: &mut State, c: u8) {
+        let done = s.server.disconnect(c as usize);
+        deliver(s, done);
+        if !self.recipe.taken(Self::lock_row(s)) {
+            s.owner = None;
+        }
     }
 
     fn tick(&self, s: &mut State) {
@@ -247,11 +284,22 @@ impl SqlSpace {
 
 /// Hands each finished statement's reply to its client's connection (a
 /// closed connection's statement finishes unanswered: no completion; the
-/// cleanup job reads nothing).
+/// cleanup job reads nothing; a connection the network dropped reads
+/// nothing either — the server still ran the statement).
 fn deliver(s: &mut State, done: Vec<Completion>) {
     for d in done {
-        if let Some(cl) = s.clients.get_mut(d.conn) {
+        if let Some(cl) = s.clients.get_mut(d.conn).filter(|cl| cl.connected) {
             cl.channel = Channel::Replied(d.reply);
         }
+    }
+}
+
+/// Client `c`'s connection is gone from its side: the statement it has in
+/// flight, or waiting at the server, fails with 2013 at once.
+fn lose_connection(s: &mut State, c: u8) {
+    let cl = &mut s.clients[c as usize];
+    cl.connected = false;
+    if matches!(cl.channel, Channel::Sent(_) | Channel::Waiting) {
+        cl.channel = Channel::Replied(Reply::Err(SqlError::ConnectionLost));
     }
 }

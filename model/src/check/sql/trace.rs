@@ -104,6 +104,22 @@ impl SqlSpace {
                 ));
                 parts.extend(others_answered(before, after, c));
             }
+            Action::NetworkDrop(c) => parts.push(format!(
+                "the network drops c{}'s connection: its process goes on; the server keeps its transaction and row locks until it notices",
+                c + 1
+            )),
+            Action::ServerNotices(c) => {
+                parts.push(format!(
+                    "the server notices c{}'s connection is gone: its transaction rolls back, its row locks go",
+                    c + 1
+                ));
+                parts.extend(others_answered(before, after, c));
+            }
+            Action::Restart => {
+                parts.push(
+                    "the server restarts: every connection is gone, uncommitted transactions roll back, committed rows and the AUTO_INCREMENT counter stay".into(),
+                );
+            }
         }
         if after.foreign_unlock {
             parts.push("— unlock by non-owner".into());
@@ -134,6 +150,7 @@ fn actor(a: Action) -> String {
         Action::Serve(c) => format!("mysql<-c{}", c + 1),
         Action::Tick => "time".into(),
         Action::Cleanup => "cleanup".into(),
+        Action::ServerNotices(_) => "mysql".into(),
         _ => "FAULT".into(),
     }
 }
