@@ -50,10 +50,10 @@ pub fn plan(args: &CheckArgs) -> Result<AnyScenario, String> {
             plan_zookeeper(args, *sc).map(|s| AnyScenario::ZooKeeper(Box::new(s)))
         }
         AnyScenario::Redis(sc) => {
-            super::check_redis::plan(args, *sc).map(|s| AnyScenario::Redis(Box::new(s)))
+            super::check_backend::plan(args, *sc).map(|s| AnyScenario::Redis(Box::new(s)))
         }
         AnyScenario::Mysql(sc) => {
-            super::check_mysql::plan(args, *sc).map(|s| AnyScenario::Mysql(Box::new(s)))
+            super::check_backend::plan(args, *sc).map(|s| AnyScenario::Mysql(Box::new(s)))
         }
     }
 }
@@ -83,8 +83,8 @@ fn plan_zookeeper(args: &CheckArgs, mut sc: Scenario) -> Result<Scenario, String
 pub fn run(args: &CheckArgs) -> i32 {
     let sc = match plan(args) {
         Ok(AnyScenario::ZooKeeper(sc)) => *sc,
-        Ok(AnyScenario::Redis(sc)) => return super::check_redis::run(args, &sc),
-        Ok(AnyScenario::Mysql(sc)) => return super::check_mysql::run(args, &sc),
+        Ok(AnyScenario::Redis(sc)) => return super::check_backend::run(args, &*sc),
+        Ok(AnyScenario::Mysql(sc)) => return super::check_backend::run(args, &*sc),
         Err(e) => {
             eprintln!("error: {e}");
             return 2;

@@ -3,60 +3,42 @@
 //! statement with its reply or its lock wait, the lock row after every
 //! step, ticks and faults).
 
-use super::check::{
-    exploration_json, figures, headline_trace, interrupted, joined, progress_bar, show, CheckArgs,
-};
+use super::check::{exploration_json, headline_trace, joined};
+use super::check_backend::{report_text, BackendScenario};
 use crate::scenario::MysqlScenario;
+use locksmith_model::check::explore::Progress;
+use locksmith_model::check::space::Limits;
 use locksmith_model::check::sql::trace::mermaid;
-use locksmith_model::check::{Report, Verdict};
+use locksmith_model::check::Report;
 use serde_json::json;
 use std::ops::ControlFlow;
+use std::path::Path;
 
-/// `sc` with the flags applied and checked. `--abstract-sequences` is
-/// ZooKeeper's: a MySQL state has no sequence numbers, nothing to abstract.
-pub fn plan(args: &CheckArgs, mut sc: MysqlScenario) -> Result<MysqlScenario, String> {
-    let space = &mut sc.space;
-    if let Some(n) = args.clients {
-        space.clients = n;
+impl BackendScenario for MysqlScenario {
+    fn path(&self) -> &Path {
+        &self.path
     }
-    if let Some(k) = args.acquisitions {
-        space.acquisitions = k;
-    }
-    if let Some(s) = args.max_states {
-        space.limits.max_states = usize::try_from(s).unwrap_or(usize::MAX);
-    }
-    if let Some(mb) = args.max_memory_mb {
-        let mb = usize::try_from(mb).unwrap_or(usize::MAX);
-        space.limits.max_memory = mb.saturating_mul(1 << 20);
-    }
-    space.limits.jobs = args.jobs.map_or_else(super::cores, usize::from);
-    space
-        .validate()
-        .map_err(|e| format!("{}: {e}", sc.path.display()))?;
-    Ok(sc)
-}
 
-pub fn run(args: &CheckArgs, sc: &MysqlScenario) -> i32 {
-    crate::interrupt::install();
-    let bar = progress_bar();
-    let report = sc.space.check_with_progress(&mut |p| {
-        show(&bar, p);
-        if crate::interrupt::requested() {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    });
-    bar.finish_and_clear();
-    if args.json {
-        println!("{}", to_json(sc, &report));
-    } else {
-        print!("{}", to_text(sc, &report));
+    fn sizes(&mut self) -> (&mut u8, &mut u8, &mut Limits) {
+        let s = &mut self.space;
+        (&mut s.clients, &mut s.acquisitions, &mut s.limits)
     }
-    if interrupted(&report) {
-        return crate::interrupt::EXIT;
+
+    fn validate(&self) -> Result<(), String> {
+        self.space.validate()
     }
-    super::exit_code(report.verdict)
+
+    fn check(&self, progress: &mut dyn FnMut(Progress) -> ControlFlow<()>) -> Report {
+        self.space.check_with_progress(progress)
+    }
+
+    fn to_json(&self, r: &Report) -> serde_json::Value {
+        to_json(self, r)
+    }
+
+    fn to_text(&self, r: &Report) -> String {
+        to_text(self, r)
+    }
 }
 
 pub fn to_json(sc: &MysqlScenario, r: &Report) -> serde_json::Value {
@@ -88,7 +70,6 @@ pub fn to_json(sc: &MysqlScenario, r: &Report) -> serde_json::Value {
 }
 
 pub fn to_text(sc: &MysqlScenario, r: &Report) -> String {
-    use std::fmt::Write;
     let s = &sc.space;
     let found_rows = if s.found_rows {
         ", CLIENT_FOUND_ROWS"
@@ -103,13 +84,6 @@ pub fn to_text(sc: &MysqlScenario, r: &Report) -> String {
         s.acquisitions, s.work, s.pause, s.lock_wait_timeout
     );
     let mut out = super::title(&sc.name, sc.recipe(), s.clients, &how);
-    figures(&mut out, r);
-    if r.verdict == Verdict::Violated {
-        if let Some(t) = headline_trace(r) {
-            let _ = writeln!(out, "\nshortest trace ({} steps):", t.steps.len());
-            out.push_str(&t.text());
-            let _ = writeln!(out, "\nmermaid:\n```mermaid\n{}```", mermaid(t, s.clients));
-        }
-    }
+    report_text(&mut out, r, &|t| mermaid(t, s.clients));
     out
 }

@@ -4,6 +4,7 @@
 mod bench;
 mod calibrate;
 mod check;
+mod check_backend;
 mod check_mysql;
 mod check_redis;
 mod compare;

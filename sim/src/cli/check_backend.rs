@@ -1,0 +1,85 @@
+//! `locksmith check` on a scenario of a backend that is not ZooKeeper
+//! (Redis, MySQL): the flags applied the same way, the run with its
+//! progress bar and Ctrl-C, the exit codes, and the shortest trace in the
+//! text report. A backend brings its scenario's configuration lines
+//! ([`BackendScenario`]); `check_redis.rs` and `check_mysql.rs` hold them.
+
+use super::check::{figures, headline_trace, interrupted, progress_bar, show, CheckArgs};
+use locksmith_model::check::explore::Progress;
+use locksmith_model::check::space::Limits;
+use locksmith_model::check::trace::Trace;
+use locksmith_model::check::{Report, Verdict};
+use std::ops::ControlFlow;
+use std::path::Path;
+
+/// A backend's scenario, as `locksmith check` runs it.
+pub trait BackendScenario: Sized {
+    fn path(&self) -> &Path;
+    /// Its clients, rounds and bounds, which the flags override.
+    fn sizes(&mut self) -> (&mut u8, &mut u8, &mut Limits);
+    fn validate(&self) -> Result<(), String>;
+    fn check(&self, progress: &mut dyn FnMut(Progress) -> ControlFlow<()>) -> Report;
+    fn to_json(&self, r: &Report) -> serde_json::Value;
+    fn to_text(&self, r: &Report) -> String;
+}
+
+/// `sc` with the flags applied and checked. `--abstract-sequences` is
+/// ZooKeeper's: these states have no sequence numbers, nothing to
+/// abstract.
+pub fn plan<S: BackendScenario>(args: &CheckArgs, mut sc: S) -> Result<S, String> {
+    let (clients, acquisitions, limits) = sc.sizes();
+    if let Some(n) = args.clients {
+        *clients = n;
+    }
+    if let Some(k) = args.acquisitions {
+        *acquisitions = k;
+    }
+    if let Some(s) = args.max_states {
+        limits.max_states = usize::try_from(s).unwrap_or(usize::MAX);
+    }
+    if let Some(mb) = args.max_memory_mb {
+        let mb = usize::try_from(mb).unwrap_or(usize::MAX);
+        limits.max_memory = mb.saturating_mul(1 << 20);
+    }
+    limits.jobs = args.jobs.map_or_else(super::cores, usize::from);
+    sc.validate()
+        .map_err(|e| format!("{}: {e}", sc.path().display()))?;
+    Ok(sc)
+}
+
+pub fn run<S: BackendScenario>(args: &CheckArgs, sc: &S) -> i32 {
+    crate::interrupt::install();
+    let bar = progress_bar();
+    let report = sc.check(&mut |p| {
+        show(&bar, p);
+        if crate::interrupt::requested() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    bar.finish_and_clear();
+    if args.json {
+        println!("{}", sc.to_json(&report));
+    } else {
+        print!("{}", sc.to_text(&report));
+    }
+    if interrupted(&report) {
+        return crate::interrupt::EXIT;
+    }
+    super::exit_code(report.verdict)
+}
+
+/// The figures after the title line, then the headline's shortest trace as
+/// text and as a Mermaid diagram (`mermaid` draws it).
+pub fn report_text(out: &mut String, r: &Report, mermaid: &dyn Fn(&Trace) -> String) {
+    use std::fmt::Write;
+    figures(out, r);
+    if r.verdict == Verdict::Violated {
+        if let Some(t) = headline_trace(r) {
+            let _ = writeln!(out, "\nshortest trace ({} steps):", t.steps.len());
+            out.push_str(&t.text());
+            let _ = writeln!(out, "\nmermaid:\n```mermaid\n{}```", mermaid(t));
+        }
+    }
+}
