@@ -40,6 +40,7 @@ fn real(recipe: SqlRecipe, clients: usize, lock_row: bool) -> MysqlRealReport {
             think: ms("0,2"),
             stall_after: Duration::from_secs(5),
             interrupt: None,
+            fencing: false,
         },
     };
     let r = run(&cfg).unwrap_or_else(|e| panic!("{e}"));

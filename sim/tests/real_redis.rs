@@ -36,6 +36,7 @@ fn real(recipe: RedisRecipe, clients: usize, hold: &str, lease_ms: i64) -> Redis
             think: ms("0,5"),
             stall_after: Duration::from_secs(5),
             interrupt: None,
+            fencing: false,
         },
     };
     let r = run(&cfg).unwrap_or_else(|e| panic!("{e}"));
@@ -138,5 +139,44 @@ fn a_run_touches_no_key_but_its_own() {
         let ttl: i64 = redis::cmd("PTTL").arg(k).query(&mut conn).expect("PTTL");
         assert_eq!(ttl, -1, "{k} got a TTL");
         let _: i64 = redis::cmd("DEL").arg(k).query(&mut conn).expect("DEL");
+    }
+}
+
+/// Fenced, on the real server: holders working past their lease still
+/// overlap in belief, but the resource (in the run's process) rejects every
+/// stale holder's write — with the token the lock script draws, none gets
+/// through out of order.
+#[test]
+#[ignore = "needs a redis-server: scripts/redis.sh start; LOCKSMITH_REDIS_ADDR=127.0.0.1:6390 cargo test --test real_redis -- --ignored"]
+fn a_fenced_resource_rejects_the_holders_past_their_lease() {
+    for recipe in [RedisRecipe::SetPxToken, RedisRecipe::CompareAndDelete] {
+        let cfg = RedisRealConfig {
+            recipe,
+            addr: addr(),
+            lease_ms: 50,
+            plan: Plan {
+                clients: 3,
+                seconds: 1.5,
+                seed: 7,
+                hold: ms("80,150"),
+                think: ms("0,20"),
+                stall_after: Duration::from_secs(5),
+                interrupt: None,
+                fencing: true,
+            },
+        };
+        let r = run(&cfg).unwrap_or_else(|e| panic!("{e}"));
+        eprintln!(
+            "{recipe} fenced × 3, hold 80-150 ms, lease 50 ms: {} acquisitions, overlaps {}, \
+             {} stale writes rejected, at the resource {:?}",
+            r.run.acquisitions, r.run.overlapping_holders, r.run.rejected_writes, r.run.at_resource
+        );
+        assert!(r.cleanup.is_ok(), "{:?}", r.cleanup);
+        let (p, _) = r.run.violation.clone().expect("overlapping beliefs");
+        assert_eq!(p, Property::MutualExclusion, "{recipe}");
+        assert!(r.run.rejected_writes >= 1, "{recipe}");
+        if recipe == RedisRecipe::SetPxToken {
+            assert!(r.run.at_resource.is_empty(), "{:?}", r.run.at_resource);
+        }
     }
 }

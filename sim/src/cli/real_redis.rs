@@ -44,7 +44,10 @@ fn plan(a: &RealArgs) -> Result<RedisRealConfig, String> {
         recipe: sc.recipe(),
         addr: addr.clone(),
         lease_ms: i64::from(a.lease_ms),
-        plan: super::real_threads::plan(a, clients),
+        plan: Plan {
+            fencing: sc.space.fencing,
+            ..super::real_threads::plan(a, clients)
+        },
     })
 }
 

@@ -19,6 +19,7 @@ pub fn plan(a: &RealArgs, clients: usize) -> Plan {
         think: a.think_ms,
         stall_after: Duration::from_secs_f64(a.stall_seconds),
         interrupt: None,
+        fencing: false,
     }
 }
 
@@ -116,6 +117,9 @@ pub fn json_fields(a: &RealArgs, recipe: &str, plan: &Plan, r: &Tally) -> Map<St
         "overlapping_holders": r.overlapping_holders,
         "max_holders": r.max_holders,
         "exceptions": exceptions(r),
+        "fencing": plan.fencing,
+        "rejected_writes": r.rejected_writes,
+        "at_resource": r.at_resource.iter().map(|(p, why)| (p.name(), why)).collect::<std::collections::BTreeMap<_, _>>(),
     });
     match v {
         Value::Object(m) => m,
@@ -153,6 +157,12 @@ pub fn text(out: &mut String, r: &Tally) {
         r.commands,
         r.commands_per_acquisition()
     );
+    if !r.at_resource.is_empty() || r.rejected_writes > 0 {
+        let _ = writeln!(out, "resource: {} stale writes rejected", r.rejected_writes);
+    }
+    for (p, why) in &r.at_resource {
+        let _ = writeln!(out, "at the resource: violated: {p}\n  {why}");
+    }
     if !r.exceptions.is_empty() {
         let _ = writeln!(
             out,

@@ -13,6 +13,7 @@
 //! reported as deadlock, as `locksmith real` on ZooKeeper does).
 
 use super::times::{Between, Times};
+use locksmith_model::harness::resource::{Outcome as ResourceOutcome, Resource, Write};
 use locksmith_model::harness::{LockEvent, Phase, Property, StepKind};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -36,6 +37,11 @@ pub trait Stepper: Send {
     /// read last).
     fn cause(&self) -> Option<String> {
         None
+    }
+    /// With fencing, the token of the tenure `lock()` just began: from the
+    /// lock command's reply, or drawn now. `Err`: the server failed.
+    fn token(&mut self) -> Result<Option<u64>, String> {
+        Ok(None)
     }
 }
 
@@ -61,6 +67,12 @@ pub struct Plan {
     pub think: Between,
     pub stall_after: Duration,
     pub interrupt: Option<Arc<AtomicBool>>,
+    /// Each critical section writes to a protected resource twice, with
+    /// the holder's fencing token, as it begins and as it ends; the
+    /// resource (in this process, the harness's) rejects a token older
+    /// than one it accepted and judges mutual exclusion at the resource and
+    /// fenced safety.
+    pub fencing: bool,
 }
 
 /// What a run saw, whatever the backend.
@@ -80,6 +92,11 @@ pub struct Tally {
     /// many of each, by client and cause.
     pub exceptions: BTreeMap<String, u64>,
     pub interrupted: bool,
+    /// With fencing: writes the resource rejected (a stale token).
+    pub rejected_writes: u64,
+    /// With fencing: the properties the resource saw broken, each with its
+    /// first account.
+    pub at_resource: BTreeMap<Property, String>,
 }
 
 impl Tally {
@@ -96,6 +113,10 @@ impl Tally {
 /// first violation and when anyone last acquired.
 struct World {
     tally: Tally,
+    /// With fencing, the protected resource.
+    resource: Option<Resource>,
+    /// Tenures begun, numbered as `lock()` returns.
+    tenures: u64,
     holding: BTreeSet<usize>,
     waiting: BTreeSet<usize>,
     last_progress: Instant,
@@ -105,6 +126,28 @@ struct World {
 }
 
 impl World {
+    /// `c` writes to the resource with its tenure and token.
+    fn write(&mut self, c: usize, tenure: u64, token: Option<u64>, begin: bool) {
+        let Some(r) = &mut self.resource else {
+            return;
+        };
+        let w = Write {
+            client: c,
+            tenure,
+            token,
+            begin,
+        };
+        match r.apply(w) {
+            ResourceOutcome::Accepted => {}
+            ResourceOutcome::Stale { .. } => self.tally.rejected_writes += 1,
+            ResourceOutcome::Violation(broken) => {
+                for (p, why) in broken {
+                    self.tally.at_resource.entry(p).or_insert(why);
+                }
+            }
+        }
+    }
+
     fn acquired(&mut self, c: usize) {
         self.waiting.remove(&c);
         let t = &mut self.tally;
@@ -158,6 +201,8 @@ pub fn run<S: Stepper + 'static>(plan: &Plan, steppers: Vec<S>) -> Result<Tally,
     let started = Instant::now();
     let world = Arc::new(Mutex::new(World {
         tally: Tally::default(),
+        resource: plan.fencing.then(|| Resource::new(true)),
+        tenures: 0,
         holding: BTreeSet::new(),
         waiting: BTreeSet::new(),
         last_progress: started,
@@ -251,6 +296,23 @@ fn client<S: Stepper>(plan: &Plan, c: usize, mut s: S, world: &Mutex<World>, sto
             continue;
         }
         drop(w);
+        let mut fenced = None;
+        if out.kind == StepKind::Acquired && plan.fencing {
+            match s.token() {
+                Ok(token) => {
+                    let mut w = lock(world);
+                    w.tenures += 1;
+                    let tenure = w.tenures;
+                    w.write(c, tenure, token, true);
+                    fenced = Some((tenure, token));
+                }
+                Err(why) => {
+                    lock(world).error.get_or_insert(format!("c{c}: {why}"));
+                    stop.store(true, Ordering::Relaxed);
+                    return;
+                }
+            }
+        }
         if let Some(command) = out.send {
             let sent = s.exchange(command);
             let mut w = lock(world);
@@ -263,6 +325,13 @@ fn client<S: Stepper>(plan: &Plan, c: usize, mut s: S, world: &Mutex<World>, sto
         }
         if out.kind == StepKind::Acquired {
             std::thread::sleep(times.draw(plan.hold));
+            if let Some((tenure, token)) = fenced {
+                let mut w = lock(world);
+                w.write(c, tenure, token, false);
+                if let Some(r) = &mut w.resource {
+                    r.writer_gone(c);
+                }
+            }
         }
         if out.sleep {
             std::thread::sleep(Duration::from_millis(1));

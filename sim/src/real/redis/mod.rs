@@ -109,6 +109,7 @@ pub fn run(cfg: &RedisRealConfig) -> Result<RedisRealReport, String> {
                 recipe: cfg.recipe,
                 locals: cfg.recipe.start(),
                 reply: None,
+                read: None,
                 me: Me {
                     key: Key::new(&key),
                     fence: Key::new(&fence),
@@ -145,6 +146,8 @@ struct RedisStepper {
     recipe: RedisRecipe,
     locals: locksmith_model::recipe::redis::Locals,
     reply: Option<Reply>,
+    /// The reply the last step read (a lock script's token).
+    read: Option<Reply>,
     me: Me,
     conn: redis::Connection,
     last_ms: i64,
@@ -162,9 +165,10 @@ impl Stepper for RedisStepper {
             self.locals = self.locals.aged(i64::MIN / 4);
         }
         self.last_ms = now_ms;
+        self.read = self.reply.take();
         let out = self
             .recipe
-            .step(&mut self.locals, self.reply.take().as_ref(), &self.me);
+            .step(&mut self.locals, self.read.as_ref(), &self.me);
         Stepped {
             kind: out.kind,
             send: out.send,
@@ -183,5 +187,21 @@ impl Stepper for RedisStepper {
 
     fn restart(&mut self) {
         self.locals = self.recipe.start();
+    }
+
+    fn token(&mut self) -> Result<Option<u64>, String> {
+        if self.recipe.token_in_reply() {
+            if let Some(Reply::Int(t)) = &self.read {
+                return Ok(u64::try_from(*t).ok());
+            }
+        }
+        let incr = Command::Incr {
+            key: self.me.fence.clone(),
+        };
+        self.exchange(incr)?;
+        Ok(match self.reply.take() {
+            Some(Reply::Int(t)) => u64::try_from(t).ok(),
+            _ => None,
+        })
     }
 }
