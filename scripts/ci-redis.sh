@@ -38,6 +38,7 @@ cargo test -p locksmith --test redis_conformance -- --ignored --nocapture --test
 
 # locksmith real --redis: every Redis recipe against the same server — mutual
 # exclusion kept while holders stay inside their lease, lost when a holder
-# works past it, lost by seed 003's second caller with no overrun; no key
-# touched but the run's own. About 30 s.
+# works past it, lost by seed 003's second caller with no overrun; fenced,
+# the stale holders' writes rejected by the resource; no key touched but the
+# run's own. About 35 s.
 cargo test -p locksmith --test real_redis -- --ignored --nocapture --test-threads=1
