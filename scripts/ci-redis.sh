@@ -42,3 +42,9 @@ cargo test -p locksmith --test redis_conformance -- --ignored --nocapture --test
 # the stale holders' writes rejected by the resource; no key touched but the
 # run's own. About 35 s.
 cargo test -p locksmith --test real_redis -- --ignored --nocapture --test-threads=1
+
+# locksmith confirm on Redis: every violated property of every Redis checker
+# scenario, its shortest trace re-enacted on the same server, confirmed
+# with the same violation — the failover's, which needs a replica server,
+# not confirmed and said so. About 10 s.
+cargo test -p locksmith --test confirm_redis -- --ignored --nocapture --test-threads=1

@@ -1,9 +1,10 @@
 //! `locksmith confirm`: the checker's shortest trace of a scenario,
-//! re-enacted step for step on a real ZooKeeper.
+//! re-enacted step for step on a real ZooKeeper or redis-server.
 
+use crate::confirm::redis::{self, RedisConfirmConfig};
 use crate::confirm::{run, ConfirmConfig, ConfirmReport, Outcome};
 use crate::real::root;
-use crate::scenario::Scenario;
+use crate::scenario::{AnyScenario, RedisScenario, Scenario};
 use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;
@@ -11,14 +12,24 @@ use std::path::PathBuf;
 #[derive(Args, Debug)]
 pub struct ConfirmArgs {
     /// The scenario file (TOML) whose checker counterexample is re-enacted,
-    /// e.g. scenarios/racy-wait.toml.
+    /// e.g. scenarios/racy-wait.toml or scenarios/redis-set-px-del-pause.toml.
     pub scenario: PathBuf,
     /// The ZooKeeper server, HOST:PORT (`scripts/zookeeper.sh start` runs
-    /// one).
+    /// one), for a ZooKeeper scenario.
+    #[arg(long, conflicts_with = "redis")]
+    pub zk: Option<String>,
+    /// The redis-server, HOST:PORT (`scripts/redis.sh start` runs one), for
+    /// a Redis scenario. The run's keys are its own,
+    /// `locksmith-confirm-<connection id>:*`, deleted at the end.
     #[arg(long)]
-    pub zk: String,
+    pub redis: Option<String>,
+    /// Redis: real milliseconds per tick of the model (TTLs run on the
+    /// server's clock, so the trace is re-enacted in real time).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(20..=10_000))]
+    pub tick_ms: u32,
     /// An existing path on the server under which the run creates its own
-    /// root, `locksmith-0-<session id>`, and deletes it at the end.
+    /// root, `locksmith-0-<session id>`, and deletes it at the end
+    /// (ZooKeeper).
     #[arg(long, default_value = "/")]
     pub root: String,
     /// Print one JSON object instead of text.
@@ -26,32 +37,68 @@ pub struct ConfirmArgs {
     pub json: bool,
 }
 
+/// What a confirmation re-enacts, on which server.
+pub enum Plan {
+    ZooKeeper(Box<Scenario>, ConfirmConfig),
+    Redis(Box<RedisScenario>, RedisConfirmConfig),
+}
+
 /// The confirmation the flags ask for, checked before any connection.
-pub fn plan(a: &ConfirmArgs) -> Result<(Scenario, ConfirmConfig), String> {
-    let mut sc = Scenario::load(&a.scenario).map_err(|e| e.to_string())?;
-    if sc.expect.is_none() && sc.sim_expect.is_some() {
-        // Its clients and acquisitions are sized for the simulator: the
-        // checker would explore far beyond any reasonable run.
-        return Err(format!(
-            "{}: a simulation scenario ([sim.expect], no [expect]): confirm re-enacts the checker's trace; give it a checker scenario (one with [expect])",
-            sc.path.display()
-        ));
+pub fn plan(a: &ConfirmArgs) -> Result<Plan, String> {
+    let path = a.scenario.display();
+    match AnyScenario::load(&a.scenario).map_err(|e| e.to_string())? {
+        AnyScenario::Mysql(sc) => Err(format!(
+            "{path}: recipe `{}` runs on MySQL: confirm re-enacts ZooKeeper and Redis traces",
+            sc.recipe()
+        )),
+        AnyScenario::Redis(mut sc) => {
+            let Some(addr) = &a.redis else {
+                return Err(format!(
+                    "{path}: recipe `{}` runs on Redis: pass --redis HOST:PORT (`scripts/redis.sh start` runs one on 127.0.0.1:6390)",
+                    sc.recipe()
+                ));
+            };
+            super::real_redis::check_addr(addr)?;
+            if sc.expect.is_none() {
+                return Err(format!(
+                    "{path}: no [expect]: confirm re-enacts a checker scenario's trace"
+                ));
+            }
+            sc.space.limits.jobs = super::cores();
+            sc.space.validate().map_err(|e| format!("{path}: {e}"))?;
+            let mut cfg = RedisConfirmConfig::new(sc.space.clone(), addr);
+            cfg.tick_ms = a.tick_ms;
+            Ok(Plan::Redis(sc, cfg))
+        }
+        AnyScenario::ZooKeeper(mut sc) => {
+            let Some(zk) = &a.zk else {
+                return Err(format!(
+                    "{path}: recipe `{}` runs on ZooKeeper: pass --zk HOST:PORT (`scripts/zookeeper.sh start` runs one)",
+                    sc.recipe()
+                ));
+            };
+            if sc.expect.is_none() && sc.sim_expect.is_some() {
+                // Its clients and acquisitions are sized for the simulator:
+                // the checker would explore far beyond any reasonable run.
+                return Err(format!(
+                    "{path}: a simulation scenario ([sim.expect], no [expect]): confirm re-enacts the checker's trace; give it a checker scenario (one with [expect])"
+                ));
+            }
+            super::real::check_server(zk)?;
+            root::check_base(&a.root)?;
+            sc.check.jobs = super::cores();
+            sc.check.validate().map_err(|e| format!("{path}: {e}"))?;
+            let mut cfg = ConfirmConfig::new(sc.check.clone(), zk);
+            cfg.base = a.root.clone();
+            Ok(Plan::ZooKeeper(sc, cfg))
+        }
     }
-    super::real::check_server(&a.zk)?;
-    root::check_base(&a.root)?;
-    sc.check.jobs = super::cores();
-    sc.check
-        .validate()
-        .map_err(|e| format!("{}: {e}", sc.path.display()))?;
-    let mut cfg = ConfirmConfig::new(sc.check.clone(), &a.zk);
-    cfg.base = a.root.clone();
-    Ok((sc, cfg))
 }
 
 /// Exit codes: 0 confirmed, 1 diverged, 2 error (no violation to confirm,
 /// no server, a step confirm cannot force), 130 Ctrl-C.
 pub fn run_confirm(a: &ConfirmArgs) -> i32 {
-    let (sc, mut cfg) = match plan(a) {
+    let plan = match plan(a) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: {e}");
@@ -59,8 +106,18 @@ pub fn run_confirm(a: &ConfirmArgs) -> i32 {
         }
     };
     crate::interrupt::install();
-    cfg.interrupt = Some(crate::interrupt::shared());
-    let r = match run(&cfg) {
+    let interrupt = Some(crate::interrupt::shared());
+    let (shown, r) = match plan {
+        Plan::ZooKeeper(sc, mut cfg) => {
+            cfg.interrupt = interrupt;
+            (Shown::zookeeper(&sc, &cfg.addr), run(&cfg))
+        }
+        Plan::Redis(sc, mut cfg) => {
+            cfg.interrupt = interrupt;
+            (Shown::redis(&sc, &cfg), redis::run(&cfg))
+        }
+    };
+    let r = match r {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
@@ -68,9 +125,9 @@ pub fn run_confirm(a: &ConfirmArgs) -> i32 {
         }
     };
     if a.json {
-        println!("{}", to_json(&sc, &a.zk, &r));
+        println!("{}", to_json(&shown, &r));
     } else {
-        print!("{}", to_text(&sc, &a.zk, &r));
+        print!("{}", to_text(&shown, &r));
     }
     if r.interrupted {
         return crate::interrupt::EXIT;
@@ -79,6 +136,44 @@ pub fn run_confirm(a: &ConfirmArgs) -> i32 {
         return 2;
     }
     exit_code(&r.outcome)
+}
+
+/// What a report says of the scenario and the server.
+pub struct Shown {
+    pub scenario: String,
+    pub recipe: String,
+    pub clients: u8,
+    pub acquisitions: u8,
+    pub backend: &'static str,
+    pub server: String,
+    /// Redis: real milliseconds per tick.
+    pub tick_ms: Option<u32>,
+}
+
+impl Shown {
+    pub fn zookeeper(sc: &Scenario, addr: &str) -> Shown {
+        Shown {
+            scenario: sc.name.clone(),
+            recipe: sc.recipe().name().to_string(),
+            clients: sc.check.clients,
+            acquisitions: sc.check.acquisitions,
+            backend: "zookeeper",
+            server: addr.to_string(),
+            tick_ms: None,
+        }
+    }
+
+    pub fn redis(sc: &RedisScenario, cfg: &RedisConfirmConfig) -> Shown {
+        Shown {
+            scenario: sc.name.clone(),
+            recipe: sc.recipe().id().to_string(),
+            clients: sc.space.clients,
+            acquisitions: sc.space.acquisitions,
+            backend: "redis",
+            server: cfg.addr.clone(),
+            tick_ms: Some(cfg.tick_ms),
+        }
+    }
 }
 
 pub fn exit_code(o: &Outcome) -> i32 {
@@ -98,10 +193,13 @@ pub fn verdict_word(o: &Outcome) -> &'static str {
     }
 }
 
-pub fn to_text(sc: &Scenario, zk: &str, r: &ConfirmReport) -> String {
+pub fn to_text(sc: &Shown, r: &ConfirmReport) -> String {
     use std::fmt::Write;
-    let how = format!(" re-enacted on ZooKeeper at {zk}");
-    let mut out = super::title(&sc.name, sc.recipe(), sc.check.clients, &how);
+    let how = match sc.tick_ms {
+        None => format!(" re-enacted on ZooKeeper at {}", sc.server),
+        Some(t) => format!(" re-enacted on Redis at {}, a tick = {t} ms", sc.server),
+    };
+    let mut out = super::title(&sc.scenario, &sc.recipe, sc.clients, &how);
     let _ = writeln!(
         out,
         "the checker's shortest trace: {}, {} steps ({} states explored){}",
@@ -136,8 +234,16 @@ pub fn to_text(sc: &Scenario, zk: &str, r: &ConfirmReport) -> String {
             );
         }
     }
-    match &r.cleanup {
-        Ok(n) => {
+    match (&r.cleanup, sc.backend) {
+        (Ok(n), "redis") => {
+            let _ = writeln!(
+                out,
+                "run keys {}*: {n} deleted; every connection closed ({} ms in all)",
+                r.root,
+                r.elapsed.as_millis()
+            );
+        }
+        (Ok(n), _) => {
             let _ = writeln!(
                 out,
                 "run root {}: {n} node(s), deleted with it; every session ended ({} ms in all)",
@@ -145,14 +251,14 @@ pub fn to_text(sc: &Scenario, zk: &str, r: &ConfirmReport) -> String {
                 r.elapsed.as_millis()
             );
         }
-        Err(e) => {
+        (Err(e), _) => {
             let _ = writeln!(out, "run root {}: NOT cleaned up: {e}", r.root);
         }
     }
     out
 }
 
-pub fn to_json(sc: &Scenario, zk: &str, r: &ConfirmReport) -> serde_json::Value {
+pub fn to_json(sc: &Shown, r: &ConfirmReport) -> serde_json::Value {
     let (step, expected, actual, why) = match &r.outcome {
         Outcome::Confirmed(why) => (None, None, None, Some(why.clone())),
         Outcome::Diverged {
@@ -167,12 +273,14 @@ pub fn to_json(sc: &Scenario, zk: &str, r: &ConfirmReport) -> serde_json::Value 
         ),
         Outcome::Unforced { step, why } => (Some(*step), None, None, Some(why.clone())),
     };
-    json!({
-        "scenario": sc.name,
-        "recipe": sc.recipe().name(),
-        "clients": sc.check.clients,
-        "acquisitions": sc.check.acquisitions,
-        "server": zk,
+    let mut v = json!({
+        "scenario": sc.scenario,
+        "backend": sc.backend,
+        "recipe": sc.recipe,
+        "clients": sc.clients,
+        "acquisitions": sc.acquisitions,
+        "server": sc.server,
+        "tick_ms": sc.tick_ms,
         "property": r.property.name(),
         "trace_steps": r.trace_steps,
         "states": r.states,
@@ -183,10 +291,17 @@ pub fn to_json(sc: &Scenario, zk: &str, r: &ConfirmReport) -> serde_json::Value 
         "actual": actual,
         "why": why,
         "transcript": r.transcript,
-        "root": r.root,
-        "nodes_deleted": r.cleanup.as_ref().ok(),
         "cleanup_error": r.cleanup.as_ref().err(),
         "elapsed_ms": r.elapsed.as_millis() as u64,
         "interrupted": r.interrupted,
-    })
+    });
+    // Where the run kept its state on the server, and how much of it was
+    // deleted at the end: a root and its nodes, or a key prefix and keys.
+    let (place, count) = match sc.backend {
+        "redis" => ("key_prefix", "keys_deleted"),
+        _ => ("root", "nodes_deleted"),
+    };
+    v[place] = json!(r.root);
+    v[count] = json!(r.cleanup.as_ref().ok());
+    v
 }

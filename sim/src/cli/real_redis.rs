@@ -8,6 +8,20 @@ use crate::real::threads::{Plan, Tally};
 use crate::scenario::AnyScenario;
 use serde_json::json;
 
+/// `--redis`'s HOST:PORT, checked before any connection.
+pub(super) fn check_addr(addr: &str) -> Result<(), String> {
+    let bad = || format!("--redis {addr:?}: expected HOST:PORT");
+    let (host, port) = addr.rsplit_once(':').ok_or_else(bad)?;
+    if host.is_empty()
+        || host.contains('/')
+        || host.chars().any(char::is_whitespace)
+        || port.parse::<u16>().map_or(true, |p| p == 0)
+    {
+        return Err(bad());
+    }
+    Ok(())
+}
+
 /// The run the flags ask for, checked before any connection.
 fn plan(a: &RealArgs) -> Result<RedisRealConfig, String> {
     let sc = match AnyScenario::load(&a.scenario).map_err(|e| e.to_string())? {
@@ -30,15 +44,7 @@ fn plan(a: &RealArgs) -> Result<RedisRealConfig, String> {
             sc.recipe()
         ));
     };
-    let bad = || format!("--redis {addr:?}: expected HOST:PORT");
-    let (host, port) = addr.rsplit_once(':').ok_or_else(bad)?;
-    if host.is_empty()
-        || host.contains('/')
-        || host.chars().any(char::is_whitespace)
-        || port.parse::<u16>().map_or(true, |p| p == 0)
-    {
-        return Err(bad());
-    }
+    check_addr(addr)?;
     let clients = a.clients.map_or(usize::from(sc.space.clients), usize::from);
     Ok(RedisRealConfig {
         recipe: sc.recipe(),

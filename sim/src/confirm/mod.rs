@@ -42,6 +42,7 @@ pub mod enact;
 pub mod judge;
 pub mod peer;
 pub mod proxy;
+pub mod redis;
 pub mod trace;
 pub mod tree;
 

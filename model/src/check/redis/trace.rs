@@ -108,8 +108,9 @@ impl RedisSpace {
         })
     }
 
-    /// What `a` did, in the recipe's and the server's words.
-    fn what(&self, before: &State, after: &State, a: Action) -> String {
+    /// What `a` did, in the recipe's and the server's words (a trace's
+    /// text; `confirm` shows it beside what the real server did).
+    pub fn what(&self, before: &State, after: &State, a: Action) -> String {
         let mut parts = Vec::new();
         match a {
             Action::Step(c) => {
