@@ -243,7 +243,11 @@ fn every_violated_comparison_cell_is_confirmed_and_the_record_holds() {
     assert!(failed.is_empty(), "not confirmed:\n{}", failed.join("\n"));
     let path = root.join(confirmed::RECORD_PATH);
     if std::env::var_os("LOCKSMITH_RECORD_CONFIRMED").is_some() {
-        std::fs::write(&path, confirmed::render(&server_name(&addr), &found)).expect("the record");
+        std::fs::write(
+            &path,
+            confirmed::render(&server_name(&addr), "confirm", &found),
+        )
+        .expect("the record");
         eprintln!("wrote {}", path.display());
         return;
     }

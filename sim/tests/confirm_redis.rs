@@ -225,3 +225,114 @@ fn a_bad_address_a_bad_tick_and_no_server_exit_2() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("runs on MySQL"), "{err}");
 }
+
+/// The server's version as the record names it: `Redis 7.0.15`.
+fn server_name(addr: &str) -> String {
+    let client = redis::Client::open(format!("redis://{addr}/")).expect("an address");
+    let mut conn = client.get_connection().expect("a connection");
+    let info: String = redis::cmd("INFO")
+        .arg("server")
+        .query(&mut conn)
+        .expect("INFO server");
+    let version = info
+        .lines()
+        .find_map(|l| l.strip_prefix("redis_version:"))
+        .unwrap_or_else(|| panic!("no version in {info:?}"));
+    format!("Redis {}", version.trim())
+}
+
+/// Every violated cell of the committed comparison's Redis matrix
+/// (`reports/compare.json`, held to `locksmith compare` by
+/// compare_reports.rs) is confirmed on the server — a failover's is not
+/// forced, and said so — and every cell the committed record
+/// (`sim/src/compare/confirmed-redis.toml`, the report's "✔ Redis" marks)
+/// lists is confirmed again with the same trace. With
+/// `LOCKSMITH_RECORD_CONFIRMED=1` it writes the record instead.
+#[test]
+#[ignore = "needs a real redis-server: scripts/redis.sh start; LOCKSMITH_REDIS_ADDR=127.0.0.1:6390 cargo test --test confirm_redis -- --ignored"]
+fn every_violated_redis_comparison_cell_is_confirmed_and_the_record_holds() {
+    use locksmith::compare::confirmed;
+    use locksmith::confirm::redis::shortest;
+    let addr = addr();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("reports/compare.json")).expect("reports/compare.json"),
+    )
+    .expect("JSON");
+    let start = Instant::now();
+    let mut found = std::collections::BTreeMap::new();
+    let (mut failed, mut unforced) = (Vec::new(), Vec::new());
+    for cell in report["redis"]["cells"].as_array().expect("redis cells") {
+        if cell["verdict"] != "violated" {
+            continue;
+        }
+        let id = format!(
+            "{}--{}",
+            cell["recipe"].as_str().expect("recipe"),
+            cell["fault"].as_str().expect("fault")
+        );
+        let file = root
+            .join("reports")
+            .join(cell["scenario"].as_str().expect("scenario"));
+        let Ok(AnyScenario::Redis(sc)) = AnyScenario::load(&file) else {
+            panic!("{}: not a Redis scenario", file.display());
+        };
+        let r = run(&RedisConfirmConfig::new(sc.space.clone(), &addr))
+            .unwrap_or_else(|e| panic!("{id}: {e}"));
+        assert!(r.cleanup.is_ok(), "{id}: {:?}", r.cleanup);
+        assert_eq!(Some(r.property.name()), cell["property"].as_str(), "{id}");
+        match &r.outcome {
+            Outcome::Confirmed(_) => {}
+            Outcome::Unforced { why, .. } if sc.space.faults.failovers > 0 => {
+                assert!(why.contains("replica"), "{id}: {why}");
+                unforced.push(id);
+                continue;
+            }
+            o => {
+                failed.push(format!("{id}: {o:?}"));
+                continue;
+            }
+        }
+        // The trace confirm re-enacted, as the report draws it.
+        let (_, cx, _) = shortest(&sc.space, None).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let trace = sc.space.render(&cx).expect("the trace replays");
+        found.insert(id, confirmed::of_trace(&trace.steps));
+    }
+    eprintln!(
+        "{} violated Redis cells re-enacted in {:.1} s, {} confirmed, {} not (a failover needs a replica): {unforced:?}",
+        found.len() + failed.len() + unforced.len(),
+        start.elapsed().as_secs_f64(),
+        found.len(),
+        unforced.len()
+    );
+    assert!(failed.is_empty(), "not confirmed:\n{}", failed.join("\n"));
+    let path = root.join(confirmed::REDIS_RECORD_PATH);
+    if std::env::var_os("LOCKSMITH_RECORD_CONFIRMED").is_some() {
+        std::fs::write(
+            &path,
+            confirmed::render(&server_name(&addr), "confirm_redis", &found),
+        )
+        .expect("the record");
+        eprintln!("wrote {}", path.display());
+        return;
+    }
+    let record: confirmed::Record =
+        toml::from_str(confirmed::REDIS_RECORD).expect("the committed record parses");
+    assert_eq!(record.server, server_name(&addr), "the record's server");
+    assert!(!record.cells.is_empty(), "an empty record");
+    for (id, f) in &record.cells {
+        assert_eq!(
+            found.get(id),
+            Some(f),
+            "{id}: recorded as confirmed, but its trace is now another or gone; re-record with LOCKSMITH_RECORD_CONFIRMED=1"
+        );
+    }
+    let unrecorded: Vec<&String> = found
+        .keys()
+        .filter(|id| !record.cells.contains_key(*id))
+        .collect();
+    assert!(
+        unrecorded.is_empty(),
+        "confirmed but not in the record (no mark): {unrecorded:?}; re-record with LOCKSMITH_RECORD_CONFIRMED=1"
+    );
+}

@@ -140,8 +140,12 @@ pub fn judged(j: Judged, report: &Report, mermaid: &dyn Fn(&Trace) -> String) ->
         command,
         page,
         mermaid,
-        &|_| String::new(),
+        &|t| super::confirmed::of_trace(&t.steps),
     );
+    r.confirmed = r
+        .trace
+        .as_ref()
+        .and_then(|t| super::confirmed::mark(&id, &t.fingerprint));
     r.recipe = j.recipe.into();
     r.fault = j.fault.into();
     r.scenario = j.scenario;

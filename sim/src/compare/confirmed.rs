@@ -1,23 +1,28 @@
-//! The "confirmed on ZooKeeper 3.8" mark: which violated checker cells had
-//! their shortest trace re-enacted and confirmed on a real server by
-//! `locksmith confirm`, read from a committed record (`confirmed.toml`)
+//! The "confirmed on a real server" marks — ✔ ZK, ✔ Redis: which violated
+//! checker cells had their shortest trace re-enacted and confirmed on a
+//! real server by `locksmith confirm`, read from committed records
+//! (`confirmed.toml` for ZooKeeper, `confirmed-redis.toml` for Redis)
 //! rather than a live run, so that the report stays a function of the
 //! repository.
 //!
-//! The record names each cell with a fingerprint of its trace (every
-//! step's actor and line): a cell is marked only if the trace the checker
-//! finds now is the one that was confirmed. The record is written, and
-//! checked against the real server, by `sim/tests/confirm.rs` (CI:
-//! `scripts/ci-conformance.sh`).
+//! A record names each cell with a fingerprint of its trace (every step's
+//! actor and line): a cell is marked only if the trace the checker finds
+//! now is the one that was confirmed. The records are written, and checked
+//! against the real servers, by `sim/tests/confirm.rs` and
+//! `sim/tests/confirm_redis.rs` (CI: `scripts/ci-conformance.sh`,
+//! `scripts/ci-redis.sh`).
 
 use locksmith_model::check::trace::TraceStep;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-/// The committed record.
+/// The committed ZooKeeper record.
 pub const RECORD: &str = include_str!("confirmed.toml");
 /// Its path in the repository, for whoever writes it.
 pub const RECORD_PATH: &str = "sim/src/compare/confirmed.toml";
+/// The committed Redis record.
+pub const REDIS_RECORD: &str = include_str!("confirmed-redis.toml");
+pub const REDIS_RECORD_PATH: &str = "sim/src/compare/confirmed-redis.toml";
 
 #[derive(Debug, Default, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -30,16 +35,30 @@ pub struct Record {
     pub cells: BTreeMap<String, String>,
 }
 
-fn record() -> &'static Record {
-    static R: OnceLock<Record> = OnceLock::new();
-    // The record is compiled in; a malformed one is caught by the tests
-    // (`the_record_parses`), and marks nothing meanwhile.
-    R.get_or_init(|| toml::from_str(RECORD).unwrap_or_default())
+fn records() -> &'static [Record; 2] {
+    static R: OnceLock<[Record; 2]> = OnceLock::new();
+    // The records are compiled in; a malformed one is caught by the tests
+    // (`the_records_parse`), and marks nothing meanwhile.
+    R.get_or_init(|| [RECORD, REDIS_RECORD].map(|t| toml::from_str(t).unwrap_or_default()))
 }
 
-/// The record's server.
+/// The ZooKeeper record's server.
 pub fn server() -> &'static str {
-    &record().server
+    &records()[0].server
+}
+
+/// The Redis record's server.
+pub fn redis_server() -> &'static str {
+    &records()[1].server
+}
+
+/// The mark's short name for a record's server: `ZK`, `Redis`.
+pub fn short(server: &str) -> &'static str {
+    if server.starts_with("Redis") {
+        "Redis"
+    } else {
+        "ZK"
+    }
 }
 
 /// A trace step as `confirm` shows the model's side: the step's line with
@@ -80,16 +99,19 @@ pub fn of_trace(steps: &[TraceStep]) -> String {
 
 /// The server cell `id` was confirmed on, if its trace is the recorded one.
 pub fn mark(id: &str, fingerprint: &str) -> Option<String> {
-    let r = record();
-    (r.cells.get(id).map(String::as_str) == Some(fingerprint)).then(|| r.server.clone())
+    records()
+        .iter()
+        .find(|r| r.cells.get(id).map(String::as_str) == Some(fingerprint))
+        .map(|r| r.server.clone())
 }
 
-/// The record as `confirmed.toml` holds it.
-pub fn render(server: &str, cells: &BTreeMap<String, String>) -> String {
-    let mut out = String::from(
+/// The record as `confirmed.toml` holds it; `test` is the test that
+/// writes it (`confirm`, `confirm_redis`).
+pub fn render(server: &str, test: &str, cells: &BTreeMap<String, String>) -> String {
+    let mut out = format!(
         "# Cells of the comparison whose checker trace `locksmith confirm` re-enacted\n\
          # and confirmed on a real server: cell id = fingerprint of the trace.\n\
-         # Written by `LOCKSMITH_RECORD_CONFIRMED=1 cargo test -p locksmith --test confirm\n\
+         # Written by `LOCKSMITH_RECORD_CONFIRMED=1 cargo test -p locksmith --test {test}\n\
          # -- --ignored` against a server; checked against one in CI.\n",
     );
     out.push_str(&format!("server = {server:?}\n\n[cells]\n"));
@@ -104,9 +126,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_record_parses() {
-        let r: Record = toml::from_str(RECORD).expect("confirmed.toml");
-        assert!(r.cells.values().all(|f| f.len() == 16));
+    fn the_records_parse() {
+        for text in [RECORD, REDIS_RECORD] {
+            let r: Record = toml::from_str(text).expect("confirmed.toml");
+            assert!(r.cells.values().all(|f| f.len() == 16));
+        }
+        assert_eq!(short(server()), "ZK");
     }
 
     #[test]

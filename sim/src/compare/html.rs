@@ -55,7 +55,11 @@ fn cell_html(c: &CellResult) -> String {
             t.steps,
             if t.seed.is_some() { "entries" } else { "steps" },
             match &c.confirmed {
-                Some(s) => format!(", <span title=\"confirmed on {}\">✔ ZK</span>", esc(s)),
+                Some(s) => format!(
+                    ", <span title=\"confirmed on {}\">✔ {}</span>",
+                    esc(s),
+                    super::confirmed::short(s)
+                ),
                 None => String::new(),
             }
         ),

@@ -46,11 +46,10 @@ pub fn cell_text(c: &CellResult, prefix: &str) -> String {
                 t.page,
                 t.steps,
                 if t.seed.is_some() { "entries" } else { "steps" },
-                if c.confirmed.is_some() {
-                    ", ✔ ZK"
-                } else {
-                    ""
-                }
+                c.confirmed.as_deref().map_or(String::new(), |s| format!(
+                    ", ✔ {}",
+                    super::confirmed::short(s)
+                ))
             ),
             None => format!("❌ {p}"),
         },
