@@ -56,7 +56,7 @@ pub type ConnId = usize;
 
 pub use reply::{Reply, RowView, SqlError};
 pub use server::{Blocked, Completion, Refused, Session, SqlServer, DEFAULT_LOCK_WAIT_TIMEOUT_MS};
-pub use statement::{Name, Statement};
+pub use statement::{Name, SetVersion, Statement};
 
 #[cfg(test)]
 mod tests;

@@ -3,7 +3,7 @@
 
 use super::locks::{LockKind, Locks, Mode};
 use super::table::{RowData, Table};
-use super::{ConnId, Name, Reply, SqlError, Statement};
+use super::{ConnId, Name, Reply, SetVersion, SqlError, Statement};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -174,6 +174,14 @@ impl SqlServer {
     /// compares ids (a fencing token) reads the same answers as long as
     /// every id it keeps is among these.
     pub fn renumber_ids(&mut self) {
+        self.renumber_ids_keeping(&[]);
+    }
+
+    /// [`SqlServer::renumber_ids`], with `held` — ids a driver keeps
+    /// outside the server (fencing tokens) — among those whose order is
+    /// kept. Returns the old ids in order: the one at index `i` is now
+    /// `i + 1`.
+    pub fn renumber_ids_keeping(&mut self, held: &[u64]) -> Vec<u64> {
         let mut ids: Vec<u64> = self
             .table
             .rows
@@ -186,6 +194,7 @@ impl SqlServer {
                     .iter()
                     .filter_map(|c| c.blocked.as_ref()?.insert_id),
             )
+            .chain(held.iter().copied())
             .collect();
         ids.sort_unstable();
         ids.dedup();
@@ -202,6 +211,7 @@ impl SqlServer {
             b.insert_id = b.insert_id.map(new);
         }
         self.table.next_id = ids.len() as u64 + 1;
+        ids
     }
 
     /// `conn` sends `stmt`. Returns the statements that finish because of
@@ -426,28 +436,34 @@ impl SqlServer {
             Statement::Update {
                 name,
                 set_status,
-                bump_version,
+                set_version,
                 where_status,
                 where_version,
             } => {
                 let found_rows = self.conns[conn].session.found_rows;
+                // LAST_INSERT_ID(expr) sets the OK packet's id only where
+                // it ran: on the matched row.
+                let ok = |affected: u64, id: i64| Reply::Ok {
+                    affected,
+                    insert_id: (*set_version == SetVersion::Token).then_some(id as u64),
+                };
                 self.locking(conn, name, |_, row| {
                     let Some(row) = row else {
-                        return (None, Reply::ok(0));
+                        return (None, ok(0, 0));
                     };
                     let matched = where_status.is_none_or(|s| row.status == s)
                         && where_version.is_none_or(|v| row.version == v);
                     if !matched {
-                        return (None, Reply::ok(0));
+                        return (None, ok(0, 0));
                     }
                     let new = RowData {
                         status: *set_status,
-                        version: row.version + i64::from(*bump_version),
+                        version: row.version + i64::from(*set_version != SetVersion::Keep),
                         ..row
                     };
                     let changed = new != row;
                     let affected = u64::from(changed || found_rows);
-                    (changed.then_some(Some(new)), Reply::ok(affected))
+                    (changed.then_some(Some(new)), ok(affected, new.version))
                 })
             }
             Statement::Begin | Statement::Commit | Statement::Rollback => {

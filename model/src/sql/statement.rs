@@ -64,15 +64,29 @@ pub enum Statement {
     Select {
         name: Name,
     },
-    /// `UPDATE locks SET status = ?[, version = version + 1] WHERE name = ?
+    /// `UPDATE locks SET status = ?[, version = …] WHERE name = ?
     /// [AND status = ?][AND version = ?]`: seed 003's compare-and-set.
     Update {
         name: Name,
         set_status: i64,
-        bump_version: bool,
+        set_version: SetVersion,
         where_status: Option<i64>,
         where_version: Option<i64>,
     },
+}
+
+/// What an UPDATE does to the version column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum SetVersion {
+    /// Leaves it.
+    Keep,
+    /// `version = version + 1`.
+    Bump,
+    /// `version = LAST_INSERT_ID(version + 1)`: bumps it and hands the new
+    /// version back in the OK packet's insert id (0 if no row matched) —
+    /// MySQL's one-statement way to read what an UPDATE wrote, and so a
+    /// fencing token taken atomically with the lock.
+    Token,
 }
 
 impl Statement {
@@ -116,13 +130,15 @@ impl Statement {
             Statement::Update {
                 name,
                 set_status,
-                bump_version,
+                set_version,
                 where_status,
                 where_version,
             } => {
                 let mut s = format!("UPDATE {locks} SET status = {set_status}");
-                if *bump_version {
-                    s.push_str(", version = version + 1");
+                match set_version {
+                    SetVersion::Keep => {}
+                    SetVersion::Bump => s.push_str(", version = version + 1"),
+                    SetVersion::Token => s.push_str(", version = LAST_INSERT_ID(version + 1)"),
                 }
                 s.push_str(&format!(" WHERE name = '{name}'"));
                 if let Some(st) = where_status {

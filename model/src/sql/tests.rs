@@ -39,7 +39,7 @@ fn cas(name: &str, from: i64, to: i64) -> Statement {
     Statement::Update {
         name: n(name),
         set_status: to,
-        bump_version: false,
+        set_version: SetVersion::Keep,
         where_status: Some(from),
         where_version: None,
     }
@@ -49,7 +49,7 @@ fn set_status(name: &str, to: i64) -> Statement {
     Statement::Update {
         name: n(name),
         set_status: to,
-        bump_version: false,
+        set_version: SetVersion::Keep,
         where_status: None,
         where_version: None,
     }
@@ -413,13 +413,42 @@ fn update_counts_changed_rows_unless_client_found_rows() {
     let bump = Statement::Update {
         name: n("l"),
         set_status: -1,
-        bump_version: true,
+        set_version: SetVersion::Bump,
         where_status: None,
         where_version: Some(0),
     };
     assert_eq!(reply(&mut s, A, &bump), ok(1));
     assert_eq!(reply(&mut s, A, &bump), ok(0), "version moved on");
     assert_eq!(reply(&mut s, A, &select("l")), row(1, -1, 1));
+}
+
+/// `version = LAST_INSERT_ID(version + 1)`: the OK packet carries the new
+/// version where the row matched, 0 where it did not (measured on
+/// MariaDB 10.11: 1, then 0, then 2 after a release).
+#[test]
+fn a_token_update_hands_back_the_version_it_wrote() {
+    let mut s = server(2);
+    reply(&mut s, A, &insert("l", -1));
+    let token_cas = Statement::Update {
+        name: n("l"),
+        set_status: 1,
+        set_version: SetVersion::Token,
+        where_status: Some(-1),
+        where_version: None,
+    };
+    let with_id = |affected, id| Reply::Ok {
+        affected,
+        insert_id: Some(id),
+    };
+    assert_eq!(reply(&mut s, A, &token_cas), with_id(1, 1));
+    assert_eq!(reply(&mut s, B, &token_cas), with_id(0, 0));
+    assert_eq!(reply(&mut s, A, &set_status("l", -1)), ok(1));
+    assert_eq!(reply(&mut s, B, &token_cas), with_id(1, 2));
+    assert_eq!(reply(&mut s, B, &select("l")), row(1, 1, 2));
+    assert_eq!(
+        token_cas.sql(),
+        "UPDATE locks SET status = 1, version = LAST_INSERT_ID(version + 1) WHERE name = 'l' AND status = -1"
+    );
 }
 
 #[test]

@@ -39,7 +39,10 @@ fn plan(a: &RealArgs) -> Result<MysqlRealConfig, String> {
         url: url.clone(),
         found_rows: sc.space.found_rows,
         lock_row: sc.space.lock_row,
-        plan: super::real_threads::plan(a, clients),
+        plan: Plan {
+            fencing: sc.space.fencing,
+            ..super::real_threads::plan(a, clients)
+        },
     })
 }
 

@@ -12,6 +12,9 @@ use locksmith_model::check::sql::SqlSpace;
 /// The scenario file of `s` (a row's configuration under `fault`).
 pub fn to_toml(s: &SqlSpace, fault: &Fault) -> String {
     let mut out = toml_head(s.recipe.id(), fault, s.clients, s.acquisitions);
+    if s.fencing {
+        out.push_str("fencing = true\n");
+    }
     out.push_str(&format!(
         "\n[mysql]\ncritical_section = {}\npause = {}\nlock_wait_timeout = {}\n",
         s.work, s.pause, s.lock_wait_timeout

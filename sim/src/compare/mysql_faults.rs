@@ -89,6 +89,29 @@ pub static MYSQL_FAULTS: &[MysqlFaultClass] = &[
             s.faults.crashes = 1;
         },
     },
+    MysqlFaultClass {
+        fault: Fault {
+            id: "connection-drop-fenced",
+            label: "connection dropped, fenced",
+            about: "the server drops a client's connection once, as above, with fencing: lock() returns with a token the database hands out with the lock (the unique key's AUTO_INCREMENT id; the status row's version, set by the compare-and-set through LAST_INSERT_ID(version + 1); the locked row's version, bumped inside the FOR UPDATE transaction), and each critical section writes to a resource outside the database twice with it",
+        },
+        apply: |s| {
+            s.faults.connection_drops = 1;
+            s.fencing = true;
+        },
+    },
+    MysqlFaultClass {
+        fault: Fault {
+            id: "cleanup-slow-holder-fenced",
+            label: "cleanup job, slow holder, fenced",
+            about: "the cleanup job after 3 ticks and a 4-tick critical section, as above, with fencing as in the previous column",
+        },
+        apply: |s| {
+            s.cleanup_after = Some(3);
+            s.work = 4;
+            s.fencing = true;
+        },
+    },
 ];
 
 /// Every database lock, in [`SqlRecipe::ALL`]'s order.
@@ -138,8 +161,9 @@ pub static MYSQL: Backend = Backend {
     notes: "Unlock by non-owner: a client, or the cleanup job, deletes or frees the lock row \
             another client took in its current tenure. Stuck lock: from some reachable state no \
             client can ever acquire again. Mutual exclusion at the resource and fenced safety \
-            are not judged by the MySQL checker yet; orphaned node, herd and re-entrancy are \
-            ZooKeeper's (n/a).",
+            are judged in the fenced columns only (the resource is outside the database: a \
+            write inside the lock's own transaction would roll back with it); orphaned node, \
+            herd and re-entrancy are ZooKeeper's (n/a).",
     explored: "the clients, the InnoDB server and time in ticks",
     rows: || MYSQL_ROWS.to_vec(),
     faults: || MYSQL_FAULTS.iter().map(|f| f.fault.clone()).collect(),

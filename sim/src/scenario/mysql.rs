@@ -7,6 +7,10 @@
 //! recipe = "mysql-unique-key"
 //! clients = 2
 //! acquisitions = 1
+//! fencing = false          # lock() returns with a token the database hands out
+//!                          # (the unique key's id; the status or locked row's
+//!                          # version); each critical section writes to the
+//!                          # protected resource twice with it
 //!
 //! [mysql]                  # time in ticks
 //! critical_section = 2
@@ -57,6 +61,8 @@ struct Raw {
     acquisitions: u8,
     #[serde(default)]
     description: String,
+    #[serde(default)]
+    fencing: bool,
     #[serde(default)]
     mysql: RawTime,
     #[serde(default)]
@@ -148,6 +154,7 @@ impl MysqlScenario {
         space.pause = t.pause.unwrap_or(space.pause);
         space.lock_wait_timeout = t.lock_wait_timeout.unwrap_or(space.lock_wait_timeout);
         space.found_rows = t.found_rows;
+        space.fencing = raw.fencing;
         space.cleanup_after = t.cleanup_after;
         space.lock_row = t.lock_row.unwrap_or(true);
         space.faults = SqlFaults {

@@ -8,7 +8,9 @@
 
 use crate::harness::{Harness, Observed, LOCK_WAIT_TIMEOUT_S};
 use crate::ops::{Step, CONNECTIONS};
-use locksmith_model::sql::{Completion, Reply, Session, SqlError, SqlServer, Statement};
+use locksmith_model::sql::{
+    Completion, Reply, Session, SetVersion, SqlError, SqlServer, Statement,
+};
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
@@ -38,6 +40,10 @@ fn coverage_key(stmt: Option<&Statement>, reply: &Reply) -> String {
         Some(Statement::Delete { .. }) => "DELETE",
         Some(Statement::SelectForUpdate { .. }) => "SELECT FOR UPDATE",
         Some(Statement::Select { .. }) => "SELECT",
+        Some(Statement::Update {
+            set_version: SetVersion::Token,
+            ..
+        }) => "UPDATE … LAST_INSERT_ID",
         Some(Statement::Update { .. }) => "UPDATE",
         None => "?",
     };
@@ -47,7 +53,7 @@ fn coverage_key(stmt: Option<&Statement>, reply: &Reply) -> String {
         Reply::Rows(None) => "empty".into(),
         Reply::Err(e) => format!("ERROR {}", e.code()),
     };
-    format!("{kind:<18} {reply}")
+    format!("{kind:<24} {reply}")
 }
 
 fn blocked_count(m: &SqlServer) -> usize {

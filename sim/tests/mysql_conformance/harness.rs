@@ -13,7 +13,7 @@ use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use locksmith_model::sql::Statement;
+use locksmith_model::sql::{SetVersion, Statement};
 
 /// The rows between the lock names and after the last one (negative ids:
 /// they leave the AUTO_INCREMENT counter at 1). Without `f`, the gap of
@@ -123,7 +123,11 @@ fn execute(c: &mut Conn, stmt: &Statement) -> Observed {
         _ => c.query_drop(&sql).map(|()| {
             let affected = c.affected_rows();
             match stmt {
-                Statement::Insert { .. } => format!("OK {affected} id {}", c.last_insert_id()),
+                Statement::Insert { .. }
+                | Statement::Update {
+                    set_version: SetVersion::Token,
+                    ..
+                } => format!("OK {affected} id {}", c.last_insert_id()),
                 _ => format!("OK {affected}"),
             }
         }),

@@ -1,7 +1,7 @@
 //! The generated sequences: statements on three lock names from three
 //! connections, with lock wait timeouts and killed connections.
 
-use locksmith_model::sql::{Name, Statement};
+use locksmith_model::sql::{Name, SetVersion, Statement};
 use proptest::prelude::*;
 
 /// How many connections a case opens.
@@ -34,6 +34,14 @@ fn status() -> impl Strategy<Value = i64> {
     -1i64..=1
 }
 
+fn set_version() -> impl Strategy<Value = SetVersion> {
+    prop_oneof![
+        2 => Just(SetVersion::Keep),
+        1 => Just(SetVersion::Bump),
+        1 => Just(SetVersion::Token),
+    ]
+}
+
 fn statement() -> impl Strategy<Value = Statement> {
     prop_oneof![
         3 => Just(Statement::Begin),
@@ -46,15 +54,15 @@ fn statement() -> impl Strategy<Value = Statement> {
         4 => (
             name(),
             status(),
-            any::<bool>(),
+            set_version(),
             proptest::option::of(status()),
             proptest::option::weighted(0.3, 0i64..3),
         )
-            .prop_map(|(name, set_status, bump_version, where_status, where_version)| {
+            .prop_map(|(name, set_status, set_version, where_status, where_version)| {
                 Statement::Update {
                     name,
                     set_status,
-                    bump_version,
+                    set_version,
                     where_status,
                     where_version,
                 }

@@ -61,6 +61,13 @@ pub struct SqlSpace {
     /// Every connection sets `CLIENT_FOUND_ROWS` (Connector/J does): an
     /// UPDATE's affected rows count matched rows, not changed ones.
     pub found_rows: bool,
+    /// Fencing (`fencing = true`): `lock()` returns with a token the
+    /// database hands out with the lock — the unique key's AUTO_INCREMENT
+    /// id, the status row's or the locked row's version through
+    /// `LAST_INSERT_ID(version + 1)` — and each critical section writes
+    /// to the protected resource (outside the database) twice with it
+    /// ([`crate::check::resource`]).
+    pub fencing: bool,
     pub faults: SqlFaults,
     pub limits: Limits,
 }
@@ -79,6 +86,7 @@ impl SqlSpace {
             found_rows: false,
             cleanup_after: None,
             lock_row: true,
+            fencing: false,
             faults: SqlFaults::default(),
             limits: Limits {
                 max_states: 2_000_000,

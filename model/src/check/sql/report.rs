@@ -11,8 +11,9 @@ use crate::check::Property;
 use std::ops::ControlFlow;
 
 impl SqlSpace {
-    /// Whether the MySQL checker judges `p`: the others are `n/a` (no
-    /// protected resource yet, no watches to herd, no sequential nodes).
+    /// Whether the MySQL checker judges `p`: the others are `n/a` (the
+    /// resource's without fencing, no watches to herd, no sequential
+    /// nodes).
     pub fn judges(&self, p: Property) -> bool {
         self.not_judged(p).is_none()
     }
@@ -21,15 +22,17 @@ impl SqlSpace {
     /// `None` when it is.
     pub fn not_judged(&self, p: Property) -> Option<&'static str> {
         match p {
-            Property::MutualExclusionAtResource | Property::FencedSafety => {
-                Some("no protected resource in the SQL checker yet")
+            Property::MutualExclusionAtResource | Property::FencedSafety if !self.fencing => {
+                Some("no protected resource in this run (`fencing = true` adds it)")
             }
             Property::OrphanedNode => Some("a SQL lock has no sequential nodes"),
             Property::Reentrancy => Some("the SQL recipes are not re-entrant"),
             Property::Herd => {
                 Some("the SQL recipes wait on no notification: they retry or block in the server")
             }
-            Property::MutualExclusion
+            Property::MutualExclusionAtResource
+            | Property::FencedSafety
+            | Property::MutualExclusion
             | Property::UnlockByNonOwner
             | Property::StuckLock
             | Property::Deadlock

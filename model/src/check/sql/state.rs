@@ -2,6 +2,7 @@
 //! recipe and in the harness loop, its connection and its timers.
 
 use super::config::SqlFaults;
+use crate::check::resource::{Resource, Section, Sections};
 use crate::harness::Phase;
 use crate::recipe::sql::Locals;
 use crate::sql::{Reply, SqlServer, Statement};
@@ -20,6 +21,8 @@ pub struct State {
     /// Ticks the lock row has been taken, up to the cleanup job's age
     /// (kept only with a cleanup job).
     pub row_age: u8,
+    /// The protected resource, with fencing on.
+    pub resource: Option<Resource>,
 }
 
 /// One client process with its one connection.
@@ -40,6 +43,10 @@ pub struct Client {
     /// The network dropped the connection and the server has not noticed:
     /// it still holds the session's transaction and locks.
     pub orphaned: bool,
+    /// Fencing: the writes to the resource done in the current tenure.
+    pub wrote: u8,
+    /// Fencing: the client's tenure at the resource.
+    pub section: Section,
 }
 
 /// The connection: a statement on its way to the server, one the server
@@ -75,5 +82,27 @@ impl Client {
                 Channel::Replied(_) => true,
                 Channel::Idle => !self.locals.awaits_reply(),
             }
+    }
+}
+
+impl Sections for State {
+    fn clients(&self) -> usize {
+        self.clients.len()
+    }
+
+    fn section(&self, c: usize) -> Section {
+        self.clients[c].section
+    }
+
+    fn set_section(&mut self, c: usize, s: Section) {
+        self.clients[c].section = s;
+    }
+
+    fn resource(&self) -> Option<Resource> {
+        self.resource
+    }
+
+    fn set_resource(&mut self, r: Resource) {
+        self.resource = Some(r);
     }
 }

@@ -4,8 +4,10 @@
 use super::action::Action;
 use super::config::SqlSpace;
 use super::state::{Channel, Client, State};
-use crate::harness::{Phase, StepKind};
-use crate::recipe::sql::lock_name;
+use crate::check::resource::{self, Resource, Section};
+use crate::harness::writes::WRITES;
+use crate::harness::{LockEvent, Phase, StepKind, Writes};
+use crate::recipe::sql::{lock_name, SqlRecipe};
 use crate::sql::table::RowData;
 use crate::sql::{Completion, Reply, Session, SqlError, SqlServer};
 
@@ -30,6 +32,8 @@ impl SqlSpace {
             rounds: self.acquisitions,
             connected: true,
             orphaned: false,
+            wrote: 0,
+            section: Section::default(),
         };
         State {
             server,
@@ -38,6 +42,7 @@ impl SqlSpace {
             foreign_unlock: false,
             owner: None,
             row_age: 0,
+            resource: self.fencing.then(|| Resource::new(Writes::Fenced)),
         }
     }
 
@@ -124,7 +129,7 @@ impl SqlSpace {
         };
         let job = self.clients as usize;
         let done = s.server.execute(job, &stmt).unwrap_or_default();
-        deliver(s, done);
+        self.deliver(s, done);
         if let Some(o) = s.owner {
             s.foreign_unlock |= s.clients[o as usize].in_tenure();
         }
@@ -173,7 +178,7 @@ impl SqlSpace {
                 }
                 for conn in 0..s.server.connections() {
                     let done = s.server.disconnect(conn);
-                    deliver(s, done);
+                    self.deliver(s, done);
                 }
                 if !self.recipe.taken(Self::lock_row(s)) {
                     s.owner = None;
@@ -186,22 +191,85 @@ impl SqlSpace {
                 cl.channel = Channel::Idle;
                 cl.timer = 0;
                 cl.paused = 0;
+                cl.wrote = 0;
+                // Its open section ends with its process: no write of it
+                // can follow.
+                resource::tenure_ends(s, c as usize);
                 let done = s.server.disconnect(c as usize);
-                deliver(s, done);
+                self.deliver(s, done);
                 if !self.recipe.taken(Self::lock_row(s)) {
                     s.owner = None;
                 }
             }
         }
-        s.server.renumber_ids();
+        self.renumber(s);
         s.server.rebase_time();
+    }
+
+    /// Hands each finished statement's reply to its client's connection (a
+    /// closed connection's statement finishes unanswered: no completion;
+    /// the cleanup job reads nothing; a connection the network dropped
+    /// reads nothing either — the server still ran the statement). With
+    /// fencing, a reply that grants the lock begins the client's tenure:
+    /// tenures follow the order in which the server gave the lock.
+    fn deliver(&self, s: &mut State, done: Vec<Completion>) {
+        for d in done {
+            let Some(cl) = s.clients.get_mut(d.conn).filter(|cl| cl.connected) else {
+                continue;
+            };
+            let grants = cl.section.tenure == 0 && cl.locals.won(&d.reply);
+            cl.channel = Channel::Replied(d.reply);
+            if self.fencing && grants {
+                resource::tenure_begins(s, d.conn);
+            }
+        }
+    }
+
+    /// Renumbers the AUTO_INCREMENT ids as [`crate::sql::SqlServer::renumber_ids`]
+    /// does, keeping the order of the ids the harness holds as fencing
+    /// tokens too: the resource's newest, each tenure's, and those in
+    /// replies not read yet (a version token is no id: left alone).
+    fn renumber(&self, s: &mut State) {
+        if !(self.fencing && self.recipe.token_is_id()) {
+            s.server.renumber_ids();
+            return;
+        }
+        let mut held: Vec<u64> = Vec::new();
+        let positive = |t: i64| u64::try_from(t).ok().filter(|&t| t > 0);
+        held.extend(s.resource.and_then(|r| positive(r.newest_token)));
+        for cl in &s.clients {
+            held.extend(positive(cl.section.token));
+            if let Channel::Replied(Reply::Ok {
+                insert_id: Some(id),
+                ..
+            }) = &cl.channel
+            {
+                held.push(*id);
+            }
+        }
+        let ids = s.server.renumber_ids_keeping(&held);
+        let new = |id: u64| ids.binary_search(&id).map_or(id, |i| i as u64 + 1);
+        let new_token = |t: i64| positive(t).map_or(t, |t| new(t) as i64);
+        if let Some(r) = &mut s.resource {
+            r.newest_token = new_token(r.newest_token);
+        }
+        for cl in &mut s.clients {
+            cl.section.token = new_token(cl.section.token);
+            if let Channel::Replied(Reply::Ok {
+                insert_id: Some(id),
+                ..
+            }) = &mut cl.channel
+            {
+                *id = new(*id);
+            }
+        }
     }
 
     /// The server ends `c`'s session: rolls back its transaction, releases
     /// its locks, and lets what waited for them finish.
     fn server_drops(&self, s: &mut State, c: u8) {
         let done = s.server.disconnect(c as usize);
-        deliver(s, done);
+        self.deliver(s, done);
         if !self.recipe.taken(Self::lock_row(s)) {
             s.owner = None;
         }
@@ -221,7 +289,7 @@ impl SqlSpace {
             s.row_age += 1;
         }
         let done = s.server.advance(1);
-        deliver(s, done);
+        self.deliver(s, done);
     }
 
     /// The server runs `c`'s statement; it notes who took the lock row,
@@ -240,7 +308,7 @@ impl SqlSpace {
         // A client sends only when its previous statement has answered.
         let done = s.server.execute(c as usize, &stmt).unwrap_or_default();
         s.clients[c as usize].channel = Channel::Waiting;
-        deliver(s, done);
+        self.deliver(s, done);
         let after = Self::lock_row(s);
         if after != before {
             if let Some(o) = s.owner {
@@ -255,6 +323,9 @@ impl SqlSpace {
     /// blocking call; a step that would begin a round after the last one
     /// ends the loop instead.
     fn client_step(&self, s: &mut State, c: u8) {
+        if self.fencing && self.fenced_write(s, c) {
+            return;
+        }
         let cl = &mut s.clients[c as usize];
         let reply = match std::mem::replace(&mut cl.channel, Channel::Idle) {
             Channel::Replied(r) => Some(r),
@@ -268,29 +339,56 @@ impl SqlSpace {
             }
             cl.rounds -= 1;
         }
-        let out = self.recipe.step(&mut cl.locals, reply.as_ref());
+        let out = self
+            .recipe
+            .step(&mut cl.locals, reply.as_ref(), self.fencing);
         cl.phase = cl.phase.after(out.kind, true, &mut events);
         if let Some(stmt) = out.send {
             cl.channel = Channel::Sent(stmt);
         }
         if out.kind == StepKind::Acquired {
+            if self.fencing {
+                // `lock()` returns with the token its last reply carried;
+                // the opening write starts the work.
+                cl.wrote = 0;
+                let token = SqlRecipe::token(reply.as_ref()).unwrap_or(0);
+                resource::token(s, c as usize, token);
+                return;
+            }
             cl.timer = self.work;
         }
         if out.sleep {
             cl.timer = 1;
         }
-    }
-}
-
-/// Hands each finished statement's reply to its client's connection (a
-/// closed connection's statement finishes unanswered: no completion; the
-/// cleanup job reads nothing; a connection the network dropped reads
-/// nothing either — the server still ran the statement).
-fn deliver(s: &mut State, done: Vec<Completion>) {
-    for d in done {
-        if let Some(cl) = s.clients.get_mut(d.conn).filter(|cl| cl.connected) {
-            cl.channel = Channel::Replied(d.reply);
+        let ended = events.iter().any(|e| {
+            matches!(
+                e,
+                LockEvent::Released
+                    | LockEvent::GaveUp
+                    | LockEvent::ThreadDied(_)
+                    | LockEvent::Finished
+            )
+        });
+        if ended && self.fencing {
+            s.clients[c as usize].wrote = 0;
+            resource::tenure_ends(s, c as usize);
         }
+    }
+
+    /// A fenced holder's step that is the harness's, not the recipe's: the
+    /// critical section's opening write (then the work), its closing
+    /// write. Whether it was one.
+    fn fenced_write(&self, s: &mut State, c: u8) -> bool {
+        let cl = &mut s.clients[c as usize];
+        if !cl.phase.holds() || cl.wrote >= WRITES || cl.channel != Channel::Idle {
+            return false;
+        }
+        if cl.wrote == 0 {
+            cl.timer = self.work;
+        }
+        cl.wrote += 1;
+        resource::write(s, c as usize);
+        true
     }
 }
 

@@ -6,8 +6,9 @@ use super::action::Action;
 use super::config::SqlSpace;
 use super::state::{Channel, State};
 use crate::check::explore::Counterexample;
+use crate::check::resource;
 use crate::check::trace::{Trace, TraceStep};
-use crate::harness::Phase;
+use crate::harness::{Phase, Writes};
 use crate::recipe::sql::lock_name;
 use std::fmt::Write;
 
@@ -64,6 +65,12 @@ impl SqlSpace {
                 }
                 if t.timer > 0 && b.timer == 0 && !t.phase.holds() {
                     parts.push("sleeps a tick".into());
+                }
+                if t.phase.holds() && b.phase != t.phase && self.fencing {
+                    parts.push(format!("its token is {}", t.section.token));
+                }
+                if t.wrote > b.wrote {
+                    parts.push(self.resource_write(before, c));
                 }
                 if parts.is_empty() {
                     parts.push("steps".into());
@@ -165,6 +172,21 @@ fn phase_words(p: Phase) -> &'static str {
         Phase::Finished => "finished its rounds",
         Phase::Died => "its thread died",
         Phase::Crashed => "crashed",
+    }
+}
+
+impl SqlSpace {
+    /// What client `c`'s write from `before` did at the resource (replayed
+    /// on a copy: the state keeps no mark of it).
+    fn resource_write(&self, before: &State, c: u8) -> String {
+        let cl = &before.clients[c as usize];
+        let mut probe = before.clone();
+        let accepted = resource::write(&mut probe, c as usize);
+        let which = if cl.wrote == 0 { "opening" } else { "closing" };
+        format!(
+            "writes its {which} write to the resource{}",
+            resource::describe(&cl.section, accepted, Writes::Fenced)
+        )
     }
 }
 

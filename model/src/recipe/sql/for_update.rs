@@ -16,10 +16,18 @@
 //! same fact — a holder whose connection is dropped (`KILL`,
 //! `wait_timeout`) while its process keeps working has lost the lock
 //! without knowing; the next client gets the row at once.
+//!
+//! **Fenced** (the scenario's `fencing = true`): once the row is locked,
+//! `lock()` takes a token inside the same transaction — `UPDATE locks SET
+//! status = 0, version = LAST_INSERT_ID(version + 1) WHERE name = 'lock'`,
+//! whose OK packet hands the new version back. The bump commits with the
+//! transaction: a holder whose connection is dropped has its transaction
+//! rolled back, version and all, and the next holder is handed the very
+//! same token.
 
 use super::{lock_name, Outcome};
 use crate::harness::StepKind;
-use crate::sql::{Reply, Statement};
+use crate::sql::{Reply, SetVersion, Statement};
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -28,8 +36,10 @@ pub enum At {
     Lock,
     /// Read its OK; send `SELECT … FOR UPDATE`.
     AwaitBegin,
-    /// Read the row: the lock is held.
+    /// Read the row: the lock is held (fenced: send the token's UPDATE).
     AwaitSelect,
+    /// Fenced: read the token's OK; `lock()` returns.
+    AwaitToken,
     /// The critical section; the step ends it.
     Business,
     /// `unlock()`: send `COMMIT`.
@@ -40,7 +50,10 @@ pub enum At {
 
 impl At {
     pub fn awaits_reply(self) -> bool {
-        matches!(self, At::AwaitBegin | At::AwaitSelect | At::AwaitCommit)
+        matches!(
+            self,
+            At::AwaitBegin | At::AwaitSelect | At::AwaitToken | At::AwaitCommit
+        )
     }
 
     /// `reply`, unread here, means the row lock was granted.
@@ -49,7 +62,19 @@ impl At {
     }
 }
 
-pub fn step(at: &mut At, reply: Option<&Reply>) -> Outcome {
+/// The fenced lock's token: the locked row's version, bumped inside the
+/// transaction.
+fn token() -> Statement {
+    Statement::Update {
+        name: lock_name(),
+        set_status: 0,
+        set_version: SetVersion::Token,
+        where_status: None,
+        where_version: None,
+    }
+}
+
+pub fn step(at: &mut At, reply: Option<&Reply>, fenced: bool) -> Outcome {
     let (next, out) = match (*at, reply) {
         (At::Lock, _) | (At::AwaitCommit, Some(Reply::Ok { .. })) => (
             At::AwaitBegin,
@@ -62,7 +87,10 @@ pub fn step(at: &mut At, reply: Option<&Reply>) -> Outcome {
                 StepKind::Other,
             ),
         ),
-        (At::AwaitSelect, Some(Reply::Rows(_))) => {
+        (At::AwaitSelect, Some(Reply::Rows(_))) if fenced => {
+            (At::AwaitToken, Outcome::send(token(), StepKind::Other))
+        }
+        (At::AwaitSelect, Some(Reply::Rows(_))) | (At::AwaitToken, Some(Reply::Ok { .. })) => {
             (At::Business, Outcome::only(StepKind::Acquired))
         }
         (At::Business, _) => (At::Unlock, Outcome::only(StepKind::Released)),

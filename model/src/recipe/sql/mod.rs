@@ -13,7 +13,9 @@
 //!
 //! The protected resource is outside the database: a write inside the
 //! lock's own transaction would roll back with it, so the recipes' critical
-//! sections write elsewhere.
+//! sections write elsewhere. Each recipe has a fenced variant (`fencing =
+//! true`): its `lock()` returns with a token the database handed out with
+//! the lock ([`SqlRecipe::token`]).
 
 pub mod for_update;
 pub mod status_cas;
@@ -22,7 +24,7 @@ pub mod unique_key;
 use crate::harness::StepKind;
 use crate::sql::locks::LockKind;
 use crate::sql::table::RowData;
-use crate::sql::{Name, Reply, SqlServer, Statement};
+use crate::sql::{Name, Reply, SetVersion, SqlServer, Statement};
 use serde::Serialize;
 use std::fmt;
 
@@ -114,7 +116,7 @@ impl SqlRecipe {
             SqlRecipe::StatusCas => Some(Statement::Update {
                 name: lock_name(),
                 set_status: status_cas::FREE,
-                bump_version: false,
+                set_version: SetVersion::Keep,
                 where_status: None,
                 where_version: None,
             }),
@@ -130,13 +132,33 @@ impl SqlRecipe {
     }
 
     /// One step at `at`, reading `reply` (the reply to its last statement,
-    /// if one came since).
-    pub fn step(self, at: &mut Locals, reply: Option<&Reply>) -> Outcome {
+    /// if one came since); `fenced`: the recipe's fenced variant, whose
+    /// `lock()` returns on the reply that carries its token (the OK
+    /// packet's insert id: [`SqlRecipe::token`]).
+    pub fn step(self, at: &mut Locals, reply: Option<&Reply>, fenced: bool) -> Outcome {
         match at {
             Locals::UniqueKey(at) => unique_key::step(at, reply),
-            Locals::ForUpdate(at) => for_update::step(at, reply),
-            Locals::StatusCas(at) => status_cas::step(at, reply),
+            Locals::ForUpdate(at) => for_update::step(at, reply, fenced),
+            Locals::StatusCas(at) => status_cas::step(at, reply, fenced),
         }
+    }
+
+    /// The fencing token in the reply a fenced `lock()` returned on: the
+    /// unique key's AUTO_INCREMENT id, or the version `LAST_INSERT_ID(…)`
+    /// set.
+    pub fn token(reply: Option<&Reply>) -> Option<i64> {
+        match reply {
+            Some(Reply::Ok {
+                insert_id: Some(t), ..
+            }) => i64::try_from(*t).ok(),
+            _ => None,
+        }
+    }
+
+    /// The fencing token is an AUTO_INCREMENT id (which the checker
+    /// renumbers), not a version.
+    pub fn token_is_id(self) -> bool {
+        self == SqlRecipe::UniqueKey
     }
 }
 

@@ -13,10 +13,18 @@
 //! What it claims: one holder at a time. What breaks it: no expiry — a
 //! holder that dies before its release leaves status 1 forever (stuck
 //! lock).
+//!
+//! **Fenced** (the scenario's `fencing = true`): the row's version column
+//! is the token, taken by the same statement that takes the lock —
+//! `UPDATE locks SET status = 1, version = LAST_INSERT_ID(version + 1)
+//! WHERE name = 'lock' AND status = -1` — whose OK packet hands the new
+//! version back. Reading the version with a second statement would not
+//! do: between the two, the cleanup job and another client can have moved
+//! it on, and the stale holder would read the newer holder's token.
 
 use super::{lock_name, Outcome};
 use crate::harness::StepKind;
-use crate::sql::{Reply, Statement};
+use crate::sql::{Reply, SetVersion, Statement};
 use serde::Serialize;
 
 /// The seed's free status.
@@ -51,11 +59,15 @@ impl At {
     }
 }
 
-fn cas() -> Statement {
+fn cas(fenced: bool) -> Statement {
     Statement::Update {
         name: lock_name(),
         set_status: TAKEN,
-        bump_version: false,
+        set_version: if fenced {
+            SetVersion::Token
+        } else {
+            SetVersion::Keep
+        },
         where_status: Some(FREE),
         where_version: None,
     }
@@ -65,16 +77,16 @@ fn release() -> Statement {
     Statement::Update {
         name: lock_name(),
         set_status: FREE,
-        bump_version: false,
+        set_version: SetVersion::Keep,
         where_status: None,
         where_version: None,
     }
 }
 
-pub fn step(at: &mut At, reply: Option<&Reply>) -> Outcome {
+pub fn step(at: &mut At, reply: Option<&Reply>, fenced: bool) -> Outcome {
     let (next, out) = match (*at, reply) {
         (At::Lock | At::Retry, _) | (At::AwaitRelease, Some(_)) => {
-            (At::AwaitCas, Outcome::send(cas(), StepKind::Other))
+            (At::AwaitCas, Outcome::send(cas(fenced), StepKind::Other))
         }
         (At::AwaitCas, Some(Reply::Ok { affected: 1, .. })) => {
             (At::Business, Outcome::only(StepKind::Acquired))

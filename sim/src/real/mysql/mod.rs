@@ -117,6 +117,7 @@ fn start(cfg: &MysqlRealConfig, table: &str, admin: &mut Conn) -> Result<Tally, 
                 read: None,
                 conn: connect(&cfg.url, cfg.found_rows)?,
                 table: table.to_string(),
+                fenced: cfg.plan.fencing,
             })
         })
         .collect::<Result<Vec<_>, String>>()?;
@@ -132,6 +133,8 @@ struct MysqlStepper {
     read: Option<Reply>,
     conn: Conn,
     table: String,
+    /// The recipe's fenced variant: `lock()` returns with a token.
+    fenced: bool,
 }
 
 impl Stepper for MysqlStepper {
@@ -139,7 +142,9 @@ impl Stepper for MysqlStepper {
 
     fn step(&mut self) -> Stepped<Statement> {
         self.read = self.reply.take();
-        let out = self.recipe.step(&mut self.locals, self.read.as_ref());
+        let out = self
+            .recipe
+            .step(&mut self.locals, self.read.as_ref(), self.fenced);
         Stepped {
             kind: out.kind,
             send: out.send,
@@ -158,5 +163,11 @@ impl Stepper for MysqlStepper {
 
     fn restart(&mut self) {
         self.locals = self.recipe.start();
+    }
+
+    /// The token came with the reply `lock()` returned on: the INSERT's
+    /// id, or the version `LAST_INSERT_ID(…)` set.
+    fn token(&mut self) -> Result<Option<u64>, String> {
+        Ok(SqlRecipe::token(self.read.as_ref()).and_then(|t| u64::try_from(t).ok()))
     }
 }

@@ -2,7 +2,7 @@
 //! the model's [`Reply`]: what `locksmith real --mysql` sends, on the
 //! table layout the model and the conformance test use.
 
-use locksmith_model::sql::{Reply, RowView, SqlError, Statement};
+use locksmith_model::sql::{Reply, RowView, SetVersion, SqlError, Statement};
 use mysql::prelude::Queryable;
 use mysql::{Conn, Opts, OptsBuilder};
 
@@ -46,7 +46,17 @@ pub fn execute(c: &mut Conn, table: &str, stmt: &Statement) -> Result<Reply, Str
         }
         _ => c.query_drop(&sql).map(|()| Reply::Ok {
             affected: c.affected_rows(),
-            insert_id: matches!(stmt, Statement::Insert { .. }).then(|| c.last_insert_id()),
+            // The id an INSERT was given, or the version LAST_INSERT_ID(…)
+            // set: the only statements whose OK packet carries one.
+            insert_id: matches!(
+                stmt,
+                Statement::Insert { .. }
+                    | Statement::Update {
+                        set_version: SetVersion::Token,
+                        ..
+                    }
+            )
+            .then(|| c.last_insert_id()),
         }),
     };
     match result {
