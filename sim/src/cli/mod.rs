@@ -16,13 +16,14 @@ mod real_redis;
 mod real_threads;
 mod recipes;
 mod simulate;
-mod simulate_redis;
+mod simulate_backend;
 
 pub use check::to_text as check_report_text;
 pub use check_mysql::to_text as mysql_check_report_text;
 pub use check_redis::to_text as redis_check_report_text;
 pub use compare::options as compare_options;
 
+use crate::scenario::{MysqlScenario, RedisScenario};
 use clap::{Parser, Subcommand};
 use real_threads::RealBackend;
 
@@ -156,11 +157,19 @@ where
         Command::Check(a) => check::plan(a).map(drop),
         Command::Explorer(a) => explorer::plan(a).map(drop),
         Command::Sim(a) if crate::scenario::is_redis(&a.scenario) => {
-            simulate_redis::plan(a).map(drop)
+            simulate_backend::plan::<RedisScenario>(a).map(drop)
+        }
+        Command::Sim(a) if crate::scenario::is_mysql(&a.scenario) => {
+            simulate_backend::plan::<MysqlScenario>(a).map(drop)
         }
         Command::Sim(a) => simulate::plan_sim(a).map(drop),
         Command::Replay(a) if crate::scenario::is_redis(&a.scenario) => {
-            simulate_redis::load(&a.scenario, a.clients, a.acquisitions).map(drop)
+            simulate_backend::load::<RedisScenario>(&a.scenario, a.clients, a.acquisitions)
+                .map(drop)
+        }
+        Command::Replay(a) if crate::scenario::is_mysql(&a.scenario) => {
+            simulate_backend::load::<MysqlScenario>(&a.scenario, a.clients, a.acquisitions)
+                .map(drop)
         }
         Command::Replay(a) => simulate::load(&a.scenario, a.clients, a.acquisitions).map(drop),
         Command::Real(a) if crate::scenario::is_redis(&a.scenario) => {

@@ -1,7 +1,7 @@
 //! `locksmith sim`, `locksmith replay` and `locksmith bench-sim`: the
 //! deterministic simulator from the command line.
 
-use crate::scenario::Scenario;
+use crate::scenario::{MysqlScenario, RedisScenario, Scenario};
 use crate::simulate::sweep::{sweep, SweepOptions, SweepReport};
 use crate::simulate::{run_seed, SimConfig, Totals};
 use clap::Args;
@@ -130,7 +130,10 @@ pub fn plan_sim(a: &SimArgs) -> Result<(SimConfig, u64, u64), String> {
 
 pub fn run_sim(a: &SimArgs) -> i32 {
     if crate::scenario::is_redis(&a.scenario) {
-        return super::simulate_redis::run_sim(a);
+        return super::simulate_backend::run_sim::<RedisScenario>(a);
+    }
+    if crate::scenario::is_mysql(&a.scenario) {
+        return super::simulate_backend::run_sim::<MysqlScenario>(a);
     }
     let (cfg, first, count) = match plan_sim(a) {
         Ok(p) => p,
@@ -286,7 +289,10 @@ fn seeds_asked(a: &SimArgs, cfg: &SimConfig) -> u64 {
 
 pub fn run_replay(a: &ReplayArgs) -> i32 {
     if crate::scenario::is_redis(&a.scenario) {
-        return super::simulate_redis::run_replay(a);
+        return super::simulate_backend::run_replay::<RedisScenario>(a);
+    }
+    if crate::scenario::is_mysql(&a.scenario) {
+        return super::simulate_backend::run_replay::<MysqlScenario>(a);
     }
     let cfg = match load(&a.scenario, a.clients, a.acquisitions) {
         Ok(c) => c,

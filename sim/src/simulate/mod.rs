@@ -37,10 +37,12 @@
 //! [`ZkServer`]: locksmith_model::zk::ZkServer
 //! [`Client`]: locksmith_model::runtime::Client
 
+pub mod backend;
 pub mod client_lib;
 pub mod faults;
 pub mod link;
 pub mod metrics;
+pub mod mysql;
 pub mod redis;
 pub mod resource;
 pub mod server_node;

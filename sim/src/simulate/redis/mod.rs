@@ -36,6 +36,7 @@
 
 mod fence;
 
+use crate::simulate::backend::Fencing;
 use locksmith_model::check::redis::step::FENCE_KEY;
 use locksmith_model::check::redis::RedisSpace;
 use locksmith_model::harness::{LockEvent, Phase, Property, StepKind};
@@ -50,18 +51,7 @@ use std::time::Duration;
 pub const TICK_MS: u64 = 10;
 
 /// What one seed found.
-#[derive(Clone, Debug)]
-pub struct RedisRun {
-    pub seed: u64,
-    /// The first violation.
-    pub violation: Option<(Property, String)>,
-    /// Every property the run violated.
-    pub violated: BTreeSet<Property>,
-    /// One line per event, with its simulated time (empty unless asked).
-    pub trace: Vec<String>,
-    pub acquisitions: u64,
-    pub commands: u64,
-}
+pub type RedisRun = crate::simulate::backend::BackendRun;
 
 /// One client as the world sees it.
 struct Cl {
@@ -95,7 +85,7 @@ struct World {
     acquisitions: u64,
     commands: u64,
     /// The resource and the tenures, when the scenario fences.
-    fencing: Option<fence::Fencing>,
+    fencing: Option<Fencing>,
 }
 
 fn lock(w: &Mutex<World>) -> MutexGuard<'_, World> {
@@ -523,7 +513,7 @@ async fn simulate(space: RedisSpace, trace: bool) -> Found {
         trace: trace.then(Vec::new),
         acquisitions: 0,
         commands: 0,
-        fencing: space.fencing.then(|| fence::Fencing::new(n)),
+        fencing: space.fencing.then(|| Fencing::new(n)),
         space,
     }));
     let h = madsim::runtime::Handle::current();

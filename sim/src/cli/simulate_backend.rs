@@ -1,45 +1,108 @@
-//! `locksmith sim` and `locksmith replay` on a Redis scenario: the Redis
-//! simulator (sim/src/simulate/redis/) over many seeds, one seed's trace.
+//! `locksmith sim` and `locksmith replay` on a Redis or MySQL scenario:
+//! that backend's simulator (sim/src/simulate/redis/, sim/src/simulate/mysql.rs)
+//! over many seeds, one seed's trace.
 
 use super::simulate::{ReplayArgs, SimArgs};
-use crate::scenario::{AnyScenario, RedisScenario};
-use crate::simulate::redis::{run_seed, RedisRun, TICK_MS};
+use crate::scenario::{AnyScenario, MysqlScenario, RedisScenario};
+use crate::simulate::backend::BackendRun;
 use serde_json::json;
 use std::path::Path;
 use std::time::Instant;
 
-/// Seeds a Redis scenario sweeps when neither `--seeds` nor `--seed` says.
+/// Seeds a scenario sweeps when neither `--seeds` nor `--seed` says.
 pub const DEFAULT_SEEDS: u64 = 500;
 
-/// A Redis scenario's `clients` and `acquisitions` are sized for the
-/// exhaustive checker (two clients, one round); at random, a fault must
-/// find someone contending, so the simulator runs at least this many
-/// unless `--clients` / `--acquisitions` say otherwise.
+/// A scenario's `clients` and `acquisitions` are sized for the exhaustive
+/// checker (two clients, one round); at random, a fault must find someone
+/// contending, so the simulator runs at least this many unless
+/// `--clients` / `--acquisitions` say otherwise.
 pub const MIN_CLIENTS: u8 = 5;
 pub const MIN_ACQUISITIONS: u8 = 10;
 
+/// A scenario one of these simulators runs.
+pub trait Simulated: Sized {
+    /// The backend's name in text (`Redis`) and in `--json` (`redis`).
+    const NAME: &'static str;
+    const KEY: &'static str;
+    /// Simulated milliseconds per checker tick.
+    const TICK_MS: u64;
+    fn from_any(any: AnyScenario) -> Option<Self>;
+    fn recipe_id(&self) -> &'static str;
+    /// The clients and rounds, to override.
+    fn sizes(&mut self) -> (&mut u8, &mut u8);
+    fn run_seed(&self, seed: u64, trace: bool) -> BackendRun;
+}
+
+impl Simulated for RedisScenario {
+    const NAME: &'static str = "Redis";
+    const KEY: &'static str = "redis";
+    const TICK_MS: u64 = crate::simulate::redis::TICK_MS;
+
+    fn from_any(any: AnyScenario) -> Option<Self> {
+        match any {
+            AnyScenario::Redis(sc) => Some(*sc),
+            _ => None,
+        }
+    }
+
+    fn recipe_id(&self) -> &'static str {
+        self.recipe().id()
+    }
+
+    fn sizes(&mut self) -> (&mut u8, &mut u8) {
+        (&mut self.space.clients, &mut self.space.acquisitions)
+    }
+
+    fn run_seed(&self, seed: u64, trace: bool) -> BackendRun {
+        crate::simulate::redis::run_seed(&self.space, seed, trace)
+    }
+}
+
+impl Simulated for MysqlScenario {
+    const NAME: &'static str = "MySQL";
+    const KEY: &'static str = "mysql";
+    const TICK_MS: u64 = crate::simulate::mysql::TICK_MS;
+
+    fn from_any(any: AnyScenario) -> Option<Self> {
+        match any {
+            AnyScenario::Mysql(sc) => Some(*sc),
+            _ => None,
+        }
+    }
+
+    fn recipe_id(&self) -> &'static str {
+        self.recipe().id()
+    }
+
+    fn sizes(&mut self) -> (&mut u8, &mut u8) {
+        (&mut self.space.clients, &mut self.space.acquisitions)
+    }
+
+    fn run_seed(&self, seed: u64, trace: bool) -> BackendRun {
+        crate::simulate::mysql::run_seed(&self.space, seed, trace)
+    }
+}
+
 /// The scenario with the overrides, or the error the command exits 2 with.
-pub fn load(
+pub fn load<S: Simulated>(
     path: &Path,
     clients: Option<u8>,
     acquisitions: Option<u8>,
-) -> Result<RedisScenario, String> {
-    let mut sc = match AnyScenario::load(path).map_err(|e| e.to_string())? {
-        AnyScenario::Redis(sc) => *sc,
-        AnyScenario::ZooKeeper(_) | AnyScenario::Mysql(_) => {
-            return Err(format!("{}: not a Redis scenario", path.display()))
-        }
-    };
+) -> Result<S, String> {
+    let any = AnyScenario::load(path).map_err(|e| e.to_string())?;
+    let mut sc = S::from_any(any)
+        .ok_or_else(|| format!("{}: not a {} scenario", path.display(), S::NAME))?;
     // The file's own configuration was validated as it loaded; the
     // simulator takes any number of clients and rounds (the checker's
     // limit on clients is its state space's, not the simulator's).
-    sc.space.clients = clients.unwrap_or(sc.space.clients.max(MIN_CLIENTS));
-    sc.space.acquisitions = acquisitions.unwrap_or(sc.space.acquisitions.max(MIN_ACQUISITIONS));
+    let (c, k) = sc.sizes();
+    *c = clients.unwrap_or((*c).max(MIN_CLIENTS));
+    *k = acquisitions.unwrap_or((*k).max(MIN_ACQUISITIONS));
     Ok(sc)
 }
 
 /// The scenario and the seeds `first .. first + count`.
-pub fn plan(a: &SimArgs) -> Result<(RedisScenario, u64, u64), String> {
+pub fn plan<S: Simulated>(a: &SimArgs) -> Result<(S, u64, u64), String> {
     let sc = load(&a.scenario, a.clients, a.acquisitions)?;
     let first = a.seed.unwrap_or(0);
     let count = a
@@ -70,8 +133,8 @@ fn replay_command(a: &SimArgs, seed: u64) -> String {
 
 /// Seeds in order until the first violation (all of them with
 /// `--keep-going`); 0 none, 1 violated, 130 Ctrl-C.
-pub fn run_sim(a: &SimArgs) -> i32 {
-    let (sc, first, count) = match plan(a) {
+pub fn run_sim<S: Simulated>(a: &SimArgs) -> i32 {
+    let (mut sc, first, count) = match plan::<S>(a) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: {e}");
@@ -80,7 +143,7 @@ pub fn run_sim(a: &SimArgs) -> i32 {
     };
     crate::interrupt::install();
     let started = Instant::now();
-    let mut failures: Vec<RedisRun> = Vec::new();
+    let mut failures: Vec<BackendRun> = Vec::new();
     let (mut run, mut acquisitions, mut commands) = (0u64, 0u64, 0u64);
     let mut interrupted = false;
     for seed in first..=first + (count - 1) {
@@ -88,7 +151,7 @@ pub fn run_sim(a: &SimArgs) -> i32 {
             interrupted = true;
             break;
         }
-        let r = run_seed(&sc.space, seed, false);
+        let r = sc.run_seed(seed, false);
         run += 1;
         acquisitions += r.acquisitions;
         commands += r.commands;
@@ -100,6 +163,10 @@ pub fn run_sim(a: &SimArgs) -> i32 {
         }
     }
     let elapsed_ms = started.elapsed().as_millis() as u64;
+    let (clients, acquisitions_per_client) = {
+        let (c, k) = sc.sizes();
+        (*c, *k)
+    };
     let first_failure = failures.first();
     let verdict = if first_failure.is_some() {
         "violated"
@@ -111,11 +178,11 @@ pub fn run_sim(a: &SimArgs) -> i32 {
     if a.json {
         let out = json!({
             "scenario": a.scenario.display().to_string(),
-            "recipe": sc.recipe().id(),
-            "backend": "redis",
-            "clients": sc.space.clients,
-            "acquisitions": sc.space.acquisitions,
-            "tick_ms": TICK_MS,
+            "recipe": sc.recipe_id(),
+            "backend": S::KEY,
+            "clients": clients,
+            "acquisitions": acquisitions_per_client,
+            "tick_ms": S::TICK_MS,
             "verdict": verdict,
             "interrupted": interrupted,
             "property": first_failure.and_then(|f| f.violation.as_ref()).map(|v| v.0.name()),
@@ -131,12 +198,13 @@ pub fn run_sim(a: &SimArgs) -> i32 {
         println!("{out}");
     } else {
         let how = format!(
-            " × {} acquisitions, simulated on Redis (a tick is {TICK_MS} ms)",
-            sc.space.acquisitions
+            " × {acquisitions_per_client} acquisitions, simulated on {} (a tick is {} ms)",
+            S::NAME,
+            S::TICK_MS
         );
         print!(
             "{}",
-            super::title(a.scenario.display(), sc.recipe(), sc.space.clients, &how)
+            super::title(a.scenario.display(), sc.recipe_id(), clients, &how)
         );
         match first_failure {
             Some(f) => {
@@ -169,15 +237,15 @@ pub fn run_sim(a: &SimArgs) -> i32 {
 }
 
 /// One seed's whole trace; 0 no violation, 1 violated.
-pub fn run_replay(a: &ReplayArgs) -> i32 {
-    let sc = match load(&a.scenario, a.clients, a.acquisitions) {
+pub fn run_replay<S: Simulated>(a: &ReplayArgs) -> i32 {
+    let sc: S = match load(&a.scenario, a.clients, a.acquisitions) {
         Ok(sc) => sc,
         Err(e) => {
             eprintln!("error: {e}");
             return 2;
         }
     };
-    let r = run_seed(&sc.space, a.seed, true);
+    let r = sc.run_seed(a.seed, true);
     for line in &r.trace {
         println!("{line}");
     }
