@@ -332,8 +332,9 @@ fn assert_located(path: &Path, e: &locksmith::scenario::ScenarioError, bytes: &[
 /// before running: rejected the same way the loader rejects it, or all
 /// accepted.
 /// `loaded`: the file loads for `check` (any backend); `zookeeper`: it
-/// loads for every command; `redis`: it is a Redis scenario, which `sim`
-/// and `replay` take too (`real` only with `--redis`, `explorer` not).
+/// loads for every command; `redis`: it is a Redis or MySQL scenario,
+/// which `sim` and `replay` take too (`real` only with `--redis` or
+/// `--mysql`, `explorer` not).
 fn through_every_command(file: &Path, loaded: bool, zookeeper: bool, redis: bool) {
     let f = file.to_string_lossy().into_owned();
     let lines: [Vec<&str>; 6] = [
@@ -390,7 +391,7 @@ fn mutated_scenario_files_are_rejected_with_their_line_and_column_or_accepted() 
             }
             Ok(any) => {
                 FILES_ACCEPTED.fetch_add(1, Ordering::Relaxed);
-                let redis = matches!(any, AnyScenario::Redis(_));
+                let redis = matches!(any, AnyScenario::Redis(_) | AnyScenario::Mysql(_));
                 through_every_command(&path, true, zookeeper, redis);
             }
         }
