@@ -36,6 +36,7 @@ fn run_with(recipe: SqlRecipe, clients: usize, lock_row: bool, fencing: bool) ->
         url: url(),
         found_rows: false,
         lock_row,
+        cleanup_after: None,
         plan: Plan {
             clients,
             seconds: 1.5,
@@ -150,4 +151,54 @@ fn fenced_tokens_come_in_lock_order_but_the_unique_keys_ids() {
     let r = run_with(SqlRecipe::UniqueKey, 3, true, true);
     assert_eq!(r.run.violation, None);
     assert!(r.run.at_resource.is_empty(), "{:?}", r.run.at_resource);
+}
+
+/// The seeds' cleanup job against the real server, with holders slower
+/// than its timeout: it frees a working holder's row and the next client
+/// takes the lock beside it — the checker's `mysql-unique-key-cleanup`
+/// and `mysql-status-cas` under the job, on a real MariaDB. With holders
+/// faster than the timeout it frees nothing and nothing overlaps.
+#[test]
+#[ignore = "needs a MariaDB: scripts/mariadb.sh start; cargo test --test real_mysql -- --ignored"]
+fn the_cleanup_job_frees_a_slow_holders_row_and_lets_another_in() {
+    for recipe in [SqlRecipe::UniqueKey, SqlRecipe::StatusCas] {
+        for (hold, after, overlaps) in [("8,12", 4, true), ("0,1", 50, false)] {
+            let cfg = MysqlRealConfig {
+                recipe,
+                url: url(),
+                found_rows: false,
+                lock_row: true,
+                cleanup_after: Some(Duration::from_millis(after)),
+                plan: Plan {
+                    clients: 3,
+                    seconds: 1.0,
+                    seed: 7,
+                    hold: ms(hold),
+                    think: ms("0,2"),
+                    stall_after: Duration::from_secs(5),
+                    interrupt: None,
+                    fencing: false,
+                },
+            };
+            let r = run(&cfg).unwrap_or_else(|e| panic!("{e}"));
+            let freed = r.job_freed.expect("a job ran");
+            eprintln!(
+                "{recipe} × 3, hold {hold} ms, the job after {after} ms: {} acquisitions, the job \
+                 freed {freed} rows, overlaps {}, violation {:?}",
+                r.run.acquisitions, r.run.overlapping_holders, r.run.violation
+            );
+            assert!(r.cleanup.is_ok(), "{:?}", r.cleanup);
+            if overlaps {
+                assert!(freed > 0, "{recipe}: the job freed nothing");
+                assert!(
+                    matches!(r.run.violation, Some((Property::MutualExclusion, _))),
+                    "{recipe}: {:?}",
+                    r.run.violation
+                );
+            } else {
+                assert_eq!(freed, 0, "{recipe}");
+                assert_eq!(r.run.violation, None, "{recipe}");
+            }
+        }
+    }
 }

@@ -67,6 +67,12 @@ pub struct RealArgs {
     /// milliseconds: a holder whose `--hold-ms` is longer overruns it.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=86_400_000))]
     pub lease_ms: u32,
+    /// A MySQL recipe's cleanup job (seed 002): it frees a lock row it has
+    /// seen taken this many milliseconds. Default: the scenario's `[mysql]
+    /// cleanup_after`, a tick being the real driver's millisecond; none
+    /// without it.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=86_400_000))]
+    pub cleanup_ms: Option<u32>,
 }
 
 fn positive_seconds(s: &str) -> Result<f64, String> {
@@ -102,6 +108,13 @@ pub fn plan(a: &RealArgs) -> Result<RealConfig, String> {
     if a.redis.is_some() || a.mysql.is_some() {
         return Err(format!(
             "{}: --redis/--mysql: recipe `{}` runs on ZooKeeper (pass --zk)",
+            a.scenario.display(),
+            sc.recipe().name()
+        ));
+    }
+    if a.cleanup_ms.is_some() {
+        return Err(format!(
+            "{}: --cleanup-ms: the cleanup job is a MySQL recipe's (recipe `{}` runs on ZooKeeper)",
             a.scenario.display(),
             sc.recipe().name()
         ));

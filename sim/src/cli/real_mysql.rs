@@ -34,7 +34,16 @@ fn plan(a: &RealArgs) -> Result<MysqlRealConfig, String> {
     crate::real::mysql::wire::opts(url, false)
         .map_err(|e| format!("--mysql {e}: expected mysql://USER[:PASSWORD]@HOST:PORT/DATABASE"))?;
     let clients = a.clients.map_or(usize::from(sc.space.clients), usize::from);
+    let cleanup_ms = a.cleanup_ms.or(sc.space.cleanup_after.map(u32::from));
+    if cleanup_ms.is_some() && sc.recipe().cleanup_statement().is_none() {
+        return Err(format!(
+            "{}: --cleanup-ms: recipe `{}` holds a row lock, which leaves no row to clean: expected a recipe with a lock row to free",
+            a.scenario.display(),
+            sc.recipe()
+        ));
+    }
     Ok(MysqlRealConfig {
+        cleanup_after: cleanup_ms.map(|ms| std::time::Duration::from_millis(u64::from(ms))),
         recipe: sc.recipe(),
         url: url.clone(),
         found_rows: sc.space.found_rows,
@@ -53,6 +62,11 @@ fn to_json(a: &RealArgs, cfg: &MysqlRealConfig, r: &MysqlRealReport) -> serde_js
     m.insert("found_rows".into(), json!(cfg.found_rows));
     m.insert("table".into(), json!(r.table));
     m.insert("table_dropped".into(), json!(r.cleanup.is_ok()));
+    m.insert(
+        "cleanup_ms".into(),
+        json!(cfg.cleanup_after.map(|d| d.as_millis() as u64)),
+    );
+    m.insert("cleanup_job_freed".into(), json!(r.job_freed));
     serde_json::Value::Object(m)
 }
 
@@ -74,6 +88,13 @@ fn to_text(a: &RealArgs, cfg: &MysqlRealConfig, r: &MysqlRealReport) -> String {
     );
     let mut out = super::title(a.scenario.display(), cfg.recipe, p.clients, &how);
     super::real_threads::text(&mut out, &r.run);
+    if let (Some(after), Some(freed)) = (cfg.cleanup_after, r.job_freed) {
+        let _ = writeln!(
+            out,
+            "the cleanup job freed {freed} lock row(s) it saw taken for {} ms",
+            after.as_millis()
+        );
+    }
     match &r.cleanup {
         Ok(()) => {
             let _ = writeln!(out, "run table {}: dropped", r.table);

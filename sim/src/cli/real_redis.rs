@@ -37,6 +37,13 @@ fn plan(a: &RealArgs) -> Result<RedisRealConfig, String> {
             sc.recipe()
         ));
     }
+    if a.cleanup_ms.is_some() {
+        return Err(format!(
+            "{}: --cleanup-ms: the cleanup job is a MySQL recipe's (recipe `{}` runs on Redis)",
+            a.scenario.display(),
+            sc.recipe()
+        ));
+    }
     let Some(addr) = &a.redis else {
         return Err(format!(
             "{}: recipe `{}` runs on Redis: pass --redis HOST:PORT (`scripts/redis.sh start` runs one on 127.0.0.1:6390)",

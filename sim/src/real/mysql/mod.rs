@@ -13,11 +13,15 @@
 //! scenario says the connections set it (`[mysql] found_rows`).
 //!
 //! What it judges is [`super::threads`]'s: mutual exclusion by belief and
-//! a stall. No fault is injected: the checker's faults (a crash, a
-//! dropped connection, the cleanup job) are the checker's; a run shows
-//! what the recipe does with none, and with `FOR UPDATE` on a missing row
-//! (`mysql-for-update-missing-row.toml`) it shows both clients proceeding.
+//! a stall (and with fencing the resource's properties). No fault is
+//! injected: the checker's faults (a crash, a dropped connection) are the
+//! checker's; a run shows what the recipe does with none, with `FOR
+//! UPDATE` on a missing row (`mysql-for-update-missing-row.toml`) both
+//! clients proceeding, and with the seeds' cleanup job ([`cleanup`], the
+//! scenario's `cleanup_after` or `--cleanup-ms`) what it does to a holder
+//! slower than its timeout.
 
+pub mod cleanup;
 pub mod wire;
 
 use super::threads::{self, Plan, Stepped, Stepper, Tally};
@@ -36,6 +40,9 @@ pub struct MysqlRealConfig {
     pub found_rows: bool,
     /// The recipe's lock row is inserted before the clients start.
     pub lock_row: bool,
+    /// The seeds' cleanup job frees a lock row taken this long
+    /// ([`cleanup`]); `None`: no job.
+    pub cleanup_after: Option<std::time::Duration>,
     pub plan: Plan,
 }
 
@@ -47,6 +54,8 @@ pub struct MysqlRealReport {
     pub table: String,
     /// Whether the table was dropped at the end, or why it could not be.
     pub cleanup: Result<(), String>,
+    /// The rows the cleanup job freed (`None`: no job ran).
+    pub job_freed: Option<u64>,
 }
 
 fn connect(url: &str, found_rows: bool) -> Result<Conn, String> {
@@ -92,15 +101,22 @@ pub fn run(cfg: &MysqlRealConfig) -> Result<MysqlRealReport, String> {
     let cleanup = admin
         .query_drop(format!("DROP TABLE {table}"))
         .map_err(|e| e.to_string());
+    let (run, job_freed) = ran?;
     Ok(MysqlRealReport {
-        run: ran?,
+        run,
         table,
         cleanup,
+        job_freed,
     })
 }
 
-/// The lock row, the clients' connections, the run.
-fn start(cfg: &MysqlRealConfig, table: &str, admin: &mut Conn) -> Result<Tally, String> {
+/// The lock row, the clients' connections and the cleanup job, the run:
+/// what it saw, and the rows the job freed.
+fn start(
+    cfg: &MysqlRealConfig,
+    table: &str,
+    admin: &mut Conn,
+) -> Result<(Tally, Option<u64>), String> {
     if let (true, Some(status)) = (cfg.lock_row, cfg.recipe.lock_row()) {
         let row = Statement::Insert {
             name: lock_name(),
@@ -121,7 +137,13 @@ fn start(cfg: &MysqlRealConfig, table: &str, admin: &mut Conn) -> Result<Tally, 
             })
         })
         .collect::<Result<Vec<_>, String>>()?;
-    threads::run(&cfg.plan, steppers)
+    let job = match cfg.cleanup_after {
+        Some(after) => cleanup::Job::start(cfg.recipe, connect(&cfg.url, false)?, table, after),
+        None => None,
+    };
+    let tally = threads::run(&cfg.plan, steppers);
+    let freed = job.map(cleanup::Job::stop).transpose()?;
+    Ok((tally?, freed))
 }
 
 /// One client's recipe machine on its own connection.
