@@ -239,29 +239,9 @@ async fn run_async(
         )),
         (Err(e), _) => Err(e),
     };
-    let (outcome, interrupted) = match result {
-        Ok(why) => (Outcome::Confirmed(why), false),
-        Err(Stop::Diverged {
-            step,
-            expected,
-            actual,
-        }) => (
-            Outcome::Diverged {
-                step,
-                expected,
-                actual,
-            },
-            false,
-        ),
-        Err(Stop::Unforced { step, why }) => (Outcome::Unforced { step, why }, false),
-        Err(Stop::Interrupted) => (
-            Outcome::Unforced {
-                step: stage.taken,
-                why: "interrupted (Ctrl-C)".into(),
-            },
-            true,
-        ),
-        Err(Stop::Failed(e)) => {
+    let (outcome, interrupted) = match outcome(result, stage.taken) {
+        Ok(o) => o,
+        Err(e) => {
             return Err(match cleanup {
                 Ok(_) => e,
                 Err(c) => format!("{e}; and {c}"),
@@ -279,6 +259,38 @@ async fn run_async(
         cleanup,
         elapsed: start.elapsed(),
         interrupted,
+    })
+}
+
+/// How a re-enactment that stopped with `result` after `taken` steps
+/// ended, and whether Ctrl-C stopped it; `Err`: the server failed.
+pub(crate) fn outcome(
+    result: Result<String, Stop>,
+    taken: usize,
+) -> Result<(Outcome, bool), String> {
+    Ok(match result {
+        Ok(why) => (Outcome::Confirmed(why), false),
+        Err(Stop::Diverged {
+            step,
+            expected,
+            actual,
+        }) => (
+            Outcome::Diverged {
+                step,
+                expected,
+                actual,
+            },
+            false,
+        ),
+        Err(Stop::Unforced { step, why }) => (Outcome::Unforced { step, why }, false),
+        Err(Stop::Interrupted) => (
+            Outcome::Unforced {
+                step: taken,
+                why: "interrupted (Ctrl-C)".into(),
+            },
+            true,
+        ),
+        Err(Stop::Failed(e)) => return Err(e),
     })
 }
 

@@ -42,8 +42,9 @@
 pub mod scale;
 
 use super::enact::{StepRecord, Stop};
-use super::{ConfirmReport, Outcome};
+use super::ConfirmReport;
 use crate::real::redis::wire::{self, Wire};
+use crate::real::redis::{connect, unix_ms};
 use locksmith_model::check::explore::{explore_space, Counterexample};
 use locksmith_model::check::redis::step::{FENCE_KEY, LOCK_KEY};
 use locksmith_model::check::redis::{Action, Channel, RedisSpace, State};
@@ -54,10 +55,7 @@ use scale::Scale;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-
-/// How long a connection, a command or a reply may take.
-const IO_TIMEOUT: Duration = Duration::from_secs(5);
+use std::time::{Duration, Instant};
 
 /// What one confirmation on Redis does.
 #[derive(Clone, Debug)]
@@ -197,29 +195,9 @@ pub fn run(cfg: &RedisConfirmConfig) -> Result<ConfirmReport, String> {
         .query::<i64>(&mut stage.admin)
         .map(|n| n as usize)
         .map_err(|e| format!("DEL {prefix}*: {e}"));
-    let (outcome, interrupted) = match result {
-        Ok(why) => (Outcome::Confirmed(why), false),
-        Err(Stop::Diverged {
-            step,
-            expected,
-            actual,
-        }) => (
-            Outcome::Diverged {
-                step,
-                expected,
-                actual,
-            },
-            false,
-        ),
-        Err(Stop::Unforced { step, why }) => (Outcome::Unforced { step, why }, false),
-        Err(Stop::Interrupted) => (
-            Outcome::Unforced {
-                step: stage.records.len(),
-                why: "interrupted (Ctrl-C)".into(),
-            },
-            true,
-        ),
-        Err(Stop::Failed(e)) => {
+    let (outcome, interrupted) = match super::outcome(result, stage.records.len()) {
+        Ok(o) => o,
+        Err(e) => {
             return Err(match cleanup {
                 Ok(_) => e,
                 Err(c) => format!("{e}; and {c}"),
@@ -238,24 +216,6 @@ pub fn run(cfg: &RedisConfirmConfig) -> Result<ConfirmReport, String> {
         elapsed: started.elapsed(),
         interrupted,
     })
-}
-
-fn unix_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
-
-fn connect(addr: &str) -> Result<redis::Connection, String> {
-    let client = redis::Client::open(format!("redis://{addr}/"))
-        .map_err(|e| format!("--redis {addr}: {e}"))?;
-    let conn = client
-        .get_connection_with_timeout(IO_TIMEOUT)
-        .map_err(|e| format!("cannot connect to Redis at {addr}: {e}"))?;
-    conn.set_read_timeout(Some(IO_TIMEOUT))
-        .and_then(|()| conn.set_write_timeout(Some(IO_TIMEOUT)))
-        .map_err(|e| format!("Redis at {addr}: {e}"))?;
-    Ok(conn)
 }
 
 /// The re-enactment under way: the model's state, which the server has

@@ -62,13 +62,15 @@ pub struct RedisRealReport {
 }
 
 /// The wall clock in Unix milliseconds: what the seeds' recipes read.
-fn unix_ms() -> i64 {
+pub(crate) fn unix_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
-fn connect(addr: &str) -> Result<redis::Connection, String> {
+/// A blocking connection to the server at `addr`, with the run's I/O
+/// timeouts (`confirm --redis` uses it too).
+pub(crate) fn connect(addr: &str) -> Result<redis::Connection, String> {
     let client = redis::Client::open(format!("redis://{addr}/"))
         .map_err(|e| format!("--redis {addr}: {e}"))?;
     let conn = client
