@@ -42,7 +42,7 @@ fn first_violation(sc: &MysqlScenario) -> Option<(u64, Property)> {
 
 /// What the simulator found, per scenario: (first failing seed, property),
 /// or `None` for no violation in `SEEDS` seeds.
-const FOUND: [(&str, Option<(u64, &str)>); 12] = [
+const FOUND: [(&str, Option<(u64, &str)>); 13] = [
     (
         "mysql-for-update-connection-drop",
         Some((0, "mutual exclusion")),
@@ -60,6 +60,7 @@ const FOUND: [(&str, Option<(u64, &str)>); 12] = [
         Some((0, "mutual exclusion")),
     ),
     ("mysql-for-update-network-drop", Some((0, "thread died"))),
+    ("mysql-for-update-queue-timeout", Some((0, "thread died"))),
     (
         "mysql-status-cas-cleanup-fenced",
         Some((0, "unlock by non-owner")),
