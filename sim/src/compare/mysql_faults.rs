@@ -126,7 +126,7 @@ pub static MYSQL_ROWS: &[Row] = &[
         recipe: "mysql-for-update",
         clients: 2,
         claim: "Seed 003: `START TRANSACTION`, `SELECT … FOR UPDATE` on a lock row that already exists, the work, `COMMIT` — the row lock is the lock, and the server releases it when the connection goes.",
-        instead: "a token the resource checks, where the server can drop a live holder's connection (KILL, wait_timeout); a lock wait timeout longer than any pause.",
+        instead: "a token the resource checks, where the server can drop a live holder's connection (KILL, wait_timeout) — committed before the lock is used, not bumped inside the locking transaction; a lock wait timeout longer than any pause and than the whole queue ahead of a waiter (with four clients a waiter behind three holders times out: scenarios/mysql-for-update-queue-timeout.toml).",
     },
     Row {
         recipe: "mysql-status-cas",
