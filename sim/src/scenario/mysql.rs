@@ -1,7 +1,9 @@
 //! MySQL scenario files: a recipe of the MySQL backend (its id begins
 //! `mysql-`), time in ticks, the faults' budgets, the checker's bounds and
-//! what it must find. Only the exhaustive checker explores them so far
-//! (`locksmith check`, and `cargo test --test scenarios`).
+//! what it must find. The checker explores them (`locksmith check`,
+//! `cargo test --test scenarios`), the MySQL simulator runs them
+//! (`locksmith sim`), and `locksmith real` takes their recipe to a real
+//! server.
 //!
 //! ```toml
 //! recipe = "mysql-unique-key"

@@ -1,7 +1,9 @@
 //! Redis scenario files: a recipe of the Redis backend (its id begins
 //! `redis-`), time in ticks, the Redis faults' budgets, the checker's
-//! bounds and what it must find. Only the exhaustive checker explores them
-//! so far (`locksmith check`, and `cargo test --test scenarios`).
+//! bounds and what it must find. The checker explores them (`locksmith
+//! check`, `cargo test --test scenarios`), the Redis simulator runs them
+//! (`locksmith sim`), and `locksmith real` and `confirm` take their
+//! recipe to a real server.
 //!
 //! ```toml
 //! recipe = "redis-set-px-del"
