@@ -87,3 +87,21 @@ impl Fencing {
         }
     }
 }
+
+/// A fault's target: a random client of `live`, the holders among them
+/// (`holds`) half the time when there are any — a fault that finds no
+/// holder shows little.
+pub fn target(
+    live: impl Iterator<Item = usize>,
+    holds: impl Fn(usize) -> bool,
+    rng: &mut impl madsim::rand::Rng,
+) -> Option<usize> {
+    let live: Vec<usize> = live.collect();
+    let holders: Vec<usize> = live.iter().copied().filter(|&c| holds(c)).collect();
+    let pool = if !holders.is_empty() && rng.gen_bool(0.5) {
+        holders
+    } else {
+        live
+    };
+    (!pool.is_empty()).then(|| pool[rng.gen_range(0..pool.len())])
+}

@@ -368,18 +368,11 @@ async fn chaos(world: Arc<Mutex<World>>, horizon: u64) {
         }
         let target = {
             let w = lock(&world);
-            let live: Vec<usize> = (0..n).filter(|&c| !w.clients[c].crashed).collect();
-            let holders: Vec<usize> = live
-                .iter()
-                .copied()
-                .filter(|&c| w.clients[c].phase.holds())
-                .collect();
-            let pool = if !holders.is_empty() && rng.gen_bool(0.5) {
-                holders
-            } else {
-                live
-            };
-            (!pool.is_empty()).then(|| pool[rng.gen_range(0..pool.len())])
+            crate::simulate::backend::target(
+                (0..n).filter(|&c| !w.clients[c].crashed),
+                |c| w.clients[c].phase.holds(),
+                &mut rng,
+            )
         };
         let pause = {
             let mut w = lock(&world);
