@@ -48,7 +48,7 @@ fn every_violated_checker_scenario_is_confirmed_on_zookeeper() {
     let all = violated_checker_scenarios();
     assert!(all.len() >= 4, "only {} violated scenarios", all.len());
     let start = Instant::now();
-    let (mut failed, mut unforced) = (Vec::new(), Vec::new());
+    let mut failed = Vec::new();
     for sc in &all {
         let began = Instant::now();
         let r = match run(&ConfirmConfig::new(sc.check.clone(), &addr)) {
@@ -68,18 +68,10 @@ fn every_violated_checker_scenario_is_confirmed_on_zookeeper() {
         assert_eq!(Some(r.property), expect.property, "{}", sc.name);
         assert_eq!(Some(r.trace_steps), expect.steps, "{}", sc.name);
         assert!(r.cleanup.is_ok(), "{}: {:?}", sc.name, r.cleanup);
-        match &r.outcome {
-            Outcome::Confirmed(_) => {}
-            // The one step confirm cannot force yet (a Curator timed
-            // call's deadline): not confirmed, and said so, but no
-            // disagreement. Any other is a failure.
-            Outcome::Unforced { why, .. } if only_a_deadline(why) => {
-                unforced.push(format!("{}: {:?}", sc.name, r.outcome))
-            }
-            _ => failed.push(format!("{}: {:?}", sc.name, r.outcome)),
+        if !matches!(r.outcome, Outcome::Confirmed(_)) {
+            failed.push(format!("{}: {:?}", sc.name, r.outcome));
         }
     }
-    eprintln!("not confirmed (a step confirm cannot force): {unforced:#?}");
     eprintln!(
         "{} scenarios re-enacted in {:.1} s",
         all.len(),
@@ -157,13 +149,6 @@ fn the_command_prints_confirmed_and_its_json_exits_0() {
     assert_eq!(v["cleanup_error"], serde_json::Value::Null);
 }
 
-/// Whether a step confirm could not force is a timed call's deadline,
-/// the one kind it does not drive yet (every other step of today's traces,
-/// client-side expiries included, it forces).
-fn only_a_deadline(why: &str) -> bool {
-    why.contains("deadline")
-}
-
 /// The server's version as `srvr` names it: `ZooKeeper 3.8.0`.
 fn server_name(addr: &str) -> String {
     let srvr = common::four_letter(addr, "srvr");
@@ -194,7 +179,7 @@ fn every_violated_comparison_cell_is_confirmed_and_the_record_holds() {
     .expect("JSON");
     let start = Instant::now();
     let mut found = std::collections::BTreeMap::new();
-    let (mut failed, mut unforced) = (Vec::new(), 0);
+    let mut failed = Vec::new();
     for cell in report["cells"].as_array().expect("cells") {
         if cell["verdict"] != "violated" || cell["source"]["driver"] != "check" {
             continue;
@@ -212,20 +197,9 @@ fn every_violated_comparison_cell_is_confirmed_and_the_record_holds() {
             .unwrap_or_else(|e| panic!("{id}: {e}"));
         assert!(r.cleanup.is_ok(), "{id}: {:?}", r.cleanup);
         assert_eq!(Some(r.property.name()), cell["property"].as_str(), "{id}");
-        match &r.outcome {
-            Outcome::Confirmed(_) => {}
-            Outcome::Unforced { why, .. } if only_a_deadline(why) => {
-                eprintln!(
-                    "{id}: not confirmed (a step confirm cannot force): {:?}",
-                    r.outcome
-                );
-                unforced += 1;
-                continue;
-            }
-            _ => {
-                failed.push(format!("{id}: {:?}", r.outcome));
-                continue;
-            }
+        if !matches!(r.outcome, Outcome::Confirmed(_)) {
+            failed.push(format!("{id}: {:?}", r.outcome));
+            continue;
         }
         let steps = r
             .transcript
@@ -235,8 +209,8 @@ fn every_violated_comparison_cell_is_confirmed_and_the_record_holds() {
         found.insert(id, confirmed::fingerprint(steps));
     }
     eprintln!(
-        "{} violated checker cells re-enacted in {:.1} s, {} confirmed, {unforced} not (a step confirm cannot force)",
-        found.len() + failed.len() + unforced,
+        "{} violated checker cells re-enacted in {:.1} s, {} confirmed",
+        found.len() + failed.len(),
         start.elapsed().as_secs_f64(),
         found.len()
     );

@@ -589,3 +589,42 @@ fn a_recipe_root_is_left_to_the_recipe() {
     assert!(r.metrics.acquisitions > 0, "{r:?}");
     assert!(r.cleanup.is_ok(), "{:?}", r.cleanup);
 }
+
+/// Curator's `acquire(time, unit)` on a real server (`curator-timed`'s
+/// recipe): 100 ms against holds of 150–300 ms. Waiters run out of time,
+/// break out with doDelete and try again; no overlap, no exception, and no
+/// stall — a node a timed-out waiter left behind would block every later
+/// waiter for good. With 3 clients the watchers timed-out waiters leave on
+/// their old predecessors fire on later releases: more than one
+/// notification per contended acquisition, the herd the checker and the
+/// simulator find.
+#[test]
+#[ignore = "needs a real ZooKeeper on 127.0.0.1:2181: scripts/zookeeper.sh start; cargo test --test real -- --ignored"]
+fn a_timed_acquire_gives_up_and_leaves_no_node_on_a_real_server() {
+    let _one = one_at_a_time();
+    let mut cfg = RealConfig::new(RecipeId::Curator, 3, 3.0, &addr());
+    cfg.acquire_timeout_ms = Some(100);
+    cfg.hold = Between::parse_ms("150,300").unwrap_or(Between::ZERO);
+    cfg.stall_after = Duration::from_secs(2);
+    let r = run(&cfg).unwrap_or_else(|e| panic!("{e}"));
+    eprintln!(
+        "curator acquire(100 ms) × 3, hold 150–300 ms: {} acquisitions, {} deadlines passed, \
+         {} gave up, {:.2} notifications per contended acquisition, violation {:?}",
+        r.metrics.acquisitions,
+        r.metrics.deadlines_passed,
+        r.metrics.gave_up,
+        r.notifications_per_contended_acquisition(),
+        r.violation
+    );
+    assert_eq!(r.violation, None);
+    assert_eq!(r.max_holders, 1);
+    assert!(r.exceptions.is_empty(), "{:?}", r.exceptions);
+    assert!(r.metrics.acquisitions >= 8, "{}", r.metrics.acquisitions);
+    assert!(r.metrics.gave_up >= 5, "{}", r.metrics.gave_up);
+    assert!(r.metrics.deadlines_passed >= r.metrics.gave_up);
+    assert!(
+        r.notifications_per_contended_acquisition() > 1.2,
+        "{:.2}",
+        r.notifications_per_contended_acquisition()
+    );
+}

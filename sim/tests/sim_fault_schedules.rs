@@ -60,6 +60,7 @@ fn config(fencing: bool, schedule: Vec<ScheduledFault>) -> SimConfig {
         clients: 3,
         acquisitions: 3,
         reentries: 0,
+        acquire_timeout_ms: None,
         recipe_root: false,
         settings: SimSettings {
             hold_ms: [2.0, 4.0],

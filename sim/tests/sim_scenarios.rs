@@ -250,3 +250,39 @@ fn the_queue_is_fifo_after_the_first_round_and_herd_unique_is_not() {
         "herd-unique: {share:.2} of acquisitions out of order"
     );
 }
+
+/// Curator's `acquire(time, unit)` in simulated time (`curator-timed`:
+/// 1,000 ms against holds of 500–1,500 ms). The deadline passes on time and
+/// the waiter gives up and tries again, with nothing broken at 2 clients;
+/// at 3, the watcher a timed-out waiter leaves on its old predecessor makes
+/// the herd the checker finds (docs/checker.md).
+#[test]
+fn a_timed_acquire_gives_up_on_time_and_its_stale_watcher_makes_a_herd_at_three() {
+    let opts = |count| SweepOptions {
+        first: 0,
+        count,
+        keep_going: true,
+        jobs: jobs(),
+    };
+    let mut cfg = load("curator-timed");
+    let r = sweep(&cfg, &opts(100), &|| {});
+    let s = r.totals.summary();
+    assert!(r.failures.is_empty(), "seed {:?}", r.failures[0].violation);
+    assert_eq!(s.acquisitions, 200, "every round ends with the lock");
+    assert!(s.gave_up >= 10, "{} gave up", s.gave_up);
+    // A deadline that passes during wait() may still end with the lock: the
+    // loop reads the children before the clock.
+    assert!(s.deadlines_passed >= s.gave_up);
+
+    cfg.clients = 3;
+    let r = sweep(&cfg, &opts(20), &|| {});
+    // README: `locksmith sim scenarios/curator-timed.toml --clients 3`.
+    assert_eq!(r.failures.first().map(|f| f.seed), Some(9));
+    for f in &r.failures {
+        let (p, why) = f
+            .violation
+            .clone()
+            .unwrap_or((Property::Deadlock, String::new()));
+        assert_eq!(p, Property::Herd, "seed {}: {why}", f.seed);
+    }
+}

@@ -20,7 +20,7 @@ pub mod monitors;
 pub mod step;
 pub mod watchers;
 
-pub use client::{Client, Output, Status};
+pub use client::{Client, Deadline, Output, Status};
 pub use step::{
     Action, KeeperState, Notice, Recipe, RecipeConfig, Resume, StatFields, Step, Thread, WatcherId,
 };

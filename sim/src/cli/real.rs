@@ -12,8 +12,8 @@ use std::time::Duration;
 #[derive(Args, Debug)]
 pub struct RealArgs {
     /// The scenario file (TOML), e.g. scenarios/predecessor.toml; only its
-    /// recipe, client count, `reentries` and `root` are used (faults are
-    /// the real world's).
+    /// recipe, client count, `reentries`, `acquire_timeout_ms` and `root`
+    /// are used (faults are the real world's).
     pub scenario: PathBuf,
     /// The ZooKeeper server, host:port (`scripts/zookeeper.sh start` runs
     /// one on 127.0.0.1:2181).
@@ -136,6 +136,7 @@ pub fn plan(a: &RealArgs) -> Result<RealConfig, String> {
     cfg.think = a.think_ms;
     cfg.stall_after = Duration::from_secs_f64(a.stall_seconds);
     cfg.reentries = sim.reentries;
+    cfg.acquire_timeout_ms = sim.acquire_timeout_ms;
     cfg.recipe_root = sim.recipe_root;
     Ok(cfg)
 }
@@ -213,6 +214,7 @@ pub fn to_json(a: &RealArgs, cfg: &RealConfig, r: &RealReport) -> serde_json::Va
         "seconds": cfg.seconds,
         "hold_ms": ms(cfg.hold),
         "think_ms": ms(cfg.think),
+        "acquire_timeout_ms": cfg.acquire_timeout_ms,
         "seed": cfg.seed,
         "root": r.root,
         "nodes_deleted": r.cleanup.as_ref().ok(),
@@ -306,6 +308,13 @@ pub fn to_text(a: &RealArgs, cfg: &RealConfig, r: &RealReport) -> String {
         "totals: {} requests, {} replies, {} notifications (heartbeats not counted)",
         m.requests, m.replies, m.notifications
     );
+    if let Some(ms) = cfg.acquire_timeout_ms {
+        let _ = writeln!(
+            out,
+            "acquire({ms} ms): {} deadline(s) passed, lock() gave up {} time(s)",
+            m.deadlines_passed, m.gave_up
+        );
+    }
     if !r.exceptions.is_empty() {
         let _ = writeln!(
             out,

@@ -3,7 +3,7 @@
 
 use crate::scenario::{MysqlScenario, RedisScenario, Scenario};
 use crate::simulate::sweep::{sweep, SweepOptions, SweepReport};
-use crate::simulate::{run_seed, SimConfig, Totals};
+use crate::simulate::{run_seed, SimConfig, Summary, Totals};
 use clap::Args;
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -263,7 +263,7 @@ fn to_text(cfg: &SimConfig, a: &SimArgs, r: &SweepReport) -> String {
     );
     let _ = writeln!(
         out,
-        "wake-ups per release {:.2}; acquisition latency p50 {:.3} ms, p99 {:.3} ms; stale writes rejected {}; belief overlaps {}; expiries {}; faults {}; wait timeouts {}\nFIFO: {} acquisitions ahead of an earlier arrival still waiting ({:.1} % of acquisitions)",
+        "wake-ups per release {:.2}; acquisition latency p50 {:.3} ms, p99 {:.3} ms; stale writes rejected {}; belief overlaps {}; expiries {}; faults {}; wait timeouts {}{}\nFIFO: {} acquisitions ahead of an earlier arrival still waiting ({:.1} % of acquisitions)",
         s.wakeups_per_release,
         s.latency_p50_ms,
         s.latency_p99_ms,
@@ -272,10 +272,22 @@ fn to_text(cfg: &SimConfig, a: &SimArgs, r: &SweepReport) -> String {
         s.expiries,
         s.faults,
         s.wait_timeouts,
+        gave_up(&s),
         s.out_of_order_acquisitions,
         100.0 * s.out_of_order_per_acquisition
     );
     out
+}
+
+/// A timed acquire's figures, where one ran out of time.
+fn gave_up(s: &Summary) -> String {
+    if s.deadlines_passed == 0 && s.gave_up == 0 {
+        return String::new();
+    }
+    format!(
+        "; acquire deadlines passed {}, lock() gave up {}",
+        s.deadlines_passed, s.gave_up
+    )
 }
 
 /// How many seeds `a` asked for.
@@ -367,6 +379,7 @@ pub fn run_bench(a: &BenchSimArgs) -> i32 {
         clients,
         acquisitions,
         reentries: 0,
+        acquire_timeout_ms: None,
         recipe_root: false,
         settings: SimSettings::default(),
     };

@@ -209,13 +209,10 @@ impl Stage {
             Action::ClientExpire(c) => self.client_expire(c as usize).await?,
             Action::GiveUp(c) => self.give_up(c as usize).await?,
             Action::ExpireOld(c) => self.expire_old(c as usize).await?,
-            Action::Deadline(_) => {
-                return Err(Stop::Unforced {
-                    step: n,
-                    why: format!(
-                        "{a}: a timed call's deadline (Curator's) — confirm does not drive a client library's clock yet"
-                    ),
-                })
+            // The deadline is the client's own clock, as a timed wait is.
+            Action::Deadline(c) => {
+                self.peers[c as usize].client.pass_deadline();
+                "acquire(time, unit)'s deadline passes (in the client)".into()
             }
             Action::Crash(c) => {
                 let p = &mut self.peers[c as usize];

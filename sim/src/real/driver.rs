@@ -7,7 +7,7 @@ use super::zk::{CallOutcome, Notification, Session};
 use crate::simulate::Metrics;
 use locksmith_model::harness::{judge, LockEvent, Phase, Property};
 use locksmith_model::recipe::{AnyRecipe, RecipeId};
-use locksmith_model::runtime::{Client, Output, Recipe, RecipeConfig, Status, Thread};
+use locksmith_model::runtime::{Client, Deadline, Output, Recipe, RecipeConfig, Status, Thread};
 use locksmith_model::zk::{EventType, Op, WatchedEvent, ZkError};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -40,6 +40,10 @@ pub struct RealConfig {
     pub session_timeout: Duration,
     /// Re-entrant `lock()` calls per round (the scenario's `reentries`).
     pub reentries: u8,
+    /// Curator's `acquire(time, unit)` instead of `acquire()`, with this
+    /// time (the scenario's `acquire_timeout_ms`): the deadline passes on
+    /// the wall clock.
+    pub acquire_timeout_ms: Option<u32>,
     /// The recipe creates its lock root (`root = "recipe"`): the run
     /// creates only what is above it.
     pub recipe_root: bool,
@@ -61,6 +65,7 @@ impl RealConfig {
             stall_after: Duration::from_secs(5),
             session_timeout: Duration::from_secs(10),
             reentries: 0,
+            acquire_timeout_ms: None,
             recipe_root: false,
             interrupt: None,
         }
@@ -153,11 +158,15 @@ struct Slot {
     thought: bool,
     /// When each thread's timed `wait` runs out (main, event).
     wait_until: [Option<Instant>; 2],
+    /// When the running `acquire(time, unit)`'s deadline passes.
+    deadline_until: Option<Instant>,
 }
 
 /// A real client locks until the run ends.
-fn client_config(c: usize, reentries: u8) -> RecipeConfig {
-    RecipeConfig::new(u8::MAX, c as u8).with_reentries(reentries)
+fn client_config(c: usize, reentries: u8, acquire_timeout_ms: Option<u32>) -> RecipeConfig {
+    RecipeConfig::new(u8::MAX, c as u8)
+        .with_reentries(reentries)
+        .with_acquire_timeout(acquire_timeout_ms)
 }
 
 impl Slot {
@@ -170,6 +179,7 @@ impl Slot {
             pause_until: None,
             thought: false,
             wait_until: [None, None],
+            deadline_until: None,
         }
     }
 }
@@ -178,6 +188,7 @@ impl Slot {
 struct World {
     recipe: RecipeId,
     reentries: u8,
+    acquire_timeout_ms: Option<u32>,
     hold: Between,
     think: Between,
     /// Each client's think and hold times, drawn from the run's seed.
@@ -271,6 +282,23 @@ impl World {
                 idle = idle.min(until - now);
             }
         }
+        // `acquire(time, unit)`'s clock: the call reads it after each
+        // getData and leaves wait(millisToWait) when it runs out.
+        if slot.client.deadline == Deadline::Running {
+            let ms = u64::from(self.acquire_timeout_ms.unwrap_or(0));
+            let until = *slot
+                .deadline_until
+                .get_or_insert(now + Duration::from_millis(ms));
+            if now >= until {
+                slot.client.pass_deadline();
+                slot.deadline_until = None;
+                self.metrics.deadlines_passed += 1;
+            } else {
+                idle = idle.min(until - now);
+            }
+        } else {
+            slot.deadline_until = None;
+        }
         // The library's threads first (the event thread, then Curator's
         // safe-notify and background executors), as in the simulator.
         for t in [Thread::Event, Thread::SafeNotify, Thread::Background] {
@@ -309,10 +337,13 @@ impl World {
                     slot.notified = false;
                 }
                 LockEvent::Acquired => self.acquired(c, now),
-                LockEvent::Released
-                | LockEvent::GaveUp
-                | LockEvent::Reentered
-                | LockEvent::Unlocked => self.last_progress = now,
+                LockEvent::GaveUp => {
+                    self.metrics.gave_up += 1;
+                    self.last_progress = now;
+                }
+                LockEvent::Released | LockEvent::Reentered | LockEvent::Unlocked => {
+                    self.last_progress = now
+                }
                 LockEvent::Finished | LockEvent::ThreadDied(_) => {
                     self.slots[c].attempt_since = None;
                     self.slots[c].arrived = None;
@@ -492,11 +523,15 @@ async fn compete(cfg: &RealConfig, rooted: &str) -> Result<RealReport, RealError
     let world: Shared = Arc::new(Mutex::new(World {
         recipe: cfg.recipe,
         reentries: cfg.reentries,
+        acquire_timeout_ms: cfg.acquire_timeout_ms,
         hold: cfg.hold,
         think: cfg.think,
         times: (0..cfg.clients).map(|c| Times::new(cfg.seed, c)).collect(),
         slots: (0..cfg.clients)
-            .map(|c| Slot::fresh(cfg.recipe, client_config(c, cfg.reentries), start))
+            .map(|c| {
+                let rcfg = client_config(c, cfg.reentries, cfg.acquire_timeout_ms);
+                Slot::fresh(cfg.recipe, rcfg, start)
+            })
             .collect(),
         metrics: Metrics::default(),
         contended: 0,
@@ -628,7 +663,8 @@ async fn drive(world: Shared, c: usize, mut session: Session, cfg: RealConfig) {
                     renew = true;
                 }
                 renew |= closed;
-                let (recipe, rcfg) = (w.recipe, client_config(c, w.reentries));
+                let rcfg = client_config(c, w.reentries, w.acquire_timeout_ms);
+                let recipe = w.recipe;
                 w.slots[c] = Slot::fresh(recipe, rcfg, now);
             }
             if renew {

@@ -33,7 +33,7 @@ use super::world::{
     ToClient, ToServer, World, Write,
 };
 use locksmith_model::harness::{judge, LockEvent, Property};
-use locksmith_model::runtime::{Output, Recipe, Status, Thread};
+use locksmith_model::runtime::{Deadline, Output, Recipe, Status, Thread};
 use locksmith_model::zk::OpResult;
 use locksmith_model::zk::Service;
 
@@ -283,10 +283,13 @@ fn step(w: &mut World, c: usize, t: Thread) -> Option<Tenure> {
                 w.clients[c].notified_in_attempt = false;
             }
             LockEvent::Acquired => entered = Some(acquired(w, c, now_ns)),
-            LockEvent::Released
-            | LockEvent::GaveUp
-            | LockEvent::Reentered
-            | LockEvent::Unlocked => w.last_progress = now_ns,
+            LockEvent::GaveUp => {
+                w.metrics.gave_up += 1;
+                w.last_progress = now_ns;
+            }
+            LockEvent::Released | LockEvent::Reentered | LockEvent::Unlocked => {
+                w.last_progress = now_ns
+            }
             LockEvent::ReleaseSent => {}
             LockEvent::Finished | LockEvent::ThreadDied(_) => {
                 w.last_progress = now_ns;
@@ -355,6 +358,50 @@ fn start_timer(shared: &Shared, c: usize, t: Thread) {
                     now(),
                     Some(Party::Client(c)),
                     format!("{t}: wait({ms}) times out: must win the monitor back"),
+                );
+            }
+            w.wake_threads(c);
+        }
+    });
+}
+
+/// If the main thread's last step started `acquire(time, unit)`'s clock, a
+/// timer on the client's node passes the deadline after the scenario's
+/// `acquire_timeout_ms`, unless the call returned first. The checker lets
+/// the deadline pass at any moment; here it passes on time.
+fn start_deadline(shared: &Shared, c: usize) {
+    let (timeout, nth) = {
+        let mut w = lock(shared);
+        let Some(timeout) = w.p.acquire_timeout else {
+            return;
+        };
+        let cp = &mut w.clients[c];
+        if cp.client.deadline != Deadline::Running {
+            cp.deadline_timed = false;
+            return;
+        }
+        if std::mem::replace(&mut cp.deadline_timed, true) {
+            return;
+        }
+        cp.deadlines += 1;
+        (timeout, cp.deadlines)
+    };
+    let shared = shared.clone();
+    madsim::task::spawn(async move {
+        super::world::sleep_ns(timeout).await;
+        let mut w = lock(&shared);
+        let cp = &mut w.clients[c];
+        if cp.deadlines == nth && cp.deadline_timed && cp.client.pass_deadline() {
+            cp.deadline_timed = false;
+            w.metrics.deadlines_passed += 1;
+            if w.trace.on {
+                w.trace.note(
+                    now(),
+                    Some(Party::Client(c)),
+                    format!(
+                        "main: acquire({} ms)'s deadline passes",
+                        timeout / 1_000_000
+                    ),
                 );
             }
             w.wake_threads(c);
@@ -482,6 +529,7 @@ pub async fn main_thread(shared: Shared, c: usize) {
             step(&mut w, c, Thread::Main)
         };
         start_timer(&shared, c, Thread::Main);
+        start_deadline(&shared, c);
         if let Some(tenure) = entered {
             critical_section(&shared, c, tenure).await;
         }

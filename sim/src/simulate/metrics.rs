@@ -38,6 +38,11 @@ pub struct Metrics {
     pub faults: u64,
     /// Timed `wait(millis)`s that ran out before a notification came.
     pub wait_timeouts: u64,
+    /// Deadlines of `acquire(time, unit)` that passed during the call.
+    pub deadlines_passed: u64,
+    /// `lock()` calls that returned without the lock (a timed acquire out
+    /// of time); the caller tries again.
+    pub gave_up: u64,
     /// Simulated duration of the run, ns.
     pub sim_ns: u64,
 }
@@ -68,6 +73,8 @@ pub struct Summary {
     pub expiries: u64,
     pub faults: u64,
     pub wait_timeouts: u64,
+    pub deadlines_passed: u64,
+    pub gave_up: u64,
     pub simulated_ms: f64,
 }
 
@@ -94,6 +101,8 @@ impl Totals {
         m.belief_overlaps += r.belief_overlaps;
         m.out_of_order_acquisitions += r.out_of_order_acquisitions;
         m.wait_timeouts += r.wait_timeouts;
+        m.deadlines_passed += r.deadlines_passed;
+        m.gave_up += r.gave_up;
         m.expiries += r.expiries;
         m.faults += r.faults;
         m.sim_ns += r.sim_ns;
@@ -141,6 +150,8 @@ impl Totals {
             out_of_order_acquisitions: m.out_of_order_acquisitions,
             out_of_order_per_acquisition: per(m.out_of_order_acquisitions, m.acquisitions),
             wait_timeouts: m.wait_timeouts,
+            deadlines_passed: m.deadlines_passed,
+            gave_up: m.gave_up,
             expiries: m.expiries,
             faults: m.faults,
             simulated_ms: m.sim_ns as f64 / 1e6,

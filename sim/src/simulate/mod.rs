@@ -70,6 +70,9 @@ pub struct SimConfig {
     pub acquisitions: u8,
     /// Re-entrant `lock()` calls per round.
     pub reentries: u8,
+    /// Curator's `acquire(time, unit)` instead of `acquire()`: the
+    /// scenario's `acquire_timeout_ms`.
+    pub acquire_timeout_ms: Option<u32>,
     /// The recipe creates its lock root (`root = "recipe"`); the server's
     /// container reaper then runs every `[sim] container_check_ms`.
     pub recipe_root: bool,
@@ -144,6 +147,7 @@ impl SimConfig {
             clients: sc.sim.clients.unwrap_or(sc.clients) as usize,
             acquisitions: sc.sim.acquisitions.unwrap_or(sc.acquisitions),
             reentries: sc.check.reentries,
+            acquire_timeout_ms: sc.check.acquire_timeout_ms,
             recipe_root: sc.check.recipe_root,
             settings,
         }
@@ -202,13 +206,16 @@ pub async fn simulate(cfg: SimConfig, trace_on: bool) -> (Violations, Metrics, T
     world::bind_clock();
     let n = cfg.clients;
     let s = &cfg.settings;
-    let p = Params::from(s, n as u64 * cfg.acquisitions as u64);
+    let mut p = Params::from(s, n as u64 * cfg.acquisitions as u64);
+    p.acquire_timeout = cfg.acquire_timeout_ms.map(|ms| u64::from(ms) * 1_000_000);
     let mut server = ZkServer::new();
     let mut sessions = Vec::new();
     let mut clients = Vec::new();
     for c in 0..n {
         let id = server.open_session();
-        let rcfg = RecipeConfig::new(cfg.acquisitions, c as u8).with_reentries(cfg.reentries);
+        let rcfg = RecipeConfig::new(cfg.acquisitions, c as u8)
+            .with_reentries(cfg.reentries)
+            .with_acquire_timeout(cfg.acquire_timeout_ms);
         sessions.push(ServerSession {
             id,
             epoch: 0,
@@ -232,6 +239,8 @@ pub async fn simulate(cfg: SimConfig, trace_on: bool) -> (Violations, Metrics, T
             node: None,
             paused: false,
             timed_waits: [0; 4],
+            deadlines: 0,
+            deadline_timed: false,
             suspended_since: None,
         });
     }

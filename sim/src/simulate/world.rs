@@ -213,6 +213,11 @@ pub struct ClientProc {
     /// How many timed `wait`s each thread has begun: a timer only ends the
     /// wait it was set for.
     pub timed_waits: [u64; 4],
+    /// How many deadlines of `acquire(time, unit)` this client has started,
+    /// and whether the latest one has its timer: a timer only passes the
+    /// deadline it was set for.
+    pub deadlines: u64,
+    pub deadline_timed: bool,
     /// Since when the connection has been down (Curator: SUSPENDED); a
     /// library that renews sessions gives up on the session after a
     /// session timeout of it, by the client's clock.
@@ -232,6 +237,8 @@ pub struct Params {
     pub read: u64,
     pub write: u64,
     pub fencing: bool,
+    /// `acquire(time, unit)`'s time (the scenario's `acquire_timeout_ms`).
+    pub acquire_timeout: Option<u64>,
     pub container_check: u64,
     pub deadlock: u64,
     pub limit: u64,
@@ -250,6 +257,7 @@ impl Params {
             read: ns(s.server_read_ms),
             write: ns(s.server_write_ms),
             fencing: s.fencing,
+            acquire_timeout: None,
             container_check: ns(s.container_check_ms),
             deadlock: ns(s.deadlock_ms.unwrap_or(3.0 * s.session_timeout_ms)),
             limit: ns(s
