@@ -16,7 +16,7 @@
 //! server_read_ms = 0.0          # the server's service time per read (its pipeline)
 //! server_write_ms = 0.0         # per write (create, delete, setData, close)
 //! profile = "profiles/zookeeper-3.8.toml"  # [sim] keys from a file (`locksmith calibrate`); these keys win
-//! fencing = false               # the holder sends its lock node's sequence number
+//! fencing = false               # the holder sends its lock node's czxid (the create's Stat)
 //! reorder_within_session = false  # UNSAFE: breaks ZooKeeper's per-session FIFO
 //! container_check_ms = 100      # the container reaper's period (root = "recipe" only)
 //!
@@ -107,8 +107,9 @@ pub struct SimSettings {
     /// `closeSession`: a transaction and its log append).
     #[serde(default)]
     pub server_write_ms: f64,
-    /// The holder sends its lock node's sequence number with each write, and
-    /// the protected resource rejects a token older than one it accepted.
+    /// The holder sends its lock node's `czxid` with each write (the
+    /// checker's token), and the protected resource rejects a token older
+    /// than one it accepted.
     #[serde(default)]
     pub fencing: bool,
     /// UNSAFE: replies and events of one session may overtake each other.

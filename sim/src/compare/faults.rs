@@ -173,7 +173,7 @@ pub static FAULTS: &[FaultClass] = &[
         id: "holder-expiry-fenced",
         label: "holder expiry, fenced",
         driver: Driver::Sim,
-        about: "holder expiry in the simulator, with fencing: the holder sends its lock node's sequence number and the resource rejects older tokens",
+        about: "holder expiry in the simulator, with fencing: the holder sends its lock node's czxid and the resource rejects older tokens",
         apply: |c| at_holder(c, FaultKind::Expire, true),
     },
     FaultClass {

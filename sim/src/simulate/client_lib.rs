@@ -34,7 +34,6 @@ use super::world::{
 };
 use locksmith_model::harness::{judge, LockEvent, Property};
 use locksmith_model::runtime::{Deadline, Output, Recipe, Status, Thread};
-use locksmith_model::zk::OpResult;
 use locksmith_model::zk::Service;
 
 /// The connection dropped (reset, read timeout, or the server closed it):
@@ -130,11 +129,14 @@ fn on_packet(w: &mut World, c: usize, pkt: ToClient) {
     }
     cp.last_heard = t;
     match pkt {
-        ToClient::Reply { thread, reply, .. } => {
-            if thread == Thread::Main {
-                if let Ok(OpResult::Created(p)) = &reply {
-                    cp.own_node = Some(p.to_string());
-                }
+        ToClient::Reply {
+            thread,
+            reply,
+            czxid,
+            ..
+        } => {
+            if czxid.is_some() {
+                cp.own_czxid = czxid;
             }
             if w.trace.on {
                 let r = match &reply {
@@ -410,7 +412,7 @@ fn start_deadline(shared: &Shared, c: usize) {
 }
 
 /// An acquisition's writes: its number in the run, and the fencing token
-/// (`None` without fencing, or when the lock node has no sequence number).
+/// (`None` without fencing, or before the client created an ephemeral node).
 #[derive(Clone, Copy, Debug)]
 pub struct Tenure {
     pub number: u64,
@@ -450,7 +452,7 @@ fn acquired(w: &mut World, c: usize, now_ns: u64) -> Tenure {
     }
     w.last_progress = now_ns;
     let token = if w.p.fencing {
-        cp.own_node.as_deref().and_then(sequence_number)
+        cp.own_czxid.and_then(|z| u64::try_from(z).ok())
     } else {
         None
     };
@@ -458,19 +460,6 @@ fn acquired(w: &mut World, c: usize, now_ns: u64) -> Tenure {
         number: w.metrics.acquisitions,
         token,
     }
-}
-
-/// The sequence number at the end of a sequential node's name.
-pub fn sequence_number(path: &str) -> Option<u64> {
-    let digits: String = path
-        .chars()
-        .rev()
-        .take_while(|ch| ch.is_ascii_digit())
-        .collect();
-    if digits.is_empty() {
-        return None;
-    }
-    digits.chars().rev().collect::<String>().parse().ok()
 }
 
 fn can_run(w: &mut World, c: usize, t: Thread, waker: &std::task::Waker) -> bool {

@@ -232,7 +232,7 @@ pub async fn simulate(cfg: SimConfig, trace_on: bool) -> (Violations, Metrics, T
             last_heard: 0,
             seen_event: 0,
             wakers: Default::default(),
-            own_node: None,
+            own_czxid: None,
             attempt_since: None,
             arrived_at: None,
             notified_in_attempt: false,

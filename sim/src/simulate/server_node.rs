@@ -17,7 +17,7 @@
 use super::trace::Party;
 use super::world::{lock, now, recv, server_link, Inbox, Shared, ToClient, ToServer, World};
 use locksmith_model::harness::{judge, Property};
-use locksmith_model::zk::{Service, SessionId, WatchedEvent};
+use locksmith_model::zk::{Op, OpResult, Service, SessionId, WatchedEvent};
 
 /// The server's task for client `c`'s session. With service times, a
 /// request waits its turn in the server's one pipeline (every session's
@@ -112,6 +112,12 @@ fn handle(w: &mut World, c: usize, pkt: ToServer) {
             }
             s.last_heard = t;
             let outcome = w.server.handle(id, &op);
+            let czxid = match (&op, &outcome.reply) {
+                (Op::Create { mode, .. }, Ok(OpResult::Created(path))) if mode.is_ephemeral() => {
+                    w.server.node(path).map(|n| n.stat.czxid)
+                }
+                _ => None,
+            };
             let release = release && outcome.reply.is_ok();
             if w.trace.on {
                 let r = match &outcome.reply {
@@ -148,6 +154,7 @@ fn handle(w: &mut World, c: usize, pkt: ToServer) {
                     epoch,
                     thread,
                     reply: outcome.reply,
+                    czxid,
                 },
             );
         }

@@ -128,6 +128,9 @@ pub enum ToClient {
         epoch: u32,
         thread: Thread,
         reply: Reply,
+        /// An ephemeral create's `Stat` (create2): the new node's `czxid`,
+        /// the holder's fencing token once it is its lock node.
+        czxid: Option<i64>,
     },
     /// A notification, numbered per session.
     Event {
@@ -198,8 +201,9 @@ pub struct ClientProc {
     /// Each thread's task, parked until the thread can step (by
     /// [`Thread::ALL`]'s order).
     pub wakers: [Option<std::task::Waker>; 4],
-    /// The last node this client's main thread created (for the token).
-    pub own_node: Option<String>,
+    /// The `czxid` of the last ephemeral node this client created, as the
+    /// create's `Stat` told it: its fencing token (the checker's).
+    pub own_czxid: Option<i64>,
     /// In an attempt: lock() called, not returned yet.
     pub attempt_since: Option<u64>,
     /// When this client arrived: its first `lock()` since its last
