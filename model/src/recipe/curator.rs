@@ -81,7 +81,7 @@
 //! CURATOR-45) and the exception escapes `acquire()`.
 //!
 //! **`acquire(time, unit)`** — where a scenario sets `acquire_timeout_ms`
-//! (`curator-timed.toml`; the checker only) — is `attemptLock(time, unit)`:
+//! (`curator-timed.toml`) — is `attemptLock(time, unit)`:
 //! the clock starts with the call ([`Step::StartDeadline`]); after each
 //! successful `getData` the loop reads it (`millisToWait -= …`), and out
 //! of time it breaks out of `synchronized (this)` with `doDelete = true`,
@@ -94,10 +94,10 @@
 //! stops mattering when `acquire` returns. A timed acquire's uuid is the
 //! smallest number no node of the client that may still exist carries, so
 //! that a waiter timing out again and again does not make every retry a new
-//! state. The simulator and `locksmith real` call `acquire()` untimed;
-//! `locksmith confirm` cannot force a deadline on a real client (a trace
-//! that passes one is reported not confirmed — `Unforced` — rather than a
-//! divergence). The retry loop's
+//! state. The simulator and `locksmith real` pass the deadline on their
+//! clocks, `acquire_timeout_ms` after the call; `locksmith confirm` passes
+//! it in the client at the trace's step (`curator-timed-herd.toml`). The
+//! retry loop's
 //! connection timeout (`blockUntilConnectedOrTimedOut` giving up after
 //! `connectionTimeoutMs`) is not modelled: a call waits for the reconnect.
 //! Free choices, not faults: the retry loop's sleeps, the reconnect

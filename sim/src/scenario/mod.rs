@@ -14,9 +14,9 @@
 //!                          # resource that rejects lower tokens (lock node czxids)
 //! guarded = false          # checker: each write is multi(check(own node), setData)
 //!                          # (the simulator's resource has its own `[sim] fencing`)
-//! acquire_timeout_ms = 1000 # checker, Curator recipes: acquire(time, unit) instead
-//!                          # of acquire(); the deadline passes at the checker's choice
-//!                          # (the simulator and `locksmith real` call acquire())
+//! acquire_timeout_ms = 1000 # Curator recipes: acquire(time, unit) instead of
+//!                          # acquire(); the deadline passes at the checker's choice,
+//!                          # on time in the simulator and `locksmith real`
 //!
 //! [faults]                 # budgets per run for the checker
 //! waiter_expiries = 0
