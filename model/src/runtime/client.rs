@@ -687,3 +687,139 @@ fn closing_reply(op: &Op, reply: Reply) -> Reply {
         _ => reply,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::step::act;
+    use super::*;
+
+    /// Every driver's trace reads a step through `describe`: each outcome
+    /// is pinned here, so a trace cannot silently lose what a step did.
+    #[test]
+    fn every_outcome_of_a_step_reads_as_the_traces_say() {
+        let op = Op::get_children("/locks", false);
+        let call = Step::Call {
+            op: op.clone(),
+            watcher: None,
+            release: false,
+        };
+        let cases: Vec<(Output, Step, Status, &str)> = vec![
+            (
+                Output::Send(op.clone()),
+                call.clone(),
+                Status::Calling {
+                    op: op.clone(),
+                    watcher: None,
+                },
+                "code → sends getChildren(/locks)",
+            ),
+            (
+                Output::Nothing,
+                call,
+                Status::Ready(Resume::Go),
+                "code → fails at once: session known expired",
+            ),
+            (
+                Output::Nothing,
+                Step::Enter(0),
+                Status::Entering(0),
+                "code → blocks: the other thread holds the monitor",
+            ),
+            (
+                Output::Nothing,
+                Step::Enter(0),
+                Status::Ready(Resume::Go),
+                "code",
+            ),
+            (
+                Output::Nothing,
+                Step::Wait(0),
+                Status::Waiting(0),
+                "code → releases the monitor and sleeps",
+            ),
+            (
+                Output::Nothing,
+                Step::TimedWait {
+                    monitor: 0,
+                    millis: 1000,
+                },
+                Status::TimedWaiting {
+                    monitor: 0,
+                    millis: 1000,
+                },
+                "code → releases the monitor and sleeps (for at most 1000 ms)",
+            ),
+            (
+                Output::Nothing,
+                Step::Await(0),
+                Status::Awaiting(0),
+                "code → blocks until the latch opens",
+            ),
+            (
+                Output::Nothing,
+                Step::Await(0),
+                Status::Ready(Resume::Go),
+                "code → latch already open",
+            ),
+            (
+                Output::Nothing,
+                Step::NotifyAll(0),
+                Status::Ready(Resume::Go),
+                "code → wakes the threads in wait() now (none waiting: lost)",
+            ),
+            (
+                Output::Nothing,
+                Step::End,
+                Status::Finished,
+                "code → run() ends",
+            ),
+            (
+                Output::Nothing,
+                Step::Submit(Thread::SafeNotify),
+                Status::Ready(Resume::Go),
+                "code → queued for the safe-notify thread",
+            ),
+            (
+                Output::Nothing,
+                Step::ReadClock,
+                Status::Ready(Resume::Clock { passed: true }),
+                "code → the deadline has passed",
+            ),
+            (
+                Output::Nothing,
+                Step::ReadClock,
+                Status::Ready(Resume::Clock { passed: false }),
+                "code → time is left",
+            ),
+            (
+                Output::Nothing,
+                Step::Throw("KeeperException"),
+                Status::Idle,
+                "code → KeeperException escapes the callback or task; the thread logs it and goes on",
+            ),
+            (
+                Output::Nothing,
+                Step::Throw("KeeperException"),
+                Status::Dead("KeeperException"),
+                "code → KeeperException escapes; the thread dies",
+            ),
+        ];
+        for (output, step, after, text) in cases {
+            let stepped = Stepped {
+                action: act(step.clone(), "code"),
+                output,
+                events: Vec::new(),
+            };
+            assert_eq!(stepped.describe(false, &after), text, "{step:?}");
+        }
+        let won = Stepped {
+            action: act(Step::Exit(0), "code"),
+            output: Output::Nothing,
+            events: Vec::new(),
+        };
+        assert_eq!(
+            won.describe(true, &Status::Ready(Resume::Go)),
+            "(wins the monitor) code"
+        );
+    }
+}
