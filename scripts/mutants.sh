@@ -14,6 +14,11 @@
 #   scripts/mutants.sh --list          # the mutants each group would try
 #   MUTANTS_TIMEOUT=600 MUTANTS_ARGS="--baseline=skip" scripts/mutants.sh harness
 #                                      # a fixed test timeout (s), extra options
+#   MUTANTS_ARGS="--iterate --baseline=skip" MUTANTS_TIMEOUT=300 scripts/mutants.sh runtime
+#                                      # go on where an interrupted run of the
+#                                      # group stopped: the mutants it caught are
+#                                      # skipped (cargo-mutants' --iterate reads
+#                                      # the group's last mutants.out, kept then)
 #
 # Needs cargo-mutants (`cargo install --locked cargo-mutants`). Runs at
 # the lowest priority (nice 19), one mutant at a time. Results per group
@@ -71,7 +76,10 @@ while IFS='|' read -r group files tests; do
     # mutant's build compiles only them, not every test binary.
     selection=()
     for t in $tests; do selection+=("--cargo-arg=$t"); done
-    rm -rf "$out/mutants.out"
+    # --iterate needs the last run's results; any other run starts afresh.
+    if [[ " ${MUTANTS_ARGS:-} " != *" --iterate "* ]]; then
+        rm -rf "$out/mutants.out"
+    fi
     nice -n 19 cargo mutants --package locksmith-model --file "$files" \
         --test-workspace=true --jobs 1 "${timeout[@]}" --no-shuffle \
         --copy-target=true --output "$out" "${selection[@]}" ${MUTANTS_ARGS:-} || [ $? -le 3 ]
