@@ -16,7 +16,7 @@ use super::space::Space;
 use super::visited::Visited;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Mutex};
+use std::sync::{mpsc, Condvar, Mutex};
 
 /// States per batch: small enough that a batch's successors are still in
 /// the cache when they are merged.
@@ -74,6 +74,13 @@ pub fn run_level<X: Space>(
     threaded(space, jobs, visited, batches, expand, merger)
 }
 
+/// `jobs` threads in all: `jobs - 1` workers expand batches ahead, and this
+/// thread merges the finished ones in order and, when the next one to merge
+/// is not ready, expands a batch itself rather than wait. A worker that has
+/// run `AHEAD` batches per job ahead of the merger sleeps until the merger
+/// catches up (spinning would take a core from the merger, which is the
+/// level's critical path). Every batch is expanded the same way, against
+/// the visited set of earlier levels only, whoever expands it.
 fn threaded<X: Space>(
     space: &X,
     jobs: usize,
@@ -85,50 +92,89 @@ fn threaded<X: Space>(
     let count = batches.len();
     let batches: Vec<Mutex<Vec<X::State>>> = batches.into_iter().map(Mutex::new).collect();
     let taken = AtomicUsize::new(0);
-    let merged = AtomicUsize::new(0);
+    // Batches merged so far, and the workers waiting for it to grow.
+    let merged = (Mutex::new(0usize), Condvar::new());
     let stop = AtomicBool::new(false);
     let ahead = AHEAD * jobs;
+    let expand_batch = |b: usize| {
+        let states = batches[b]
+            .lock()
+            .map(|mut s| std::mem::take(&mut *s))
+            .unwrap_or_default();
+        expand::expand(space, &|f| visited.get(f), &states, expand)
+    };
     let (tx, rx) = mpsc::channel::<(usize, Batch<X::State>)>();
     std::thread::scope(|scope| {
-        for _ in 0..jobs {
+        for _ in 1..jobs {
             let tx = tx.clone();
-            let (batches, taken, merged, stop) = (&batches, &taken, &merged, &stop);
+            let (taken, merged, stop, expand_batch) = (&taken, &merged, &stop, &expand_batch);
             scope.spawn(move || loop {
                 let b = taken.fetch_add(1, Ordering::Relaxed);
                 if b >= count {
                     break;
                 }
-                while b >= merged.load(Ordering::Acquire) + ahead && !stop.load(Ordering::Relaxed) {
-                    std::thread::yield_now();
+                {
+                    let (lock, grew) = merged;
+                    let mut done = lock.lock().unwrap_or_else(|e| e.into_inner());
+                    while b >= *done + ahead && !stop.load(Ordering::Relaxed) {
+                        done = grew.wait(done).unwrap_or_else(|e| e.into_inner());
+                    }
                 }
                 if stop.load(Ordering::Relaxed) {
                     break;
                 }
-                let states = batches[b]
-                    .lock()
-                    .map(|mut s| std::mem::take(&mut *s))
-                    .unwrap_or_default();
-                let out = expand::expand(space, &|f| visited.get(f), &states, expand);
-                drop(states);
-                if tx.send((b, out)).is_err() {
+                if tx.send((b, expand_batch(b))).is_err() {
                     break;
                 }
             });
         }
         drop(tx);
+        let finish = |ok: bool| {
+            if !ok {
+                stop.store(true, Ordering::Relaxed);
+            }
+            let (lock, grew) = &merged;
+            // Wake every waiting worker: to go on, or to see the stop.
+            let _guard = lock.lock().unwrap_or_else(|e| e.into_inner());
+            grew.notify_all();
+            ok
+        };
         let mut waiting = BTreeMap::new();
         let mut next = 0;
-        for (b, out) in rx {
-            waiting.insert(b, out);
-            while let Some(out) = waiting.remove(&next) {
+        while next < count {
+            while let Ok((b, out)) = rx.try_recv() {
+                waiting.insert(b, out);
+            }
+            if let Some(out) = waiting.remove(&next) {
                 if !merger.merge(next * BATCH, out) {
-                    stop.store(true, Ordering::Relaxed);
-                    return false;
+                    return finish(false);
                 }
                 next += 1;
-                merged.store(next, Ordering::Release);
+                let (lock, grew) = &merged;
+                *lock.lock().unwrap_or_else(|e| e.into_inner()) = next;
+                grew.notify_all();
+                continue;
+            }
+            // The next batch is a worker's and not ready: expand one here
+            // rather than wait, unless that would run too far ahead.
+            let b = taken.load(Ordering::Relaxed);
+            if b < count
+                && b < next + ahead
+                && taken
+                    .compare_exchange(b, b + 1, Ordering::Relaxed, Ordering::Relaxed)
+                    .is_ok()
+            {
+                waiting.insert(b, expand_batch(b));
+                continue;
+            }
+            match rx.recv() {
+                Ok((b, out)) => {
+                    waiting.insert(b, out);
+                }
+                // Every worker is gone and the next batch never came.
+                Err(_) => break,
             }
         }
-        next == count
+        finish(next == count)
     })
 }
