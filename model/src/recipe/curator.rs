@@ -52,10 +52,14 @@
 //! **Model choices.** The uuid of an attempt is the client's letter and
 //! the attempt's number (`_c_a1-lock-`): unique among the nodes that can
 //! exist, and short, so the path stays within `Name`'s 30 inline bytes.
-//! The lock root is `/locks`, one persistent node the drivers create: the
-//! seed's `/curator/locks` is two levels that
-//! `creatingParentContainersIfNeeded` would create as containers, which
-//! the drivers' one-node root does not model. `releaseLock`'s
+//! The lock root is `/locks`, one level where the seed's `/curator/locks`
+//! has two: the drivers create it (persistent) unless a scenario says
+//! `root = "recipe"`; then `creatingParentContainersIfNeeded` makes it: a
+//! create that finds no parent runs `ZKPaths.mkdirs` (`exists`, then
+//! `create(CONTAINER)`, `NodeExists` ignored) and creates again, whose
+//! `NoNode` escapes to `attemptLock`; `findNode` and `getSortedChildren`
+//! meet a reaped parent as Curator does (none found; `doDelete` and a
+//! retry). `releaseLock`'s
 //! `client.removeWatchers()` (5.4.0: `removeWatchers(); revocable.set(null);
 //! deleteOurPath(lockPath)`) is left out. It sends nothing for a watcher
 //! that has fired: the client is a `WatcherRemovalFacade` whose
@@ -143,6 +147,13 @@ enum Main {
     Start,
     /// The protected `create` sent.
     Create,
+    /// `creatingParentContainersIfNeeded`: the create found no parent;
+    /// `ZKPaths.mkdirs` asks `exists(parent)`.
+    MkdirsExists,
+    /// `mkdirs`: `create(parent, CONTAINER)` sent.
+    MkdirsCreate,
+    /// The create again, after `mkdirs`: a `NoNode` now escapes the call.
+    CreateAgain,
     /// A retry's `findProtectedNodeInForeground`: `getChildren` sent.
     Find,
     /// `validateFoundNode` handed an old session's node to the background
@@ -336,6 +347,26 @@ impl Curator {
         )
     }
 
+    /// `ZKPaths.mkdirs(parent, asContainers)`: `exists` first.
+    fn mkdirs_exists(&mut self) -> Action {
+        self.main = Main::MkdirsExists;
+        call(
+            Op::exists(LOCK_ROOT, false),
+            None,
+            "creatingParentContainersIfNeeded: NoNode: ZKPaths.mkdirs: exists(parent)",
+        )
+    }
+
+    fn create_again(&mut self) -> Action {
+        self.main = Main::CreateAgain;
+        let at = format!("{LOCK_ROOT}/{}{LOCK_NAME}", self.protected_prefix());
+        call(
+            Op::create(at, CreateMode::EphemeralSequential),
+            None,
+            "creatingParentContainersIfNeeded: the parents made: create again",
+        )
+    }
+
     fn find(&mut self) -> Action {
         self.main = Main::Find;
         call(
@@ -393,6 +424,11 @@ impl Curator {
 
     /// `findNode` + `validateFoundNode`.
     fn found(&mut self, reply: Reply) -> Action {
+        // `findNode` catches the parent's NoNode: no node found.
+        if reply == Err(ZkError::NoNode) {
+            self.stale = false;
+            return self.create();
+        }
         let Ok(OpResult::GetChildren { children, .. }) = &reply else {
             return self.create_failed(Some(reply));
         };
@@ -423,6 +459,14 @@ impl Curator {
 
     /// `getsTheLock` on a sorted `getChildren` reply.
     fn ranked(&mut self, reply: Reply) -> Action {
+        // The parent is gone (a reaped container): the NoNodeException
+        // leaves internalLockLoop with doDelete, and attemptLock catches it.
+        if reply == Err(ZkError::NoNode) {
+            return self.delete_own(
+                Then::Retry,
+                "getSortedChildren: NoNodeException (the parent is gone): doDelete",
+            );
+        }
         let Ok(OpResult::GetChildren { children, .. }) = &reply else {
             return self.loop_failed(Some(reply));
         };
@@ -659,7 +703,32 @@ impl Lock for Curator {
                 self.fresh();
                 self.children()
             }
+            // `CreateBuilderImpl`: a create that finds no parent makes the
+            // parents (as containers: `ZKPaths.mkdirs`) and creates again.
+            (Create, Some(Err(ZkError::NoNode))) => self.mkdirs_exists(),
             (Create, reply) => self.create_failed(reply),
+            (MkdirsExists, Some(Ok(OpResult::Exists(Some(_))))) => self.create_again(),
+            (MkdirsExists, Some(Ok(OpResult::Exists(None)))) => {
+                self.main = MkdirsCreate;
+                call(
+                    Op::create(LOCK_ROOT, CreateMode::Container),
+                    None,
+                    "ZKPaths.mkdirs: create(parent, CONTAINER)",
+                )
+            }
+            (MkdirsCreate, Some(Ok(_))) | (MkdirsCreate, Some(Err(ZkError::NodeExists))) => {
+                self.create_again()
+            }
+            (MkdirsExists | MkdirsCreate, reply) => self.create_failed(reply),
+            (CreateAgain, Some(Ok(OpResult::Created(p)))) => {
+                self.own = p;
+                self.fresh();
+                self.children()
+            }
+            // The parent went again (reaped): the NoNodeException leaves
+            // createsTheLock, and attemptLock tries again if the policy allows.
+            (CreateAgain, Some(Err(ZkError::NoNode))) => self.after_delete(Then::Retry),
+            (CreateAgain, reply) => self.create_failed(reply),
             (Find, Some(reply)) => self.found(reply),
             (Discarded, _) => self.create(),
             (Abandoned, _) => act(
@@ -867,7 +936,14 @@ impl Lock for Curator {
             .chain(&self.background)
             .any(|t| matches!(t, Task::FindAndDelete(a) if name.starts_with(&self.prefix_of(*a))));
         finding
-            || matches!(self.main, Main::Create | Main::Find | Main::Discarded)
-                && name.starts_with(&self.protected_prefix())
+            || matches!(
+                self.main,
+                Main::Create
+                    | Main::Find
+                    | Main::Discarded
+                    | Main::MkdirsExists
+                    | Main::MkdirsCreate
+                    | Main::CreateAgain
+            ) && name.starts_with(&self.protected_prefix())
     }
 }
