@@ -15,6 +15,7 @@
 //! wake_ms = [0.0, 0.05]         # a woken thread's scheduling delay, uniform
 //! server_read_ms = 0.0          # the server's service time per read (its pipeline)
 //! server_write_ms = 0.0         # per write (create, delete, setData, close)
+//! event_ms = 0.0                # the client library hands each notification on this much later
 //! profile = "profiles/zookeeper-3.8.toml"  # [sim] keys from a file (`locksmith calibrate`); these keys win
 //! fencing = false               # the holder sends its lock node's czxid (the create's Stat)
 //! reorder_within_session = false  # UNSAFE: breaks ZooKeeper's per-session FIFO
@@ -107,6 +108,11 @@ pub struct SimSettings {
     /// `closeSession`: a transaction and its log append).
     #[serde(default)]
     pub server_write_ms: f64,
+    /// How much later the client library hands a watch notification on
+    /// than it arrives (`locksmith calibrate` measures it against a reply:
+    /// docs/real.md); its socket reader takes the next packet after that.
+    #[serde(default)]
+    pub event_ms: f64,
     /// The holder sends its lock node's `czxid` with each write (the
     /// checker's token), and the protected resource rejects a token older
     /// than one it accepted.
@@ -155,6 +161,7 @@ impl Default for SimSettings {
             wake_ms: d_wake(),
             server_read_ms: 0.0,
             server_write_ms: 0.0,
+            event_ms: 0.0,
             fencing: false,
             reorder_within_session: false,
             container_check_ms: d_container_check(),
@@ -357,6 +364,7 @@ impl SimSettings {
         for (k, v) in [
             ("server_read_ms", self.server_read_ms),
             ("server_write_ms", self.server_write_ms),
+            ("event_ms", self.event_ms),
         ] {
             within(key(k), k, v, 0.0, MAX_MS)?;
         }

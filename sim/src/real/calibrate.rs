@@ -12,8 +12,12 @@
 //!   server's time per read is taken out, halved (its 10th and 90th
 //!   percentiles as the range).
 //!
-//! Notification delivery is not measured apart: the simulator sends a
-//! notification over the same link as a reply, at the same latency.
+//! - Notification delivery: one session watches a node (`exists` with a
+//!   watch), another sets it; how much later the watch's notification
+//!   reaches its session than the setter's reply reaches the setter, in
+//!   the same process (the server sends both as it applies the write).
+//!   Its median is the `[sim]` key `event_ms`: the simulated client library
+//!   hands each notification on that much later than it arrives.
 
 use super::root;
 use super::zk::{RawResult, Session};
@@ -37,6 +41,12 @@ pub struct Calibration {
     pub server_write_ms: f64,
     /// The one-way latency the simulator draws from.
     pub latency_ms: [f64; 2],
+    /// How much later a notification reaches its session than the reply
+    /// to the write that fired it reaches the writer: (10th, 50th, 90th
+    /// percentile), negative where the notification came first.
+    pub event_delay_ms: [f64; 3],
+    /// The simulator's `event_ms`: the median delay, at least 0.
+    pub event_ms: f64,
     pub elapsed_ms: f64,
 }
 
@@ -47,20 +57,26 @@ impl Calibration {
         format!(
             "# Written by `locksmith calibrate --zk {server}` ({n} requests per figure).\n\
              # Read round trip p10/p50/p90: {:.3}/{:.3}/{:.3} ms; write: {:.3}/{:.3}/{:.3} ms.\n\
+             # A notification after the write's reply p10/p50/p90: {:.3}/{:.3}/{:.3} ms.\n\
              [sim]\n\
              latency_ms = [{}, {}]\n\
              server_read_ms = {}\n\
-             server_write_ms = {}\n",
+             server_write_ms = {}\n\
+             event_ms = {:?}\n",
             self.read_rtt_ms[0],
             self.read_rtt_ms[1],
             self.read_rtt_ms[2],
             self.write_rtt_ms[0],
             self.write_rtt_ms[1],
             self.write_rtt_ms[2],
+            self.event_delay_ms[0],
+            self.event_delay_ms[1],
+            self.event_delay_ms[2],
             r(self.latency_ms[0]),
             r(self.latency_ms[1]),
             r(self.server_read_ms),
             r(self.server_write_ms),
+            r(self.event_ms),
             server = self.server,
             n = self.requests,
         )
@@ -96,7 +112,7 @@ async fn measure(addr: &str, requests: usize) -> Result<Calibration, String> {
     let result = figures(addr, &run_root, requests, timeout).await;
     let cleanup = root::remove(&mut setup, &run_root).await;
     let _ = setup.close().await;
-    let (read_rtt, write_rtt, read, write) = result?;
+    let (read_rtt, write_rtt, read, write, event_delay) = result?;
     cleanup?;
     let one_way = |rtt: f64| ((rtt - read) / 2.0).max(0.0);
     Ok(Calibration {
@@ -107,11 +123,13 @@ async fn measure(addr: &str, requests: usize) -> Result<Calibration, String> {
         server_read_ms: read,
         server_write_ms: write,
         latency_ms: [one_way(read_rtt[0]), one_way(read_rtt[2])],
+        event_delay_ms: event_delay,
+        event_ms: event_delay[1].max(0.0),
         elapsed_ms: start.elapsed().as_secs_f64() * 1e3,
     })
 }
 
-type Figures = ([f64; 3], [f64; 3], f64, f64);
+type Figures = ([f64; 3], [f64; 3], f64, f64, [f64; 3]);
 
 async fn figures(
     addr: &str,
@@ -129,13 +147,51 @@ async fn figures(
     let mut one = sessions.remove(0);
     let read_rtt = percentiles(round_trips(&mut one, &read(0), requests).await?);
     let write_rtt = percentiles(round_trips(&mut one, &write(0), requests).await?);
+    let mut watcher = sessions.remove(0);
+    let event_delay = percentiles(event_delays(&mut watcher, &mut one, requests / 4).await?);
+    sessions.insert(0, watcher);
     sessions.insert(0, one);
     let (sessions, read) = busy(sessions, requests, read).await?;
     let (mut sessions, write) = busy(sessions, requests, write).await?;
     for s in sessions.iter_mut() {
         let _ = s.close().await;
     }
-    Ok((read_rtt, write_rtt, read, write))
+    Ok((read_rtt, write_rtt, read, write, event_delay))
+}
+
+/// `n` times: `watcher` watches the writer's node (`exists` with a watch),
+/// the writer sets it; how much later the notification reaches the
+/// watcher's session than the reply reaches the writer, in milliseconds.
+async fn event_delays(
+    watcher: &mut Session,
+    writer: &mut Session,
+    n: usize,
+) -> Result<Vec<f64>, String> {
+    let watch = Op::Exists {
+        path: "/nodes/n0".into(),
+        watch: true,
+    };
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        call(watcher, &watch).await?;
+        let _ = watcher.take_notifications();
+        let bell = watcher.changed(Duration::from_secs(5));
+        let heard = tokio::spawn(async move {
+            bell.await;
+            Instant::now()
+        });
+        call(writer, &write(0)).await?;
+        let replied = Instant::now();
+        let rang = heard
+            .await
+            .map_err(|e| format!("the watching task failed: {e}"))?;
+        if watcher.take_notifications().is_empty() {
+            return Err("setData fired no notification for the watcher".into());
+        }
+        let ms = |a: Instant, b: Instant| a.saturating_duration_since(b).as_secs_f64() * 1e3;
+        out.push(ms(rang, replied) - ms(replied, rang));
+    }
+    Ok(out)
 }
 
 fn create(k: usize) -> Op {

@@ -210,6 +210,12 @@ fn on_packet(w: &mut World, c: usize, pkt: ToClient) {
 pub async fn receiver(shared: Shared, c: usize) {
     loop {
         let pkt = recv(&shared, Inbox::Client(c), client_link).await;
+        if matches!(pkt, ToClient::Event { .. }) {
+            let event = lock(&shared).p.event;
+            if event > 0 {
+                super::world::sleep_ns(event).await;
+            }
+        }
         let mut w = lock(&shared);
         on_packet(&mut w, c, pkt);
         renew(&mut w, c);

@@ -240,6 +240,8 @@ pub struct Params {
     /// The server's service time per read and per write.
     pub read: u64,
     pub write: u64,
+    /// The client library's delay in handing a notification on.
+    pub event: u64,
     pub fencing: bool,
     /// `acquire(time, unit)`'s time (the scenario's `acquire_timeout_ms`).
     pub acquire_timeout: Option<u64>,
@@ -260,6 +262,7 @@ impl Params {
             wake: (ns(s.wake_ms[0]), ns(s.wake_ms[1])),
             read: ns(s.server_read_ms),
             write: ns(s.server_write_ms),
+            event: ns(s.event_ms),
             fencing: s.fencing,
             acquire_timeout: None,
             container_check: ns(s.container_check_ms),
