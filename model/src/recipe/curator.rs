@@ -302,6 +302,11 @@ impl Curator {
         self.prefix_of(self.attempt)
     }
 
+    /// `forPath("…/lock-")` under protection: `/locks/_c_<uuid>-lock-`.
+    fn protected_path(&self) -> String {
+        format!("{LOCK_ROOT}/{}{LOCK_NAME}", self.protected_prefix())
+    }
+
     fn prefix_of(&self, attempt: u8) -> String {
         format!("_c_{}{:x}-", (b'a' + self.me) as char, attempt)
     }
@@ -339,9 +344,8 @@ impl Curator {
 
     fn create(&mut self) -> Action {
         self.main = Main::Create;
-        let at = format!("{LOCK_ROOT}/{}{LOCK_NAME}", self.protected_prefix());
         call(
-            Op::create(at, CreateMode::EphemeralSequential),
+            Op::create(self.protected_path(), CreateMode::EphemeralSequential),
             None,
             "createsTheLock: create().creatingParentContainersIfNeeded().withProtection().withMode(EPHEMERAL_SEQUENTIAL)",
         )
@@ -359,9 +363,8 @@ impl Curator {
 
     fn create_again(&mut self) -> Action {
         self.main = Main::CreateAgain;
-        let at = format!("{LOCK_ROOT}/{}{LOCK_NAME}", self.protected_prefix());
         call(
-            Op::create(at, CreateMode::EphemeralSequential),
+            Op::create(self.protected_path(), CreateMode::EphemeralSequential),
             None,
             "creatingParentContainersIfNeeded: the parents made: create again",
         )
