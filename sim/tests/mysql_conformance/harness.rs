@@ -39,7 +39,13 @@ pub struct Figures {
     pub kills: u64,
     /// Generated steps not sent (connection busy, or a second waiter).
     pub skipped: u64,
+    /// Of those, steps on a name whose delete-marked record may still wait
+    /// for purge (a row inserted and deleted by one transaction).
+    pub skipped_unpurged: u64,
     pub purge_waits: u64,
+    /// Times InnoDB did not count every lock wait the model has within
+    /// 2 s (the test went on without that guarantee).
+    pub unsettled_waits: u64,
     pub disagreements: u64,
     /// Statement kind and common reply → count.
     pub coverage: BTreeMap<String, u64>,
@@ -50,7 +56,8 @@ impl fmt::Display for Figures {
         write!(
             f,
             "{} sequences, {} statements compared ({} lock waits, {} lock wait timeouts, {} deadlocks), \
-             {} kills, {} purge waits, {} steps skipped, {} disagreements",
+             {} kills, {} purge waits, {} steps skipped ({} on an unpurged name), \
+             {} lock waits not counted by InnoDB within 2 s, {} disagreements",
             self.sequences,
             self.statements,
             self.waits,
@@ -59,6 +66,8 @@ impl fmt::Display for Figures {
             self.kills,
             self.purge_waits,
             self.skipped,
+            self.skipped_unpurged,
+            self.unsettled_waits,
             self.disagreements
         )
     }
@@ -299,6 +308,32 @@ impl Harness {
                 }
                 .to_string()
             }))
+    }
+
+    /// Waits until InnoDB counts `n` row lock waits
+    /// (`Innodb_row_lock_current_waits`), polled for up to `wait`. A
+    /// waiting statement shows `LOCK WAIT` as soon as its request is
+    /// queued, but its thread runs the deadlock check only after that, and
+    /// counts the wait only once the check has passed (`lock_wait()` in
+    /// MariaDB's `lock0lock.cc`). In a deadlock whose two transactions
+    /// weigh the same, the victim is the transaction whose thread runs the
+    /// check, so the next statement must not be sent before it has run.
+    pub fn lock_waits_counted(&self, n: u64, wait: Duration) -> Result<bool, String> {
+        let deadline = Instant::now() + wait;
+        loop {
+            let row: Option<(String, u64)> = self
+                .observer
+                .borrow_mut()
+                .query_first("SHOW GLOBAL STATUS LIKE 'Innodb_row_lock_current_waits'")
+                .map_err(|e| format!("observer: {e}"))?;
+            if row.is_some_and(|(_, count)| count >= n) {
+                return Ok(true);
+            }
+            if Instant::now() >= deadline {
+                return Ok(false);
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
     }
 
     /// `KILL`s the slot's connection, waits until the server has let it
