@@ -118,6 +118,11 @@ fn symmetry_changes_no_verdict_and_no_trace_length() {
     given_up.faults.client_expiries = 1;
     given_up.abstract_sequences = true;
     cases.push(given_up);
+    // Calls failed before they were sent (Curator's connection timeout).
+    let mut timed_out = cfg(RecipeId::Curator, 2, 1);
+    timed_out.faults.connection_losses = 1;
+    timed_out.faults.connection_timeouts = 3;
+    cases.push(timed_out);
     for c in cases {
         let mut plain = c.clone();
         plain.symmetry = false;
@@ -267,4 +272,35 @@ fn a_lock_that_grants_out_of_node_order_breaks_fenced_safety() {
         r.of(Property::MutualExclusionAtResource),
         Verdict::NotApplicable
     );
+}
+
+#[test]
+fn curator_survives_two_connection_timeouts_and_its_thread_dies_at_the_third() {
+    let mut c = cfg(RecipeId::Curator, 2, 1);
+    c.faults.connection_losses = 1;
+    let died = |c: &CheckConfig| check(c).of(Property::ThreadDied);
+    assert_eq!(died(&c), Verdict::Holds);
+    c.faults.connection_timeouts = 2;
+    assert_eq!(died(&c), Verdict::Holds);
+    c.faults.connection_timeouts = 3;
+    let r = check(&c);
+    assert_eq!(r.of(Property::ThreadDied), Verdict::Violated);
+    assert_eq!(r.of(Property::MutualExclusion), Verdict::Holds);
+    assert_eq!(r.of(Property::OrphanedNode), Verdict::Holds);
+    assert_eq!(trace_len(&c, Property::ThreadDied), Some(10));
+}
+
+#[test]
+fn a_library_that_waits_for_the_connection_is_untouched_by_connection_timeouts() {
+    // The plain Java client queues a call made while disconnected until the
+    // reconnect: the budget never applies, the exploration is the same.
+    let mut c = cfg(RecipeId::Predecessor, 2, 1);
+    c.faults.connection_losses = 1;
+    let without = check(&c);
+    c.faults.connection_timeouts = 3;
+    let with = check(&c);
+    assert_eq!(with.states, without.states);
+    for p in Property::ALL {
+        assert_eq!(with.of(p), without.of(p), "{p}");
+    }
 }

@@ -45,11 +45,20 @@ pub struct FaultBudget {
     /// The same, striking a client parked waiting for the lock (its main
     /// thread in `wait()`), as in CURATOR-604's reports.
     pub waiter_client_expiries: u8,
+    /// A disconnect outlasts the library's connection timeout (only a
+    /// library that stops waiting for the connection does: Curator,
+    /// `ConnectionState.checkTimeouts()`, 15 s by default): a call made
+    /// while the connection is down fails with `ConnectionLoss` before it
+    /// is sent. One of the budget per failed call. Like
+    /// `client_expiries`, it is how long an outage lasts, budgeted so that
+    /// a scenario says whether its outages are short (0, every call waits
+    /// for the reconnect) or long.
+    pub connection_timeouts: u8,
 }
 
 impl FaultBudget {
     /// Every budget by its scenario-file key (`[faults]`), in file order.
-    pub fn by_key(&self) -> [(&'static str, u8); 9] {
+    pub fn by_key(&self) -> [(&'static str, u8); 10] {
         [
             ("waiter_expiries", self.waiter_expiries),
             ("holder_expiries", self.holder_expiries),
@@ -60,6 +69,7 @@ impl FaultBudget {
             ("reorders", self.reorders),
             ("client_expiries", self.client_expiries),
             ("waiter_client_expiries", self.waiter_client_expiries),
+            ("connection_timeouts", self.connection_timeouts),
         ]
     }
 }

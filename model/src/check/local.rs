@@ -63,6 +63,9 @@ impl Local {
     pub const CLIENT_EXPIRABLE: u32 = 20;
     pub const HOLDS: u32 = 21;
     pub const PARKED: u32 = 22;
+    /// A call waits for the connection, and the library gives up waiting
+    /// after its connection timeout.
+    pub const CONNECT_TIMEOUT: u32 = 23;
 
     pub fn of(p: &Peer) -> Local {
         let c = &p.client;
@@ -101,6 +104,10 @@ impl Local {
         set(
             Self::CLIENT_EXPIRABLE,
             c.recipe.renews_session() && !c.session_lost && !p.disconnected,
+        );
+        set(
+            Self::CONNECT_TIMEOUT,
+            p.disconnected && !p.outbox.is_empty() && c.recipe.times_out_connecting(),
         );
         set(Self::HOLDS, c.holds());
         set(Self::PARKED, c.is_parked());

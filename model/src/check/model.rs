@@ -263,6 +263,7 @@ fn mark(svg: &mut String, a: &Action, lane: impl Fn(usize) -> usize, zk: usize, 
         | Action::Reconnect(c)
         | Action::GiveUp(c)
         | Action::Deadline(c)
+        | Action::ConnectTimeout(c)
         | Action::TimeOutSession(c) => dot(svg, lane(c as usize), y, "#47c"),
     }
 }

@@ -18,7 +18,9 @@ use crate::harness::writes::{is_guarded_write, RESOURCE_NODE};
 use crate::harness::{LockEvent, Phase, Writes};
 use crate::recipe::AnyRecipe;
 use crate::runtime::{Client, Output, Recipe, RecipeConfig, Status, Thread};
-use crate::zk::{CreateMode, Op, OpResult, Reply, Service, SessionId, WatchedEvent, ZkServer};
+use crate::zk::{
+    CreateMode, Op, OpResult, Reply, Service, SessionId, WatchedEvent, ZkError, ZkServer,
+};
 use std::collections::{BTreeSet, VecDeque};
 use std::fmt;
 
@@ -133,6 +135,14 @@ pub enum Action {
     /// The deadline of the client's timed call passes. Not a fault: time
     /// passes whatever else happens.
     Deadline(u8),
+    /// Fault: the client's library has been disconnected for its
+    /// connection timeout: the oldest call waiting for the connection fails
+    /// with `ConnectionLoss` before it is sent (Curator's
+    /// `checkTimeouts()`; see [`Recipe::times_out_connecting`]). Budgeted,
+    /// as a client-side expiry is: it is how long the outage lasts.
+    ///
+    /// [`Recipe::times_out_connecting`]: crate::runtime::Recipe::times_out_connecting
+    ConnectTimeout(u8),
 }
 
 impl Action {
@@ -145,6 +155,7 @@ impl Action {
                 | Action::Crash(_)
                 | Action::Overtake(_)
                 | Action::ClientExpire(_)
+                | Action::ConnectTimeout(_)
         )
     }
 
@@ -167,6 +178,7 @@ impl Action {
             Action::ClientExpire(c) => Action::ClientExpire(f(c)),
             Action::GiveUp(c) => Action::GiveUp(f(c)),
             Action::Deadline(c) => Action::Deadline(f(c)),
+            Action::ConnectTimeout(c) => Action::ConnectTimeout(f(c)),
             Action::Reap => Action::Reap,
             Action::ExpireOld(c) => Action::ExpireOld(f(c)),
         }
@@ -192,7 +204,8 @@ impl Action {
             | Action::Disconnect(_)
             | Action::Crash(_)
             | Action::Overtake(_)
-            | Action::ClientExpire(_) => return None,
+            | Action::ClientExpire(_)
+            | Action::ConnectTimeout(_) => return None,
         };
         Some(Agent { client, kind })
     }
@@ -214,6 +227,7 @@ impl Action {
             | Action::ClientExpire(c)
             | Action::GiveUp(c)
             | Action::Deadline(c)
+            | Action::ConnectTimeout(c)
             | Action::ExpireOld(c) => Some(c),
             Action::Reap => None,
         }
@@ -285,6 +299,7 @@ impl fmt::Display for Action {
             Action::GiveUp(c) => write!(f, "c{} gives up its session", c + 1),
             Action::ExpireOld(c) => write!(f, "server ends c{}'s abandoned session", c + 1),
             Action::Deadline(c) => write!(f, "c{} deadline", c + 1),
+            Action::ConnectTimeout(c) => write!(f, "FAULT connection timeout c{}", c + 1),
         }
     }
 }
@@ -439,6 +454,9 @@ impl<'a> System<'a> {
             if alive && l.has(Local::CLIENT_EXPIRABLE) && client_expiry_budget(f, l) > 0 {
                 out.push(Action::ClientExpire(c));
             }
+            if f.connection_timeouts > 0 && l.has(Local::CONNECT_TIMEOUT) {
+                out.push(Action::ConnectTimeout(c));
+            }
         }
     }
 
@@ -505,6 +523,7 @@ impl<'a> System<'a> {
                     fx.text = "the timed call's deadline passes: a wait(millisToWait) ends".into();
                 }
             }
+            Action::ConnectTimeout(c) => self.connect_timeout(c as usize, describe, &mut fx),
         }
         fx
     }
@@ -695,6 +714,24 @@ impl<'a> System<'a> {
         p.client.on_connection_loss();
         p.disconnected = true;
         (unsent, before - p.inbox.len())
+    }
+
+    /// Client `c`'s library has been disconnected for its connection
+    /// timeout: the oldest call waiting for the connection never goes out
+    /// and fails with `ConnectionLoss`.
+    fn connect_timeout(&mut self, c: usize, describe: bool, fx: &mut Effect) {
+        self.faults.connection_timeouts -= 1;
+        let p = self.peers[c].get_mut();
+        let Some(req) = p.outbox.pop_front() else {
+            return;
+        };
+        p.client.on_reply(req.thread, Err(ZkError::ConnectionLoss));
+        if describe {
+            fx.text = format!(
+                "still disconnected after the connection timeout: {} fails with ConnectionLoss before it is sent",
+                req.op
+            );
+        }
     }
 
     /// The library reconnects within the session timeout.

@@ -113,6 +113,10 @@ macro_rules! catalogue {
                 match self { $( AnyRecipe::$variant(r) => r.renews_session(), )+ }
             }
 
+            fn times_out_connecting(&self) -> bool {
+                match self { $( AnyRecipe::$variant(r) => r.times_out_connecting(), )+ }
+            }
+
             fn session_changed(&mut self) {
                 match self { $( AnyRecipe::$variant(r) => r.session_changed(), )+ }
             }

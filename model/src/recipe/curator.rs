@@ -31,9 +31,13 @@
 //! - every call goes through `RetryLoop.callWithRetry`: `ConnectionLoss`
 //!   and `SessionExpired` are retried (the model's server raises neither
 //!   `OperationTimeout` nor `SessionMoved`) up to the policy's 3 retries;
-//!   the next try waits until the connection is back
-//!   (`blockUntilConnectedOrTimedOut`: the runtime holds a request until
-//!   the reconnect);
+//!   the next try waits until the connection is back (the runtime holds a
+//!   request until the reconnect) — unless the outage outlasts the
+//!   connection timeout: `ConnectionState.getZooKeeper()` then runs
+//!   `checkTimeouts()`, which throws `CuratorConnectionLossException`
+//!   before the call is sent, and the retry counts it (the checker's
+//!   `connection_timeouts` budget,
+//!   [`Recipe::times_out_connecting`](crate::runtime::Recipe::times_out_connecting));
 //! - `release()`: count − 1; at zero `internals.releaseLock(path)` —
 //!   `removeWatchers()`, then `deleteOurPath`: `delete().guaranteed()`:
 //!   a delete whose retries run out is handed to the background thread
@@ -100,15 +104,15 @@
 //! that a waiter timing out again and again does not make every retry a new
 //! state. The simulator and `locksmith real` pass the deadline on their
 //! clocks, `acquire_timeout_ms` after the call; `locksmith confirm` passes
-//! it in the client at the trace's step (`curator-timed-herd.toml`). The
-//! retry loop's
-//! connection timeout (`blockUntilConnectedOrTimedOut` giving up after
-//! `connectionTimeoutMs`) is not modelled: a call waits for the reconnect.
+//! it in the client at the trace's step (`curator-timed-herd.toml`).
 //! Free choices, not faults: the retry loop's sleeps, the reconnect
 //! (RECONNECTED), the moment Curator gives up on a suspended session
 //! (`GiveUp`, after a client-side expiry began), the server's later end
 //! of that session (`ExpireOld`) and a timed acquire's deadline. Budgeted faults: connection losses,
-//! expiries, client-side expiries.
+//! expiries, client-side expiries, and an outage that outlasts the
+//! connection timeout (`connection_timeouts`: like a client-side expiry,
+//! a fault by how long the disconnect lasts; `curator-connection-timeout`
+//! has the `acquire()` it makes throw).
 //!
 //! **Claims:** mutual exclusion, re-entrancy, no herd. **Holds** without
 //! faults (`curator.toml`) and across a connection loss on the create
@@ -923,6 +927,10 @@ impl Lock for Curator {
     }
 
     fn renews_session(&self) -> bool {
+        true
+    }
+
+    fn times_out_connecting(&self) -> bool {
         true
     }
 

@@ -83,6 +83,11 @@ pub trait Lock: Clone + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + '
         false
     }
 
+    /// See [`Recipe::times_out_connecting`].
+    fn times_out_connecting(&self) -> bool {
+        false
+    }
+
     /// See [`Recipe::session_changed`].
     fn session_changed(&mut self) {}
 
@@ -304,6 +309,10 @@ impl<L: Lock> Recipe for LockLoop<L> {
 
     fn renews_session(&self) -> bool {
         self.lock.renews_session()
+    }
+
+    fn times_out_connecting(&self) -> bool {
+        self.lock.times_out_connecting()
     }
 
     fn session_changed(&mut self) {

@@ -334,6 +334,19 @@ pub trait Recipe: Clone + Eq + std::hash::Hash + fmt::Debug + Send + Sync + 'sta
         false
     }
 
+    /// Whether a call made while the connection is down may fail with
+    /// `ConnectionLoss` before the connection is back: Curator's
+    /// `ConnectionState.checkTimeouts()`, which throws once the library
+    /// has been disconnected for its connection timeout (15 s by default;
+    /// the retry loop counts it as a retry): the checker's
+    /// `connection_timeouts` budget ([`Action::ConnectTimeout`]). By
+    /// default a call waits for the reconnect.
+    ///
+    /// [`Action::ConnectTimeout`]: crate::check::Action::ConnectTimeout
+    fn times_out_connecting(&self) -> bool {
+        false
+    }
+
     /// The client library moved to a new session (see
     /// [`renews_session`](Self::renews_session)): what code that remembers
     /// "the session I created this on" compares against, without a session

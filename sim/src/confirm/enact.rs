@@ -209,6 +209,23 @@ impl Stage {
             Action::ClientExpire(c) => self.client_expire(c as usize).await?,
             Action::GiveUp(c) => self.give_up(c as usize).await?,
             Action::ExpireOld(c) => self.expire_old(c as usize).await?,
+            // The connection timeout too: the request never left the
+            // client, which fails the call itself.
+            Action::ConnectTimeout(c) => {
+                let p = &mut self.peers[c as usize];
+                let Some(req) = p.outbox.pop_front() else {
+                    return Err(diverged(
+                        n,
+                        format!("c{} has a call waiting for the connection", c + 1),
+                        "the real client has none",
+                    ));
+                };
+                p.client.on_reply(req.thread, Err(ZkError::ConnectionLoss));
+                format!(
+                    "{} fails with ConnectionLoss after the connection timeout (in the client; never sent)",
+                    req.op
+                )
+            }
             // The deadline is the client's own clock, as a timed wait is.
             Action::Deadline(c) => {
                 self.peers[c as usize].client.pass_deadline();

@@ -29,6 +29,9 @@
 //! client_expiries = 0      # the client library gives up on its session and opens a
 //!                          # new one before the server expires the old one (Curator)
 //! waiter_client_expiries = 0 # the same, striking a parked waiter
+//! connection_timeouts = 0  # a call made while the connection is down fails with
+//!                          # ConnectionLoss: the outage outlasts the library's
+//!                          # connection timeout (Curator; checker only)
 //!
 //! [expect]                 # what `cargo test` holds the checker to
 //! verdict = "violated"     # holds | violated | incomplete
@@ -163,6 +166,8 @@ struct RawFaults {
     client_expiries: u8,
     #[serde(default)]
     waiter_client_expiries: u8,
+    #[serde(default)]
+    connection_timeouts: u8,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -399,6 +404,7 @@ impl Scenario {
             reorders: raw.faults.reorders,
             client_expiries: raw.faults.client_expiries,
             waiter_client_expiries: raw.faults.waiter_client_expiries,
+            connection_timeouts: raw.faults.connection_timeouts,
         };
         if let Some(n) = raw.check.max_states {
             check.max_states = n;
