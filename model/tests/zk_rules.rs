@@ -420,6 +420,12 @@ fn sequential_path_may_end_in_a_slash_even_at_the_root() {
         create(&mut zk, s[0], "/q/", Persistent),
         Err(ZkError::BadArguments)
     );
+    // The path is checked before its parent is looked for
+    // (`PrepRequestProcessor` validates it first): not NoNode.
+    assert_eq!(
+        create(&mut zk, s[0], "/missing/", Persistent),
+        Err(ZkError::BadArguments)
+    );
 }
 
 #[test]
@@ -1254,4 +1260,20 @@ fn remove_watches_takes_the_sessions_watches_of_a_kind_or_answers_no_watcher() {
     // No transaction, and the other session's watch stays.
     assert_eq!(zk.zxid(), before);
     assert!(zk.has_data_watch("/a", s[1]));
+}
+
+#[test]
+fn a_check_with_a_version_passes_at_that_version_only() {
+    let (mut zk, s) = server(1);
+    create(&mut zk, s[0], "/lock", CreateMode::Persistent).unwrap();
+    set_data(&mut zk, s[0], "/lock", b"v1", -1).unwrap();
+    let check = |version| {
+        Op::Multi(vec![TxnOp::Check {
+            path: "/lock".into(),
+            version,
+        }])
+    };
+    assert!(zk.handle(s[0], &check(1)).reply.is_ok());
+    assert_eq!(zk.handle(s[0], &check(0)).reply, Err(ZkError::BadVersion));
+    assert!(zk.handle(s[0], &check(-1)).reply.is_ok());
 }

@@ -314,6 +314,28 @@ mod tests {
         assert_eq!(a, again);
     }
 
+    /// A watch whose node is gone and whose name no client holds any more
+    /// (a stale `exists` watch) is renamed with everything else, so a node
+    /// created later cannot take its name by accident.
+    #[test]
+    fn a_watch_on_a_name_nobody_holds_is_renamed_with_the_rest() {
+        use crate::zk::{CreateMode, Op, Service};
+        let cfg = CheckConfig::new(RecipeId::TryOnce, 2, 1);
+        let mut s = System::initial(&cfg);
+        let session = s.peers[0].session;
+        let server = s.server.get_mut();
+        let create = Op::create("/locks/lock-", CreateMode::EphemeralSequential);
+        server.handle(session, &create);
+        server.handle(session, &create);
+        server.handle(session, &Op::delete("/locks/lock-0000000000", -1));
+        server.handle(session, &Op::exists("/locks/lock-0000000005", true));
+        abstract_state(&mut s);
+        // Suffixes 1 and 5 become ranks 0 and 1.
+        assert!(s.server.node("/locks/lock-0000000000").is_some());
+        assert!(s.server.has_data_watch("/locks/lock-0000000001", session));
+        assert!(!s.server.has_data_watch("/locks/lock-0000000005", session));
+    }
+
     #[test]
     fn suffixes_are_the_last_ten_digits_of_the_last_component() {
         assert_eq!(suffix("/locks/lock-0000000012"), Some(12));

@@ -235,3 +235,23 @@ fn canonical_of(s: &System, replaced: Option<(usize, &SharedPeer)>, symmetry: bo
         order: Renumbering::of(&order[..n]),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::zk::{CreateMode, Op, Service};
+
+    #[test]
+    fn an_ephemeral_node_is_a_fact_of_its_owner_not_of_the_anonymous_part() {
+        let mut a = ZkServer::new();
+        let (s1, s2) = (a.open_session(), a.open_session());
+        let mut b = a.clone();
+        a.handle(s1, &Op::create("/x", CreateMode::Ephemeral));
+        b.handle(s2, &Op::create("/x", CreateMode::Ephemeral));
+        let (da, db) = (server_digest(&a), server_digest(&b));
+        // The same tree, its owner swapped: the facts move with the owner.
+        assert_eq!(da.anonymous, db.anonymous);
+        assert_eq!(da.facts_of(s1), db.facts_of(s2));
+        assert_ne!(da.facts_of(s1), da.facts_of(s2));
+    }
+}

@@ -61,3 +61,28 @@ impl fmt::Display for ZkError {
         write!(f, "{self:?}")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_error_is_named_after_its_keeper_exception_subclass() {
+        let all = [
+            ZkError::ConnectionLoss,
+            ZkError::BadArguments,
+            ZkError::NoNode,
+            ZkError::BadVersion,
+            ZkError::NoChildrenForEphemerals,
+            ZkError::NodeExists,
+            ZkError::NotEmpty,
+            ZkError::SessionExpired,
+            ZkError::RuntimeInconsistency,
+            ZkError::NoWatcher,
+        ];
+        for e in all {
+            // `Code.CONNECTIONLOSS` → `ConnectionLossException`, and so on.
+            assert_eq!(e.name(), format!("{e}Exception"), "{e}");
+        }
+    }
+}

@@ -26,3 +26,17 @@ impl fmt::Display for WatchedEvent {
         write!(f, "{:?} {}", self.kind, self.path)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_notification_reads_as_its_kind_and_path_in_traces() {
+        let e = WatchedEvent {
+            kind: EventType::NodeDeleted,
+            path: "/locks/lock-0000000001".into(),
+        };
+        assert_eq!(e.to_string(), "NodeDeleted /locks/lock-0000000001");
+    }
+}

@@ -207,6 +207,10 @@ mod tests {
         m.insert(short.clone(), 1);
         assert_eq!(m.get("/_locknode_/lock-0000000001"), Some(&1));
         assert_eq!(Name::from(String::from("")), Name::default());
+        // Each way of reading it as text, both ways round.
+        assert_eq!(AsRef::<str>::as_ref(&long), long.as_str());
+        assert!("/_locknode_/lock-0000000001" == short);
+        assert!("/_locknode_/lock-0000000002" != short);
         assert_eq!(
             crate::check::fingerprint::fingerprint(&short),
             crate::check::fingerprint::fingerprint("/_locknode_/lock-0000000001")

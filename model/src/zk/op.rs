@@ -381,3 +381,23 @@ impl fmt::Display for OpResult {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_request_names_the_path_it_is_about() {
+        let ops = [
+            Op::create("/locks/a", CreateMode::Ephemeral),
+            Op::delete("/locks/a", -1),
+            Op::set_data("/locks/a", Vec::new(), -1),
+            Op::exists("/locks/a", true),
+            Op::get_data("/locks/a", true),
+            Op::get_children("/locks/a", true),
+        ];
+        for op in &ops {
+            assert_eq!(op.path(), Some("/locks/a"), "{op}");
+        }
+    }
+}

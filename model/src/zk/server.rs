@@ -153,7 +153,7 @@ impl Service for ZkServer {
     }
 
     fn is_alive(&self, session: SessionId) -> bool {
-        self.inner.sessions.is_alive(session)
+        self.inner.is_alive(session)
     }
 }
 

@@ -52,3 +52,13 @@ pub trait Service: Clone + Eq + Hash + fmt::Debug {
     /// Whether the session is still alive on the server.
     fn is_alive(&self, session: SessionId) -> bool;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_session_reads_in_hex_as_zookeeper_logs_it() {
+        assert_eq!(SessionId(26).to_string(), "0x1a");
+    }
+}
