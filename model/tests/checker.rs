@@ -304,3 +304,54 @@ fn a_library_that_waits_for_the_connection_is_untouched_by_connection_timeouts()
         assert_eq!(with.of(p), without.of(p), "{p}");
     }
 }
+
+/// Curator's `release()` runs `removeWatchers()`: one background
+/// `removeWatches(path, watcher, Any)` (opcode `checkWatches`) per watcher
+/// its `WatcherRemovalManager` still keeps — here a stale entry, committed
+/// by the caller after the event thread had already run the watcher
+/// (`Watching.commitWatcher` runs when `getData` returns). Every such call
+/// finds no watch on the server: a client holds only once every node it
+/// ever watched in this lock is gone, so each watch has fired.
+#[test]
+fn curator_release_removes_its_kept_watchers_and_the_server_has_none_left() {
+    use locksmith_model::check::model::LockModel;
+    use locksmith_model::check::system::{Action, Message};
+    use locksmith_model::runtime::Thread;
+    use locksmith_model::zk::{Op, ZkError};
+    use stateright::Model;
+    use std::collections::{HashSet, VecDeque};
+
+    let m = LockModel {
+        cfg: cfg(RecipeId::Curator, 2, 2),
+    };
+    let no_watcher = Message::Reply(Thread::Background, Err(ZkError::NoWatcher));
+    // A state's interior mutability is its shared parts' caches (digest,
+    // memoized successors); equality and hashing read only the values.
+    #[allow(clippy::mutable_key_type)]
+    let mut seen = HashSet::new();
+    let mut queue: VecDeque<_> = m.init_states().into();
+    let mut answers = Vec::new();
+    while let Some(s) = queue.pop_front() {
+        if !seen.insert(s.clone()) {
+            continue;
+        }
+        let mut acts = Vec::new();
+        m.actions(&s, &mut acts);
+        for a in acts {
+            let next = m.next_state(&s, a).expect("every action is taken");
+            if let Action::Serve(c) = a {
+                let asked = s.peers[c as usize].outbox.front().map(|r| &r.op);
+                if matches!(asked, Some(Op::CheckWatches { .. })) {
+                    answers.push(next.peers[c as usize].inbox.back().cloned());
+                }
+            }
+            queue.push_back(next);
+        }
+    }
+
+    // `curator.toml` with `reentries = 0` (docs/writing-a-recipe.md).
+    assert_eq!(seen.len(), 32_844, "the whole space was walked");
+    assert!(!answers.is_empty(), "some release removes a kept watcher");
+    let other = answers.iter().find(|a| a.as_ref() != Some(&no_watcher));
+    assert_eq!(other, None, "of {} removals", answers.len());
+}

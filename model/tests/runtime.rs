@@ -2,7 +2,7 @@
 //! client library's delivery rules exactly.
 
 use locksmith_model::runtime::{Action, Client, Notice, Recipe, Resume, Status, Step, Thread};
-use locksmith_model::zk::{EventType, Name, Op, OpResult, WatchedEvent};
+use locksmith_model::zk::{EventType, Name, Op, OpResult, WatchedEvent, WatcherType, ZkError};
 
 /// main: synchronized (m) { m.wait(); } then finish.
 /// event: on any notice: synchronized (m) { m.notifyAll(); } return.
@@ -169,4 +169,97 @@ fn expiry_tells_every_watcher_and_later_calls_fail_locally() {
         "the default watcher and the registered one hear Expired"
     );
     assert!(c.session_lost);
+}
+
+/// main: exists("/x", watch) with watcher 1, then removeWatches("/x",
+/// watcher 1, Any) — `checkWatches` — then finish.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+struct Remover {
+    pc: u8,
+}
+
+impl Recipe for Remover {
+    fn lock_root(&self) -> &'static str {
+        "/"
+    }
+    fn paths(&self, _: &mut dyn FnMut(&str)) {}
+    fn paths_mut(&mut self, _: &mut dyn FnMut(&mut Name)) {}
+    fn step(&mut self, thread: Thread, _: Resume) -> Action {
+        self.pc += 1;
+        let step = match (thread, self.pc) {
+            (Thread::Main, 1) => Step::Call {
+                op: Op::Exists {
+                    path: "/x".into(),
+                    watch: true,
+                },
+                watcher: Some(1),
+                release: false,
+            },
+            (Thread::Main, 2) => Step::Call {
+                op: Op::CheckWatches {
+                    path: "/x".into(),
+                    kind: WatcherType::Any,
+                },
+                watcher: Some(1),
+                release: false,
+            },
+            (Thread::Main, _) => Step::Finished,
+            (_, _) => Step::Return,
+        };
+        Action { step, code: "test" }
+    }
+}
+
+fn created() -> WatchedEvent {
+    WatchedEvent {
+        kind: EventType::NodeCreated,
+        path: "/x".into(),
+    }
+}
+
+#[test]
+fn a_removed_watcher_hears_watch_removed_and_no_later_event() {
+    let mut c = Client::new(Remover::default());
+    run(&mut c, Thread::Main, 1);
+    c.on_reply(Thread::Main, Ok(OpResult::Exists(None)));
+    run(&mut c, Thread::Main, 1);
+    // The server kept its watch and said so.
+    c.on_reply(Thread::Main, Ok(OpResult::WatchesChecked));
+    assert_eq!(
+        c.main,
+        Status::Ready(Resume::Reply(Ok(OpResult::WatchesChecked)))
+    );
+    assert_eq!(
+        c.notices.iter().cloned().collect::<Vec<_>>(),
+        vec![(1, Notice::Removed("/x".into()))],
+        "the removed watcher is told DataWatchRemoved"
+    );
+    assert!(c.watchers.is_empty());
+    assert_eq!(
+        c.on_event(&created()),
+        0,
+        "the server's kept watch fires, and no watcher of the client hears it"
+    );
+}
+
+#[test]
+fn removing_a_watcher_the_client_no_longer_holds_fails_with_no_watcher() {
+    let mut c = Client::new(Remover::default());
+    run(&mut c, Thread::Main, 1);
+    c.on_reply(Thread::Main, Ok(OpResult::Exists(None)));
+    // The client's own rule (`ZKWatchManager.removeWatcher`, whatever the
+    // server answered): a watcher its table no longer holds — here its
+    // event came first — is `NoWatcher`.
+    assert_eq!(c.on_event(&created()), 1);
+    run(&mut c, Thread::Main, 1);
+    c.on_reply(Thread::Main, Ok(OpResult::WatchesChecked));
+    assert_eq!(
+        c.main,
+        Status::Ready(Resume::Reply(Err(ZkError::NoWatcher)))
+    );
+    assert_eq!(
+        c.notices.len(),
+        1,
+        "only the node event: no DataWatchRemoved"
+    );
 }

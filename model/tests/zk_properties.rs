@@ -788,7 +788,7 @@ proptest! {
                 Op::CloseSession => prop_assert_eq!(reply, &Ok(OpResult::Closed)),
                 // Not drawn by `script()`: held by model/tests/zk_rules.rs
                 // and the conformance test against a real server.
-                Op::Multi(_) | Op::RemoveWatches { .. } => {}
+                Op::Multi(_) | Op::RemoveWatches { .. } | Op::CheckWatches { .. } => {}
             }
             Ok(())
         })?;

@@ -1262,6 +1262,55 @@ fn remove_watches_takes_the_sessions_watches_of_a_kind_or_answers_no_watcher() {
     assert!(zk.has_data_watch("/a", s[1]));
 }
 
+/// `removeWatches(path, watcher, type)` for one watcher is opcode
+/// `checkWatches`: FinalRequestProcessor only asks
+/// `ZKDatabase.containsWatcher` and keeps the watch (the client drops its
+/// watcher; see model/tests/runtime.rs).
+#[test]
+fn check_watches_answers_whether_the_session_watches_and_keeps_the_watch() {
+    let (mut zk, s) = server(2);
+    create(&mut zk, s[0], "/a", CreateMode::Persistent).unwrap();
+    let cw = |kind| Op::CheckWatches {
+        path: "/a".into(),
+        kind,
+    };
+    assert_eq!(
+        zk.handle(s[0], &cw(WatcherType::Any)).reply,
+        Err(ZkError::NoWatcher)
+    );
+    zk.handle(s[0], &Op::get_data("/a", true));
+    zk.handle(s[1], &Op::get_children("/a", true));
+    assert_eq!(
+        zk.handle(s[0], &cw(WatcherType::Children)).reply,
+        Err(ZkError::NoWatcher),
+        "a data watch is not a child watch"
+    );
+    assert_eq!(
+        zk.handle(s[1], &cw(WatcherType::Data)).reply,
+        Err(ZkError::NoWatcher)
+    );
+    let before = zk.zxid();
+    assert_eq!(
+        zk.handle(s[0], &cw(WatcherType::Any)).reply,
+        Ok(OpResult::WatchesChecked)
+    );
+    assert_eq!(
+        zk.handle(s[1], &cw(WatcherType::Children)).reply,
+        Ok(OpResult::WatchesChecked)
+    );
+    assert_eq!(zk.zxid(), before, "no transaction");
+    assert!(zk.has_data_watch("/a", s[0]), "the watch stays");
+    let fired = zk.handle(s[1], &Op::set_data("/a", b"x".to_vec(), -1));
+    assert!(
+        fired
+            .events
+            .iter()
+            .any(|(to, e)| *to == s[0] && e.path.as_str() == "/a"),
+        "and fires: {:?}",
+        fired.events
+    );
+}
+
 #[test]
 fn a_check_with_a_version_passes_at_that_version_only() {
     let (mut zk, s) = server(1);

@@ -38,7 +38,7 @@
 use super::system::{Message, Peer, System};
 use crate::harness::Writes;
 use crate::runtime::{Notice, Recipe, Resume, Status};
-use crate::zk::{path, CreateMode, Name, Node, Op, OpResult, Reply, Stat, TxnResult};
+use crate::zk::{path, CreateMode, Name, Node, Op, OpResult, Reply, Stat, TxnResult, WatchedEvent};
 
 /// A sequence suffix is `%010d` of the parent's counter.
 const DIGITS: usize = 10;
@@ -184,16 +184,16 @@ fn peer_names(p: &Peer, f: &mut dyn FnMut(&str)) {
         match t {
             Status::Ready(Resume::Reply(r)) => reply_names(r, f),
             Status::Ready(Resume::Notify {
-                notice: Notice::Node(e),
+                notice: Notice::Node(WatchedEvent { path, .. }) | Notice::Removed(path),
                 ..
-            }) => f(&e.path),
+            }) => f(path),
             Status::Calling { op, .. } => op.paths().into_iter().for_each(|p| f(p)),
             _ => {}
         }
     }
     for (_, n) in &c.notices {
-        if let Notice::Node(e) = n {
-            f(&e.path);
+        if let Notice::Node(WatchedEvent { path, .. }) | Notice::Removed(path) = n {
+            f(path);
         }
     }
     c.watchers.paths().for_each(|p| f(p));
@@ -215,15 +215,15 @@ fn peer_names_mut(p: &mut Peer, f: &mut dyn FnMut(&mut Name)) {
     c.statuses_mut(&mut |t| match t {
         Status::Ready(Resume::Reply(r)) => reply_names_mut(r, f),
         Status::Ready(Resume::Notify {
-            notice: Notice::Node(e),
+            notice: Notice::Node(WatchedEvent { path, .. }) | Notice::Removed(path),
             ..
-        }) => f(&mut e.path),
+        }) => f(path),
         Status::Calling { op, .. } => op_path_mut(op, f),
         _ => {}
     });
     for (_, n) in &mut c.notices {
-        if let Notice::Node(e) = n {
-            f(&mut e.path);
+        if let Notice::Node(WatchedEvent { path, .. }) | Notice::Removed(path) = n {
+            f(path);
         }
     }
     c.watchers.paths_mut(f);

@@ -63,27 +63,30 @@
 //! `create(CONTAINER)`, `NodeExists` ignored) and creates again, whose
 //! `NoNode` escapes to `attemptLock`; `findNode` and `getSortedChildren`
 //! meet a reaped parent as Curator does (none found; `doDelete` and a
-//! retry). `releaseLock`'s
-//! `client.removeWatchers()` (5.4.0: `removeWatchers(); revocable.set(null);
-//! deleteOurPath(lockPath)`) is left out. It sends nothing for a watcher
-//! that has fired: the client is a `WatcherRemovalFacade` whose
-//! `WatcherRemovalManager` keeps a watcher from a successful
-//! `getData().usingWatcher()` (`Watching.commitWatcher`) until a node
-//! event reaches it (`NamespaceWatcher.process` → `noteTriggeredWatcher`;
-//! a state event — Disconnected, Expired — does not), and sends one
-//! background `removeWatches(path, watcher, Any)` (quietly, guaranteed)
-//! per watcher still kept. An untimed acquire holds only after its
-//! watcher fired, so the set is empty at release but in two cases: a
-//! session ended since (Expired keeps the entry; the new session's server
-//! has no such watch: `NoWatcher`, ignored), or the holder's `getChildren`
-//! saw its predecessor gone before its event thread ran the `NodeDeleted`
-//! notice. A timed-out waiter keeps its watcher, in the set and on the
-//! server, until that node changes or it next releases — which is what
-//! makes the herd at 3 clients (README). Modelling the call needs the set
-//! in the recipe's state, ZooKeeper's per-watcher removal (opcode
-//! `checkWatches`: the server only checks, the client drops its watcher —
-//! the model's `Op::RemoveWatches` is `removeAllWatches`) and the
-//! background retry of `FailedRemoveWatchManager`. When the create's
+//! retry). `releaseLock` is 5.4.0's `client.removeWatchers();
+//! revocable.set(null); deleteOurPath(lockPath)`. The client is a
+//! `WatcherRemovalFacade` whose `WatcherRemovalManager` keeps a watcher
+//! from a successful `getData().usingWatcher()` (`Watching.commitWatcher`)
+//! until a node event reaches it (`NamespaceWatcher.process` →
+//! `noteTriggeredWatcher`; a state event — Disconnected, Expired — does
+//! not): the recipe's `kept`. `removeWatchers()` hands one background
+//! `removeWatches(path, watcher, Any)` (quietly: `NoWatcher` ignored;
+//! guaranteed: retried) per kept watcher to the background thread, one
+//! `Submit` step each, before the delete. For one watcher ZooKeeper's
+//! client sends opcode `checkWatches` ([`Op::CheckWatches`]): the server
+//! only checks and **keeps its watch**; on `OK` the client drops the
+//! watcher from its own table and hands it `DataWatchRemoved` (which
+//! Curator's watcher answers like any event: `postSafeNotify`). So the
+//! server still notifies the session when that node changes — the herd
+//! and the packets are the same — but no watcher hears it. An untimed
+//! acquire holds only after its watcher fired, so `kept` is empty at
+//! release but in two cases: a session ended since (Expired keeps the
+//! entry; the new session's server has no such watch: `NoWatcher`), or the
+//! holder's `getChildren` saw its predecessor gone before its event thread
+//! ran the `NodeDeleted` notice (the server's watch fired: `NoWatcher`). A
+//! timed-out waiter keeps its watcher, in the set and on the server, until
+//! that node changes or it next releases — which is what makes the herd at
+//! 3 clients (README). When the create's
 //! retries run out on a `ConnectionLoss`, its node is looked for and
 //! deleted by the background thread (`FindAndDeleteProtectedNodeInBackground`,
 //! CURATOR-45) and the exception escapes `acquire()`.
@@ -130,9 +133,10 @@
 
 use crate::runtime::lock_loop::{AfterRelease, Lock};
 use crate::runtime::step::{
-    act, call, release, throw, unexpected, Action, RecipeConfig, Resume, StatFields, Step, Thread,
+    act, call, release, throw, unexpected, Action, Notice, RecipeConfig, Resume, StatFields, Step,
+    Thread,
 };
-use crate::zk::{path, CreateMode, Name, Op, OpResult, Reply, ZkError};
+use crate::zk::{path, CreateMode, Name, Op, OpResult, Reply, WatchedEvent, WatcherType, ZkError};
 
 pub const LOCK_ROOT: &str = "/locks";
 /// `InterProcessMutex.LOCK_NAME`.
@@ -215,6 +219,10 @@ enum Task {
     /// guaranteed delete of the child named `_c_<uuid>-…` (the attempt
     /// number stands for the uuid).
     FindAndDelete(u8),
+    /// `removeWatchers()`'s `RemoveWatchesBuilderImpl.internalRemoval`:
+    /// `removeWatches(path, watcher, Any)` in the background, quietly
+    /// (`NoWatcher` ignored) and guaranteed (retried until answered).
+    RemoveWatch(Name),
 }
 
 /// The safe-notify executor's task: `synchronized (this) { notifyAll(); }`.
@@ -243,6 +251,11 @@ pub struct Curator {
     stale: bool,
     own: Name,
     watched: Name,
+    /// `WatcherRemovalManager.entries`: the predecessors whose
+    /// `getData().usingWatcher(watcher)` succeeded (`commitWatcher`) and
+    /// whose watcher no node event has reached yet (`noteTriggeredWatcher`;
+    /// a state event leaves them), in path order.
+    kept: Vec<Name>,
     /// The event thread's `process` handed its task to safe-notify.
     submitted: bool,
     notify: Notify,
@@ -266,6 +279,7 @@ pub fn new(cfg: RecipeConfig) -> Curator {
         stale: false,
         own: Name::default(),
         watched: Name::default(),
+        kept: Vec::new(),
         submitted: false,
         notify: Notify::Idle,
         background: Vec::new(),
@@ -340,7 +354,7 @@ impl Curator {
                 .any(|t| match t {
                     Task::Delete(p) => path::name(p).starts_with(&prefix),
                     Task::FindAndDelete(b) => *b == a,
-                    Task::None => false,
+                    Task::None | Task::RemoveWatch(_) => false,
                 })
         };
         (1..=u8::MAX).find(|&a| !taken(a)).unwrap_or(1)
@@ -503,6 +517,14 @@ impl Curator {
         }
     }
 
+    /// `Watching.commitWatcher`: a `getData` that succeeded leaves its
+    /// watcher with `WatcherRemovalManager` (one entry per path).
+    fn keep_watcher(&mut self) {
+        if let Err(i) = self.kept.binary_search(&self.watched) {
+            self.kept.insert(i, self.watched.clone());
+        }
+    }
+
     fn acquired(&mut self) -> Action {
         self.count = 1;
         act(
@@ -608,6 +630,22 @@ impl Curator {
                 Op::delete(p, -1),
                 None,
                 "background: guaranteed: delete again",
+            ),
+            (Task::RemoveWatch(p), None) => call(
+                Op::CheckWatches {
+                    path: p,
+                    kind: WatcherType::Any,
+                },
+                Some(WATCHER),
+                "background: removeWatches(path, watcher, Any), quietly, guaranteed",
+            ),
+            (Task::RemoveWatch(p), Some(r)) if retryable(&r) => call(
+                Op::CheckWatches {
+                    path: p,
+                    kind: WatcherType::Any,
+                },
+                Some(WATCHER),
+                "background: guaranteed: removeWatches again",
             ),
             (Task::FindAndDelete(_), None) => call(
                 Op::get_children(LOCK_ROOT, false),
@@ -761,6 +799,7 @@ impl Lock for Curator {
                 self.get_data()
             }
             (GetData, Some(Ok(_))) if self.timeout.is_some() => {
+                self.keep_watcher();
                 self.main = Clock;
                 act(
                     Step::ReadClock,
@@ -768,6 +807,7 @@ impl Lock for Curator {
                 )
             }
             (GetData, Some(Ok(_))) => {
+                self.keep_watcher();
                 self.main = Waiting;
                 act(Step::Wait(MONITOR), "wait()")
             }
@@ -832,6 +872,16 @@ impl Lock for Curator {
                 "release(): lockCount.decrementAndGet() > 0: still held",
             );
         }
+        // `releaseLock`: `client.removeWatchers()` hands each kept
+        // watcher's removal to the background thread, one by one.
+        if !self.kept.is_empty() {
+            let path = self.kept.remove(0);
+            self.background.push(Task::RemoveWatch(path));
+            return act(
+                Step::Submit(Thread::Background),
+                "releaseLock: client.removeWatchers(): watches().remove(watcher).ofType(Any).inBackground()",
+            );
+        }
         self.fresh();
         release(
             Op::delete(self.own.clone(), -1),
@@ -873,6 +923,15 @@ impl Lock for Curator {
     }
 
     fn on_event(&mut self, r: Resume) -> Action {
+        // `NamespaceWatcher.process`: a node event (not a state event)
+        // takes the watcher out of `WatcherRemovalManager`.
+        if let Resume::Notify {
+            watcher: WATCHER,
+            notice: Notice::Node(WatchedEvent { path, .. }) | Notice::Removed(path),
+        } = &r
+        {
+            self.kept.retain(|k| k != path);
+        }
         match r {
             Resume::Notify { watcher, .. } if watcher == WATCHER && !self.submitted => {
                 self.submitted = true;
@@ -905,8 +964,9 @@ impl Lock for Curator {
     fn paths(&self, f: &mut dyn FnMut(&str)) {
         f(&self.own);
         f(&self.watched);
+        self.kept.iter().for_each(|p| f(p));
         for t in std::iter::once(&self.task).chain(&self.background) {
-            if let Task::Delete(p) = t {
+            if let Task::Delete(p) | Task::RemoveWatch(p) = t {
                 f(p);
             }
         }
@@ -915,8 +975,12 @@ impl Lock for Curator {
     fn paths_mut(&mut self, f: &mut dyn FnMut(&mut Name)) {
         f(&mut self.own);
         f(&mut self.watched);
+        self.kept.iter_mut().for_each(&mut *f);
+        // Back in path order; two names renamed into one are one entry.
+        self.kept.sort();
+        self.kept.dedup();
         for t in std::iter::once(&mut self.task).chain(&mut self.background) {
-            if let Task::Delete(p) = t {
+            if let Task::Delete(p) | Task::RemoveWatch(p) = t {
                 f(p);
             }
         }

@@ -30,7 +30,7 @@ use super::step::{
 };
 use super::watchers::{is_expiry, Watchers};
 use crate::harness::{LockEvent, Phase, StepKind};
-use crate::zk::{Op, Reply, WatchedEvent, ZkError};
+use crate::zk::{Name, Op, OpResult, Reply, WatchedEvent, WatcherType, ZkError};
 use std::collections::VecDeque;
 
 /// What a thread is doing between steps.
@@ -346,9 +346,9 @@ impl<R: Recipe> Client<R> {
         let next = match step {
             Step::Call { op, watcher, .. } => {
                 debug_assert_eq!(
-                    op.watches(),
+                    op.watches() || matches!(op, Op::CheckWatches { .. }),
                     watcher.is_some(),
-                    "watch flag and watcher disagree"
+                    "a call names a watcher when it sets a watch or removes one"
                 );
                 if self.session_lost {
                     Status::Ready(Resume::Reply(closing_reply(
@@ -522,11 +522,27 @@ impl<R: Recipe> Client<R> {
                 if !self.session_lost {
                     self.watchers.register(&op, w, &reply);
                 }
+                if let (Op::CheckWatches { path, kind }, Ok(_)) = (&op, &reply) {
+                    reply = self.deregister(path, w, *kind);
+                }
             }
             if is_expiry(&reply) {
                 self.learn_expiry();
             }
             *self.status_mut(t) = Status::Ready(Resume::Reply(closing_reply(&op, reply)));
+        }
+    }
+
+    /// The server kept the watch a `removeWatches(path, watcher, kind)`
+    /// asked about: the library takes the watcher off its table and hands
+    /// it `DataWatchRemoved` — or, if the table has no such watcher, the
+    /// call fails with `NoWatcher` (`ClientCnxn.finishPacket`).
+    fn deregister(&mut self, path: &Name, w: WatcherId, kind: WatcherType) -> Reply {
+        if self.watchers.deregister(path, w, kind) {
+            self.notices.push_back((w, Notice::Removed(path.clone())));
+            Ok(OpResult::WatchesChecked)
+        } else {
+            Err(ZkError::NoWatcher)
         }
     }
 
@@ -629,8 +645,19 @@ impl<R: Recipe> Client<R> {
     /// A library that renews sessions ([`Recipe::renews_session`]) goes on
     /// with a new one after learning that its session expired: Curator's
     /// `ConnectionState.reset()` on `Expired`. Calls work again; the driver
-    /// opens the session.
+    /// opens the session. The old handle's calls still pending on any
+    /// thread fail with `SessionExpired` first (`ClientCnxn`'s cleanup of a
+    /// closed handle): the driver drops the old connection's queues, so a
+    /// thread whose request went with them would wait for its reply forever
+    /// — a deadlock of the model's making, which Curator's background
+    /// thread, calling while the main thread calls, made reachable.
     pub fn renew_session(&mut self) {
+        for t in Thread::ALL {
+            if let Status::Calling { op, .. } = self.status(t) {
+                let reply = closing_reply(op, Err(ZkError::SessionExpired));
+                *self.status_mut(t) = Status::Ready(Resume::Reply(reply));
+            }
+        }
         self.session_lost = false;
         self.recipe.session_changed();
     }

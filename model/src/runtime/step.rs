@@ -84,6 +84,11 @@ pub enum KeeperState {
 pub enum Notice {
     Node(WatchedEvent),
     State(KeeperState),
+    /// `DataWatchRemoved` on this path: the watcher was taken off the
+    /// client's table by a `removeWatches` for it ([`Op::CheckWatches`]).
+    ///
+    /// [`Op::CheckWatches`]: crate::zk::Op::CheckWatches
+    Removed(Name),
 }
 
 impl fmt::Display for Notice {
@@ -91,6 +96,7 @@ impl fmt::Display for Notice {
         match self {
             Notice::Node(e) => write!(f, "{e}"),
             Notice::State(s) => write!(f, "{s:?}"),
+            Notice::Removed(p) => write!(f, "DataWatchRemoved {p}"),
         }
     }
 }

@@ -9,7 +9,7 @@
 //! `NodeChildrenChanged` the child watchers, `NodeDeleted` both.
 
 use super::step::WatcherId;
-use crate::zk::{EventType, Name, Op, Reply, WatchedEvent, ZkError};
+use crate::zk::{EventType, Name, Op, Reply, WatchedEvent, WatcherType, ZkError};
 
 /// A set of the recipe's `Watcher` objects (ids below 32), iterated in id
 /// order.
@@ -59,6 +59,31 @@ impl Watchers {
             Ok(i) => table[i].1 = table[i].1.with(watcher),
             Err(i) => table.insert(i, (path.clone(), WatcherSet::default().with(watcher))),
         }
+    }
+
+    /// `ZKWatchManager.removeWatcher` after the server's `OK` to a
+    /// `checkWatches`: takes `watcher` off `path` in the tables of `kind`;
+    /// whether it was on any of them (if not, the call fails with
+    /// `NoWatcher` on the client).
+    pub fn deregister(&mut self, path: &str, watcher: WatcherId, kind: WatcherType) -> bool {
+        let tables: &mut [&mut Table] = match kind {
+            WatcherType::Data => &mut [&mut self.data],
+            WatcherType::Children => &mut [&mut self.child],
+            WatcherType::Any => &mut [&mut self.data, &mut self.child],
+        };
+        let bit = WatcherSet::default().with(watcher).0;
+        let mut removed = false;
+        for table in tables.iter_mut() {
+            if let Ok(i) = table.binary_search_by(|(p, _)| p.as_str().cmp(path)) {
+                let ws = &mut table[i].1;
+                removed |= ws.0 & bit != 0;
+                ws.0 &= !bit;
+                if ws.is_empty() {
+                    table.remove(i);
+                }
+            }
+        }
+        removed
     }
 
     /// The watchers `event` triggers, removed from the table.

@@ -81,6 +81,17 @@ pub enum Op {
         path: Name,
         kind: WatcherType,
     },
+    /// `removeWatches(path, watcher, type, false)` for one `Watcher`
+    /// object — opcode `checkWatches`: the server only checks that this
+    /// session has a watch of `kind` on `path` (`NoWatcher` if not) and
+    /// keeps it; the client then drops that one watcher from its own table
+    /// (`ZKWatchManager.removeWatcher`), so a later notification of the
+    /// kept server watch reaches nobody. Curator's `removeWatchers()`
+    /// sends it.
+    CheckWatches {
+        path: Name,
+        kind: WatcherType,
+    },
 }
 
 /// One operation inside a [`Op::Multi`] (`org.apache.zookeeper.Op`).
@@ -242,7 +253,7 @@ impl Op {
             | Op::Exists { path, .. }
             | Op::GetData { path, .. }
             | Op::GetChildren { path, .. } => Some(path),
-            Op::RemoveWatches { path, .. } => Some(path),
+            Op::RemoveWatches { path, .. } | Op::CheckWatches { path, .. } => Some(path),
             Op::CloseSession | Op::Multi(_) => None,
         }
     }
@@ -257,7 +268,8 @@ impl Op {
             | Op::Exists { path, .. }
             | Op::GetData { path, .. }
             | Op::GetChildren { path, .. }
-            | Op::RemoveWatches { path, .. } => vec![path],
+            | Op::RemoveWatches { path, .. }
+            | Op::CheckWatches { path, .. } => vec![path],
             Op::CloseSession => Vec::new(),
         }
     }
@@ -272,7 +284,8 @@ impl Op {
             | Op::Exists { path, .. }
             | Op::GetData { path, .. }
             | Op::GetChildren { path, .. }
-            | Op::RemoveWatches { path, .. } => vec![path],
+            | Op::RemoveWatches { path, .. }
+            | Op::CheckWatches { path, .. } => vec![path],
             Op::CloseSession => Vec::new(),
         }
     }
@@ -325,6 +338,9 @@ impl fmt::Display for Op {
                 write!(f, "multi({})", ops.join(", "))
             }
             Op::RemoveWatches { path, kind } => write!(f, "removeWatches({path}, {kind:?})"),
+            Op::CheckWatches { path, kind } => {
+                write!(f, "removeWatches({path}, watcher, {kind:?})")
+            }
         }
     }
 }
@@ -353,6 +369,8 @@ pub enum OpResult {
     Multi(Vec<TxnResult>),
     /// `removeWatches` removed at least one watch.
     WatchesRemoved,
+    /// `checkWatches` found the watch (and kept it).
+    WatchesChecked,
 }
 
 pub type Reply = Result<OpResult, ZkError>;
@@ -378,6 +396,7 @@ impl fmt::Display for OpResult {
             OpResult::Closed => write!(f, "closed"),
             OpResult::Multi(results) => write!(f, "{} results", results.len()),
             OpResult::WatchesRemoved => write!(f, "removed"),
+            OpResult::WatchesChecked => write!(f, "ok"),
         }
     }
 }

@@ -552,6 +552,14 @@ impl Service for ServerState {
                     Err(ZkError::NoWatcher)
                 }
             }
+            // FinalRequestProcessor's checkWatches: the watch stays.
+            Op::CheckWatches { path, kind } => {
+                if self.watches.contains(path, session, *kind) {
+                    Ok(OpResult::WatchesChecked)
+                } else {
+                    Err(ZkError::NoWatcher)
+                }
+            }
         };
         Outcome { reply, events }
     }

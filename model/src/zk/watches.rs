@@ -54,6 +54,19 @@ impl Watches {
         removed
     }
 
+    /// `checkWatches`: whether `session` has a watch of `kind` on `path`
+    /// (`DataTree.containsWatcher`: `Any` if either table has one).
+    pub fn contains(&self, path: &str, session: SessionId, kind: WatcherType) -> bool {
+        let has = |table: &SmallMap<Name, BTreeSet<SessionId>>| {
+            table.get(path).is_some_and(|s| s.contains(&session))
+        };
+        match kind {
+            WatcherType::Data => has(&self.data),
+            WatcherType::Children => has(&self.child),
+            WatcherType::Any => has(&self.data) || has(&self.child),
+        }
+    }
+
     /// A session that ends takes its watches with it.
     pub fn drop_session(&mut self, session: SessionId) {
         for table in [&mut self.data, &mut self.child] {

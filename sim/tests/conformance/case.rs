@@ -283,6 +283,7 @@ fn op_kind(op: &Op) -> String {
             )
         }
         Op::RemoveWatches { kind, .. } => format!("removeWatches {kind:?}"),
+        Op::CheckWatches { kind, .. } => format!("checkWatches {kind:?}"),
     }
 }
 

@@ -89,6 +89,7 @@ impl Normalizer {
                         error: real_error(error),
                     },
                     RawResult::WatchesRemoved => View::WatchesRemoved,
+                    RawResult::WatchesChecked => View::WatchesChecked,
                 }
             }
         }
@@ -148,6 +149,7 @@ pub enum View {
         error: String,
     },
     WatchesRemoved,
+    WatchesChecked,
 }
 
 /// One op's result in an applied multi. A created node's stat is left out:
@@ -192,6 +194,7 @@ pub fn model_view(reply: &Reply, model: &ZkServer, dry: &[TxnResult]) -> View {
         },
         Ok(OpResult::Closed) => View::Closed,
         Ok(OpResult::WatchesRemoved) => View::WatchesRemoved,
+        Ok(OpResult::WatchesChecked) => View::WatchesChecked,
         Ok(OpResult::Multi(results)) => View::Multi(
             results
                 .iter()

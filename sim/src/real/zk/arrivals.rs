@@ -186,4 +186,32 @@ impl Watchers {
         }
         removed
     }
+
+    /// `checkWatches(path, kind)` (`removeWatches` for one watcher): whether
+    /// an unfired watcher of `kind` is on `path`. The crate has no call for
+    /// it, and the server only checks and keeps its watch, so the watchers
+    /// are kept too and the answer comes from this table (the server holds
+    /// a watch the client holds unfired). A watcher found fired on the way
+    /// keeps its event for [`resolve`](Self::resolve).
+    pub(super) fn contains(&mut self, path: &str, kind: WatcherType) -> bool {
+        let matching: Vec<u64> = self
+            .pending
+            .iter()
+            .filter(|(_, (_, _, (p, k)))| p == path && (kind == WatcherType::Any || *k == kind))
+            .map(|(id, _)| *id)
+            .collect();
+        let mut found = false;
+        for id in matching {
+            let Some((fut, waker, _)) = self.pending.get_mut(&id) else {
+                continue;
+            };
+            if let Poll::Ready(e) = fut.as_mut().poll(&mut Context::from_waker(waker)) {
+                self.pending.remove(&id);
+                self.ready.push(e);
+            } else {
+                found = true;
+            }
+        }
+        found
+    }
 }

@@ -40,6 +40,8 @@ pub enum RawResult {
     },
     /// `removeWatches` took a watcher away.
     WatchesRemoved,
+    /// `checkWatches` found the watcher (and kept it).
+    WatchesChecked,
 }
 
 /// One op's result in an applied multi.
@@ -92,6 +94,7 @@ impl RawResult {
             ),
             RawResult::MultiFailed { error: e, .. } => return Err(error(&e)),
             RawResult::WatchesRemoved => OpResult::WatchesRemoved,
+            RawResult::WatchesChecked => OpResult::WatchesChecked,
         })
     }
 }

@@ -211,6 +211,16 @@ impl Session {
                 };
                 (raw, true)
             }
+            Some(_) if matches!(op, Op::CheckWatches { .. }) => {
+                let Op::CheckWatches { path, kind } = op else {
+                    unreachable!()
+                };
+                let raw = match self.watchers.contains(path, *kind) {
+                    true => Ok((RawResult::WatchesChecked, None)),
+                    false => Err(zkc::Error::NoWatcher),
+                };
+                (raw, true)
+            }
             Some(c) => match tokio::time::timeout(CALL_TIMEOUT, send(&arrivals, &c, op)).await {
                 Ok(r) => (r, true),
                 Err(_) => (Err(zkc::Error::ConnectionLoss), false),
@@ -403,7 +413,7 @@ async fn send(
         }
         Op::CloseSession => (RawResult::Closed, None),
         Op::Multi(ops) => (multi(a, c, ops).await?, None),
-        Op::RemoveWatches { .. } => {
+        Op::RemoveWatches { .. } | Op::CheckWatches { .. } => {
             unreachable!("removeWatches is answered by Session::call_raw")
         }
     })
