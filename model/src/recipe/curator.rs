@@ -78,12 +78,14 @@
 //! watcher from its own table and hands it `DataWatchRemoved` (which
 //! Curator's watcher answers like any event: `postSafeNotify`). So the
 //! server still notifies the session when that node changes — the herd
-//! and the packets are the same — but no watcher hears it. An untimed
-//! acquire holds only after its watcher fired, so `kept` is empty at
-//! release but in two cases: a session ended since (Expired keeps the
-//! entry; the new session's server has no such watch: `NoWatcher`), or the
-//! holder's `getChildren` saw its predecessor gone before its event thread
-//! ran the `NodeDeleted` notice (the server's watch fired: `NoWatcher`). A
+//! and the packets are the same — but no watcher hears it. What `kept`
+//! holds at a release is stale: the event thread ran the watcher before
+//! the caller's `commitWatcher` added it (it runs when `getData` returns),
+//! a session ended since (Expired keeps the entry; the new session's server
+//! has no such watch), or the holder's `getChildren` saw its predecessor
+//! gone before its event thread ran the `NodeDeleted` notice. A client
+//! holds only once every node it watched is gone, so every removal is
+//! answered `NoWatcher` (`model/tests/checker.rs`, curator 2 × 2). A
 //! timed-out waiter keeps its watcher, in the set and on the server, until
 //! that node changes or it next releases — which is what makes the herd at
 //! 3 clients (README). When the create's
