@@ -96,6 +96,8 @@ fn a_blocked_enter_waits_for_the_monitor() {
     assert!(!c.can_step(Thread::Main));
 }
 
+/// main: exists("/x", watch) with watcher 1, then removeWatches("/x",
+/// watcher 1, Any) — opcode `checkWatches` — then finish.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 struct Caller {
     pc: u8,
@@ -114,6 +116,14 @@ impl Recipe for Caller {
                 op: Op::Exists {
                     path: "/x".into(),
                     watch: true,
+                },
+                watcher: Some(1),
+                release: false,
+            },
+            (Thread::Main, 2) => Step::Call {
+                op: Op::CheckWatches {
+                    path: "/x".into(),
+                    kind: WatcherType::Any,
                 },
                 watcher: Some(1),
                 release: false,
@@ -171,45 +181,6 @@ fn expiry_tells_every_watcher_and_later_calls_fail_locally() {
     assert!(c.session_lost);
 }
 
-/// main: exists("/x", watch) with watcher 1, then removeWatches("/x",
-/// watcher 1, Any) — `checkWatches` — then finish.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
-struct Remover {
-    pc: u8,
-}
-
-impl Recipe for Remover {
-    fn lock_root(&self) -> &'static str {
-        "/"
-    }
-    fn paths(&self, _: &mut dyn FnMut(&str)) {}
-    fn paths_mut(&mut self, _: &mut dyn FnMut(&mut Name)) {}
-    fn step(&mut self, thread: Thread, _: Resume) -> Action {
-        self.pc += 1;
-        let step = match (thread, self.pc) {
-            (Thread::Main, 1) => Step::Call {
-                op: Op::Exists {
-                    path: "/x".into(),
-                    watch: true,
-                },
-                watcher: Some(1),
-                release: false,
-            },
-            (Thread::Main, 2) => Step::Call {
-                op: Op::CheckWatches {
-                    path: "/x".into(),
-                    kind: WatcherType::Any,
-                },
-                watcher: Some(1),
-                release: false,
-            },
-            (Thread::Main, _) => Step::Finished,
-            (_, _) => Step::Return,
-        };
-        Action { step, code: "test" }
-    }
-}
-
 fn created() -> WatchedEvent {
     WatchedEvent {
         kind: EventType::NodeCreated,
@@ -219,7 +190,7 @@ fn created() -> WatchedEvent {
 
 #[test]
 fn a_removed_watcher_hears_watch_removed_and_no_later_event() {
-    let mut c = Client::new(Remover::default());
+    let mut c = Client::new(Caller::default());
     run(&mut c, Thread::Main, 1);
     c.on_reply(Thread::Main, Ok(OpResult::Exists(None)));
     run(&mut c, Thread::Main, 1);
@@ -244,7 +215,7 @@ fn a_removed_watcher_hears_watch_removed_and_no_later_event() {
 
 #[test]
 fn removing_a_watcher_the_client_no_longer_holds_fails_with_no_watcher() {
-    let mut c = Client::new(Remover::default());
+    let mut c = Client::new(Caller::default());
     run(&mut c, Thread::Main, 1);
     c.on_reply(Thread::Main, Ok(OpResult::Exists(None)));
     // The client's own rule (`ZKWatchManager.removeWatcher`, whatever the

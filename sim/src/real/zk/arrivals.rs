@@ -158,6 +158,15 @@ impl Watchers {
         events
     }
 
+    /// The ids of the pending watchers of `kind` on `path`.
+    fn matching(&self, path: &str, kind: WatcherType) -> Vec<u64> {
+        self.pending
+            .iter()
+            .filter(|(_, (_, _, (p, k)))| p == path && (kind == WatcherType::Any || *k == kind))
+            .map(|(id, _)| *id)
+            .collect()
+    }
+
     /// `removeWatches(path, kind)`: drops every unfired watcher of `kind`
     /// (`Data`: those of `exists` and `getData`) on `path`, and the crate
     /// sends the server one `removeWatches` for them (its mode widened to
@@ -168,12 +177,7 @@ impl Watchers {
     /// for a watcher it never registered. A watcher whose event already
     /// came is not removed: its event is kept for [`resolve`](Self::resolve).
     pub(super) fn remove(&mut self, path: &str, kind: WatcherType) -> bool {
-        let matching: Vec<u64> = self
-            .pending
-            .iter()
-            .filter(|(_, (_, _, (p, k)))| p == path && (kind == WatcherType::Any || *k == kind))
-            .map(|(id, _)| *id)
-            .collect();
+        let matching = self.matching(path, kind);
         let mut removed = false;
         for id in matching {
             let Some((mut fut, waker, _)) = self.pending.remove(&id) else {
@@ -194,12 +198,7 @@ impl Watchers {
     /// a watch the client holds unfired). A watcher found fired on the way
     /// keeps its event for [`resolve`](Self::resolve).
     pub(super) fn contains(&mut self, path: &str, kind: WatcherType) -> bool {
-        let matching: Vec<u64> = self
-            .pending
-            .iter()
-            .filter(|(_, (_, _, (p, k)))| p == path && (kind == WatcherType::Any || *k == kind))
-            .map(|(id, _)| *id)
-            .collect();
+        let matching = self.matching(path, kind);
         let mut found = false;
         for id in matching {
             let Some((fut, waker, _)) = self.pending.get_mut(&id) else {

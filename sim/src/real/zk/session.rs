@@ -194,6 +194,27 @@ impl Session {
         }
     }
 
+    /// `removeWatches` and `checkWatches`, answered from the adapter's
+    /// table of unfired watchers (docs/conformance.md: the crate has no call
+    /// for either).
+    fn answer_watch_removal(&mut self, op: &Op) -> RawReply {
+        let (found, ok) = match op {
+            Op::RemoveWatches { path, kind } => {
+                (self.watchers.remove(path, *kind), RawResult::WatchesRemoved)
+            }
+            Op::CheckWatches { path, kind } => (
+                self.watchers.contains(path, *kind),
+                RawResult::WatchesChecked,
+            ),
+            _ => unreachable!("only a watch removal is answered here"),
+        };
+        if found {
+            Ok(ok)
+        } else {
+            Err(zkc::Error::NoWatcher)
+        }
+    }
+
     /// Sends `op` and waits for its reply (at most [`CALL_TIMEOUT`]), as
     /// the server gave it. `CloseSession` closes the session and waits
     /// until the server has confirmed it.
@@ -201,25 +222,8 @@ impl Session {
         let arrivals = self.arrivals.clone();
         let (raw, answered) = match self.client.clone() {
             None => (Err(zkc::Error::SessionExpired), false),
-            Some(_) if matches!(op, Op::RemoveWatches { .. }) => {
-                let Op::RemoveWatches { path, kind } = op else {
-                    unreachable!()
-                };
-                let raw = match self.watchers.remove(path, *kind) {
-                    true => Ok((RawResult::WatchesRemoved, None)),
-                    false => Err(zkc::Error::NoWatcher),
-                };
-                (raw, true)
-            }
-            Some(_) if matches!(op, Op::CheckWatches { .. }) => {
-                let Op::CheckWatches { path, kind } = op else {
-                    unreachable!()
-                };
-                let raw = match self.watchers.contains(path, *kind) {
-                    true => Ok((RawResult::WatchesChecked, None)),
-                    false => Err(zkc::Error::NoWatcher),
-                };
-                (raw, true)
+            Some(_) if matches!(op, Op::RemoveWatches { .. } | Op::CheckWatches { .. }) => {
+                (self.answer_watch_removal(op).map(|r| (r, None)), true)
             }
             Some(c) => match tokio::time::timeout(CALL_TIMEOUT, send(&arrivals, &c, op)).await {
                 Ok(r) => (r, true),
