@@ -355,3 +355,17 @@ fn curator_release_removes_its_kept_watchers_and_the_server_has_none_left() {
     let other = answers.iter().find(|a| a.as_ref() != Some(&no_watcher));
     assert_eq!(other, None, "of {} removals", answers.len());
 }
+
+/// What Curator's re-entrant rounds cost (docs/writing-a-recipe.md): each
+/// level is a counted `acquire()` and `release()` with no ZooKeeper call.
+#[test]
+fn curators_re_entrant_rounds_cost_the_states_the_docs_give() {
+    let states = |reentries| {
+        let mut c = cfg(RecipeId::Curator, 2, 2);
+        c.reentries = reentries;
+        let r = check(&c);
+        assert_eq!(r.verdict, Verdict::Holds, "reentries = {reentries}");
+        r.states
+    };
+    assert_eq!([states(0), states(1), states(2)], [32_844, 40_668, 48_492]);
+}

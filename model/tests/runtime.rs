@@ -121,10 +121,7 @@ impl Recipe for Caller {
                 release: false,
             },
             (Thread::Main, 2) => Step::Call {
-                op: Op::CheckWatches {
-                    path: "/x".into(),
-                    kind: WatcherType::Any,
-                },
+                op: Op::check_watches("/x", WatcherType::Any),
                 watcher: Some(1),
                 release: false,
             },

@@ -1270,10 +1270,7 @@ fn remove_watches_takes_the_sessions_watches_of_a_kind_or_answers_no_watcher() {
 fn check_watches_answers_whether_the_session_watches_and_keeps_the_watch() {
     let (mut zk, s) = server(2);
     create(&mut zk, s[0], "/a", CreateMode::Persistent).unwrap();
-    let cw = |kind| Op::CheckWatches {
-        path: "/a".into(),
-        kind,
-    };
+    let cw = |kind| Op::check_watches("/a", kind);
     assert_eq!(
         zk.handle(s[0], &cw(WatcherType::Any)).reply,
         Err(ZkError::NoWatcher)

@@ -61,3 +61,27 @@ fn an_acquire_timeout_is_curators_and_refused_elsewhere() {
         "{e}"
     );
 }
+
+/// docs/writing-a-recipe.md: Curator's testContainerCleanup with fencing —
+/// the czxid keeps rising where a re-created parent numbers its children
+/// from zero again, so fenced safety holds.
+#[test]
+fn a_reaped_and_remade_root_keeps_curators_tokens_rising() {
+    use locksmith_model::check::{check, Property, Verdict};
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../scenarios/curator-test-container-cleanup.toml"
+    );
+    let text = std::fs::read_to_string(file).expect("the scenario is in the repository");
+    let fenced = text.replacen(
+        "root = \"recipe\"\n",
+        "root = \"recipe\"\nfencing = true\n",
+        1,
+    );
+    assert_ne!(fenced, text, "the scenario still names its root");
+    let sc = parse(&fenced).expect("the fenced scenario parses");
+    let r = check(&sc.check);
+    assert_eq!(r.verdict, Verdict::Holds);
+    assert_eq!(r.of(Property::FencedSafety), Verdict::Holds);
+    assert_eq!(r.states, 549_915);
+}

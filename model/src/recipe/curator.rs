@@ -634,18 +634,12 @@ impl Curator {
                 "background: guaranteed: delete again",
             ),
             (Task::RemoveWatch(p), None) => call(
-                Op::CheckWatches {
-                    path: p,
-                    kind: WatcherType::Any,
-                },
+                Op::check_watches(p, WatcherType::Any),
                 Some(WATCHER),
                 "background: removeWatches(path, watcher, Any), quietly, guaranteed",
             ),
             (Task::RemoveWatch(p), Some(r)) if retryable(&r) => call(
-                Op::CheckWatches {
-                    path: p,
-                    kind: WatcherType::Any,
-                },
+                Op::check_watches(p, WatcherType::Any),
                 Some(WATCHER),
                 "background: guaranteed: removeWatches again",
             ),

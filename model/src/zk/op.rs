@@ -220,6 +220,15 @@ impl Op {
         }
     }
 
+    /// `removeWatches(path, watcher, kind, false)` for one watcher
+    /// (opcode `checkWatches`).
+    pub fn check_watches(path: impl Into<Name>, kind: WatcherType) -> Op {
+        Op::CheckWatches {
+            path: path.into(),
+            kind,
+        }
+    }
+
     /// `exists(path, watch)`.
     pub fn exists(path: impl Into<Name>, watch: bool) -> Op {
         Op::Exists {
