@@ -108,6 +108,11 @@ pub struct CheckConfig {
     /// States that differ only in sequence suffixes and unread zxids are one
     /// state (see [`sequences`](super::sequences)).
     pub abstract_sequences: bool,
+    /// Partial-order reduction: where one client's next steps touch only
+    /// that client and change nothing a property reads, only they are
+    /// expanded (see [`por`](super::por)). Off by default: it can lengthen
+    /// a counterexample.
+    pub por: bool,
     /// The recipe creates its lock root itself (the seeds' exists-then-create,
     /// scenario key `root = "recipe"`); otherwise the drivers create it,
     /// persistent, before the clients start.
@@ -171,6 +176,7 @@ impl CheckConfig {
             starvation: true,
             symmetry: true,
             abstract_sequences: false,
+            por: false,
             recipe_root: false,
             jobs: 1,
             writes: Writes::Off,

@@ -26,6 +26,8 @@ pub struct Parent {
     /// For the stuck-lock analysis ([`super::stuck`]), when the space
     /// judges it: the lock is free in the state.
     pub free: bool,
+    /// Only an ample set of its actions was taken ([`super::por`]).
+    pub reduced: bool,
     /// Its successors: `successors[first..first + count]` of the batch.
     pub first: usize,
     pub count: usize,
@@ -46,6 +48,24 @@ pub struct Successor<S> {
     /// batch found it, with the state properties it violates (a bit per
     /// [`Space::state_properties`] entry).
     pub fresh: Option<(S, u8)>,
+    /// The partial-order reduction left this action out: nothing above is
+    /// filled in but `actor` (see [`super::por`]).
+    pub not_taken: bool,
+}
+
+impl<S> Successor<S> {
+    /// An action left out of an ample set: only who would have acted.
+    fn not_taken(actor: u8) -> Successor<S> {
+        Successor {
+            fingerprint: 0,
+            order: Renumbering::IDENTITY,
+            actor,
+            herd: false,
+            known: None,
+            fresh: None,
+            not_taken: true,
+        }
+    }
 }
 
 /// A batch's parents and successors, in order.
@@ -57,10 +77,14 @@ pub struct Batch<S> {
 /// Expands `states` (successors only if `expand`; states at the depth
 /// bound are judged but not expanded).
 /// `known` gives the id of a state found before (by an earlier level, or an
-/// earlier batch when there is one thread).
+/// earlier batch when there is one thread); `earlier` says whether an
+/// earlier level found it (at most as deep as the states expanded: an edge
+/// to one may close a cycle, which the partial-order reduction's proviso
+/// must see).
 pub fn expand<X: Space>(
     space: &X,
     known: &dyn Fn(u64) -> Option<u32>,
+    earlier: &dyn Fn(u64) -> bool,
     states: &[X::State],
     expand: bool,
 ) -> Batch<X::State> {
@@ -72,8 +96,9 @@ pub fn expand<X: Space>(
     };
     let mut seen = Seen::with_room(if expand { states.len() * SUCCESSORS } else { 0 });
     let mut actions = Vec::new();
+    let lookup = Lookup { known, earlier };
     for s in states {
-        expand_one(space, known, &mut seen, &mut actions, s, expand, &mut out);
+        expand_one(space, &lookup, &mut seen, &mut actions, s, expand, &mut out);
     }
     out
 }
@@ -115,10 +140,21 @@ impl Seen {
     }
 }
 
-/// Judges `state` and, if `expand`, makes and fingerprints its successors.
+/// What a batch's expansion asks of the visited set.
+struct Lookup<'a> {
+    known: &'a dyn Fn(u64) -> Option<u32>,
+    earlier: &'a dyn Fn(u64) -> bool,
+}
+
+/// Judges `state` and, if `expand`, makes and fingerprints its successors:
+/// every one, or those of an ample set when the space offers one and none
+/// of them leads back to an earlier level (the cycle proviso: every cycle
+/// of the reduced graph closes through such an edge, so each has a state
+/// whose every action was taken). A successor left out keeps its place in
+/// the action order, marked as not taken.
 fn expand_one<X: Space>(
     space: &X,
-    known_id: &dyn Fn(u64) -> Option<u32>,
+    lookup: &Lookup,
     seen: &mut Seen,
     actions: &mut Vec<X::Action>,
     state: &X::State,
@@ -131,24 +167,27 @@ fn expand_one<X: Space>(
     let waiting = space.waiting(state);
     let free = space.judges_stuck_lock() && space.acquirable(state);
     let first = out.successors.len();
+    let mut reduced = false;
     if expand {
-        for &a in actions.iter() {
-            let mut known = None;
-            let next = space.next(state, a, &mut |fingerprint| {
-                known = known_id(fingerprint);
-                // A state an earlier parent of the batch reached already is
-                // merged after that one, which carries it: drop it now,
-                // while it is still in the cache.
-                known.is_none() && seen.insert(fingerprint)
-            });
-            out.successors.push(Successor {
-                fingerprint: next.canonical.fingerprint,
-                order: next.canonical.order,
-                actor: next.actor,
-                herd: next.herd,
-                known,
-                fresh: next.fresh,
-            });
+        let ample = space.ample(state, actions);
+        reduced = ample != 0;
+        let mut back = false;
+        for (k, &a) in actions.iter().enumerate() {
+            if reduced && ample >> k & 1 == 0 {
+                out.successors.push(Successor::not_taken(space.agent(a)));
+                continue;
+            }
+            let succ = successor(space, lookup, seen, state, a);
+            back |= (lookup.earlier)(succ.fingerprint);
+            out.successors.push(succ);
+        }
+        if reduced && back {
+            reduced = false;
+            for (k, &a) in actions.iter().enumerate() {
+                if ample >> k & 1 == 0 {
+                    out.successors[first + k] = successor(space, lookup, seen, state, a);
+                }
+            }
         }
     }
     out.parents.push(Parent {
@@ -156,7 +195,36 @@ fn expand_one<X: Space>(
         has_actions: !actions.is_empty(),
         waiting,
         free,
+        reduced,
         first,
         count: out.successors.len() - first,
     });
+}
+
+/// The transition `a` makes from `state`, fingerprinted, its state built
+/// only if no earlier level and no earlier parent of the batch reached it.
+fn successor<X: Space>(
+    space: &X,
+    lookup: &Lookup,
+    seen: &mut Seen,
+    state: &X::State,
+    a: X::Action,
+) -> Successor<X::State> {
+    let mut known = None;
+    let next = space.next(state, a, &mut |fingerprint| {
+        known = (lookup.known)(fingerprint);
+        // A state an earlier parent of the batch reached already is
+        // merged after that one, which carries it: drop it now, while it
+        // is still in the cache.
+        known.is_none() && seen.insert(fingerprint)
+    });
+    Successor {
+        fingerprint: next.canonical.fingerprint,
+        order: next.canonical.order,
+        actor: next.actor,
+        herd: next.herd,
+        known,
+        fresh: next.fresh,
+        not_taken: false,
+    }
 }

@@ -14,7 +14,7 @@ use super::codes::Codes;
 use super::column::Column;
 use super::config::CheckConfig;
 use super::expand;
-use super::graph::{Graph, Renumbering};
+use super::graph::{Graph, Renumbering, NOT_TAKEN};
 use super::growth::Growth;
 use super::lasso;
 use super::pipeline;
@@ -119,6 +119,9 @@ pub struct Exploration<A = Action> {
     pub acquired: u8,
     /// For a run stopped by a bound: why the space was still growing.
     pub growth: Option<String>,
+    /// States of which the partial-order reduction took only an ample set
+    /// of actions ([`super::por`]; 0 with it off).
+    pub reduced: usize,
 }
 
 impl<A> Exploration<A> {
@@ -134,6 +137,7 @@ impl<A> Exploration<A> {
             peak_bytes: 0,
             acquired: 0,
             growth: None,
+            reduced: 0,
         }
     }
 }
@@ -277,6 +281,7 @@ struct Search<'c, X: Space> {
     peak_bytes: usize,
     acquired: u8,
     growth: Growth,
+    reduced: usize,
 }
 
 impl<'c, X: Space> Search<'c, X> {
@@ -326,6 +331,7 @@ impl<'c, X: Space> Search<'c, X> {
             peak_bytes: 0,
             acquired: space.holders(&init),
             growth: Growth::default(),
+            reduced: 0,
         };
         (search, init, visited)
     }
@@ -364,6 +370,7 @@ impl<'c, X: Space> Search<'c, X> {
                 }
                 continue;
             }
+            self.reduced += usize::from(parent.reduced);
             // The starvation analysis reads the edges of the states where a
             // client waits, and only those; stuck lock reads every edge.
             let mut edges = false;
@@ -405,7 +412,15 @@ impl<'c, X: Space> Search<'c, X> {
             herd,
             known,
             fresh,
+            not_taken,
         } = succ;
+        if not_taken {
+            // Who could have moved, for the fairness judgement; no state.
+            if let Some(g) = self.graph.as_mut().filter(|_| edge) {
+                g.edge(NOT_TAKEN, actor, Renumbering::IDENTITY);
+            }
+            return;
+        }
         self.transitions += 1;
         if herd && !self.found.contains_key(&Property::Herd) {
             let mut t = trace_to(&self.parents, id);
@@ -511,6 +526,7 @@ impl<'c, X: Space> Search<'c, X> {
             elapsed_ms: start.elapsed().as_millis(),
             peak_bytes: self.peak_bytes,
             acquired: self.acquired,
+            reduced: self.reduced,
             growth: self
                 .bound
                 .filter(|b| *b != Bound::Interrupted)

@@ -56,6 +56,11 @@ impl Renumbering {
     }
 }
 
+/// The target of an edge the partial-order reduction did not take
+/// ([`super::por`]): it leads nowhere in the graph and only says that its
+/// agent could move in the state, for the fairness judgement.
+pub const NOT_TAKEN: u32 = u32::MAX;
+
 /// The graph kept for the starvation analysis (compressed adjacency).
 pub struct Graph {
     pub offsets: Column<u32>,

@@ -26,6 +26,7 @@ pub mod lasso;
 pub mod local;
 pub mod model;
 pub mod pipeline;
+pub mod por;
 pub mod property;
 pub mod redis;
 pub mod resource;

@@ -63,7 +63,8 @@ pub fn run_level<X: Space>(
         // next is expanded, so expansion can know their states too.
         for (i, states) in batches.into_iter().enumerate() {
             let known = |f| visited.get(f).or_else(|| merger.found(f));
-            let out = expand::expand(space, &known, &states, expand);
+            let earlier = |f| visited.get(f).is_some();
+            let out = expand::expand(space, &known, &earlier, &states, expand);
             drop(states);
             if !merger.merge(i * BATCH, out) {
                 return false;
@@ -101,7 +102,8 @@ fn threaded<X: Space>(
             .lock()
             .map(|mut s| std::mem::take(&mut *s))
             .unwrap_or_default();
-        expand::expand(space, &|f| visited.get(f), &states, expand)
+        let earlier = |f| visited.get(f).is_some();
+        expand::expand(space, &|f| visited.get(f), &earlier, &states, expand)
     };
     let (tx, rx) = mpsc::channel::<(usize, Batch<X::State>)>();
     std::thread::scope(|scope| {

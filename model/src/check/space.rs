@@ -59,6 +59,13 @@ pub trait Space: Sync {
     /// The enabled actions of `s`, in a deterministic order (a path is
     /// recorded as ordinals into this list).
     fn actions(&self, s: &Self::State, out: &mut Vec<Self::Action>);
+    /// The actions of `actions` (the enabled actions of `s`, in order) that
+    /// make an ample set, a bit per position; `0` when there is none and
+    /// every action is taken ([`super::por`]). Only a space that keeps
+    /// partial-order reduction on answers anything but `0`.
+    fn ample(&self, _s: &Self::State, _actions: &[Self::Action]) -> u64 {
+        0
+    }
     /// Takes `a` in `s` (for replays).
     fn apply(&self, s: &mut Self::State, a: Self::Action);
     /// The successor `a` makes from `s`; its state only if `wanted` says so

@@ -21,7 +21,9 @@ pub fn find(g: &Graph) -> Option<u32> {
     let mut into: Vec<Vec<u32>> = vec![Vec::new(); n];
     for v in 0..n as u32 {
         for e in g.edges(v) {
-            into[g.targets[e] as usize].push(v);
+            if let Some(from) = into.get_mut(g.targets[e] as usize) {
+                from.push(v);
+            }
         }
     }
     let mut reaches = vec![false; n];

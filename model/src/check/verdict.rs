@@ -51,6 +51,9 @@ pub struct Report {
     /// not holds.
     pub never_acquired: Vec<u8>,
     pub properties: Vec<PropertyResult>,
+    /// States of which the partial-order reduction took only an ample set
+    /// (0 with it off).
+    pub reduced: usize,
 }
 
 impl Report {
@@ -96,6 +99,7 @@ impl Report {
             growth: x.growth.clone(),
             never_acquired,
             properties,
+            reduced: x.reduced,
         }
     }
 
@@ -206,6 +210,7 @@ impl Report {
             growth: x.growth.clone(),
             never_acquired,
             properties,
+            reduced: x.reduced,
         }
     }
 }

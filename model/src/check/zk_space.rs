@@ -68,6 +68,14 @@ impl Space for ZkSpace<'_> {
         s.actions(out);
     }
 
+    fn ample(&self, s: &System<'static>, actions: &[Action]) -> u64 {
+        if self.cfg.por {
+            super::por::ample(s, actions)
+        } else {
+            0
+        }
+    }
+
     fn apply(&self, s: &mut System<'static>, a: Action) {
         s.apply(a, false);
     }
@@ -239,7 +247,7 @@ impl ZkSpace<'_> {
 /// new session changes the server: never memoized). Such a step reads
 /// nothing but its client (`System::run`, `System::deliver`), so what it
 /// makes of one version is what it makes of it in every state.
-fn own_step<'s>(s: &'s System<'static>, a: Action) -> Option<(usize, SharedPeer<'s>)> {
+pub(super) fn own_step<'s>(s: &'s System<'static>, a: Action) -> Option<(usize, SharedPeer<'s>)> {
     // With the protected resource in the system, a client's step may write
     // it, or open or close a tenure there (a thread's step, or a delivery
     // that makes the client acquire or release), and what it does there

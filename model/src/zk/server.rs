@@ -241,6 +241,11 @@ impl ServerState {
         self.watches.has_child(path, session)
     }
 
+    /// Whether `session` holds any watch (an event may still come to it).
+    pub fn watches_any(&self, session: SessionId) -> bool {
+        self.watches.any_of(session)
+    }
+
     pub fn watch_count(&self) -> usize {
         self.watches.count()
     }

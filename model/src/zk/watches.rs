@@ -86,6 +86,15 @@ impl Watches {
             .sum()
     }
 
+    /// Whether `session` holds any watch at all: whether some transaction
+    /// of another session could send it an event.
+    pub fn any_of(&self, session: SessionId) -> bool {
+        self.data
+            .values()
+            .chain(self.child.values())
+            .any(|sessions| sessions.contains(&session))
+    }
+
     pub fn has_data(&self, path: &str, session: SessionId) -> bool {
         self.data.get(path).is_some_and(|s| s.contains(&session))
     }

@@ -47,6 +47,8 @@
 //! clients = 2              # optional: explore fewer clients than [sim] runs
 //! abstract_sequences = false # true: states that differ only in sequence
 //!                          # suffixes and unread zxids are one (polling recipes)
+//! por = false              # true: partial-order reduction (fewer states; a
+//!                          # trace may be longer than the shortest)
 //! ```
 //!
 //! `[sim]` (see [`crate::sim_settings`]) and both expectations (see
@@ -190,6 +192,9 @@ struct RawCheck {
     /// polling recipe finite.
     #[serde(default)]
     abstract_sequences: bool,
+    /// Partial-order reduction (the checker's `por`): off unless asked.
+    #[serde(default)]
+    por: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -411,6 +416,7 @@ impl Scenario {
         }
         check.max_depth = raw.check.max_depth.unwrap_or(usize::MAX);
         check.abstract_sequences = raw.check.abstract_sequences;
+        check.por = raw.check.por;
         check.writes = match (raw.fencing, raw.guarded) {
             (false, false) => Writes::Off,
             (true, false) => Writes::Fenced,
