@@ -416,6 +416,24 @@ mod tests {
         assert_eq!(find(&g), None);
     }
 
+    /// A step the partial-order reduction left out still says its agent
+    /// could move: client 1's main thread, able to move in both states of
+    /// the cycle but never taking a step there, makes it unfair.
+    #[test]
+    fn a_step_left_out_by_the_reduction_still_counts_for_fairness() {
+        use crate::check::graph::NOT_TAKEN;
+        let cycle = [
+            (0, 1, main(0), ID),
+            (1, 2, main(0), ID),
+            (2, 1, main(0), ID),
+        ];
+        assert!(find(&graph(&cycle)).is_some());
+        let mut left_out = cycle.to_vec();
+        left_out.push((1, NOT_TAKEN, main(1), ID));
+        left_out.push((2, NOT_TAKEN, main(1), ID));
+        assert_eq!(find(&graph(&left_out)), None);
+    }
+
     /// Faults are owed to no one: a fault enabled throughout a cycle does
     /// not make it unfair.
     #[test]

@@ -28,6 +28,10 @@ pub struct BenchArgs {
     /// table says how far it got).
     #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_seconds: u64,
+    /// Also run every case with partial-order reduction (rows marked
+    /// `+por`; with `--case`, run that case with it).
+    #[arg(long)]
+    pub por: bool,
     /// Run one case in this process and print its figures as JSON (what
     /// the table's rows are made of).
     #[arg(long, hide = true)]
@@ -65,7 +69,7 @@ fn run_table(args: &BenchArgs) -> i32 {
     };
     println!("checker benchmark (release build: cargo run --release -- bench)");
     println!(
-        "{:<16} {:>4} {:>17} {:>11} {:>8} {:>10} {:>9} {:>9} {:>8}",
+        "{:<20} {:>4} {:>17} {:>11} {:>8} {:>10} {:>9} {:>9} {:>8}",
         "case",
         "jobs",
         "verdict",
@@ -80,26 +84,36 @@ fn run_table(args: &BenchArgs) -> i32 {
         if large && !args.large {
             continue;
         }
-        for &jobs in &args.jobs {
-            let out = Command::new(&me)
-                .args(["bench", "--case", name, "--jobs", &jobs.to_string()])
-                .args(["--max-seconds", &args.max_seconds.to_string()])
-                .output();
-            let row = out
-                .ok()
-                .filter(|o| o.status.success())
-                .and_then(|o| serde_json::from_slice::<serde_json::Value>(&o.stdout).ok());
-            let Some(r) = row else {
-                println!("{name:<16} {jobs:>4} the case's process failed");
-                continue;
-            };
-            print_row(name, jobs, &r);
+        let reductions: &[bool] = if args.por { &[false, true] } else { &[false] };
+        for &por in reductions {
+            for &jobs in &args.jobs {
+                let label = if por {
+                    format!("{name}+por")
+                } else {
+                    name.to_string()
+                };
+                let out = Command::new(&me)
+                    .args(["bench", "--case", name, "--jobs", &jobs.to_string()])
+                    .args(["--max-seconds", &args.max_seconds.to_string()])
+                    .args(por.then_some("--por"))
+                    .output();
+                let row = out
+                    .ok()
+                    .filter(|o| o.status.success())
+                    .and_then(|o| serde_json::from_slice::<serde_json::Value>(&o.stdout).ok());
+                let Some(r) = row else {
+                    println!("{label:<20} {jobs:>4} the case's process failed");
+                    continue;
+                };
+                print_row(&label, jobs, &r);
+            }
         }
     }
     println!(
         "(each row its own process. wall s: the whole exploration, an upper bound on the time to a violation. \
          tables B: the checker's tables (visited set, parents, kept graph) per state; memory B: the process's \
-         peak memory per state. Verdicts and counts are the same for any number of jobs.)"
+         peak memory per state. Verdicts and counts are the same for any number of jobs. \
+         +por: with partial-order reduction, whose deadlock trace may be longer than the shortest.)"
     );
     0
 }
@@ -116,7 +130,7 @@ fn print_row(name: &str, jobs: u16, r: &serde_json::Value) {
     let peak = r["peak_memory_bytes"].as_u64().unwrap_or(0);
     let tables = r["table_bytes"].as_u64().unwrap_or(0);
     println!(
-        "{:<16} {:>4} {:>17} {:>11} {:>8.2} {:>10} {:>9} {:>9} {:>8.0}",
+        "{:<20} {:>4} {:>17} {:>11} {:>8.2} {:>10} {:>9} {:>9} {:>8.0}",
         name,
         jobs,
         r["verdict"].as_str().unwrap_or("?"),
@@ -128,10 +142,15 @@ fn print_row(name: &str, jobs: u16, r: &serde_json::Value) {
         peak as f64 / 1e6,
     );
     if let Some(b) = r["bound"].as_str() {
-        println!("{:<21} bound hit: {b} — incomplete, not holds", "");
+        println!("{:<25} bound hit: {b} — incomplete, not holds", "");
     }
     if let Some(n) = r["deadlock_steps"].as_u64() {
-        println!("{:<21} shortest deadlock trace: {n} steps", "");
+        let shortest = if r["por"].as_bool() == Some(true) {
+            ""
+        } else {
+            "shortest "
+        };
+        println!("{:<25} {shortest}deadlock trace: {n} steps", "");
     }
 }
 
@@ -149,6 +168,7 @@ fn run_case(name: &str, args: &BenchArgs) -> i32 {
     cfg.max_memory = MAX_MEMORY;
     cfg.max_time = Some(Duration::from_secs(args.max_seconds));
     cfg.jobs = args.jobs.first().map_or(1, |&j| usize::from(j));
+    cfg.por = args.por;
     let t = Instant::now();
     let r = check(&cfg);
     let us = t.elapsed().as_micros();
@@ -167,6 +187,7 @@ fn run_case(name: &str, args: &BenchArgs) -> i32 {
         json!({
             "case": name,
             "jobs": cfg.jobs,
+            "por": cfg.por,
             "verdict": verdict,
             "states": r.states,
             "transitions": r.transitions,
