@@ -420,7 +420,7 @@ mod tests {
     /// could move: client 1's main thread, able to move in both states of
     /// the cycle but never taking a step there, makes it unfair.
     #[test]
-    fn a_step_left_out_by_the_reduction_still_counts_for_fairness() {
+    fn a_step_the_por_left_out_still_counts_for_fairness() {
         use crate::check::graph::NOT_TAKEN;
         let cycle = [
             (0, 1, main(0), ID),
