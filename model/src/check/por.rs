@@ -55,7 +55,6 @@
 use super::property;
 use super::system::{Action, System};
 use super::zk_space::own_step;
-use crate::harness::Phase;
 use crate::zk::Service;
 
 /// The ample set of `s` (a bit per position of `actions`, its enabled
@@ -78,12 +77,11 @@ pub fn ample(s: &System<'static>, actions: &[Action]) -> u64 {
 /// properties `s` violates.
 fn eligible(s: &System<'static>, actions: &[Action], c: usize, before: &mut Option<u8>) -> u64 {
     let p = &s.peers[c];
-    if p.disconnected
-        || p.stranded
-        || !p.abandoned.is_empty()
-        || p.client.phase == Phase::Crashed
-        || !s.server.is_alive(p.session)
-    {
+    // A client whose connection is down, stranded, or holding a session it
+    // gave up on has an action of its own that is neither a thread's step
+    // nor a delivery (reconnect, give up, the old session's end), and a
+    // crashed one has no step at all: the list below turns them away.
+    if !s.server.is_alive(p.session) {
         return 0;
     }
     let (mut mask, mut delivers) = (0u64, false);
