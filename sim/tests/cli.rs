@@ -237,3 +237,35 @@ fn a_closed_pipe_ends_the_output_without_a_panic() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// `--por`: the same verdict, fewer states, the figures in `--json`, and
+/// the text no longer calls a trace the shortest; asked of a backend that
+/// does not have it, an error.
+#[test]
+fn por_reduces_says_so_and_is_refused_where_it_is_not_built() {
+    let (code, out, _) = locksmith(&["check", "scenarios/herd-unique.toml", "--por", "--json"]);
+    assert_eq!(code, 1, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    assert_eq!(
+        (v["verdict"].as_str(), v["property"].as_str()),
+        (Some("violated"), Some("herd"))
+    );
+    assert_eq!(v["por"], true);
+    assert_eq!(
+        (v["states"].as_u64(), v["por_reduced_states"].as_u64()),
+        (Some(2_899), Some(1_569))
+    );
+    let (_, text, _) = locksmith(&["check", "scenarios/herd-unique.toml", "--por"]);
+    assert!(
+        text.contains("herd                              violated (trace: 21 steps)"),
+        "{text}"
+    );
+    assert!(text.contains("\ntrace (21 steps):"), "{text}");
+    assert!(!text.contains("shortest trace"), "{text}");
+    let (code, _, err) = locksmith(&["check", "scenarios/redis-set-px-del.toml", "--por"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--por: partial-order reduction is built for ZooKeeper scenarios only"),
+        "{err}"
+    );
+}

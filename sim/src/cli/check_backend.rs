@@ -25,8 +25,15 @@ pub trait BackendScenario: Sized {
 
 /// `sc` with the flags applied and checked. `--abstract-sequences` is
 /// ZooKeeper's: these states have no sequence numbers, nothing to
-/// abstract.
+/// abstract. `--por` is ZooKeeper's too, and asked of another backend it
+/// is an error rather than a run that silently explores without it.
 pub fn plan<S: BackendScenario>(args: &CheckArgs, mut sc: S) -> Result<S, String> {
+    if args.por {
+        return Err(format!(
+            "{}: --por: partial-order reduction is built for ZooKeeper scenarios only; run this one without it",
+            sc.path().display()
+        ));
+    }
     let (clients, acquisitions, limits) = sc.sizes();
     if let Some(n) = args.clients {
         *clients = n;
