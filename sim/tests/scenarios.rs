@@ -86,7 +86,7 @@ fn judge_check(path: &Path) -> Result<(), Failed> {
     };
     let mut problems = expect.problems(&found);
     if report.of(Property::Starvation) == Verdict::Violated {
-        problems.extend(unfair_lasso(&sc));
+        problems.extend(unfair_lasso(&sc.check));
     }
     if problems.is_empty() {
         return Ok(());
@@ -179,10 +179,10 @@ fn judge_mysql(sc: &MysqlScenario) -> Result<(), Failed> {
 
 /// A starvation verdict's lasso, replayed apart from the search: it must
 /// close, keep a client waiting, and be weakly fair to every agent.
-fn unfair_lasso(sc: &Scenario) -> Option<String> {
-    let x = explore(&sc.check);
+fn unfair_lasso(cfg: &CheckConfig) -> Option<String> {
+    let x = explore(cfg);
     let cx = x.found.get(&Property::Starvation)?;
-    lasso::judge(&sc.check, cx)
+    lasso::judge(cfg, cx)
         .err()
         .map(|e| format!("starvation lasso: {e}"))
 }
@@ -273,12 +273,7 @@ fn judge_por(path: &Path) -> Result<(), Failed> {
         ));
     }
     if reduced.of(Property::Starvation) == Verdict::Violated {
-        let x = explore(&cfg);
-        if let Some(cx) = x.found.get(&Property::Starvation) {
-            if let Err(e) = lasso::judge(&cfg, cx) {
-                problems.push(format!("starvation lasso with the reduction: {e}"));
-            }
-        }
+        problems.extend(unfair_lasso(&cfg).map(|e| format!("{e} (with the reduction)")));
     }
     if problems.is_empty() {
         return Ok(());
