@@ -113,6 +113,20 @@ fn a_crash_of_the_holder_leaves_its_key_to_expire() {
     assert_eq!(x.states, 434);
 }
 
+/// Up to the most clients a state's bit masks hold, and not one more.
+#[test]
+fn the_client_count_is_refused_past_the_largest_a_state_holds() {
+    use locksmith_model::check::redis::config::MAX_CLIENTS;
+    let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
+    space.clients = MAX_CLIENTS;
+    assert_eq!(space.validate(), Ok(()));
+    space.clients = MAX_CLIENTS + 1;
+    let e = space.validate().unwrap_err();
+    assert!(e.contains("clients: expected 1 to 8 clients, got 9"), "{e}");
+    space.clients = 0;
+    assert!(space.validate().is_err());
+}
+
 #[test]
 fn a_configuration_that_breaks_the_time_rules_is_refused() {
     let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
