@@ -19,6 +19,11 @@ fn trace_len(c: &CheckConfig, p: Property) -> Option<usize> {
         .map(|t| t.steps.len())
 }
 
+/// The length of `r`'s trace for `p`, if it has one.
+fn steps(r: &locksmith_model::check::Report, p: Property) -> Option<usize> {
+    r.trace_of(p).map(|t| t.steps.len())
+}
+
 #[test]
 fn racy_wait_deadlocks_and_no_shorter_trace_exists() {
     let c = cfg(RecipeId::RacyWait, 2, 1);
@@ -128,16 +133,15 @@ fn symmetry_changes_no_verdict_and_no_trace_length() {
         plain.symmetry = false;
         let (a, b) = (check(&c), check(&plain));
         assert!(a.states <= b.states);
-        let len = |r: &locksmith_model::check::Report, p: Property| {
-            r.properties
-                .iter()
-                .find(|x| x.property == p)
-                .and_then(|x| x.trace.as_ref())
-                .map(|t| t.steps.len())
-        };
         for p in Property::ALL {
             assert_eq!(a.of(p), b.of(p), "{} {}: {p}", c.recipe, c.clients);
-            assert_eq!(len(&a, p), len(&b, p), "{} {}: {p}", c.recipe, c.clients);
+            assert_eq!(
+                steps(&a, p),
+                steps(&b, p),
+                "{} {}: {p}",
+                c.recipe,
+                c.clients
+            );
         }
     }
 }
@@ -491,8 +495,7 @@ fn por_changes_no_verdict_under_any_fault() {
         assert!(reduced.states <= plain.states, "{what}");
         for p in Property::ALL {
             assert_eq!(reduced.of(p), plain.of(p), "{what}: {p}");
-            let len = |r: &locksmith_model::check::Report| r.trace_of(p).map(|t| t.steps.len());
-            assert!(len(&reduced) >= len(&plain), "{what}: {p}");
+            assert!(steps(&reduced, p) >= steps(&plain, p), "{what}: {p}");
         }
         reduced_counts.push(reduced.states);
     }

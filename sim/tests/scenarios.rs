@@ -227,11 +227,17 @@ fn judge_abstraction(path: &Path) -> Result<(), Failed> {
             reduced.states
         ));
     }
+    with_reduction(problems, path, "--abstract-sequences")
+}
+
+/// A reduction's trial: passed, or its problems and the command that
+/// replays the run with the reduction (`flag`).
+fn with_reduction(problems: Vec<String>, path: &Path, flag: &str) -> Result<(), Failed> {
     if problems.is_empty() {
         return Ok(());
     }
     Err(Failed::from(format!(
-        "{}\nreplay: cargo run --release -- check {} --abstract-sequences",
+        "{}\nreplay: cargo run --release -- check {} {flag}",
         problems.join("\n"),
         path.display()
     )))
@@ -275,14 +281,7 @@ fn judge_por(path: &Path) -> Result<(), Failed> {
     if reduced.of(Property::Starvation) == Verdict::Violated {
         problems.extend(unfair_lasso(&cfg).map(|e| format!("{e} (with the reduction)")));
     }
-    if problems.is_empty() {
-        return Ok(());
-    }
-    Err(Failed::from(format!(
-        "{}\nreplay: cargo run --release -- check {} --por",
-        problems.join("\n"),
-        path.display()
-    )))
+    with_reduction(problems, path, "--por")
 }
 
 fn jobs() -> usize {
