@@ -54,11 +54,27 @@ pub struct FaultBudget {
     /// a scenario says whether its outages are short (0, every call waits
     /// for the reconnect) or long.
     pub connection_timeouts: u8,
+    /// The server stops and later starts again with its state (its data,
+    /// sessions and ephemeral nodes restored from its log, as ZooKeeper's
+    /// do): every connection drops at once — requests not yet applied are
+    /// never applied, replies not yet read are lost — and nothing reaches
+    /// the server until it is back; the start follows at any moment (not a
+    /// fault). No session expires while it is down: ZooKeeper restores
+    /// sessions with their timeouts started afresh, and a library that
+    /// waits for its connection (the plain Java client, kazoo) reconnects
+    /// on the same session.
+    pub server_restarts: u8,
+    /// The same, down for longer than a session timeout: a library that
+    /// gives up on a suspended session by its own clock (Curator) may do
+    /// so while the server is down (not a fault: it follows), and opens a
+    /// new session once it is back, while the restored server still holds
+    /// the old one.
+    pub long_server_restarts: u8,
 }
 
 impl FaultBudget {
     /// Every budget by its scenario-file key (`[faults]`), in file order.
-    pub fn by_key(&self) -> [(&'static str, u8); 10] {
+    pub fn by_key(&self) -> [(&'static str, u8); 12] {
         [
             ("waiter_expiries", self.waiter_expiries),
             ("holder_expiries", self.holder_expiries),
@@ -70,6 +86,8 @@ impl FaultBudget {
             ("client_expiries", self.client_expiries),
             ("waiter_client_expiries", self.waiter_client_expiries),
             ("connection_timeouts", self.connection_timeouts),
+            ("server_restarts", self.server_restarts),
+            ("long_server_restarts", self.long_server_restarts),
         ]
     }
 }

@@ -66,6 +66,13 @@ impl Local {
     /// A call waits for the connection, and the library gives up waiting
     /// after its connection timeout.
     pub const CONNECT_TIMEOUT: u32 = 23;
+    /// Disconnected, and a library that gives up on a suspended session:
+    /// it gives up if the server stays down past the session timeout —
+    /// once: its new handle is LOST, not SUSPENDED, until it connects (so
+    /// not with a session it gave up on still held by the server, which
+    /// keeps a client that gave up before the stop from giving up again
+    /// during it: a narrower choice than Curator's, in a rare case).
+    pub const GIVE_UP_IF_DOWN: u32 = 24;
 
     pub fn of(p: &Peer) -> Local {
         let c = &p.client;
@@ -104,6 +111,15 @@ impl Local {
         set(
             Self::CLIENT_EXPIRABLE,
             c.recipe.renews_session() && !c.session_lost && !p.disconnected,
+        );
+        set(
+            Self::GIVE_UP_IF_DOWN,
+            c.recipe.renews_session()
+                && !c.session_lost
+                && p.disconnected
+                && !p.stranded
+                && p.abandoned.is_empty()
+                && !c.abandoned_session(),
         );
         set(
             Self::CONNECT_TIMEOUT,

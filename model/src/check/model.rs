@@ -247,16 +247,9 @@ fn mark(svg: &mut String, a: &Action, lane: impl Fn(usize) -> usize, zk: usize, 
         | Action::LoseConnection(c)
         | Action::Disconnect(c)
         | Action::ClientExpire(c)
-        | Action::Crash(c) => {
-            let x = lane(c as usize);
-            let _ = writeln!(
-                svg,
-                "<path d='M{} {} l10 10 m0 -10 l-10 10' stroke='#d33' stroke-width='3' />",
-                x - 5,
-                y - 5
-            );
-        }
-        Action::Reap | Action::ExpireOld(_) => dot(svg, zk, y, "#888"),
+        | Action::Crash(c) => cross(svg, lane(c as usize), y),
+        Action::Reap | Action::ExpireOld(_) | Action::StartServer => dot(svg, zk, y, "#888"),
+        Action::StopServer(_) => cross(svg, zk, y),
         Action::Run(c, _)
         | Action::TimeOut(c, _)
         | Action::NoticeExpiry(c)
@@ -266,6 +259,16 @@ fn mark(svg: &mut String, a: &Action, lane: impl Fn(usize) -> usize, zk: usize, 
         | Action::ConnectTimeout(c)
         | Action::TimeOutSession(c) => dot(svg, lane(c as usize), y, "#47c"),
     }
+}
+
+/// A fault's red cross at `x`.
+fn cross(svg: &mut String, x: usize, y: usize) {
+    let _ = writeln!(
+        svg,
+        "<path d='M{} {} l10 10 m0 -10 l-10 10' stroke='#d33' stroke-width='3' />",
+        x - 5,
+        y - 5
+    );
 }
 
 fn arrow(svg: &mut String, from: usize, to: usize, y: usize, reply: bool) {

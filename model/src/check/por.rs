@@ -27,7 +27,10 @@
 //!   watch on the server that another session's transaction could fire.
 //!   A timed wait or a deadline of `c` that could run out makes `c`
 //!   ineligible, and so does a delivery while the unsafe overtaking fault
-//!   has budget left (a second message arriving would enable it).
+//!   has budget left (a second message arriving would enable it). No
+//!   client is eligible while a server stop has budget left or the server
+//!   is stopped: the stop drops every connection and the start lets every
+//!   client reconnect, each touching `c` without being `c`'s.
 //! - **C2, invisibility.** No step of the set changes what a property
 //!   reads: the state properties violated, whether `c` holds, whether `c`
 //!   waits (the herd, deadlock and starvation read who waits).
@@ -53,14 +56,19 @@
 //! shortest ones.
 
 use super::property;
-use super::system::{Action, System};
+use super::system::{Action, Downtime, System};
 use super::zk_space::own_step;
 use crate::zk::Service;
 
 /// The ample set of `s` (a bit per position of `actions`, its enabled
 /// actions in order), or `0` when no client's steps make one.
 pub fn ample(s: &System<'static>, actions: &[Action]) -> u64 {
-    if actions.len() > 64 {
+    // A server stop drops every client's connection, and a stopped
+    // server's start lets each reconnect: neither is one client's, and
+    // both touch every client.
+    let f = &s.faults;
+    let restarts = f.server_restarts > 0 || f.long_server_restarts > 0;
+    if actions.len() > 64 || s.down != Downtime::Up || restarts {
         return 0;
     }
     let mut before: Option<u8> = None;

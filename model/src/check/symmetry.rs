@@ -207,6 +207,7 @@ fn canonical_of(s: &System, replaced: Option<(usize, &SharedPeer)>, symmetry: bo
     }
     let mut h = FoldHasher::default();
     s.faults.hash(&mut h);
+    s.down.hash(&mut h);
     if let Some(r) = &s.resource {
         r.hash(&mut h);
     }

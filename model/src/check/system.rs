@@ -84,6 +84,21 @@ pub struct System<'a> {
     /// The protected resource, when the scenario writes to one
     /// (`fencing`, `guarded`).
     pub resource: Option<Resource>,
+    /// Whether the server is stopped ([`Action::StopServer`]) and has not
+    /// started again ([`Action::StartServer`]).
+    pub down: Downtime,
+}
+
+/// Whether the server runs, and how long a stop lasts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Downtime {
+    #[default]
+    Up,
+    /// Stopped, back within the clients' session timeout.
+    Short,
+    /// Stopped past a session timeout: a library that gives up on a
+    /// suspended session by its own clock does so meanwhile.
+    Long,
 }
 
 /// One step of the system. Client numbers are 0-based indices.
@@ -143,6 +158,17 @@ pub enum Action {
     ///
     /// [`Recipe::times_out_connecting`]: crate::runtime::Recipe::times_out_connecting
     ConnectTimeout(u8),
+    /// Fault: the server stops, for longer than a session timeout if
+    /// `true`. Every connection drops at once: requests not yet applied
+    /// never are, replies not yet read are lost, every watcher hears
+    /// `Disconnected`. Nothing reaches the server, and no session ends,
+    /// until it starts again.
+    StopServer(bool),
+    /// The stopped server starts again with its state: its tree, sessions
+    /// and ephemeral nodes are restored from its log and snapshot
+    /// (ZooKeeper's standalone restart), and the clients may reconnect.
+    /// Not a fault: it follows a stop, at any moment.
+    StartServer,
 }
 
 impl Action {
@@ -156,6 +182,7 @@ impl Action {
                 | Action::Overtake(_)
                 | Action::ClientExpire(_)
                 | Action::ConnectTimeout(_)
+                | Action::StopServer(_)
         )
     }
 
@@ -180,6 +207,8 @@ impl Action {
             Action::Deadline(c) => Action::Deadline(f(c)),
             Action::ConnectTimeout(c) => Action::ConnectTimeout(f(c)),
             Action::Reap => Action::Reap,
+            Action::StopServer(long) => Action::StopServer(long),
+            Action::StartServer => Action::StartServer,
             Action::ExpireOld(c) => Action::ExpireOld(f(c)),
         }
     }
@@ -198,8 +227,9 @@ impl Action {
                 (c, Agent::CONNECTION)
             }
             Action::GiveUp(c) | Action::ExpireOld(c) | Action::Deadline(c) => (c, Agent::CLOCK),
-            Action::Reap => return Some(Agent::REAPER),
+            Action::Reap | Action::StartServer => return Some(Agent::REAPER),
             Action::Expire(_)
+            | Action::StopServer(_)
             | Action::LoseConnection(_)
             | Action::Disconnect(_)
             | Action::Crash(_)
@@ -229,7 +259,7 @@ impl Action {
             | Action::Deadline(c)
             | Action::ConnectTimeout(c)
             | Action::ExpireOld(c) => Some(c),
-            Action::Reap => None,
+            Action::Reap | Action::StopServer(_) | Action::StartServer => None,
         }
     }
 }
@@ -243,8 +273,11 @@ pub struct Agent {
 }
 
 impl Agent {
-    /// The container reaper: one for the server, belonging to no client
-    /// (the symmetry reduction does not renumber it).
+    /// The server's own timers, belonging to no client (the symmetry
+    /// reduction does not renumber them): the container reaper, and the
+    /// start of a stopped server. One agent for the two: a stopped server
+    /// reaps nothing, so they are never enabled together and neither
+    /// hides the other's fairness.
     pub const REAPER: Agent = Agent { client: 0, kind: 5 };
     /// The timers that follow a client-side expiry: the library giving up
     /// on the suspended session, the server ending the session given up
@@ -300,6 +333,9 @@ impl fmt::Display for Action {
             Action::ExpireOld(c) => write!(f, "server ends c{}'s abandoned session", c + 1),
             Action::Deadline(c) => write!(f, "c{} deadline", c + 1),
             Action::ConnectTimeout(c) => write!(f, "FAULT connection timeout c{}", c + 1),
+            Action::StopServer(false) => write!(f, "FAULT server stops"),
+            Action::StopServer(true) => write!(f, "FAULT server stops, past the session timeout"),
+            Action::StartServer => write!(f, "server starts again"),
         }
     }
 }
@@ -358,6 +394,7 @@ impl System<'static> {
             peers,
             faults: cfg.faults,
             resource: cfg.writes.is_on().then(|| Resource::new(cfg.writes)),
+            down: Downtime::Up,
         }
     }
 }
@@ -371,6 +408,7 @@ impl<'a> System<'a> {
             peers: self.peers.iter().map(Shared::lend).collect(),
             faults: self.faults,
             resource: self.resource,
+            down: self.down,
         }
     }
 
@@ -381,6 +419,7 @@ impl<'a> System<'a> {
             peers: self.peers.into_iter().map(Shared::into_held).collect(),
             faults: self.faults,
             resource: self.resource,
+            down: self.down,
         }
     }
 
@@ -411,20 +450,26 @@ impl<'a> System<'a> {
             if l.has(Local::SERVE) {
                 out.push(Action::Serve(c));
             }
-            if l.has(Local::RECONNECT_IF_ALIVE) && self.server.is_alive(p.session) {
+            // A stopped server takes no connection, ends no session and
+            // answers no heartbeat; a library's own clock still runs.
+            let up = self.down == Downtime::Up;
+            if up && l.has(Local::RECONNECT_IF_ALIVE) && self.server.is_alive(p.session) {
                 out.push(Action::Reconnect(c));
             }
-            if l.has(Local::GIVE_UP) {
+            if l.has(Local::GIVE_UP) || self.down == Downtime::Long && l.has(Local::GIVE_UP_IF_DOWN)
+            {
                 out.push(Action::GiveUp(c));
             }
-            if l.has(Local::EXPIRE_OLD) {
+            if up && l.has(Local::EXPIRE_OLD) {
                 out.push(Action::ExpireOld(c));
             }
-            if l.has(Local::NOTICE_IF_GONE) && !self.server.is_alive(p.session) {
+            if up && l.has(Local::NOTICE_IF_GONE) && !self.server.is_alive(p.session) {
                 out.push(Action::NoticeExpiry(c));
             }
         }
-        if self.server.has_reapable_containers() {
+        if self.down != Downtime::Up {
+            out.push(Action::StartServer);
+        } else if self.server.has_reapable_containers() {
             out.push(Action::Reap);
         }
         let f = &self.faults;
@@ -433,13 +478,13 @@ impl<'a> System<'a> {
             let l = p.digest(peer_facts).local;
             let session_alive = self.server.is_alive(p.session);
             let alive = session_alive && !l.has(Local::DONE);
-            if alive && expiry_budget(f, l) > 0 {
+            if alive && self.down == Downtime::Up && expiry_budget(f, l) > 0 {
                 out.push(Action::Expire(c));
             }
             if alive && f.crashes > 0 {
                 out.push(Action::Crash(c));
             }
-            if l.has(Local::ABANDONED_SESSION) && session_alive {
+            if l.has(Local::ABANDONED_SESSION) && session_alive && self.down == Downtime::Up {
                 out.push(Action::TimeOutSession(c));
             }
             if f.connection_losses > 0 && l.has(Local::LOSABLE) {
@@ -456,6 +501,19 @@ impl<'a> System<'a> {
             }
             if f.connection_timeouts > 0 && l.has(Local::CONNECT_TIMEOUT) {
                 out.push(Action::ConnectTimeout(c));
+            }
+        }
+        if self.down == Downtime::Up
+            && self
+                .peers
+                .iter()
+                .any(|p| !p.digest(peer_facts).local.has(Local::DONE))
+        {
+            if f.server_restarts > 0 {
+                out.push(Action::StopServer(false));
+            }
+            if f.long_server_restarts > 0 {
+                out.push(Action::StopServer(true));
             }
         }
     }
@@ -524,8 +582,50 @@ impl<'a> System<'a> {
                 }
             }
             Action::ConnectTimeout(c) => self.connect_timeout(c as usize, describe, &mut fx),
+            Action::StopServer(long) => self.stop_server(long, describe, &mut fx),
+            Action::StartServer => {
+                self.down = Downtime::Up;
+                if describe {
+                    fx.text = "the server starts again with its tree and sessions restored: the clients may reconnect".into();
+                }
+            }
         }
         fx
+    }
+
+    /// Fault: the server stops; every connection still up drops at once.
+    fn stop_server(&mut self, long: bool, describe: bool, fx: &mut Effect) {
+        if long {
+            self.faults.long_server_restarts -= 1;
+            self.down = Downtime::Long;
+        } else {
+            self.faults.server_restarts -= 1;
+            self.down = Downtime::Short;
+        }
+        let (mut unsent, mut applied) = (0, 0);
+        for c in 0..self.peers.len() {
+            let p = &self.peers[c];
+            if p.disconnected {
+                continue;
+            }
+            if p.client.phase == Phase::Crashed {
+                // Its requests in flight die with the server's end of the
+                // connection; nobody is left to hear of it.
+                let p = self.peers[c].get_mut();
+                unsent += p.outbox.len();
+                p.outbox.clear();
+                p.disconnected = true;
+                continue;
+            }
+            let (u, a) = self.drop_connection(c);
+            unsent += u;
+            applied += a;
+        }
+        if describe {
+            fx.text = format!(
+                "the server stops: every connection drops, {unsent} request(s) never applied, {applied} applied with the reply lost; pending calls fail with ConnectionLoss, every watcher hears Disconnected"
+            );
+        }
     }
 
     /// A client thread takes one step; a call it makes joins the outbox.

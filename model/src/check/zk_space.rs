@@ -273,10 +273,12 @@ pub(super) fn own_step<'s>(s: &'s System<'static>, a: Action) -> Option<(usize, 
             mut peers,
             faults,
             resource,
+            down,
         } = t;
         let alone = server.same(&s.server)
             && faults == s.faults
             && resource == s.resource
+            && down == s.down
             && !fx.release
             && fx.woken.is_empty()
             && peers.len() == s.peers.len()

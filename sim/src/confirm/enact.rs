@@ -209,6 +209,10 @@ impl Stage {
             Action::ClientExpire(c) => self.client_expire(c as usize).await?,
             Action::GiveUp(c) => self.give_up(c as usize).await?,
             Action::ExpireOld(c) => self.expire_old(c as usize).await?,
+            Action::StopServer(_) => self.stop_server().await?,
+            Action::StartServer => {
+                "the server is back: each client's proxy opens at its reconnect step".into()
+            }
             // The connection timeout too: the request never left the
             // client, which fails the call itself.
             Action::ConnectTimeout(c) => {
@@ -675,6 +679,17 @@ impl Stage {
     /// confirmation); what was on its way is lost, as with a connection
     /// loss.
     async fn client_expire(&mut self, c: usize) -> Result<String, Stop> {
+        let (unsent, lost) = self.cut_line(c).await?;
+        Ok(format!(
+            "the proxy drops the connection and lets no new one through; the server still holds the session: {unsent} request(s) never sent, {lost} reply(ies) lost"
+        ))
+    }
+
+    /// Client `c`'s proxy drops its connection and lets no new one through
+    /// until the model's reconnect step: what was on its way is lost, as
+    /// with a connection loss. Returns the requests never sent and the
+    /// replies lost.
+    async fn cut_line(&mut self, c: usize) -> Result<(usize, usize), Stop> {
         let p = &mut self.peers[c];
         p.proxy.cut();
         let unsent = p.outbox.len();
@@ -686,8 +701,32 @@ impl Stage {
         p.client.on_connection_loss();
         p.disconnected = true;
         self.noticed_down(c).await?;
+        Ok((unsent, lost))
+    }
+
+    /// The server "stops": every client's proxy drops its connection at
+    /// once and lets no new one through until that client's reconnect
+    /// step, which the model enables only after the start. The server
+    /// itself runs on (confirm does not own it); a session it would time
+    /// out is longer than any confirmation, so the clients cannot tell.
+    async fn stop_server(&mut self) -> Result<String, Stop> {
+        let (mut unsent, mut lost) = (0, 0);
+        for c in 0..self.peers.len() {
+            let p = &mut self.peers[c];
+            if p.disconnected {
+                continue;
+            }
+            if p.client.phase == Phase::Crashed {
+                p.outbox.clear();
+                p.disconnected = true;
+                continue;
+            }
+            let (u, l) = self.cut_line(c).await?;
+            unsent += u;
+            lost += l;
+        }
         Ok(format!(
-            "the proxy drops the connection and lets no new one through; the server still holds the session: {unsent} request(s) never sent, {lost} reply(ies) lost"
+            "every client's proxy drops its connection and lets no new one through (the server, as the clients see it, is down): {unsent} request(s) never sent, {lost} reply(ies) lost"
         ))
     }
 

@@ -32,6 +32,10 @@
 //! connection_timeouts = 0  # a call made while the connection is down fails with
 //!                          # ConnectionLoss: the outage outlasts the library's
 //!                          # connection timeout (Curator; checker only)
+//! server_restarts = 0      # the server stops (every connection drops at once)
+//!                          # and starts again with its state (checker only)
+//! long_server_restarts = 0 # the same, down past the session timeout: Curator
+//!                          # gives up its session meanwhile (checker only)
 //!
 //! [expect]                 # what `cargo test` holds the checker to
 //! verdict = "violated"     # holds | violated | incomplete
@@ -170,6 +174,10 @@ struct RawFaults {
     waiter_client_expiries: u8,
     #[serde(default)]
     connection_timeouts: u8,
+    #[serde(default)]
+    server_restarts: u8,
+    #[serde(default)]
+    long_server_restarts: u8,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -410,6 +418,8 @@ impl Scenario {
             client_expiries: raw.faults.client_expiries,
             waiter_client_expiries: raw.faults.waiter_client_expiries,
             connection_timeouts: raw.faults.connection_timeouts,
+            server_restarts: raw.faults.server_restarts,
+            long_server_restarts: raw.faults.long_server_restarts,
         };
         if let Some(n) = raw.check.max_states {
             check.max_states = n;

@@ -1,0 +1,109 @@
+//! The server stop and restart fault (`[faults] server_restarts`,
+//! `long_server_restarts`): what a stop does to every connection, what a
+//! stopped server allows, and which libraries a long stop lets give up
+//! their sessions.
+
+use locksmith_model::check::system::{Action, Downtime, System};
+use locksmith_model::check::CheckConfig;
+use locksmith_model::recipe::RecipeId;
+use locksmith_model::runtime::Thread;
+use locksmith_model::zk::Service;
+
+fn actions(s: &System<'static>) -> Vec<Action> {
+    let mut out = Vec::new();
+    s.actions(&mut out);
+    out
+}
+
+fn take(s: &mut System<'static>, a: Action) {
+    assert!(actions(s).contains(&a), "{a} is not enabled");
+    s.apply(a, false);
+}
+
+#[test]
+fn a_stop_drops_every_connection_and_keeps_every_session_until_the_start() {
+    let mut c = CheckConfig::new(RecipeId::Predecessor, 2, 1);
+    c.faults.server_restarts = 1;
+    let mut s = System::initial(&c);
+    // Both clients send their create; the server applies c1's, whose reply
+    // is on its way back when the server stops.
+    take(&mut s, Action::Run(0, Thread::Main));
+    take(&mut s, Action::Run(1, Thread::Main));
+    take(&mut s, Action::Serve(0));
+    assert_eq!(s.peers[0].inbox.len(), 1);
+    assert_eq!(s.peers[1].outbox.len(), 1);
+    let nodes = s.server.nodes().count();
+    take(&mut s, Action::StopServer(false));
+    assert_eq!(s.down, Downtime::Short);
+    for p in &s.peers {
+        assert!(p.disconnected);
+        assert!(p.outbox.is_empty(), "a request not yet applied never is");
+        assert!(p.inbox.is_empty(), "a reply not yet read is lost");
+        assert!(s.server.is_alive(p.session));
+    }
+    assert_eq!(s.server.nodes().count(), nodes, "c1's node stays");
+    // Both calls failed with ConnectionLoss: the threads run again.
+    let down = actions(&s);
+    assert!(down.contains(&Action::Run(0, Thread::Main)));
+    assert!(down.contains(&Action::Run(1, Thread::Main)));
+    assert!(down.contains(&Action::StartServer));
+    for a in &down {
+        assert!(
+            !matches!(
+                a,
+                Action::Reconnect(_)
+                    | Action::Serve(_)
+                    | Action::Deliver(_)
+                    | Action::Expire(_)
+                    | Action::StopServer(_)
+                    | Action::Reap
+            ),
+            "{a} while the server is down"
+        );
+    }
+    take(&mut s, Action::StartServer);
+    assert_eq!(s.down, Downtime::Up);
+    let up = actions(&s);
+    assert!(up.contains(&Action::Reconnect(0)) && up.contains(&Action::Reconnect(1)));
+    assert!(
+        !up.iter().any(|a| matches!(a, Action::StopServer(_))),
+        "the budget is spent"
+    );
+}
+
+#[test]
+fn only_a_long_stop_lets_a_library_that_renews_sessions_give_up_and_once_each() {
+    let gives_up = |recipe: RecipeId, long: bool| {
+        let mut c = CheckConfig::new(recipe, 2, 1);
+        if long {
+            c.faults.long_server_restarts = 1;
+        } else {
+            c.faults.server_restarts = 1;
+        }
+        let mut s = System::initial(&c);
+        take(&mut s, Action::StopServer(long));
+        let enabled = actions(&s);
+        let both = (0..2).map(|c| enabled.contains(&Action::GiveUp(c)));
+        (s, both.collect::<Vec<_>>())
+    };
+    assert_eq!(gives_up(RecipeId::Curator, false).1, [false, false]);
+    // The plain Java client waits for the server whatever the outage.
+    assert_eq!(gives_up(RecipeId::Predecessor, true).1, [false, false]);
+    let (mut s, both) = gives_up(RecipeId::Curator, true);
+    assert_eq!(both, [true, true]);
+    let old = s.peers[0].session;
+    take(&mut s, Action::GiveUp(0));
+    assert_ne!(s.peers[0].session, old);
+    assert_eq!(s.peers[0].abandoned, [old]);
+    assert!(s.server.is_alive(old), "the server still holds it");
+    let enabled = actions(&s);
+    assert!(
+        !enabled.contains(&Action::GiveUp(0)),
+        "its new handle is LOST, not SUSPENDED"
+    );
+    assert!(enabled.contains(&Action::GiveUp(1)));
+    // The old session ends only once the server is back.
+    assert!(!enabled.contains(&Action::ExpireOld(0)));
+    take(&mut s, Action::StartServer);
+    assert!(actions(&s).contains(&Action::ExpireOld(0)));
+}
