@@ -122,7 +122,13 @@ impl Trace {
                 format!("    {c}->>ZK: {}{}", clean(&s.text), clean(&tree))
             } else if let Some(c) = s.actor.strip_prefix("server->") {
                 format!("    ZK-->>{c}: {}", clean(&s.text))
-            } else if s.actor.starts_with("FAULT") || s.actor == "reaper" {
+            } else if s.actor.starts_with("FAULT")
+                || s.actor == "reaper"
+                // The server's own steps ("server times out c1", "server
+                // starts again"): on its lane, not on a participant named
+                // "server" that the diagram never declared.
+                || s.actor.starts_with("server ")
+            {
                 format!("    Note over ZK: {}: {}", clean(&s.actor), clean(&s.text))
             } else if rest.is_empty() {
                 format!(
