@@ -268,4 +268,19 @@ fn por_reduces_says_so_and_is_refused_where_it_is_not_built() {
         err.contains("--por: partial-order reduction is built for ZooKeeper scenarios only"),
         "{err}"
     );
+    // Nor is the sequence abstraction, for Redis or MySQL.
+    for file in [
+        "scenarios/redis-set-px-del.toml",
+        "scenarios/mysql-status-cas.toml",
+    ] {
+        let (code, out, err) = locksmith(&["check", file, "--abstract-sequences"]);
+        assert_eq!(code, 2, "{file}: {out}");
+        assert!(
+            err.contains(file)
+                && err.contains(
+                    "--abstract-sequences: this scenario's states hold no sequence numbers"
+                ),
+            "{err}"
+        );
+    }
 }
