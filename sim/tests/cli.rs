@@ -278,9 +278,38 @@ fn por_reduces_says_so_and_is_refused_where_it_is_not_built() {
         assert!(
             err.contains(file)
                 && err.contains(
-                    "--abstract-sequences: this scenario's states hold no sequence numbers"
+                    "--abstract-sequences: expected a ZooKeeper scenario; this one's states hold no sequence numbers"
                 ),
             "{err}"
         );
     }
+}
+
+#[test]
+fn a_server_restart_is_the_checkers_and_the_simulator_refuses_it() {
+    // The simulated server never stops: a run would pass without the fault.
+    for (file, key) in [
+        (
+            "scenarios/curator-long-server-restart.toml",
+            "long_server_restarts",
+        ),
+        (
+            "scenarios/predecessor-server-restart.toml",
+            "server_restarts",
+        ),
+    ] {
+        for cmd in [&["sim", file][..], &["replay", file, "--seed", "0"]] {
+            let (code, out, err) = locksmith(cmd);
+            assert_eq!(code, 2, "{cmd:?}: {out}");
+            assert!(
+                err.contains(&format!(
+                    "{file}: [faults] {key}: expected 0 in a simulation: the simulator does not stop its server"
+                )),
+                "{err}"
+            );
+        }
+    }
+    let (code, out, _) = locksmith(&["check", "scenarios/predecessor-server-restart.toml"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("FAULT server stops"), "{out}");
 }

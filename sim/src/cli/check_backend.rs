@@ -30,7 +30,7 @@ pub trait BackendScenario: Sized {
 pub fn plan<S: BackendScenario>(args: &CheckArgs, mut sc: S) -> Result<S, String> {
     if args.abstract_sequences {
         return Err(format!(
-            "{}: --abstract-sequences: this scenario's states hold no sequence numbers to abstract (ZooKeeper scenarios only); run it without the flag",
+            "{}: --abstract-sequences: expected a ZooKeeper scenario; this one's states hold no sequence numbers to abstract: run it without the flag",
             sc.path().display()
         ));
     }

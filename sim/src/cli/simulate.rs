@@ -85,6 +85,23 @@ pub fn load(
             )
         })?;
     }
+    // The checker's budgets become the simulator's schedule, but the
+    // simulated server never stops: rather than a run without the fault.
+    let f = &sc.check.faults;
+    if !crate::simulate::has_own_faults(&sc.sim) {
+        for (key, n) in [
+            ("server_restarts", f.server_restarts),
+            ("long_server_restarts", f.long_server_restarts),
+        ] {
+            if n > 0 {
+                return Err(format!(
+                    "{}: [faults] {key}: expected 0 in a simulation: the simulator does not stop its server (the budget is the checker's: locksmith check {})",
+                    path.display(),
+                    path.display()
+                ));
+            }
+        }
+    }
     let mut cfg = SimConfig::of(&sc);
     if let Some(n) = clients {
         cfg.clients = n as usize;

@@ -79,6 +79,18 @@ pub struct SimConfig {
     pub settings: SimSettings,
 }
 
+/// Whether `[sim]` schedules or draws faults of its own (then the checker's
+/// `[faults]` budgets are not turned into a schedule).
+pub fn has_own_faults(settings: &SimSettings) -> bool {
+    let r = &settings.rates;
+    !settings.schedule.is_empty()
+        || r.expire > 0.0
+        || r.pause > 0.0
+        || r.partition > 0.0
+        || r.connection_loss > 0.0
+        || r.crash > 0.0
+}
+
 impl SimConfig {
     /// The scenario's simulation: `[sim]` overrides the top-level fields.
     /// A file with checker fault budgets (`[faults]`) and no faults of its
@@ -86,14 +98,7 @@ impl SimConfig {
     /// 5 ms apart from 5 ms on, on a client in the matching role.
     pub fn of(sc: &Scenario) -> SimConfig {
         let mut settings = sc.sim.clone();
-        let r = &settings.rates;
-        let own = !settings.schedule.is_empty()
-            || r.expire > 0.0
-            || r.pause > 0.0
-            || r.partition > 0.0
-            || r.connection_loss > 0.0
-            || r.crash > 0.0;
-        if !own {
+        if !has_own_faults(&settings) {
             use crate::sim_settings::{FaultKind, ScheduledFault, Target, TargetName};
             let b = sc.check.faults;
             // The checker's overtakes are the simulator's unsafe reordering.
