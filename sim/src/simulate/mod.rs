@@ -101,6 +101,15 @@ impl SimConfig {
         if !has_own_faults(&settings) {
             use crate::sim_settings::{FaultKind, ScheduledFault, Target, TargetName};
             let b = sc.check.faults;
+            // A client-side expiry strikes only a library that gives up on
+            // its session (Curator): for any other the checker's budget is
+            // no fault at all, and so it is here (a one-way partition would
+            // be another fault, the plain client's calls timing out).
+            let renews = sc
+                .recipe()
+                .instantiate(RecipeConfig::new(1, 0))
+                .renews_session();
+            let gives_up = |n: u8| if renews { n } else { 0 };
             // The checker's overtakes are the simulator's unsafe reordering.
             settings.reorder_within_session |= b.reorders > 0;
             // The simulator's connection loss drops whatever is in flight,
@@ -124,12 +133,12 @@ impl SimConfig {
                 (
                     FaultKind::OneWayPartition,
                     TargetName::Any,
-                    b.client_expiries,
+                    gives_up(b.client_expiries),
                 ),
                 (
                     FaultKind::OneWayPartition,
                     TargetName::Waiter,
-                    b.waiter_client_expiries,
+                    gives_up(b.waiter_client_expiries),
                 ),
             ];
             let one_way_ms = 2.5 * settings.session_timeout_ms;
