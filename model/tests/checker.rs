@@ -11,12 +11,7 @@ fn cfg(recipe: RecipeId, clients: u8, acquisitions: u8) -> CheckConfig {
 }
 
 fn trace_len(c: &CheckConfig, p: Property) -> Option<usize> {
-    check(c)
-        .properties
-        .into_iter()
-        .find(|r| r.property == p)
-        .and_then(|r| r.trace)
-        .map(|t| t.steps.len())
+    steps(&check(c), p)
 }
 
 /// The length of `r`'s trace for `p`, if it has one.

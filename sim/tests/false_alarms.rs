@@ -182,9 +182,7 @@ fn nothing_expected_to_hold_is_violated_on_any_seed_or_without_symmetry() {
         // The simulator does not stop its server: a scenario whose faults
         // are server restarts would be swept without them (`locksmith sim`
         // refuses it); its checker verdict is still cross-checked below.
-        let f = &sc.check.faults;
-        let restarts = f.server_restarts + f.long_server_restarts;
-        if restarts == 0 || locksmith::simulate::has_own_faults(&sc.sim) {
+        if sc.check.faults.restarts() == 0 || locksmith::simulate::has_own_faults(&sc.sim) {
             let cfg = SimConfig::of(&sc);
             let t = Instant::now();
             let opts = SweepOptions {

@@ -73,6 +73,12 @@ pub struct FaultBudget {
 }
 
 impl FaultBudget {
+    /// Server stops still allowed, short and long together.
+    pub fn restarts(&self) -> u8 {
+        self.server_restarts
+            .saturating_add(self.long_server_restarts)
+    }
+
     /// Every budget by its scenario-file key (`[faults]`), in file order.
     pub fn by_key(&self) -> [(&'static str, u8); 12] {
         [

@@ -66,9 +66,7 @@ pub fn ample(s: &System<'static>, actions: &[Action]) -> u64 {
     // A server stop drops every client's connection, and a stopped
     // server's start lets each reconnect: neither is one client's, and
     // both touch every client.
-    let f = &s.faults;
-    let restarts = f.server_restarts > 0 || f.long_server_restarts > 0;
-    if actions.len() > 64 || s.down != Downtime::Up || restarts {
+    if actions.len() > 64 || s.down != Downtime::Up || s.faults.restarts() > 0 {
         return 0;
     }
     let mut before: Option<u8> = None;
