@@ -182,7 +182,10 @@ fn nothing_expected_to_hold_is_violated_on_any_seed_or_without_symmetry() {
         // The simulator does not stop its server: a scenario whose faults
         // are server restarts would be swept without them (`locksmith sim`
         // refuses it); its checker verdict is still cross-checked below.
-        if sc.check.faults.restarts() == 0 || locksmith::simulate::has_own_faults(&sc.sim) {
+        // Nor does it put clients on one session (`shared_session`).
+        let simulable = !sc.check.shared_session
+            && (sc.check.faults.restarts() == 0 || locksmith::simulate::has_own_faults(&sc.sim));
+        if simulable {
             let cfg = SimConfig::of(&sc);
             let t = Instant::now();
             let opts = SweepOptions {

@@ -364,11 +364,12 @@ fn main() {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         // A file that does not load fails as its own test.
-        let (check, abstracted, sim) = match AnyScenario::load(&f) {
+        let (check, abstracted, sim, shared) = match AnyScenario::load(&f) {
             Ok(AnyScenario::ZooKeeper(s)) => (
                 s.expect.is_some(),
                 s.check.abstract_sequences,
                 s.sim_expect.is_some(),
+                s.check.shared_session,
             ),
             Ok(AnyScenario::Redis(s)) => {
                 if s.expect.is_some() {
@@ -386,7 +387,7 @@ fn main() {
                 }
                 continue;
             }
-            Err(_) => (true, false, false),
+            Err(_) => (true, false, false, false),
         };
         if check {
             let f = f.clone();
@@ -402,7 +403,9 @@ fn main() {
                 judge_abstraction(&f)
             }));
         }
-        if check {
+        // The reduction stands aside on a shared session (one client's
+        // fault strikes its mates): the reduced run would be the plain one.
+        if check && !shared {
             let f = f.clone();
             trials.push(Trial::test(format!("por::{name}"), move || judge_por(&f)));
         }

@@ -148,6 +148,13 @@ pub struct CheckConfig {
     /// guarded (scenario keys `fencing`, `guarded`; see
     /// [`resource`](super::resource)).
     pub writes: Writes,
+    /// Every client is one acquiring thread of a single process, with its
+    /// own mutex object, and all of them share that process's ZooKeeper
+    /// session and connection (scenario key `shared_session`: Curator's
+    /// own lock tests, several `InterProcessMutex` objects on one
+    /// `CuratorFramework`). What happens to a session or a connection
+    /// happens to every client at once; see [`System`](super::System).
+    pub shared_session: bool,
 }
 
 impl CheckConfig {
@@ -162,7 +169,27 @@ impl CheckConfig {
         if self.acquisitions == 0 {
             return Err("acquisitions must be at least 1".into());
         }
-        self.validate_writes()
+        self.validate_writes()?;
+        self.validate_shared_session()
+    }
+
+    /// Why the clients cannot share one session, if they cannot: only a
+    /// library that keeps its session for the whole process (Curator, which
+    /// never closes it in a recipe and opens the next one for every mutex
+    /// at once) runs several mutexes on one session here.
+    pub fn validate_shared_session(&self) -> Result<(), String> {
+        if self.shared_session
+            && !self
+                .recipe
+                .instantiate(RecipeConfig::new(1, 0))
+                .renews_session()
+        {
+            return Err(format!(
+                "shared_session = true with recipe `{}`: expected a Curator recipe (curator, curator-owner-check): the seeds' own clients each open and close a session of their own",
+                self.recipe
+            ));
+        }
+        Ok(())
     }
 
     /// Why the resource's settings do not fit the recipe, if they do not.
@@ -204,6 +231,7 @@ impl CheckConfig {
             recipe_root: false,
             jobs: 1,
             writes: Writes::Off,
+            shared_session: false,
         }
     }
 }

@@ -66,7 +66,9 @@ pub fn ample(s: &System<'static>, actions: &[Action]) -> u64 {
     // A server stop drops every client's connection, and a stopped
     // server's start lets each reconnect: neither is one client's, and
     // both touch every client.
-    if actions.len() > 64 || s.down != Downtime::Up || s.faults.restarts() > 0 {
+    // Mates on one session share their connection's fate: a fault of one
+    // touches every other, so no client's steps are its own alone.
+    if actions.len() > 64 || s.down != Downtime::Up || s.faults.restarts() > 0 || s.one_session() {
         return 0;
     }
     let mut before: Option<u8> = None;

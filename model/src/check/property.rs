@@ -71,6 +71,11 @@ pub fn not_judged_in(p: Property, cfg: &CheckConfig) -> Option<&'static str> {
         Property::Reentrancy if cfg.reentries == 0 => {
             Some("no holder re-enters in this run (`reentries = 0`)")
         }
+        // The herd counts the sessions a release wakes: mutexes of one
+        // process on one session are one session.
+        Property::Herd if cfg.shared_session && cfg.clients > 1 => Some(
+            "the herd counts the sessions a release wakes, and every client is on one session (`shared_session = true`)",
+        ),
         _ => not_judged(p, cfg.writes),
     }
 }
@@ -142,12 +147,16 @@ pub fn thread_died(s: &System) -> bool {
 /// A fixed-name node is left out: every client's code knows its name.
 pub fn orphaned_node(s: &System) -> bool {
     s.server.nodes().any(|(path, node)| {
-        node.is_ephemeral()
-            && node.mode.is_sequential()
-            && s.peers
+        node.is_ephemeral() && node.mode.is_sequential() && {
+            // Mates on one session own its nodes together: the node is
+            // orphaned when none of them names it.
+            let mut owners = s
+                .peers
                 .iter()
-                .find(|p| i64::from(p.session.0) == node.stat.ephemeral_owner)
-                .is_some_and(|p| forgotten(p, path))
+                .filter(|p| i64::from(p.session.0) == node.stat.ephemeral_owner)
+                .peekable();
+            owners.peek().is_some() && owners.all(|p| forgotten(p, path))
+        }
     })
 }
 

@@ -2,6 +2,21 @@
 //! each on its own session, the two FIFO channels of every session, and the
 //! faults still allowed.
 //!
+//! With [`CheckConfig::shared_session`] the N clients are N acquiring
+//! threads of one process, each with its own mutex object, on the
+//! process's one session: its *mates*, the clients with the same session
+//! id. A connection drop, a crash, a reconnect, learning of an expiry,
+//! giving up a session and opening the next one strike every mate at once;
+//! an event the server fires for the session reaches every mate, and each
+//! hands it to the watchers its own mutex registered (the Java client's
+//! `ZKWatchManager` keeps every watcher of a path, whichever object set
+//! it). Each mate keeps its own queues in both directions: the process's
+//! one FIFO connection is over-approximated by one per mutex (the server
+//! may serve one mutex's later request before another's earlier one), and
+//! each mutex has its own event and executor threads where the process has
+//! one of each (callbacks of two mutexes may run side by side). Both only
+//! add interleavings.
+//!
 //! Every [`Action`] is one atomic, separately schedulable event: a client
 //! thread's step, the server handling the next request of one session, one
 //! message reaching a client, or a fault. Cross-session order is free; within
@@ -361,8 +376,9 @@ impl System<'static> {
     pub fn initial(cfg: &CheckConfig) -> System<'static> {
         let mut server = ZkServer::new();
         let mut peers = Vec::new();
+        let shared = cfg.shared_session.then(|| server.open_session());
         for c in 0..cfg.clients {
-            let session = server.open_session();
+            let session = shared.unwrap_or_else(|| server.open_session());
             let rcfg = RecipeConfig::new(cfg.acquisitions, c)
                 .with_reentries(cfg.reentries)
                 .with_writes(cfg.writes)
@@ -423,8 +439,23 @@ impl<'a> System<'a> {
         }
     }
 
-    fn peer_of(&self, s: SessionId) -> Option<usize> {
-        self.peers.iter().position(|p| p.session == s)
+    /// Client `c` and its mates (see the module's documentation), in
+    /// client order: the clients on `c`'s session.
+    fn mates(&self, c: usize) -> Vec<usize> {
+        let s = self.peers[c].session;
+        (0..self.peers.len())
+            .filter(|&i| self.peers[i].session == s)
+            .collect()
+    }
+
+    /// Whether the clients are mates on one session
+    /// ([`CheckConfig::shared_session`]).
+    pub fn one_session(&self) -> bool {
+        self.peers.len() > 1
+            && self
+                .peers
+                .iter()
+                .all(|p| p.session == self.peers[0].session)
     }
 
     /// Every action enabled now, in a fixed order (deterministic traces).
@@ -527,7 +558,11 @@ impl<'a> System<'a> {
             Action::Serve(c) => self.serve(c as usize, describe, &mut fx),
             Action::Deliver(c) => self.deliver(c as usize, describe, &mut fx),
             Action::NoticeExpiry(c) => {
-                self.peers[c as usize].get_mut().client.learn_expiry();
+                for m in self.mates(c as usize) {
+                    if self.peers[m].client.phase != Phase::Crashed {
+                        self.peers[m].get_mut().client.learn_expiry();
+                    }
+                }
                 if describe {
                     fx.text =
                         "heartbeat answered SessionExpired: every watcher hears Expired".into();
@@ -555,7 +590,7 @@ impl<'a> System<'a> {
             Action::LoseConnection(c) => self.lose_connection(c as usize, describe, &mut fx),
             Action::Disconnect(c) => {
                 self.faults.disconnects -= 1;
-                self.drop_connection(c as usize);
+                self.drop_shared_connection(c as usize);
                 if describe {
                     fx.text =
                         "connection drops with nothing in flight: every watcher hears Disconnected"
@@ -589,6 +624,21 @@ impl<'a> System<'a> {
                     fx.text = "the server starts again with its tree and sessions restored: the clients may reconnect".into();
                 }
             }
+        }
+        let whole_process = matches!(
+            a,
+            Action::Disconnect(_)
+                | Action::LoseConnection(_)
+                | Action::Crash(_)
+                | Action::Reconnect(_)
+                | Action::ClientExpire(_)
+                | Action::GiveUp(_)
+                | Action::ExpireOld(_)
+                | Action::NoticeExpiry(_)
+        );
+        if describe && whole_process && self.one_session() {
+            fx.text
+                .push_str(" [every client: threads of one process on one session]");
         }
         fx
     }
@@ -793,12 +843,25 @@ impl<'a> System<'a> {
     /// never applied, replies not yet delivered are lost.
     fn lose_connection(&mut self, c: usize, describe: bool, fx: &mut Effect) {
         self.faults.connection_losses -= 1;
-        let (unsent, applied) = self.drop_connection(c);
+        let (unsent, applied) = self.drop_shared_connection(c);
         if describe {
             fx.text = format!(
                 "connection drops: {unsent} request(s) never applied, {applied} applied with the reply lost; pending calls fail with ConnectionLoss, every watcher hears Disconnected"
             );
         }
+    }
+
+    /// Client `c`'s connection drops, and with it every mate's (one
+    /// process, one connection). Returns how many requests and replies
+    /// were lost.
+    fn drop_shared_connection(&mut self, c: usize) -> (usize, usize) {
+        let (mut unsent, mut applied) = (0, 0);
+        for m in self.mates(c) {
+            let (u, a) = self.drop_connection(m);
+            unsent += u;
+            applied += a;
+        }
+        (unsent, applied)
     }
 
     /// Client `c`'s connection drops (a connection loss or a disconnect):
@@ -836,9 +899,15 @@ impl<'a> System<'a> {
 
     /// The library reconnects within the session timeout.
     fn reconnect(&mut self, c: usize, describe: bool, fx: &mut Effect) {
-        let p = self.peers[c].get_mut();
-        p.disconnected = false;
-        p.client.on_reconnect();
+        for m in self.mates(c) {
+            let p = &self.peers[m];
+            if !p.disconnected || p.stranded || p.client.abandoned_session() {
+                continue;
+            }
+            let p = self.peers[m].get_mut();
+            p.disconnected = false;
+            p.client.on_reconnect();
+        }
         if describe {
             fx.text =
                 "reconnected within the session timeout: every watcher hears SyncConnected".into();
@@ -855,12 +924,20 @@ impl<'a> System<'a> {
             return;
         }
         let session = self.server.get_mut().open_session();
-        let p = self.peers[c].get_mut();
-        p.client.renew_session();
-        p.session = session;
-        p.outbox.clear();
-        p.inbox.clear();
-        p.disconnected = true;
+        // Every mate moves to the new session, a done one too: which
+        // clients share a session stays the same whatever they did, and
+        // so does what this step touches (see `own_step`).
+        for m in self.mates(c) {
+            let p = self.peers[m].get_mut();
+            if !p.client.is_done() {
+                p.client.learn_expiry();
+                p.client.renew_session();
+            }
+            p.session = session;
+            p.outbox.clear();
+            p.inbox.clear();
+            p.disconnected = true;
+        }
         if describe {
             fx.text.push_str(&format!(
                 "; Curator: LOST, a new handle connects on session {session}"
@@ -884,8 +961,10 @@ impl<'a> System<'a> {
         } else {
             self.faults.client_expiries -= 1;
         }
-        let (unsent, applied) = self.drop_connection(c);
-        self.peers[c].get_mut().stranded = true;
+        let (unsent, applied) = self.drop_shared_connection(c);
+        for m in self.mates(c) {
+            self.peers[m].get_mut().stranded = true;
+        }
         if describe {
             fx.text = format!(
                 "c{}'s connection stops answering (a one-way partition, a paused server): {unsent} request(s) never applied, {applied} applied with the reply lost; pending calls fail with ConnectionLoss, every watcher hears Disconnected (Curator: SUSPENDED)",
@@ -900,13 +979,15 @@ impl<'a> System<'a> {
     fn give_up(&mut self, c: usize, describe: bool, fx: &mut Effect) {
         let old = self.peers[c].session;
         let session = self.server.get_mut().open_session();
-        let p = self.peers[c].get_mut();
-        p.stranded = false;
-        p.abandoned.push(old);
-        p.client.give_up_session();
-        p.session = session;
-        p.outbox.clear();
-        p.inbox.clear();
+        for m in self.mates(c) {
+            let p = self.peers[m].get_mut();
+            p.stranded = false;
+            p.abandoned.push(old);
+            p.client.give_up_session();
+            p.session = session;
+            p.outbox.clear();
+            p.inbox.clear();
+        }
         if describe {
             fx.text = format!(
                 "Curator gives up: SUSPENDED for a session timeout by the client's clock, it injects an expiry (pending calls fail with SessionExpired, every watcher hears Expired: LOST) and a new handle connects on session {session}; the server still holds session {old}"
@@ -918,11 +999,15 @@ impl<'a> System<'a> {
     /// ephemeral nodes go (whoever watched them hears it), and the client,
     /// on its new session, hears nothing of it.
     fn expire_old(&mut self, c: usize, describe: bool, fx: &mut Effect) {
-        let p = self.peers[c].get_mut();
-        if p.abandoned.is_empty() {
+        let Some(&old) = self.peers[c].abandoned.first() else {
             return;
+        };
+        for m in self.mates(c) {
+            let p = self.peers[m].get_mut();
+            if p.abandoned.first() == Some(&old) {
+                p.abandoned.remove(0);
+            }
         }
-        let old = p.abandoned.remove(0);
         let events = if self.server.is_alive(old) {
             self.server.get_mut().expire(old)
         } else {
@@ -940,10 +1025,12 @@ impl<'a> System<'a> {
     /// Fault: client `c`'s process crashes.
     fn crash(&mut self, c: usize, describe: bool, fx: &mut Effect) {
         self.faults.crashes -= 1;
-        let p = self.peers[c].get_mut();
-        p.client.crash();
-        p.inbox.clear();
-        self.tenure_ends(c);
+        for m in self.mates(c) {
+            let p = self.peers[m].get_mut();
+            p.client.crash();
+            p.inbox.clear();
+            self.tenure_ends(m);
+        }
         if describe {
             fx.text = "the process crashes: its threads stop; its session lives until the server times it out".into();
         }
@@ -954,11 +1041,16 @@ impl<'a> System<'a> {
             if s != actor {
                 fx.woken.insert(s);
             }
-            match self.peer_of(s) {
-                Some(i) if self.peers[i].client.phase != Phase::Crashed => {
-                    self.peers[i].get_mut().inbox.push_back(Message::Event(e))
+            // Every mate on the session hears it: each one's watchers
+            // decide whether it matters to them.
+            for i in 0..self.peers.len() {
+                let p = &self.peers[i];
+                if p.session == s && p.client.phase != Phase::Crashed {
+                    self.peers[i]
+                        .get_mut()
+                        .inbox
+                        .push_back(Message::Event(e.clone()));
                 }
-                _ => {}
             }
         }
     }

@@ -119,6 +119,12 @@ pub fn plan(a: &RealArgs) -> Result<RealConfig, String> {
             sc.recipe().name()
         ));
     }
+    if sc.check.shared_session {
+        return Err(format!(
+            "{}: shared_session = true: expected false: locksmith real gives every client its own session (the setting is the checker's)",
+            a.scenario.display()
+        ));
+    }
     check_server(&a.zk)?;
     root::check_base(&a.root)?;
     let sim = SimConfig::of(&sc);

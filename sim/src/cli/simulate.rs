@@ -102,6 +102,15 @@ pub fn load(
             }
         }
     }
+    // The simulator gives each client a session of its own: a scenario of
+    // mutexes sharing one would run as something else.
+    if sc.check.shared_session {
+        return Err(format!(
+            "{}: shared_session = true: expected false in a simulation: the simulator gives every client its own session (the setting is the checker's: locksmith check {})",
+            path.display(),
+            path.display()
+        ));
+    }
     let mut cfg = SimConfig::of(&sc);
     if let Some(n) = clients {
         cfg.clients = n as usize;

@@ -148,6 +148,9 @@ async fn create_resource(observer: &mut Session, run_root: &str) -> Result<(), S
 /// An error: no violation to confirm, no server, or the run's root could
 /// not be set up.
 pub fn run(cfg: &ConfirmConfig) -> Result<ConfirmReport, String> {
+    if cfg.check.shared_session {
+        return Err("shared_session = true: expected clients with a session each: confirm re-enacts every client on a real session of its own".into());
+    }
     let found = trace::shortest(&cfg.check)?;
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -17,6 +17,9 @@
 //! acquire_timeout_ms = 1000 # Curator recipes: acquire(time, unit) instead of
 //!                          # acquire(); the deadline passes at the checker's choice,
 //!                          # on time in the simulator and `locksmith real`
+//! shared_session = false   # checker, Curator recipes: every client is an
+//!                          # acquiring thread of one process with its own mutex,
+//!                          # all on the process's one session (Curator's own tests)
 //!
 //! [faults]                 # budgets per run for the checker
 //! waiter_expiries = 0
@@ -137,6 +140,10 @@ struct Raw {
     /// Curator's `acquire(time, unit)`, with this timeout.
     #[serde(default)]
     acquire_timeout_ms: Option<u32>,
+    /// Every client is an acquiring thread of one process, all on its one
+    /// session (checker only).
+    #[serde(default)]
+    shared_session: bool,
     #[serde(default)]
     faults: RawFaults,
     #[serde(default)]
@@ -395,6 +402,10 @@ impl Scenario {
             ));
         }
         check.acquire_timeout_ms = raw.acquire_timeout_ms;
+        check.shared_session = raw.shared_session;
+        if let Err(why) = check.validate_shared_session() {
+            return Err(at(&top("shared_session"), why));
+        }
         check.recipe_root = match raw.root.as_deref() {
             None | Some("driver") => false,
             Some("recipe") => true,

@@ -1,0 +1,150 @@
+//! Mutexes on one session (`shared_session = true`): every client is an
+//! acquiring thread of one process, and what happens to the session or
+//! its connection happens to all of them at once.
+
+use locksmith_model::check::system::{Action, Message, System};
+use locksmith_model::check::CheckConfig;
+use locksmith_model::harness::Phase;
+use locksmith_model::recipe::RecipeId;
+use locksmith_model::runtime::Thread;
+use locksmith_model::zk::Service;
+
+fn actions(s: &System<'static>) -> Vec<Action> {
+    let mut out = Vec::new();
+    s.actions(&mut out);
+    out
+}
+
+fn take(s: &mut System<'static>, a: Action) {
+    assert!(actions(s).contains(&a), "{a} is not enabled");
+    s.apply(a, false);
+}
+
+fn shared(faults: impl Fn(&mut CheckConfig)) -> System<'static> {
+    let mut c = CheckConfig::new(RecipeId::Curator, 2, 1);
+    c.shared_session = true;
+    faults(&mut c);
+    System::initial(&c)
+}
+
+/// Runs client `c`'s own steps (its threads, its requests served, its
+/// messages delivered), first enabled first, until `done` says so.
+fn drive(s: &mut System<'static>, c: u8, done: impl Fn(&System<'static>) -> bool) {
+    for _ in 0..200 {
+        if done(s) {
+            return;
+        }
+        let next = actions(s).into_iter().find(|a| {
+            a.client() == Some(c)
+                && matches!(a, Action::Run(..) | Action::Serve(_) | Action::Deliver(_))
+        });
+        match next {
+            Some(a) => {
+                s.apply(a, false);
+            }
+            None => panic!("c{} cannot move and is not there yet", c + 1),
+        }
+    }
+    panic!("c{} took 200 steps without getting there", c + 1);
+}
+
+/// c1 holds; c2 waits in `wait()` with a watch on c1's node.
+fn holder_and_parked_waiter(s: &mut System<'static>) {
+    drive(s, 0, |s| s.peers[0].client.holds());
+    drive(s, 1, |s| s.peers[1].client.is_parked());
+}
+
+#[test]
+fn mates_start_on_one_session_and_each_hears_what_the_server_fires_for_it() {
+    let mut s = shared(|_| {});
+    assert_eq!(s.peers[0].session, s.peers[1].session);
+    assert!(s.one_session());
+    holder_and_parked_waiter(&mut s);
+    let session = s.peers[0].session;
+    assert!(s.server.watches_any(session), "c2's watch is the session's");
+    // c1 releases: its node's deletion fires the session's watch, and the
+    // event reaches both mates; only c2's mutex registered a watcher.
+    let node = s.server.nodes().count();
+    drive(&mut s, 0, |s| s.server.nodes().count() < node);
+    for p in &s.peers {
+        assert!(
+            p.inbox.iter().any(|m| matches!(m, Message::Event(_))),
+            "an event for the session reaches every mate"
+        );
+    }
+}
+
+#[test]
+fn a_connection_drop_and_a_reconnect_are_every_mates() {
+    let mut s = shared(|c| c.faults.disconnects = 1);
+    holder_and_parked_waiter(&mut s);
+    take(&mut s, Action::Disconnect(0));
+    assert!(s.peers.iter().all(|p| p.disconnected));
+    assert!(
+        !s.peers[1].client.notices.is_empty(),
+        "c2's watcher hears Disconnected though the fault struck through c1"
+    );
+    let before = actions(&s);
+    assert!(before.contains(&Action::Reconnect(0)) && before.contains(&Action::Reconnect(1)));
+    take(&mut s, Action::Reconnect(1));
+    assert!(s.peers.iter().all(|p| !p.disconnected));
+    assert!(
+        !actions(&s)
+            .iter()
+            .any(|a| matches!(a, Action::Reconnect(_))),
+        "one connection, back once"
+    );
+}
+
+#[test]
+fn giving_up_the_session_moves_every_mate_to_one_new_session() {
+    let mut s = shared(|c| c.faults.waiter_client_expiries = 1);
+    holder_and_parked_waiter(&mut s);
+    let old = s.peers[0].session;
+    // The fault strikes the parked waiter, c2; the process is one.
+    take(&mut s, Action::ClientExpire(1));
+    assert!(s.peers.iter().all(|p| p.stranded && p.disconnected));
+    take(&mut s, Action::GiveUp(0));
+    let new = s.peers[0].session;
+    assert_ne!(new, old);
+    for p in &s.peers {
+        assert_eq!(p.session, new, "every mate is on the new session");
+        assert_eq!(p.abandoned, vec![old]);
+        assert!(!p.stranded);
+    }
+    assert!(!actions(&s).contains(&Action::GiveUp(1)), "given up once");
+    // The holder still believes: nothing tells its sleeping thread.
+    assert!(s.peers[0].client.holds());
+    // The server ends the old session once, for both; both old nodes go.
+    assert!(s.server.is_alive(old));
+    take(&mut s, Action::ExpireOld(1));
+    assert!(!s.server.is_alive(old));
+    assert!(s.peers.iter().all(|p| p.abandoned.is_empty()));
+    assert!(!actions(&s)
+        .iter()
+        .any(|a| matches!(a, Action::ExpireOld(_))));
+    assert_eq!(
+        s.server.nodes().filter(|(_, n)| n.is_ephemeral()).count(),
+        0,
+        "the old session's nodes were both mates'"
+    );
+}
+
+#[test]
+fn a_crash_ends_every_thread_of_the_process() {
+    let mut s = shared(|c| c.faults.crashes = 1);
+    take(&mut s, Action::Run(1, Thread::Main));
+    take(&mut s, Action::Crash(0));
+    assert!(s.peers.iter().all(|p| p.client.phase == Phase::Crashed));
+    assert!(!actions(&s).iter().any(|a| matches!(a, Action::Crash(_))));
+}
+
+#[test]
+fn only_a_library_that_keeps_its_session_for_the_process_shares_one() {
+    let mut c = CheckConfig::new(RecipeId::Predecessor, 2, 1);
+    c.shared_session = true;
+    let e = c.validate().expect_err("predecessor on a shared session");
+    assert!(e.contains("expected a Curator recipe"), "{e}");
+    c.recipe = RecipeId::Curator;
+    assert!(c.validate().is_ok());
+}
