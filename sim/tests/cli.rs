@@ -313,3 +313,40 @@ fn a_server_restart_is_the_checkers_and_the_simulator_refuses_it() {
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("FAULT server stops"), "{out}");
 }
+
+#[test]
+fn mutexes_on_one_session_are_the_checkers_and_every_other_driver_refuses_them() {
+    let file = "scenarios/curator-test-reentrant-2-threads.toml";
+    // Each of these gives every client a session of its own: a run would be
+    // of another situation.
+    for cmd in [
+        &["sim", file][..],
+        &["replay", file, "--seed", "0"],
+        &["real", file, "--zk", "127.0.0.1:1", "--seconds", "1"],
+        &["confirm", file, "--zk", "127.0.0.1:1"],
+    ] {
+        let (code, out, err) = locksmith(cmd);
+        assert_eq!(code, 2, "{cmd:?}: {out}");
+        assert!(
+            err.contains(&format!("{file}: shared_session = true: expected")),
+            "{cmd:?}: {err}"
+        );
+    }
+    let (code, out, _) = locksmith(&["check", file]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("herd                              n/a"),
+        "{out}"
+    );
+    // Only Curator keeps one session for the whole process.
+    let f = scenario_file(
+        "shared-predecessor.toml",
+        "recipe = \"predecessor\"\nclients = 2\nshared_session = true\n",
+    );
+    let (code, _, err) = locksmith(&["check", f.to_str().expect("utf-8 path")]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("shared-predecessor.toml:3:1: shared_session = true with recipe `predecessor`: expected a Curator recipe"),
+        "{err}"
+    );
+}
