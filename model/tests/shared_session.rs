@@ -148,3 +148,50 @@ fn only_a_library_that_keeps_its_session_for_the_process_shares_one() {
     c.recipe = RecipeId::Curator;
     assert!(c.validate().is_ok());
 }
+
+#[test]
+fn learning_of_an_expiry_renews_the_session_for_every_mate() {
+    let mut s = shared(|c| c.faults.expiries = 1);
+    holder_and_parked_waiter(&mut s);
+    let old = s.peers[0].session;
+    take(&mut s, Action::Expire(1));
+    assert!(!s.server.is_alive(old));
+    // The heartbeat that brings the news is the process's: both threads'
+    // watchers hear Expired, and Curator's new handle is both threads'.
+    take(&mut s, Action::NoticeExpiry(0));
+    let new = s.peers[0].session;
+    assert_ne!(new, old);
+    assert!(s.peers.iter().all(|p| p.session == new));
+    assert!(s.server.is_alive(new));
+    assert!(!actions(&s)
+        .iter()
+        .any(|a| matches!(a, Action::NoticeExpiry(_))));
+    assert!(
+        !s.peers[1].client.notices.is_empty(),
+        "c2's watcher hears Expired though c1's heartbeat brought it"
+    );
+}
+
+/// The symmetry reduction renumbers clients; on one session every client
+/// has the same session facts, so it may still merge only states that are
+/// renumberings of each other: every verdict is the same without it.
+#[test]
+fn symmetry_keeps_every_verdict_on_a_shared_session() {
+    use locksmith_model::check::{check, Property};
+    let mut two = CheckConfig::new(RecipeId::Curator, 2, 1);
+    two.shared_session = true;
+    let mut restart = two.clone();
+    restart.faults.server_restarts = 1;
+    let mut three = two.clone();
+    three.clients = 3;
+    for cfg in [two, restart, three] {
+        let mut plain = cfg.clone();
+        plain.symmetry = false;
+        let (a, b) = (check(&cfg), check(&plain));
+        assert!(b.states >= a.states);
+        for p in Property::ALL {
+            assert_eq!(a.of(p), b.of(p), "{p} with {} clients", cfg.clients);
+        }
+        assert_eq!(a.verdict, b.verdict);
+    }
+}
