@@ -195,3 +195,23 @@ fn symmetry_keeps_every_verdict_on_a_shared_session() {
         assert_eq!(a.verdict, b.verdict);
     }
 }
+
+/// The partial-order reduction stands aside on one session: a fault
+/// through one mate strikes the others, so no client's steps are its own.
+#[test]
+fn the_partial_order_reduction_stands_aside_on_a_shared_session() {
+    use locksmith_model::check::check;
+    let mut cfg = CheckConfig::new(RecipeId::Curator, 2, 1);
+    cfg.shared_session = true;
+    cfg.faults.disconnects = 1;
+    let mut reduced = cfg.clone();
+    reduced.por = true;
+    let (a, b) = (check(&cfg), check(&reduced));
+    assert_eq!(a.states, b.states);
+    assert_eq!(a.verdict, b.verdict);
+    // On a session each, the same configuration is reduced.
+    let (mut own, mut own_reduced) = (cfg.clone(), reduced.clone());
+    own.shared_session = false;
+    own_reduced.shared_session = false;
+    assert!(check(&own_reduced).states < check(&own).states);
+}

@@ -30,7 +30,9 @@
 //!   has budget left (a second message arriving would enable it). No
 //!   client is eligible while a server stop has budget left or the server
 //!   is stopped: the stop drops every connection and the start lets every
-//!   client reconnect, each touching `c` without being `c`'s.
+//!   client reconnect, each touching `c` without being `c`'s. Nor while
+//!   the clients are threads of one process on one session
+//!   (`shared_session`): a fault or a reconnect through one touches all.
 //! - **C2, invisibility.** No step of the set changes what a property
 //!   reads: the state properties violated, whether `c` holds, whether `c`
 //!   waits (the herd, deadlock and starvation read who waits).

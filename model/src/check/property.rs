@@ -73,7 +73,7 @@ pub fn not_judged_in(p: Property, cfg: &CheckConfig) -> Option<&'static str> {
         }
         // The herd counts the sessions a release wakes: mutexes of one
         // process on one session are one session.
-        Property::Herd if cfg.shared_session && cfg.clients > 1 => Some(
+        Property::Herd if cfg.shared_session => Some(
             "the herd counts the sessions a release wakes, and every client is on one session (`shared_session = true`)",
         ),
         _ => not_judged(p, cfg.writes),

@@ -296,10 +296,16 @@ impl Agent {
     pub const REAPER: Agent = Agent { client: 0, kind: 5 };
     /// The timers that follow a client-side expiry: the library giving up
     /// on the suspended session, the server ending the session given up
-    /// on, and a timed call's deadline. One agent for the three: with one
-    /// client-side expiry they are never enabled together (giving up ends
-    /// the suspension before an abandoned session exists, and no recipe
-    /// sets a deadline yet), so none of them hides another's fairness.
+    /// on, and a timed call's deadline. One agent for the three (the
+    /// agent's three bits have no kind left). Giving up and the old
+    /// session's end are never enabled together (giving up ends the
+    /// suspension before an abandoned session exists). A deadline can be:
+    /// Curator's `acquire(time, unit)` running while its client is
+    /// stranded or holds a session it gave up on. A cycle in which only
+    /// one of them steps then passes as fair to the other, so a starvation
+    /// found there may be a false one (never a missed violation); no
+    /// scenario of the catalogue combines a timed acquire with a
+    /// client-side expiry.
     const CLOCK: u8 = 4;
     const SERVER: u8 = 6;
     const CONNECTION: u8 = 7;
