@@ -338,6 +338,10 @@ fn mutexes_on_one_session_are_the_checkers_and_every_other_driver_refuses_them()
         out.contains("herd                              n/a"),
         "{out}"
     );
+    assert!(
+        out.contains("every client a thread of one process on one session"),
+        "{out}"
+    );
     // Only Curator keeps one session for the whole process.
     let f = scenario_file(
         "shared-predecessor.toml",

@@ -297,8 +297,13 @@ pub fn to_text(sc: &Scenario, r: &Report) -> String {
         Some(ms) => format!(", acquire({ms} ms)"),
         None => String::new(),
     };
+    let shared = if sc.check.shared_session {
+        ", every client a thread of one process on one session"
+    } else {
+        ""
+    };
     let how = format!(
-        " × {} acquisitions{reentries}{timed}{abstracted}{por}{writes}",
+        " × {} acquisitions{reentries}{timed}{shared}{abstracted}{por}{writes}",
         sc.check.acquisitions
     );
     let mut out = super::title(&sc.name, sc.recipe(), sc.check.clients, &how);
