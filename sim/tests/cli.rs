@@ -315,15 +315,14 @@ fn a_server_restart_is_the_checkers_and_the_simulator_refuses_it() {
 }
 
 #[test]
-fn mutexes_on_one_session_are_the_checkers_and_every_other_driver_refuses_them() {
+fn mutexes_on_one_session_are_the_checkers_and_confirms_and_the_other_drivers_refuse_them() {
     let file = "scenarios/curator-test-reentrant-2-threads.toml";
     // Each of these gives every client a session of its own: a run would be
-    // of another situation.
+    // of another situation. (`confirm` re-enacts them on one real session.)
     for cmd in [
         &["sim", file][..],
         &["replay", file, "--seed", "0"],
         &["real", file, "--zk", "127.0.0.1:1", "--seconds", "1"],
-        &["confirm", file, "--zk", "127.0.0.1:1"],
     ] {
         let (code, out, err) = locksmith(cmd);
         assert_eq!(code, 2, "{cmd:?}: {out}");

@@ -21,7 +21,6 @@ use std::time::Instant;
 fn violated_checker_scenarios() -> Vec<Scenario> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
     let mut out = Vec::new();
-    let mut shared = 0;
     // ZooKeeper's: confirm does not re-enact Redis traces yet.
     for path in all_in(&dir)
         .expect("scenarios/")
@@ -34,16 +33,9 @@ fn violated_checker_scenarios() -> Vec<Scenario> {
             .as_ref()
             .is_some_and(|e| e.verdict == Verdict::Violated)
         {
-            // Mutexes on one session: confirm gives every client a real
-            // session of its own (`locksmith confirm` refuses them).
-            if sc.check.shared_session {
-                shared += 1;
-            } else {
-                out.push(sc);
-            }
+            out.push(sc);
         }
     }
-    eprintln!("{shared} violated scenario(s) on a shared session left out: confirm gives every client a session of its own");
     out
 }
 

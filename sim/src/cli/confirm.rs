@@ -84,11 +84,6 @@ pub fn plan(a: &ConfirmArgs) -> Result<Plan, String> {
                     "{path}: a simulation scenario ([sim.expect], no [expect]): confirm re-enacts the checker's trace; give it a checker scenario (one with [expect])"
                 ));
             }
-            if sc.check.shared_session {
-                return Err(format!(
-                    "{path}: shared_session = true: expected a scenario whose clients each have a session of their own: confirm re-enacts every client on a real session of its own"
-                ));
-            }
             super::real::check_server(zk)?;
             root::check_base(&a.root)?;
             sc.check.jobs = super::cores();

@@ -81,6 +81,10 @@ pub struct Stage {
     pub last: Transaction,
     /// Steps taken so far (a starvation cycle is taken more than once).
     pub taken: usize,
+    /// Every client is a thread of one process on one session
+    /// (`shared_session`): client 0's real session and proxy are every
+    /// client's, and each other client's own stay idle.
+    pub shared: bool,
 }
 
 fn diverged(step: usize, expected: impl Into<String>, actual: impl Into<String>) -> Stop {
@@ -161,6 +165,43 @@ fn writes(a: Action) -> bool {
 }
 
 impl Stage {
+    /// The client whose real session and connection client `c` uses.
+    fn host(&self, c: usize) -> usize {
+        if self.shared {
+            0
+        } else {
+            c
+        }
+    }
+
+    /// The clients on client `c`'s session: every client when they share
+    /// one, else `c` alone.
+    fn mates(&self, c: usize) -> std::ops::Range<usize> {
+        if self.shared {
+            0..self.peers.len()
+        } else {
+            c..c + 1
+        }
+    }
+
+    /// Each client's session ids as the tree names owners (its host's).
+    pub fn owner_ids(&self) -> Vec<Vec<i64>> {
+        (0..self.peers.len())
+            .map(|c| self.peers[self.host(c)].sessions())
+            .collect()
+    }
+
+    /// A step `confirm` does not force on one shared session yet.
+    fn not_shared(&self, n: usize, what: &str) -> Result<(), Stop> {
+        if self.shared {
+            return Err(Stop::Unforced {
+                step: n,
+                why: format!("{what} on a session the clients share (shared_session)"),
+            });
+        }
+        Ok(())
+    }
+
     /// Takes action `actions[i]` on both sides (the trace's step `n`,
     /// 1-based, counting a repeated cycle on), then checks they agree.
     pub async fn step(&mut self, actions: &[Action], i: usize) -> Result<(), Stop> {
@@ -236,11 +277,14 @@ impl Stage {
                 "acquire(time, unit)'s deadline passes (in the client)".into()
             }
             Action::Crash(c) => {
-                let p = &mut self.peers[c as usize];
-                p.client.crash();
-                p.inbox.clear();
-                p.withheld = None;
-                p.leave();
+                for m in self.mates(c as usize) {
+                    let p = &mut self.peers[m];
+                    p.client.crash();
+                    p.inbox.clear();
+                    p.withheld = None;
+                }
+                let h = self.host(c as usize);
+                self.peers[h].leave();
                 "the process stops: its connection closes, its session lives on the server".into()
             }
         };
@@ -310,6 +354,7 @@ impl Stage {
         let op = req.op.clone();
         let attached = matches!(p.line, Line::Attached(_));
         let (text, reply) = if attached && lost && op != Op::CloseSession {
+            self.not_shared(n, "a reply withheld for a connection loss")?;
             (self.serve_withheld(n, c, &op, &model_inbox).await?, None)
         } else {
             self.serve_now(n, c, &req, &model_inbox).await?
@@ -331,6 +376,9 @@ impl Stage {
         req: &Request,
         model_inbox: &std::collections::VecDeque<Message>,
     ) -> Result<(String, Option<Reply>), Stop> {
+        if self.shared {
+            return self.serve_shared(n, c, req, model_inbox).await;
+        }
         let p = &mut self.peers[c];
         let op = &req.op;
         let crashed = p.client.phase == Phase::Crashed;
@@ -415,6 +463,56 @@ impl Stage {
         Ok((text, Some(reply)))
     }
 
+    /// [`Self::serve_now`] on the session every client shares: the request
+    /// goes out on client 0's connection, the reply is client `c`'s, and
+    /// the events the session hears reach every mate not crashed.
+    async fn serve_shared(
+        &mut self,
+        n: usize,
+        c: usize,
+        req: &Request,
+        model_inbox: &std::collections::VecDeque<Message>,
+    ) -> Result<(String, Option<Reply>), Stop> {
+        let op = &req.op;
+        if *op == Op::CloseSession {
+            self.not_shared(n, "closing the session")?;
+        }
+        let Line::Attached(s) = &mut self.peers[0].line else {
+            self.not_shared(n, "a request with the process gone")?;
+            return Err(Stop::Failed("no session".into()));
+        };
+        let session = s.id().unwrap_or(0);
+        let out = s.call_raw(op).await;
+        if !out.answered {
+            return Err(diverged(
+                n,
+                format!(
+                    "the server answers {op}: {}",
+                    model_inbox.back().map_or("—".into(), describe_message)
+                ),
+                format!("no answer ({:?})", out.reply.err()),
+            ));
+        }
+        let reply = as_read(out.reply, &self.peers[c].client, session);
+        let (before, after) = (node_events(out.before), node_events(out.after));
+        let shown = match &reply {
+            Ok(r) => format!("{op} → {r} (on the session every client shares)"),
+            Err(e) => format!("{op} → {e} (on the session every client shares)"),
+        };
+        for m in 0..self.peers.len() {
+            let p = &mut self.peers[m];
+            if p.client.phase == Phase::Crashed {
+                continue;
+            }
+            p.inbox.extend(before.iter().cloned().map(Message::Event));
+            if m == c {
+                p.inbox.push_back(Message::Reply(req.thread, reply.clone()));
+            }
+            p.inbox.extend(after.iter().cloned().map(Message::Event));
+        }
+        Ok((shown, Some(reply)))
+    }
+
     /// Sends `op` through the proxy, which lets the request reach the
     /// server and withholds its reply: the trace loses it to a connection
     /// loss before delivering it.
@@ -479,6 +577,17 @@ impl Stage {
     /// clients other than `actor` that were notified.
     async fn settle(&mut self, actor: Option<usize>) -> Result<Vec<usize>, Stop> {
         let mut woken = Vec::new();
+        if self.shared {
+            // One session: what it hears, every mate not crashed hears; no
+            // other session is woken (the herd is n/a on one session).
+            let heard = node_events(self.peers[0].barrier().await.map_err(Stop::Failed)?);
+            for p in self.peers.iter_mut() {
+                if p.client.phase != Phase::Crashed {
+                    p.inbox.extend(heard.iter().cloned().map(Message::Event));
+                }
+            }
+            return Ok(woken);
+        }
         for (d, p) in self.peers.iter_mut().enumerate() {
             let heard = node_events(p.barrier().await.map_err(Stop::Failed)?);
             if heard.is_empty() {
@@ -558,6 +667,7 @@ impl Stage {
     }
 
     async fn notice_expiry(&mut self, n: usize, c: usize) -> Result<String, Stop> {
+        self.not_shared(n, "learning of an expiry")?;
         let p = &mut self.peers[c];
         if !p.ended_on_server().await.map_err(Stop::Failed)? {
             return Err(diverged(
@@ -610,7 +720,8 @@ impl Stage {
     /// The server ends client `c`'s session (expiry, or the time-out of a
     /// session nothing keeps alive).
     async fn end(&mut self, c: usize) -> Result<String, Stop> {
-        let p = &mut self.peers[c];
+        let h = self.host(c);
+        let p = &mut self.peers[h];
         let was = match p.line {
             Line::Attached(_) => "its client detached, ",
             _ => "",
@@ -623,6 +734,7 @@ impl Stage {
     }
 
     async fn lose_connection(&mut self, n: usize, c: usize) -> Result<String, Stop> {
+        self.not_shared(n, "a connection loss with a request in flight")?;
         let p = &mut self.peers[c];
         let text = if p.withheld.is_some() {
             p.proxy.cut();
@@ -664,11 +776,14 @@ impl Stage {
     }
 
     async fn disconnect(&mut self, c: usize) -> Result<String, Stop> {
-        let p = &mut self.peers[c];
-        p.proxy.cut();
-        p.client.on_connection_loss();
-        p.disconnected = true;
-        self.noticed_down(c).await?;
+        let h = self.host(c);
+        self.peers[h].proxy.cut();
+        for m in self.mates(c) {
+            let p = &mut self.peers[m];
+            p.client.on_connection_loss();
+            p.disconnected = true;
+        }
+        self.noticed_down(h).await?;
         Ok("the proxy drops the connection (nothing in flight)".into())
     }
 
@@ -690,17 +805,21 @@ impl Stage {
     /// with a connection loss. Returns the requests never sent and the
     /// replies lost.
     async fn cut_line(&mut self, c: usize) -> Result<(usize, usize), Stop> {
-        let p = &mut self.peers[c];
-        p.proxy.cut();
-        let unsent = p.outbox.len();
-        p.outbox.clear();
-        let before = p.inbox.len();
-        p.inbox.retain(|m| !matches!(m, Message::Reply(..)));
-        p.withheld = None;
-        let lost = before - p.inbox.len();
-        p.client.on_connection_loss();
-        p.disconnected = true;
-        self.noticed_down(c).await?;
+        let h = self.host(c);
+        self.peers[h].proxy.cut();
+        let (mut unsent, mut lost) = (0, 0);
+        for m in self.mates(c) {
+            let p = &mut self.peers[m];
+            unsent += p.outbox.len();
+            p.outbox.clear();
+            let before = p.inbox.len();
+            p.inbox.retain(|m| !matches!(m, Message::Reply(..)));
+            p.withheld = None;
+            lost += before - p.inbox.len();
+            p.client.on_connection_loss();
+            p.disconnected = true;
+        }
+        self.noticed_down(h).await?;
         Ok((unsent, lost))
     }
 
@@ -734,11 +853,14 @@ impl Stage {
     /// The new handle is connected at once; the model's reconnect step
     /// (RECONNECTED) follows, and nothing moves on the session until then.
     async fn give_up(&mut self, c: usize) -> Result<String, Stop> {
-        let p = &mut self.peers[c];
-        let (old, new) = p.give_up().await.map_err(Stop::Failed)?;
-        p.client.give_up_session();
-        p.outbox.clear();
-        p.inbox.clear();
+        let h = self.host(c);
+        let (old, new) = self.peers[h].give_up().await.map_err(Stop::Failed)?;
+        for m in self.mates(c) {
+            let p = &mut self.peers[m];
+            p.client.give_up_session();
+            p.outbox.clear();
+            p.inbox.clear();
+        }
         Ok(format!(
             "the library lets go of session {old:#x} without closing it (the server keeps it) and a new handle connects on session {new:#x}"
         ))
@@ -747,7 +869,8 @@ impl Stage {
     /// The server ends the oldest session client `c` gave up on: forced as
     /// an expiry is, by attaching to it and closing it.
     async fn expire_old(&mut self, c: usize) -> Result<String, Stop> {
-        let Some(old) = self.peers[c].end_abandoned().await.map_err(Stop::Failed)? else {
+        let h = self.host(c);
+        let Some(old) = self.peers[h].end_abandoned().await.map_err(Stop::Failed)? else {
             return Ok("no session given up on is left".into());
         };
         self.settle(None).await?;
@@ -771,7 +894,8 @@ impl Stage {
     }
 
     async fn reconnect(&mut self, c: usize) -> Result<String, Stop> {
-        let p = &mut self.peers[c];
+        let h = self.host(c);
+        let p = &mut self.peers[h];
         p.proxy.open();
         if let Line::Attached(s) = &p.line {
             if !s.until_connected(true, PATIENCE).await {
@@ -781,8 +905,15 @@ impl Stage {
                 )));
             }
         }
-        p.client.on_reconnect();
-        p.disconnected = false;
+        // The mates the model let back on the connection (all of them on a
+        // shared session, but a closed library's).
+        for m in self.mates(c) {
+            if self.peers[m].disconnected && !self.model.peers[m].disconnected {
+                let p = &mut self.peers[m];
+                p.client.on_reconnect();
+                p.disconnected = false;
+            }
+        }
         self.settle(Some(c)).await?;
         Ok("the proxy lets the library reconnect; it re-registers its watches".into())
     }
@@ -824,7 +955,7 @@ impl Stage {
             }
         }
         if writes(a) {
-            let ids: Vec<Vec<i64>> = self.peers.iter().map(|p| p.sessions()).collect();
+            let ids = self.owner_ids();
             let real = real_tree(&mut self.observer, &self.root, &ids)
                 .await
                 .map_err(Stop::Failed)?;

@@ -163,7 +163,7 @@ async fn deadlocked(stage: &mut Stage) -> Result<String, Stop> {
             });
         }
     }
-    let ids: Vec<Vec<i64>> = stage.peers.iter().map(|p| p.sessions()).collect();
+    let ids = stage.owner_ids();
     let before = real_tree(&mut stage.observer, &stage.root, &ids)
         .await
         .map_err(Stop::Failed)?;
@@ -239,7 +239,7 @@ fn status(s: &Status) -> String {
 /// on the real tree and the real clients.
 async fn orphaned(stage: &mut Stage) -> Result<String, Stop> {
     let n = stage.taken;
-    let ids: Vec<Vec<i64>> = stage.peers.iter().map(|p| p.sessions()).collect();
+    let ids = stage.owner_ids();
     let tree = real_tree(&mut stage.observer, &stage.root, &ids)
         .await
         .map_err(Stop::Failed)?;

@@ -148,9 +148,6 @@ async fn create_resource(observer: &mut Session, run_root: &str) -> Result<(), S
 /// An error: no violation to confirm, no server, or the run's root could
 /// not be set up.
 pub fn run(cfg: &ConfirmConfig) -> Result<ConfirmReport, String> {
-    if cfg.check.shared_session {
-        return Err("shared_session = true: expected clients with a session each: confirm re-enacts every client on a real session of its own".into());
-    }
     let found = trace::shortest(&cfg.check)?;
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -220,6 +217,7 @@ async fn run_async(
         records: Vec::new(),
         last: Transaction::default(),
         taken: 0,
+        shared: cfg.check.shared_session,
     };
     let result = match opened {
         Ok(()) => enact_all(&mut stage, &found, cfg).await,
@@ -393,7 +391,7 @@ struct Snapshot {
 }
 
 async fn snapshot(stage: &mut Stage, abstracted: bool) -> Result<Snapshot, Stop> {
-    let ids: Vec<Vec<i64>> = stage.peers.iter().map(|p| p.sessions()).collect();
+    let ids = stage.owner_ids();
     let tree = tree::real_tree(&mut stage.observer, &stage.root, &ids)
         .await
         .map_err(Stop::Failed)?;
