@@ -239,6 +239,14 @@ fn status(s: &Status) -> String {
 /// on the real tree and the real clients.
 async fn orphaned(stage: &mut Stage) -> Result<String, Stop> {
     let n = stage.taken;
+    // Threads on one session own its nodes together; the real side below
+    // asks one owner only.
+    if stage.shared {
+        return Err(Stop::Unforced {
+            step: n,
+            why: "an orphaned node judged on a session the clients share (shared_session)".into(),
+        });
+    }
     let ids = stage.owner_ids();
     let tree = real_tree(&mut stage.observer, &stage.root, &ids)
         .await
