@@ -9,16 +9,9 @@ use locksmith_model::recipe::RecipeId;
 use locksmith_model::runtime::Thread;
 use locksmith_model::zk::Service;
 
-fn actions(s: &System<'static>) -> Vec<Action> {
-    let mut out = Vec::new();
-    s.actions(&mut out);
-    out
-}
+mod steps;
 
-fn take(s: &mut System<'static>, a: Action) {
-    assert!(actions(s).contains(&a), "{a} is not enabled");
-    s.apply(a, false);
-}
+use steps::{actions, take};
 
 fn shared(faults: impl Fn(&mut CheckConfig)) -> System<'static> {
     let mut c = CheckConfig::new(RecipeId::Curator, 2, 1);

@@ -95,6 +95,24 @@ fn diverged(step: usize, expected: impl Into<String>, actual: impl Into<String>)
     }
 }
 
+/// Step `n` diverged: the server did not answer `op`, which the model
+/// answered with the last message it queued.
+fn unanswered(
+    n: usize,
+    op: &Op,
+    model_inbox: &std::collections::VecDeque<Message>,
+    err: Option<impl std::fmt::Debug>,
+) -> Stop {
+    diverged(
+        n,
+        format!(
+            "the server answers {op}: {}",
+            model_inbox.back().map_or("—".into(), describe_message)
+        ),
+        format!("no answer ({err:?})"),
+    )
+}
+
 pub fn describe_message(m: &Message) -> String {
     match m {
         Message::Reply(t, Ok(r)) => format!("reply to {t}: {r}"),
@@ -392,14 +410,7 @@ impl Stage {
                 let session = s.id().unwrap_or(0);
                 let out = s.call_raw(op).await;
                 if !out.answered {
-                    return Err(diverged(
-                        n,
-                        format!(
-                            "the server answers {op}: {}",
-                            model_inbox.back().map_or("—".into(), describe_message)
-                        ),
-                        format!("no answer ({:?})", out.reply.err()),
-                    ));
+                    return Err(unanswered(n, op, model_inbox, out.reply.err()));
                 }
                 let CallOutcome {
                     before,
@@ -484,14 +495,7 @@ impl Stage {
         let session = s.id().unwrap_or(0);
         let out = s.call_raw(op).await;
         if !out.answered {
-            return Err(diverged(
-                n,
-                format!(
-                    "the server answers {op}: {}",
-                    model_inbox.back().map_or("—".into(), describe_message)
-                ),
-                format!("no answer ({:?})", out.reply.err()),
-            ));
+            return Err(unanswered(n, op, model_inbox, out.reply.err()));
         }
         let reply = as_read(out.reply, &self.peers[c].client, session);
         let (before, after) = (node_events(out.before), node_events(out.after));
