@@ -489,3 +489,45 @@ fn a_token_from_incr_after_the_lock_fences_a_late_write_but_not_a_pause_before_t
         );
     }
 }
+
+/// Weak fairness (the starvation analysis) owes a step to each client's
+/// process and to the server's serving of each client, and nothing to a
+/// fault: the agents the Redis space names for its actions.
+#[test]
+fn fairness_owes_each_clients_process_and_its_serving_and_nothing_to_a_fault() {
+    use locksmith_model::check::space::{Space, NO_AGENT};
+    let space = RedisSpace::new(RedisRecipe::SetPxDel);
+    let agent = |a: Action| space.agent(a);
+    assert_eq!(
+        agent(Action::Step(0)),
+        agent(Action::Think(0)),
+        "one process"
+    );
+    let owed = [
+        agent(Action::Step(0)),
+        agent(Action::Serve(0)),
+        agent(Action::Step(1)),
+        agent(Action::Serve(1)),
+    ];
+    for (i, a) in owed.iter().enumerate() {
+        assert_ne!(*a, NO_AGENT);
+        for b in &owed[i + 1..] {
+            assert_ne!(
+                a, b,
+                "each client's process and serving are agents of their own"
+            );
+        }
+    }
+    for fault in [
+        Action::Pause(0),
+        Action::Crash(1),
+        Action::ClockAhead(0),
+        Action::ClockBack(1),
+        Action::ServerClockAhead,
+        Action::ServerClockBack,
+        Action::Restart,
+        Action::Failover,
+    ] {
+        assert_eq!(agent(fault), NO_AGENT, "{fault:?} is owed to no one");
+    }
+}
