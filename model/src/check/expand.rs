@@ -2,8 +2,9 @@
 //!
 //! Expansion is the costly part of a search (a successor is made, judged
 //! and fingerprinted for every transition) and needs nothing but the
-//! parents and the visited set of earlier levels, which no one changes
-//! meanwhile, so worker threads do it ([`pipeline`](super::pipeline)). The
+//! parents and the visited set, which only grows meanwhile (and what it
+//! holds decides the work, not the result), so worker threads do it
+//! ([`pipeline`](super::pipeline)). The
 //! records come back in (parent, action) order, and the explorer numbers
 //! new states as it merges them in that order.
 
@@ -77,8 +78,8 @@ pub struct Batch<S> {
 /// Expands `states` (successors only if `expand`; states at the depth
 /// bound are judged but not expanded).
 /// `known` gives the id of a state found before (by an earlier level, or an
-/// earlier batch when there is one thread); `earlier` says whether an
-/// earlier level found it (at most as deep as the states expanded: an edge
+/// earlier batch of this one); `earlier` says whether it was found before
+/// the level began (at most as deep as the states expanded: an edge
 /// to one may close a cycle, which the partial-order reduction's proviso
 /// must see).
 pub fn expand<X: Space>(

@@ -178,6 +178,7 @@ pub fn explore_space<X: Space>(
     let mut level = vec![init];
     // The id of the level's first state.
     let mut first = 0usize;
+    let mut before = 1usize;
     while !level.is_empty() {
         // A state at the depth bound is judged, not expanded, and the
         // search goes on judging the rest of the last level; the other
@@ -185,19 +186,30 @@ pub fn explore_space<X: Space>(
         let expand = search.depth < limits.max_depth;
         let level_end = first + level.len();
         let mut next = Vec::new();
+        // Room in the visited set for as many new states as this level's
+        // growth predicts (what does not fit, the merger keeps apart).
+        let growth = level.len() as f64 / before as f64;
+        let expected = (level.len() as f64 * growth * 1.25) as usize;
+        before = level.len();
+        visited.reserve(expected);
         search.visited_bytes = visited.bytes();
+        let known = pipeline::Known {
+            visited: &visited,
+            before: level_end,
+        };
         let mut merger = LevelMerger {
             search: &mut search,
+            visited: &visited,
             next: &mut next,
             progress: &mut *progress,
             start,
             first,
             level_end,
         };
-        let went_on = pipeline::run_level(space, &visited, level, expand, &mut merger);
-        // This level's discoveries join the visited set the next level's
-        // workers read.
-        visited.absorb(std::mem::take(&mut search.fresh));
+        let went_on = pipeline::run_level(space, known, level, expand, &mut merger);
+        // What this level found that the visited set had no room for joins
+        // it now, for the next level's workers to read.
+        visited.absorb(&std::mem::take(&mut search.overflow));
         search.growth.end_level(search.depth + 1, !went_on);
         if !went_on {
             break;
@@ -218,6 +230,9 @@ pub fn explore_space<X: Space>(
 /// progress after each; stops at a bound, an interrupt or the time limit.
 struct LevelMerger<'a, 'c, X: Space> {
     search: &'a mut Search<'c, X>,
+    /// The visited set, which this level's new states join as they are
+    /// numbered.
+    visited: &'a Visited,
     next: &'a mut Vec<X::State>,
     progress: &'a mut dyn FnMut(Progress) -> ControlFlow<()>,
     start: Instant,
@@ -230,7 +245,7 @@ impl<X: Space> pipeline::Merge<X::State> for LevelMerger<'_, '_, X> {
     fn merge(&mut self, at: usize, batch: expand::Batch<X::State>) -> bool {
         let (from, level_end) = (self.first + at, self.level_end);
         let search = &mut *self.search;
-        let went_on = search.merge(batch, from, level_end, self.next);
+        let went_on = search.merge(batch, (from, level_end), self.visited, self.next);
         let merged_to = (from + pipeline::BATCH).min(level_end);
         let asked = (self.progress)(Progress {
             states: search.parents.len(),
@@ -251,7 +266,7 @@ impl<X: Space> pipeline::Merge<X::State> for LevelMerger<'_, '_, X> {
     }
 
     fn found(&self, fingerprint: u64) -> Option<u32> {
-        self.search.fresh.get(fingerprint)
+        self.search.overflow.get(fingerprint)
     }
 }
 
@@ -260,10 +275,10 @@ impl<X: Space> pipeline::Merge<X::State> for LevelMerger<'_, '_, X> {
 struct Search<'c, X: Space> {
     space: &'c X,
     limits: Limits,
-    /// The states this level discovered (the visited set of earlier levels
-    /// is the workers', read-only during a level).
-    fresh: Visited,
-    /// Bytes of the visited set of earlier levels.
+    /// The states this level discovered that the visited set had no room
+    /// for (it grows between levels only: workers read it).
+    overflow: Visited,
+    /// Bytes of the visited set.
     visited_bytes: usize,
     /// Per state: its parent and the ordinal of the action that reached it.
     parents: Parents,
@@ -291,7 +306,7 @@ impl<'c, X: Space> Search<'c, X> {
         let init = space.initial();
         let canon = space.canonical(&init);
         let mut visited = Visited::default();
-        visited.insert(canon.fingerprint, 0);
+        visited.insert_growing(canon.fingerprint, 0);
         let mut found = BTreeMap::new();
         for &p in space.state_properties() {
             if space.violated_in(p, &init) {
@@ -307,7 +322,7 @@ impl<'c, X: Space> Search<'c, X> {
         let search = Search {
             space,
             limits,
-            fresh: Visited::default(),
+            overflow: Visited::default(),
             visited_bytes: visited.bytes(),
             parents: {
                 let mut p = Parents::default();
@@ -343,10 +358,15 @@ impl<'c, X: Space> Search<'c, X> {
     fn merge(
         &mut self,
         batch: expand::Batch<X::State>,
-        from: usize,
-        level_end: usize,
+        (from, level_end): (usize, usize),
+        visited: &Visited,
         next: &mut Vec<X::State>,
     ) -> bool {
+        // The successors no worker found are looked up here and most are
+        // then numbered: their buckets are loaded together, not one by one.
+        for s in batch.successors.iter().filter(|s| s.known.is_none()) {
+            visited.prefetch(s.fingerprint);
+        }
         let mut successors = batch.successors.into_iter();
         for (i, parent) in batch.parents.into_iter().enumerate() {
             let id = (from + i) as u32;
@@ -383,7 +403,8 @@ impl<'c, X: Space> Search<'c, X> {
             }
             for (k, succ) in successors.by_ref().take(parent.count).enumerate() {
                 let at = (id, k as u16);
-                self.step(at, edges, succ, level_end - from - i - 1, next);
+                let rest = level_end - from - i - 1;
+                self.step(at, edges, succ, (visited, rest), next);
             }
             if let Some(g) = self.graph.as_mut() {
                 g.end_node();
@@ -395,6 +416,13 @@ impl<'c, X: Space> Search<'c, X> {
         true
     }
 
+    /// The id of a state numbered already, if it was.
+    fn found(&self, visited: &Visited, fingerprint: u64) -> Option<u32> {
+        visited
+            .get(fingerprint)
+            .or_else(|| self.overflow.get(fingerprint))
+    }
+
     /// Takes in transition `k` of state `id`, keeping its edge if `edge`;
     /// `rest` states of the level are still to be merged after `id`.
     fn step(
@@ -402,7 +430,7 @@ impl<'c, X: Space> Search<'c, X> {
         (id, k): (u32, u16),
         edge: bool,
         succ: expand::Successor<X::State>,
-        rest: usize,
+        (visited, rest): (&Visited, usize),
         next: &mut Vec<X::State>,
     ) {
         let expand::Successor {
@@ -427,11 +455,11 @@ impl<'c, X: Space> Search<'c, X> {
             t.ordinals.push(k);
             self.found.insert(Property::Herd, t);
         }
-        let target = match known.or_else(|| self.fresh.get(fingerprint)) {
+        let target = match known.or_else(|| self.found(visited, fingerprint)) {
             Some(t) => t,
             None => {
                 let fresh = fresh.expect("a successor no batch knew comes with its state");
-                self.discover((id, k), (fingerprint, order), fresh, rest, next)
+                self.discover((id, k), (fingerprint, order), fresh, (visited, rest), next)
             }
         };
         if let Some(g) = self.graph.as_mut().filter(|_| edge) {
@@ -448,11 +476,13 @@ impl<'c, X: Space> Search<'c, X> {
         (parent, k): (u32, u16),
         (fingerprint, order): (u64, Renumbering),
         (state, violated): (X::State, u8),
-        rest: usize,
+        (visited, rest): (&Visited, usize),
         next: &mut Vec<X::State>,
     ) -> u32 {
         let t = self.parents.len() as u32;
-        self.fresh.insert(fingerprint, t);
+        if !visited.insert(fingerprint, t) {
+            self.overflow.insert_growing(fingerprint, t);
+        }
         self.parents.push((parent, k));
         self.acquired |= self.space.holders(&state);
         self.growth.saw(self.space.growth_marks(&state));
@@ -482,7 +512,7 @@ impl<'c, X: Space> Search<'c, X> {
     fn table_bytes(&self, queued: usize) -> usize {
         let g = self.graph.as_ref().map_or(0, Graph::bytes);
         self.visited_bytes
-            + self.fresh.bytes()
+            + self.overflow.bytes()
             + self.parents.bytes()
             + self.orders.bytes()
             + queued * self.state_bytes

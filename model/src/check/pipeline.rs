@@ -5,9 +5,9 @@
 //! finished ones in batch order: expansion (cloning, stepping and
 //! fingerprinting every successor) is the costly part and runs on every
 //! core, and merging (numbering new states, keeping edges and traces) never
-//! waits for a whole level. Workers read only the visited set of earlier
-//! levels, which nobody changes during a level; the merger keeps this
-//! level's discoveries apart (see [`Search`](super::explore)). Batches are
+//! waits for a whole level. Workers read the visited set, to which the
+//! merger adds this level's states as it numbers them ([`Visited`]).
+//! Batches are
 //! merged in order whatever thread expanded them, so ids, traces, counts
 //! and bounds are the same for any number of jobs.
 
@@ -31,8 +31,30 @@ pub trait Merge<S> {
     /// Takes in the batch whose first state is the level's `at`-th; `false`
     /// stops the run.
     fn merge(&mut self, at: usize, batch: Batch<S>) -> bool;
-    /// The id of a state this level found already, if it did.
+    /// The id of a state this level numbered but the visited set had no
+    /// room for, if it did.
     fn found(&self, fingerprint: u64) -> Option<u32>;
+}
+
+/// What a level's expansion reads: the visited set (the states found
+/// before the level began, and those the merger numbers meanwhile) and how
+/// many states were found before the level began (the level's own
+/// included: each level's states are found while the one before it is
+/// merged).
+#[derive(Clone, Copy)]
+pub struct Known<'a> {
+    pub visited: &'a Visited,
+    pub before: usize,
+}
+
+impl Known<'_> {
+    /// Whether the state was found before the level began: it is at most
+    /// as deep as the states expanded.
+    fn earlier(&self, fingerprint: u64) -> bool {
+        self.visited
+            .get(fingerprint)
+            .is_some_and(|id| (id as usize) < self.before)
+    }
 }
 
 /// Expands `level` (successors only if `expand`) and hands every batch to
@@ -40,7 +62,7 @@ pub trait Merge<S> {
 /// batch was merged.
 pub fn run_level<X: Space>(
     space: &X,
-    visited: &Visited,
+    known: Known,
     level: Vec<X::State>,
     expand: bool,
     merger: &mut dyn Merge<X::State>,
@@ -62,9 +84,9 @@ pub fn run_level<X: Space>(
         // One thread: this level's earlier batches are merged before the
         // next is expanded, so expansion can know their states too.
         for (i, states) in batches.into_iter().enumerate() {
-            let known = |f| visited.get(f).or_else(|| merger.found(f));
-            let earlier = |f| visited.get(f).is_some();
-            let out = expand::expand(space, &known, &earlier, &states, expand);
+            let id = |f| known.visited.get(f).or_else(|| merger.found(f));
+            let earlier = |f| known.earlier(f);
+            let out = expand::expand(space, &id, &earlier, &states, expand);
             drop(states);
             if !merger.merge(i * BATCH, out) {
                 return false;
@@ -72,7 +94,7 @@ pub fn run_level<X: Space>(
         }
         return true;
     }
-    threaded(space, jobs, visited, batches, expand, merger)
+    threaded(space, jobs, known, batches, expand, merger)
 }
 
 /// `jobs` threads in all: `jobs - 1` workers expand batches ahead, and this
@@ -80,12 +102,12 @@ pub fn run_level<X: Space>(
 /// is not ready, expands a batch itself rather than wait. A worker that has
 /// run `AHEAD` batches per job ahead of the merger sleeps until the merger
 /// catches up (spinning would take a core from the merger, which is the
-/// level's critical path). Every batch is expanded the same way, against
-/// the visited set of earlier levels only, whoever expands it.
+/// level's critical path). Every batch is expanded against the visited set
+/// as it stands.
 fn threaded<X: Space>(
     space: &X,
     jobs: usize,
-    visited: &Visited,
+    known: Known,
     batches: Vec<Vec<X::State>>,
     expand: bool,
     merger: &mut dyn Merge<X::State>,
@@ -102,8 +124,9 @@ fn threaded<X: Space>(
             .lock()
             .map(|mut s| std::mem::take(&mut *s))
             .unwrap_or_default();
-        let earlier = |f| visited.get(f).is_some();
-        expand::expand(space, &|f| visited.get(f), &earlier, &states, expand)
+        let id = |f| known.visited.get(f);
+        let earlier = |f| known.earlier(f);
+        expand::expand(space, &id, &earlier, &states, expand)
     };
     let (tx, rx) = mpsc::channel::<(usize, Batch<X::State>)>();
     std::thread::scope(|scope| {

@@ -3,17 +3,34 @@
 //! The largest table of a run (a bucket per state and then some), so it is
 //! kept lean: an open-addressing table of two plain arrays, fingerprints
 //! and ids, 12 bytes a bucket, probed linearly from the fingerprint's own
-//! bits (fingerprints are uniform already: no hashing again), grown by
-//! doubling at 7/8 full.
+//! bits (fingerprints are uniform already: no hashing again).
+//!
+//! The merging thread numbers a level's new states while workers expand
+//! later batches of it ([`pipeline`](super::pipeline)), and the workers
+//! read this table as the merger adds to it: a successor this level has
+//! numbered already is not built again (most states of these spaces are
+//! reached by several orders of the same steps, all in one level: with
+//! fixed-wait × 5 on two jobs, workers that saw only the earlier levels
+//! built 14.5 million states for the 6.2 million kept). So the buckets are
+//! atomics, and a bucket's id is written before its fingerprint. A worker
+//! may miss a state numbered a moment later; it builds it, and the merger
+//! finds it here and drops the copy: what a worker saw changes the work,
+//! never an id, a count or a trace.
+//! The table cannot grow while it is read: it is grown between levels, for
+//! as many states as the next level is expected to add, and a level that
+//! adds more keeps the rest in a set of the merger's own.
+
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
 /// The bucket of no state. A state whose fingerprint is 0 is stored as 1:
 /// one more way for two states to collide among 2^64.
 const EMPTY: u64 = 0;
 
 pub struct Visited {
-    fingerprints: Vec<u64>,
-    ids: Vec<u32>,
-    len: usize,
+    fingerprints: Box<[AtomicU64]>,
+    /// A bucket's id, written before its fingerprint.
+    ids: Box<[AtomicU32]>,
+    len: AtomicUsize,
 }
 
 impl Default for Visited {
@@ -30,12 +47,17 @@ fn key(fingerprint: u64) -> u64 {
     }
 }
 
+/// Whether `len` states fill `buckets` buckets as far as they may go.
+fn full(len: usize, buckets: usize) -> bool {
+    len * 8 > buckets * 7
+}
+
 impl Visited {
     fn with_buckets(n: usize) -> Visited {
         Visited {
-            fingerprints: vec![EMPTY; n],
-            ids: vec![0; n],
-            len: 0,
+            fingerprints: (0..n).map(|_| AtomicU64::new(EMPTY)).collect(),
+            ids: (0..n).map(|_| AtomicU32::new(0)).collect(),
+            len: AtomicUsize::new(0),
         }
     }
 
@@ -48,54 +70,103 @@ impl Visited {
         let k = key(fingerprint);
         let mut i = k as usize & self.mask();
         loop {
-            match self.fingerprints[i] {
+            match self.fingerprints[i].load(Ordering::Acquire) {
                 EMPTY => return None,
-                f if f == k => return Some(self.ids[i]),
+                f if f == k => return Some(self.ids[i].load(Ordering::Relaxed)),
                 _ => i = (i + 1) & self.mask(),
             }
         }
     }
 
-    /// Records a state not visited before.
-    pub fn insert(&mut self, fingerprint: u64, id: u32) {
-        if (self.len + 1) * 8 > self.fingerprints.len() * 7 {
-            self.grow();
+    /// Starts loading the bucket where `fingerprint` would be, so that a
+    /// lookup soon after does not wait for memory.
+    pub fn prefetch(&self, fingerprint: u64) {
+        let i = key(fingerprint) as usize & self.mask();
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            // SAFETY: SSE is part of every x86_64 target, and a prefetch is
+            // a hint: it reads nothing and cannot fault, whatever the address.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(self.fingerprints[i].as_ptr() as *const i8) };
         }
-        self.place(key(fingerprint), id);
-        self.len += 1;
     }
 
-    fn place(&mut self, k: u64, id: u32) {
+    /// Records a state not visited before; `false` (and nothing recorded)
+    /// if the table is too full to take it until it grows. One thread
+    /// records (the merger); any number read meanwhile.
+    pub fn insert(&self, fingerprint: u64, id: u32) -> bool {
+        // Plain loads and stores, no locked instruction: one of those would
+        // wait for the bucket's line to arrive before the merger goes on.
+        let len = self.len.load(Ordering::Relaxed);
+        if full(len + 1, self.fingerprints.len()) {
+            return false;
+        }
+        let k = key(fingerprint);
         let mut i = k as usize & self.mask();
-        while self.fingerprints[i] != EMPTY {
-            debug_assert_ne!(self.fingerprints[i], k, "visited twice");
-            i = (i + 1) & self.mask();
-        }
-        self.fingerprints[i] = k;
-        self.ids[i] = id;
-    }
-
-    fn grow(&mut self) {
-        let old = std::mem::replace(self, Visited::with_buckets(self.fingerprints.len() * 2));
-        self.len = old.len;
-        for (&k, &id) in old.fingerprints.iter().zip(&old.ids) {
-            if k != EMPTY {
-                self.place(k, id);
-            }
-        }
-    }
-
-    /// Takes in every state `other` holds (none of which this one does).
-    pub fn absorb(&mut self, other: Visited) {
-        for (&k, &id) in other.fingerprints.iter().zip(&other.ids) {
-            if k != EMPTY {
-                if (self.len + 1) * 8 > self.fingerprints.len() * 7 {
-                    self.grow();
+        loop {
+            match self.fingerprints[i].load(Ordering::Relaxed) {
+                EMPTY => break,
+                f => {
+                    debug_assert_ne!(f, k, "visited twice");
+                    i = (i + 1) & self.mask();
                 }
-                self.place(k, id);
-                self.len += 1;
             }
         }
+        // The id first: a reader that sees the fingerprint sees its id.
+        self.ids[i].store(id, Ordering::Relaxed);
+        self.fingerprints[i].store(k, Ordering::Release);
+        self.len.store(len + 1, Ordering::Relaxed);
+        true
+    }
+
+    /// Records a state not visited before, growing the table if it must.
+    pub fn insert_growing(&mut self, fingerprint: u64, id: u32) {
+        self.reserve(1);
+        let taken = self.insert(fingerprint, id);
+        debug_assert!(taken, "room was made");
+    }
+
+    /// Grows the table until `more` states fit beside those it holds.
+    pub fn reserve(&mut self, more: usize) {
+        let len = self.len();
+        let mut buckets = self.fingerprints.len();
+        while full(len + more, buckets) {
+            buckets *= 2;
+        }
+        if buckets == self.fingerprints.len() {
+            return;
+        }
+        let old = std::mem::replace(self, Visited::with_buckets(buckets));
+        for (k, id) in old.states() {
+            self.insert(k, id);
+        }
+    }
+
+    /// Takes in the states `other` holds (none of which this one does).
+    pub fn absorb(&mut self, other: &Visited) {
+        self.reserve(other.len());
+        for (k, id) in other.states() {
+            self.insert(k, id);
+        }
+    }
+
+    /// Every state held, as (fingerprint, id).
+    fn states(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
+        self.fingerprints
+            .iter()
+            .zip(self.ids.iter())
+            .filter_map(|(f, id)| match f.load(Ordering::Acquire) {
+                EMPTY => None,
+                k => Some((k, id.load(Ordering::Relaxed))),
+            })
+    }
+
+    pub fn len(&self) -> usize {
+        self.len.load(Ordering::Relaxed)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     /// Bytes held.
@@ -107,21 +178,63 @@ impl Visited {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::check::fingerprint::fingerprint;
 
     #[test]
     fn finds_what_it_holds_across_growth() {
         let mut v = Visited::default();
-        let fp = |i: u64| crate::check::fingerprint::fingerprint(&i);
+        let fp = |i: u64| fingerprint(&i);
         for i in 0..10_000u64 {
             assert_eq!(v.get(fp(i)), None);
-            v.insert(fp(i), i as u32);
+            v.insert_growing(fp(i), i as u32);
         }
-        v.insert(0, 10_000);
+        v.insert_growing(0, 10_000);
         for i in 0..10_000u64 {
             assert_eq!(v.get(fp(i)), Some(i as u32));
         }
         assert_eq!(v.get(0), Some(10_000));
         assert_eq!(v.get(fp(10_001)), None);
         assert!(v.bytes() >= 10_001 * 12);
+    }
+
+    #[test]
+    fn refuses_when_full_until_it_grows() {
+        let mut v = Visited::default();
+        let mut taken = 0u32;
+        while v.insert(fingerprint(&taken), taken) {
+            taken += 1;
+        }
+        assert_eq!(taken as usize, (1 << 10) * 7 / 8);
+        let rest = Visited::default();
+        rest.insert(fingerprint(&taken), taken);
+        v.absorb(&rest);
+        for i in 0..=taken {
+            assert_eq!(v.get(fingerprint(&i)), Some(i));
+        }
+        assert_eq!(v.len(), taken as usize + 1);
+    }
+
+    #[test]
+    fn readers_on_other_threads_see_a_state_whole_or_not_at_all() {
+        let mut v = Visited::default();
+        v.reserve(40_000);
+        let v = &v;
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                for i in 0..40_000u32 {
+                    assert!(v.insert(fingerprint(&i), i));
+                }
+            });
+            scope.spawn(|| {
+                for round in 0..4 {
+                    for i in (round..40_000u32).step_by(4) {
+                        if let Some(id) = v.get(fingerprint(&i)) {
+                            assert_eq!(id, i);
+                        }
+                    }
+                }
+            });
+        });
+        assert_eq!(v.len(), 40_000);
     }
 }
