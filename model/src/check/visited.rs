@@ -1,24 +1,24 @@
 //! The visited set: each explored state's fingerprint and its id.
 //!
 //! The largest table of a run (a bucket per state and then some), so it is
-//! kept lean: an open-addressing table of two plain arrays, fingerprints
-//! and ids, 12 bytes a bucket, probed linearly from the fingerprint's own
-//! bits (fingerprints are uniform already: no hashing again).
+//! kept lean: an open-addressing table of two arrays, fingerprints and ids,
+//! 12 bytes a bucket, probed linearly from the fingerprint's own bits
+//! (fingerprints are uniform already: no hashing again).
 //!
 //! The merging thread numbers a level's new states while workers expand
 //! later batches of it ([`pipeline`](super::pipeline)), and the workers
 //! read this table as the merger adds to it: a successor this level has
-//! numbered already is not built again (most states of these spaces are
-//! reached by several orders of the same steps, all in one level: with
-//! fixed-wait × 5 on two jobs, workers that saw only the earlier levels
-//! built 14.5 million states for the 6.2 million kept). So the buckets are
-//! atomics, and a bucket's id is written before its fingerprint. A worker
-//! may miss a state numbered a moment later; it builds it, and the merger
-//! finds it here and drops the copy: what a worker saw changes the work,
-//! never an id, a count or a trace.
-//! The table cannot grow while it is read: it is grown between levels, for
-//! as many states as the next level is expected to add, and a level that
-//! adds more keeps the rest in a set of the merger's own.
+//! numbered already is not built again. (Most states of these spaces are
+//! reached by several orders of the same steps, all in one level; a worker
+//! that saw only the earlier levels built each of them again, for the
+//! merger to drop.) So the buckets are atomics, one thread writes them,
+//! and a bucket's id is written before its fingerprint. A worker may miss
+//! a state numbered a moment later; it builds it, and the merger finds it
+//! here and drops the copy: what a worker saw changes the work, never an
+//! id, a count or a trace. The table cannot grow while it is read: it is
+//! grown between levels, for as many states as the next level is expected
+//! to add, and a level that adds more keeps the rest in a set of the
+//! merger's own until it ends.
 
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
