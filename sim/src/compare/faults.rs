@@ -165,7 +165,10 @@ pub static FAULTS: &[FaultClass] = &[
         about: "UNSAFE, never done by ZooKeeper: replies and events of one session may overtake each other (`reorder_within_session`), to show which recipes rely on per-session FIFO",
         apply: |c| {
             c.sim.reorder_within_session = true;
-            c.sim.seeds = c.sim.seeds.max(300);
+            // A reply overtaken by its own event is rare: curator-owner-check
+            // first deadlocks on seed 489 (43 of 10,000 seeds; the false-alarm
+            // sweep found it past the 300 seeds this column once ran).
+            c.sim.seeds = c.sim.seeds.max(1000);
         },
     },
     FaultClass {
