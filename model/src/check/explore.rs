@@ -362,11 +362,6 @@ impl<'c, X: Space> Search<'c, X> {
         visited: &Visited,
         next: &mut Vec<X::State>,
     ) -> bool {
-        // The successors no worker found are looked up here and most are
-        // then numbered: their buckets are loaded together, not one by one.
-        for s in batch.successors.iter().filter(|s| s.known.is_none()) {
-            visited.prefetch(s.fingerprint);
-        }
         let mut successors = batch.successors.into_iter();
         for (i, parent) in batch.parents.into_iter().enumerate() {
             let id = (from + i) as u32;

@@ -78,19 +78,6 @@ impl Visited {
         }
     }
 
-    /// Starts loading the bucket where `fingerprint` would be, so that a
-    /// lookup soon after does not wait for memory.
-    pub fn prefetch(&self, fingerprint: u64) {
-        let i = key(fingerprint) as usize & self.mask();
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            // SAFETY: SSE is part of every x86_64 target, and a prefetch is
-            // a hint: it reads nothing and cannot fault, whatever the address.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(self.fingerprints[i].as_ptr() as *const i8) };
-        }
-    }
-
     /// Records a state not visited before; `false` (and nothing recorded)
     /// if the table is too full to take it until it grows. One thread
     /// records (the merger); any number read meanwhile.
