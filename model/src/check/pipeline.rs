@@ -7,9 +7,8 @@
 //! core, and merging (numbering new states, keeping edges and traces) never
 //! waits for a whole level. Workers read the visited set, to which the
 //! merger adds this level's states as it numbers them ([`Visited`]).
-//! Batches are
-//! merged in order whatever thread expanded them, so ids, traces, counts
-//! and bounds are the same for any number of jobs.
+//! Batches are merged in order whatever thread expanded them, so ids,
+//! traces, counts and bounds are the same for any number of jobs.
 
 use super::expand::{self, Batch};
 use super::space::Space;
