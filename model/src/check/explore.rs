@@ -17,6 +17,7 @@ use super::expand;
 use super::graph::{Graph, Renumbering, NOT_TAKEN};
 use super::growth::Growth;
 use super::lasso;
+use super::level::Level;
 use super::pipeline;
 use super::property::Property;
 use super::space::{Limits, Space};
@@ -175,7 +176,7 @@ pub fn explore_space<X: Space>(
     let start = Instant::now();
     let limits = space.limits();
     let (mut search, init, mut visited) = Search::new(space);
-    let mut level = vec![init];
+    let mut level = Level::of(init);
     // The id of the level's first state.
     let mut first = 0usize;
     let mut before = 1usize;
@@ -185,11 +186,11 @@ pub fn explore_space<X: Space>(
         // bounds stop it at once.
         let expand = search.depth < limits.max_depth;
         let level_end = first + level.len();
-        let mut next = Vec::new();
         // Room in the visited set for as many new states as this level's
         // growth predicts (what does not fit, the merger keeps apart).
         let growth = level.len() as f64 / before as f64;
         let expected = (level.len() as f64 * growth * 1.25) as usize;
+        let mut next = Level::default();
         before = level.len();
         visited.reserve(expected);
         search.visited_bytes = visited.bytes();
@@ -233,7 +234,7 @@ struct LevelMerger<'a, 'c, X: Space> {
     /// The visited set, which this level's new states join as they are
     /// numbered.
     visited: &'a Visited,
-    next: &'a mut Vec<X::State>,
+    next: &'a mut Level<X::State>,
     progress: &'a mut dyn FnMut(Progress) -> ControlFlow<()>,
     start: Instant,
     /// The ids of the level's first state and of the one after its last.
@@ -360,7 +361,23 @@ impl<'c, X: Space> Search<'c, X> {
         batch: expand::Batch<X::State>,
         (from, level_end): (usize, usize),
         visited: &Visited,
-        next: &mut Vec<X::State>,
+        next: &mut Level<X::State>,
+    ) -> bool {
+        let kept = next.len();
+        let went_on = self.merge_parents(batch, (from, level_end), visited, next);
+        for states in next.from_mut(kept) {
+            self.space.keep(states);
+        }
+        went_on
+    }
+
+    /// [`Search::merge`] but for keeping the new states.
+    fn merge_parents(
+        &mut self,
+        batch: expand::Batch<X::State>,
+        (from, level_end): (usize, usize),
+        visited: &Visited,
+        next: &mut Level<X::State>,
     ) -> bool {
         let mut successors = batch.successors.into_iter();
         for (i, parent) in batch.parents.into_iter().enumerate() {
@@ -426,7 +443,7 @@ impl<'c, X: Space> Search<'c, X> {
         edge: bool,
         succ: expand::Successor<X::State>,
         (visited, rest): (&Visited, usize),
-        next: &mut Vec<X::State>,
+        next: &mut Level<X::State>,
     ) {
         let expand::Successor {
             fingerprint,
@@ -472,7 +489,7 @@ impl<'c, X: Space> Search<'c, X> {
         (fingerprint, order): (u64, Renumbering),
         (state, violated): (X::State, u8),
         (visited, rest): (&Visited, usize),
-        next: &mut Vec<X::State>,
+        next: &mut Level<X::State>,
     ) -> u32 {
         let t = self.parents.len() as u32;
         if !visited.insert(fingerprint, t) {
@@ -499,7 +516,7 @@ impl<'c, X: Space> Search<'c, X> {
                 self.bound = Some(Bound::MaxMemory(self.limits.max_memory));
             }
         }
-        next.push(self.space.keep(state));
+        next.push(state);
         t
     }
 

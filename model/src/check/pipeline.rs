@@ -11,6 +11,7 @@
 //! traces, counts and bounds are the same for any number of jobs.
 
 use super::expand::{self, Batch};
+use super::level::Level;
 use super::space::Space;
 use super::visited::Visited;
 use std::collections::BTreeMap;
@@ -62,22 +63,14 @@ impl Known<'_> {
 pub fn run_level<X: Space>(
     space: &X,
     known: Known,
-    level: Vec<X::State>,
+    level: Level<X::State>,
     expand: bool,
     merger: &mut dyn Merge<X::State>,
 ) -> bool {
     let jobs = space.limits().jobs;
     // A level's states leave it as their batch is expanded, so a level and
     // the next are never both held whole.
-    let mut batches: Vec<Vec<X::State>> = Vec::new();
-    let mut rest = level.into_iter();
-    loop {
-        let b: Vec<_> = rest.by_ref().take(BATCH).collect();
-        if b.is_empty() {
-            break;
-        }
-        batches.push(b);
-    }
+    let batches = level.into_batches();
     // A level of a few batches is not worth starting threads for.
     if jobs <= 1 || batches.len() < 2 * jobs {
         // One thread: this level's earlier batches are merged before the

@@ -20,6 +20,7 @@
 //! to add, and a level that adds more keeps the rest in a set of the
 //! merger's own until it ends.
 
+use super::padded::Padded;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
 /// The bucket of no state. A state whose fingerprint is 0 is stored as 1:
@@ -30,7 +31,9 @@ pub struct Visited {
     fingerprints: Box<[AtomicU64]>,
     /// A bucket's id, written before its fingerprint.
     ids: Box<[AtomicU32]>,
-    len: AtomicUsize,
+    /// Written for every state the merger adds: kept off the line that
+    /// every reader's lookup reads.
+    len: Padded<AtomicUsize>,
 }
 
 impl Default for Visited {
@@ -57,7 +60,7 @@ impl Visited {
         Visited {
             fingerprints: (0..n).map(|_| AtomicU64::new(EMPTY)).collect(),
             ids: (0..n).map(|_| AtomicU32::new(0)).collect(),
-            len: AtomicUsize::new(0),
+            len: Padded(AtomicUsize::new(0)),
         }
     }
 

@@ -3,6 +3,7 @@
 use super::config::CheckConfig;
 use super::fingerprint::FoldHasher;
 use super::local::{peer_facts, PeerFacts};
+use super::padded::Padded;
 use super::property::{self, Property};
 use super::shared::Interner;
 use super::space::{Canonical, Limits, Next, Space, NO_AGENT};
@@ -20,8 +21,10 @@ pub const PEER_MEMO: usize = Thread::ALL.len() + 1;
 /// One configuration of the ZooKeeper system, explorable.
 pub struct ZkSpace<'c> {
     cfg: &'c CheckConfig,
-    /// The distinct parts of the states kept so far ([`Space::keep`]).
-    kept: Mutex<KeptParts>,
+    /// The distinct parts of the states kept so far ([`Space::keep`]):
+    /// locked for every kept state, so kept off the line of `cfg`, which
+    /// workers read for every transition.
+    kept: Padded<Mutex<KeptParts>>,
 }
 
 #[derive(Default)]
@@ -34,7 +37,7 @@ impl<'c> ZkSpace<'c> {
     pub fn new(cfg: &'c CheckConfig) -> ZkSpace<'c> {
         ZkSpace {
             cfg,
-            kept: Mutex::default(),
+            kept: Padded::default(),
         }
     }
 }
@@ -134,24 +137,25 @@ impl Space for ZkSpace<'_> {
         }
     }
 
-    fn keep(&self, mut s: System<'static>) -> System<'static> {
-        // Only the merging thread keeps states: the lock is never contended.
+    fn keep(&self, states: &mut [System<'static>]) {
         let Ok(mut kept) = self.kept.lock() else {
-            return s;
+            return;
         };
-        kept.servers.intern(&mut s.server, |server| {
-            server.digest(server_digest).content()
-        });
-        for p in &mut s.peers {
-            kept.peers.intern(p, |p| {
-                let mut h = FoldHasher::default();
-                h.write_u64(p.digest(peer_facts).digest);
-                p.session.hash(&mut h);
-                p.abandoned.hash(&mut h);
-                h.finish()
+        let kept = &mut *kept;
+        for s in states {
+            kept.servers.intern(&mut s.server, |server| {
+                server.digest(server_digest).content()
             });
+            for p in &mut s.peers {
+                kept.peers.intern(p, |p| {
+                    let mut h = FoldHasher::default();
+                    h.write_u64(p.digest(peer_facts).digest);
+                    p.session.hash(&mut h);
+                    p.abandoned.hash(&mut h);
+                    h.finish()
+                });
+            }
         }
-        s
     }
 
     fn canonical(&self, s: &System<'static>) -> Canonical {
