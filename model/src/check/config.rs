@@ -73,6 +73,44 @@ pub struct FaultBudget {
 }
 
 impl FaultBudget {
+    /// Every budget in one word, for the fingerprint: a derived `Hash`
+    /// folds each byte on its own, for every transition. Every field by
+    /// name: a budget added must be added here before this compiles again.
+    pub fn packed(&self) -> u128 {
+        let FaultBudget {
+            waiter_expiries,
+            holder_expiries,
+            connection_losses,
+            disconnects,
+            expiries,
+            crashes,
+            reorders,
+            client_expiries,
+            waiter_client_expiries,
+            connection_timeouts,
+            server_restarts,
+            long_server_restarts,
+        } = *self;
+        u128::from_le_bytes([
+            waiter_expiries,
+            holder_expiries,
+            connection_losses,
+            disconnects,
+            expiries,
+            crashes,
+            reorders,
+            client_expiries,
+            waiter_client_expiries,
+            connection_timeouts,
+            server_restarts,
+            long_server_restarts,
+            0,
+            0,
+            0,
+            0,
+        ])
+    }
+
     /// Server stops still allowed, short and long together.
     pub fn restarts(&self) -> u8 {
         self.server_restarts

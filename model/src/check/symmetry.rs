@@ -29,7 +29,7 @@
 //! [`Shared`]: super::shared::Shared
 
 use super::config::MAX_CLIENTS;
-use super::fingerprint::FoldHasher;
+use super::fingerprint::{mix, FoldHasher};
 use super::graph::Renumbering;
 use super::local::peer_facts;
 pub use super::space::Canonical;
@@ -182,16 +182,15 @@ fn canonical_of(s: &System, replaced: Option<(usize, &SharedPeer)>, symmetry: bo
     let mut keys = [0u64; MAX_CLIENTS as usize];
     for (i, key) in keys.iter_mut().enumerate().take(n) {
         let p = peer(i);
-        let mut h = FoldHasher::default();
-        h.write_u64(p.digest(peer_facts).digest);
-        h.write_u64(server.facts_of(p.session));
+        // Hashes of hashes, for every client of every transition: mixed
+        // once, not run through a whole hasher.
+        *key = mix(p.digest(peer_facts).digest, server.facts_of(p.session));
         // Sessions the client gave up on and the server still holds, in
         // the order the client left them (`Action::ExpireOld` ends the
         // oldest): renumbered with their client.
         for &old in &p.abandoned {
-            h.write_u64(server.facts_of(old));
+            *key = mix(*key, server.facts_of(old));
         }
-        *key = h.finish();
     }
     let mut order = [0u8, 1, 2, 3, 4, 5, 6, 7];
     if symmetry {
@@ -206,8 +205,7 @@ fn canonical_of(s: &System, replaced: Option<(usize, &SharedPeer)>, symmetry: bo
         }
     }
     let mut h = FoldHasher::default();
-    s.faults.hash(&mut h);
-    s.down.hash(&mut h);
+    h.write_u128(s.faults.packed() | u128::from(s.down as u8) << 120);
     if let Some(r) = &s.resource {
         r.hash(&mut h);
     }

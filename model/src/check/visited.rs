@@ -1,8 +1,8 @@
 //! The visited set: each explored state's fingerprint and its id.
 //!
 //! The largest table of a run (a bucket per state and then some), so it is
-//! kept lean: an open-addressing table of two arrays, fingerprints and ids,
-//! 12 bytes a bucket, probed linearly from the fingerprint's own bits
+//! kept lean: an open-addressing table of 12-byte buckets (a fingerprint
+//! and an id), probed linearly from the fingerprint's own bits
 //! (fingerprints are uniform already: no hashing again).
 //!
 //! The merging thread numbers a level's new states while workers expand
@@ -12,7 +12,7 @@
 //! reached by several orders of the same steps, all in one level; a worker
 //! that saw only the earlier levels built each of them again, for the
 //! merger to drop.) So the buckets are atomics, one thread writes them,
-//! and a bucket's id is written before its fingerprint. A worker may miss
+//! and a bucket's high half is written last. A worker may miss
 //! a state numbered a moment later; it builds it, and the merger finds it
 //! here and drops the copy: what a worker saw changes the work, never an
 //! id, a count or a trace. The table cannot grow while it is read: it is
@@ -21,16 +21,22 @@
 //! merger's own until it ends.
 
 use super::padded::Padded;
-use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 
-/// The bucket of no state. A state whose fingerprint is 0 is stored as 1:
-/// one more way for two states to collide among 2^64.
-const EMPTY: u64 = 0;
+/// A bucket: a fingerprint's high and low halves and the state's id, in
+/// one place, so that a lookup that finds a state reads one cache line
+/// (with the ids in an array of their own, finding a state cost a second
+/// miss: most lookups find one). The high half is written last, and 0 there
+/// is the empty bucket.
+#[derive(Default)]
+struct Bucket {
+    high: AtomicU32,
+    low: AtomicU32,
+    id: AtomicU32,
+}
 
 pub struct Visited {
-    fingerprints: Box<[AtomicU64]>,
-    /// A bucket's id, written before its fingerprint.
-    ids: Box<[AtomicU32]>,
+    buckets: Box<[Bucket]>,
     /// Written for every state the merger adds: kept off the line that
     /// every reader's lookup reads.
     len: Padded<AtomicUsize>,
@@ -42,12 +48,12 @@ impl Default for Visited {
     }
 }
 
-fn key(fingerprint: u64) -> u64 {
-    if fingerprint == EMPTY {
-        1
-    } else {
-        fingerprint
-    }
+/// The fingerprint as stored: one whose high half is 0 is stored with a
+/// high half of 1 (0 is an empty bucket), one more way for two states to
+/// collide among 2^64.
+fn key(fingerprint: u64) -> (u32, u32) {
+    let high = (fingerprint >> 32) as u32;
+    (high.max(1), fingerprint as u32)
 }
 
 /// Whether `len` states fill `buckets` buckets as far as they may go.
@@ -58,24 +64,33 @@ fn full(len: usize, buckets: usize) -> bool {
 impl Visited {
     fn with_buckets(n: usize) -> Visited {
         Visited {
-            fingerprints: (0..n).map(|_| AtomicU64::new(EMPTY)).collect(),
-            ids: (0..n).map(|_| AtomicU32::new(0)).collect(),
+            buckets: (0..n).map(|_| Bucket::default()).collect(),
             len: Padded(AtomicUsize::new(0)),
         }
     }
 
     fn mask(&self) -> usize {
-        self.fingerprints.len() - 1
+        self.buckets.len() - 1
+    }
+
+    /// The bucket a fingerprint's probe starts at: its low bits (the
+    /// fingerprints are uniform already: no hashing again).
+    fn start(&self, fingerprint: u64) -> usize {
+        fingerprint as usize & self.mask()
     }
 
     /// The id of the state with this fingerprint, if it was visited.
     pub fn get(&self, fingerprint: u64) -> Option<u32> {
-        let k = key(fingerprint);
-        let mut i = k as usize & self.mask();
+        let (high, low) = key(fingerprint);
+        let mut i = self.start(fingerprint);
         loop {
-            match self.fingerprints[i].load(Ordering::Acquire) {
-                EMPTY => return None,
-                f if f == k => return Some(self.ids[i].load(Ordering::Relaxed)),
+            let b = &self.buckets[i];
+            // Acquire: a reader that sees the high half sees the rest.
+            match b.high.load(Ordering::Acquire) {
+                0 => return None,
+                h if h == high && b.low.load(Ordering::Relaxed) == low => {
+                    return Some(b.id.load(Ordering::Relaxed))
+                }
                 _ => i = (i + 1) & self.mask(),
             }
         }
@@ -88,23 +103,24 @@ impl Visited {
         // Plain loads and stores, no locked instruction: one of those would
         // wait for the bucket's line to arrive before the merger goes on.
         let len = self.len.load(Ordering::Relaxed);
-        if full(len + 1, self.fingerprints.len()) {
+        if full(len + 1, self.buckets.len()) {
             return false;
         }
-        let k = key(fingerprint);
-        let mut i = k as usize & self.mask();
-        loop {
-            match self.fingerprints[i].load(Ordering::Relaxed) {
-                EMPTY => break,
-                f => {
-                    debug_assert_ne!(f, k, "visited twice");
-                    i = (i + 1) & self.mask();
-                }
-            }
+        let (high, low) = key(fingerprint);
+        let mut i = self.start(fingerprint);
+        while self.buckets[i].high.load(Ordering::Relaxed) != 0 {
+            debug_assert!(
+                self.buckets[i].high.load(Ordering::Relaxed) != high
+                    || self.buckets[i].low.load(Ordering::Relaxed) != low,
+                "visited twice"
+            );
+            i = (i + 1) & self.mask();
         }
-        // The id first: a reader that sees the fingerprint sees its id.
-        self.ids[i].store(id, Ordering::Relaxed);
-        self.fingerprints[i].store(k, Ordering::Release);
+        let b = &self.buckets[i];
+        // The high half last: a reader that sees it sees the bucket whole.
+        b.id.store(id, Ordering::Relaxed);
+        b.low.store(low, Ordering::Relaxed);
+        b.high.store(high, Ordering::Release);
         self.len.store(len + 1, Ordering::Relaxed);
         true
     }
@@ -119,11 +135,11 @@ impl Visited {
     /// Grows the table until `more` states fit beside those it holds.
     pub fn reserve(&mut self, more: usize) {
         let len = self.len();
-        let mut buckets = self.fingerprints.len();
+        let mut buckets = self.buckets.len();
         while full(len + more, buckets) {
             buckets *= 2;
         }
-        if buckets == self.fingerprints.len() {
+        if buckets == self.buckets.len() {
             return;
         }
         let old = std::mem::replace(self, Visited::with_buckets(buckets));
@@ -140,14 +156,16 @@ impl Visited {
         }
     }
 
-    /// Every state held, as (fingerprint, id).
+    /// Every state held, as (fingerprint as stored, id).
     fn states(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
-        self.fingerprints
+        self.buckets
             .iter()
-            .zip(self.ids.iter())
-            .filter_map(|(f, id)| match f.load(Ordering::Acquire) {
-                EMPTY => None,
-                k => Some((k, id.load(Ordering::Relaxed))),
+            .filter_map(|b| match b.high.load(Ordering::Acquire) {
+                0 => None,
+                h => Some((
+                    u64::from(h) << 32 | u64::from(b.low.load(Ordering::Relaxed)),
+                    b.id.load(Ordering::Relaxed),
+                )),
             })
     }
 
@@ -161,7 +179,7 @@ impl Visited {
 
     /// Bytes held.
     pub fn bytes(&self) -> usize {
-        self.fingerprints.len() * 12
+        self.buckets.len() * std::mem::size_of::<Bucket>()
     }
 }
 
