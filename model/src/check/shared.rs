@@ -210,9 +210,17 @@ impl<T: fmt::Debug, D, const N: usize> fmt::Debug for Shared<'_, T, D, N> {
 /// explorer keeps (see the module docs). Only the thread that keeps states
 /// uses it; a part's value never changes while the interner holds it (a
 /// change copies a shared version first).
+///
+/// A part is known by its key, a 64-bit digest of its whole value — the
+/// digest the state's fingerprint is made of, so two parts with one key
+/// are one part to the checker already (it knows a state by its
+/// fingerprint). The values are not compared again: comparing them was
+/// the merger's largest cost after numbering states (`memcmp` on the fresh
+/// part's heap, just written by another core). Builds with debug
+/// assertions (every `cargo test`) still compare, and stop on two values
+/// with one key.
 pub struct Interner<T, D, const N: usize> {
-    /// By a hash of the value: the version kept for it. Two values with
-    /// one hash share nothing (the second is kept as it is).
+    /// By the value's digest: the version kept for it.
     table: HashMap<u64, Arc<Version<T, D, N>>, BuildHasherDefault<FoldHasher>>,
     /// The table's size after it last dropped what only it held.
     after_purge: usize,
@@ -228,8 +236,8 @@ impl<T, D, const N: usize> Default for Interner<T, D, N> {
 }
 
 impl<T: PartialEq, D, const N: usize> Interner<T, D, N> {
-    /// Makes `part` the version kept for its value, `key` a hash of the
-    /// value (read only if `part` is not the kept version already).
+    /// Makes `part` the version kept for its value, `key` a digest of the
+    /// whole value (read only if `part` is not the kept version already).
     pub fn intern(
         &mut self,
         part: &mut Shared<'static, T, D, N>,
@@ -243,9 +251,8 @@ impl<T: PartialEq, D, const N: usize> Interner<T, D, N> {
         let v = part.version();
         match self.table.entry(key) {
             Entry::Occupied(e) => {
-                if e.get().value == v.value {
-                    part.inner = Inner::Held(Arc::clone(e.get()));
-                }
+                debug_assert!(e.get().value == v.value, "two values with one key");
+                part.inner = Inner::Held(Arc::clone(e.get()));
             }
             Entry::Vacant(e) => {
                 v.interned.store(true, Ordering::Relaxed);
@@ -330,24 +337,35 @@ mod tests {
 
     #[test]
     fn equal_values_share_one_version_and_a_change_leaves_it_alone() {
+        use crate::check::fingerprint::fingerprint;
         let mut interner: Interner<Vec<u8>, usize, 0> = Interner::default();
-        let len = |p: &Shared<'static, Vec<u8>, usize, 0>| p.len() as u64;
+        let key = |p: &Shared<'static, Vec<u8>, usize, 0>| fingerprint(&**p);
         let mut a = Shared::new(vec![1, 2]);
         let mut b = Shared::new(vec![1, 2]);
         let mut c = Shared::new(vec![3, 4]);
-        interner.intern(&mut a, len);
-        interner.intern(&mut b, len);
+        interner.intern(&mut a, key);
+        interner.intern(&mut b, key);
         assert!(a.same(&b), "equal values: one version");
-        interner.intern(&mut c, len);
-        assert!(!a.same(&c), "one key, unequal values: kept apart");
+        interner.intern(&mut c, key);
+        assert!(!a.same(&c), "other values: kept apart");
         assert_eq!(*c, vec![3, 4]);
         interner.intern(&mut b, |_| {
             unreachable!("the kept version is not looked up")
         });
         b.get_mut().push(5);
         assert_eq!((&*a, &*b), (&vec![1, 2], &vec![1, 2, 5]));
-        interner.intern(&mut b, len);
+        interner.intern(&mut b, key);
         assert!(!a.same(&b));
-        assert_eq!(interner.len(), 2);
+        assert_eq!(interner.len(), 3);
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "two values with one key")]
+    fn a_key_that_is_not_a_digest_of_the_whole_value_is_caught() {
+        let mut interner: Interner<Vec<u8>, usize, 0> = Interner::default();
+        let len = |p: &Shared<'static, Vec<u8>, usize, 0>| p.len() as u64;
+        interner.intern(&mut Shared::new(vec![1, 2]), len);
+        interner.intern(&mut Shared::new(vec![3, 4]), len);
     }
 }
