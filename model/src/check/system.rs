@@ -24,7 +24,7 @@
 //! transaction fires are queued before its reply — ZooKeeper's ordering
 //! guarantees, nothing more.
 
-use super::config::{CheckConfig, FaultBudget};
+use super::config::{CheckConfig, FaultBudget, MAX_CLIENTS};
 use super::local::{peer_facts, Local, PeerFacts};
 use super::resource::{Resource, Section};
 use super::shared::Shared;
@@ -36,6 +36,7 @@ use crate::runtime::{Client, Output, Recipe, RecipeConfig, Status, Thread};
 use crate::zk::{
     CreateMode, Op, OpResult, Reply, Service, SessionId, WatchedEvent, ZkError, ZkServer,
 };
+use smallvec::SmallVec;
 use std::collections::{BTreeSet, VecDeque};
 use std::fmt;
 
@@ -86,6 +87,10 @@ pub struct Peer {
 pub type SharedPeer<'a> = Shared<'a, Peer, PeerFacts, { super::zk_space::PEER_MEMO }>;
 /// The server as a state holds it, likewise.
 pub type SharedServer<'a> = Shared<'a, ZkServer, ServerDigest>;
+/// The clients of a state, in place: listing a state's actions reads every
+/// client, and a list on the heap of its own was a cache miss per state
+/// expanded (and an allocation per state kept).
+pub type Peers<'a> = SmallVec<[SharedPeer<'a>; MAX_CLIENTS as usize]>;
 
 /// The whole system. A state the explorer keeps is a `System<'static>`
 /// (it holds its parts); a successor being judged borrows the parts it
@@ -93,7 +98,7 @@ pub type SharedServer<'a> = Shared<'a, ZkServer, ServerDigest>;
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct System<'a> {
     pub server: SharedServer<'a>,
-    pub peers: Vec<SharedPeer<'a>>,
+    pub peers: Peers<'a>,
     /// Faults still allowed.
     pub faults: FaultBudget,
     /// The protected resource, when the scenario writes to one
@@ -381,7 +386,7 @@ impl System<'static> {
     /// not yet run.
     pub fn initial(cfg: &CheckConfig) -> System<'static> {
         let mut server = ZkServer::new();
-        let mut peers = Vec::new();
+        let mut peers = Peers::new();
         let shared = cfg.shared_session.then(|| server.open_session());
         for c in 0..cfg.clients {
             let session = shared.unwrap_or_else(|| server.open_session());
