@@ -35,7 +35,7 @@ pub struct Parent {
 }
 
 /// One transition, in the parent's action order.
-pub struct Successor<S> {
+pub struct Successor {
     pub fingerprint: u64,
     /// The successor's client order (see [`Space::canonical`]).
     pub order: Renumbering,
@@ -45,18 +45,17 @@ pub struct Successor<S> {
     pub herd: bool,
     /// The state's id, if it was found before.
     pub known: Option<u32>,
-    /// The state, if no earlier level and no earlier successor of this
-    /// batch found it, with the state properties it violates (a bit per
-    /// [`Space::state_properties`] entry).
-    pub fresh: Option<(S, u8)>,
+    /// Where the state is in [`Batch::fresh`], if no earlier level and no
+    /// earlier successor of this batch found it.
+    pub fresh: Option<u32>,
     /// The partial-order reduction left this action out: nothing above is
     /// filled in but `actor` (see [`super::por`]).
     pub not_taken: bool,
 }
 
-impl<S> Successor<S> {
+impl Successor {
     /// An action left out of an ample set: only who would have acted.
-    fn not_taken(actor: u8) -> Successor<S> {
+    fn not_taken(actor: u8) -> Successor {
         Successor {
             fingerprint: 0,
             order: Renumbering::IDENTITY,
@@ -69,10 +68,17 @@ impl<S> Successor<S> {
     }
 }
 
-/// A batch's parents and successors, in order.
+/// A batch's parents and successors, in order, and the successors' states
+/// that were built. The states are apart from the successor records (a
+/// state is large, and most successors were found before and carry none):
+/// the records stay small, and each state is moved once on its way to the
+/// merger.
 pub struct Batch<S> {
     pub parents: Vec<Parent>,
-    pub successors: Vec<Successor<S>>,
+    pub successors: Vec<Successor>,
+    /// Each with the state properties it violates (a bit per
+    /// [`Space::state_properties`] entry); taken by the merger.
+    pub fresh: Vec<Option<(S, u8)>>,
 }
 
 /// Expands `states` (successors only if `expand`; states at the depth
@@ -94,6 +100,7 @@ pub fn expand<X: Space>(
     let mut out = Batch {
         parents: Vec::with_capacity(states.len()),
         successors: Vec::with_capacity(if expand { states.len() * SUCCESSORS } else { 0 }),
+        fresh: Vec::with_capacity(if expand { states.len() } else { 0 }),
     };
     let mut seen = Seen::with_room(if expand { states.len() * SUCCESSORS } else { 0 });
     let mut actions = Vec::new();
@@ -178,7 +185,7 @@ fn expand_one<X: Space>(
                 out.successors.push(Successor::not_taken(space.agent(a)));
                 continue;
             }
-            let succ = successor(space, lookup, seen, state, a);
+            let succ = successor(space, lookup, seen, state, a, &mut out.fresh);
             back |= (lookup.earlier)(succ.fingerprint);
             out.successors.push(succ);
         }
@@ -186,7 +193,8 @@ fn expand_one<X: Space>(
             reduced = false;
             for (k, &a) in actions.iter().enumerate() {
                 if ample >> k & 1 == 0 {
-                    out.successors[first + k] = successor(space, lookup, seen, state, a);
+                    out.successors[first + k] =
+                        successor(space, lookup, seen, state, a, &mut out.fresh);
                 }
             }
         }
@@ -203,14 +211,16 @@ fn expand_one<X: Space>(
 }
 
 /// The transition `a` makes from `state`, fingerprinted, its state built
-/// only if no earlier level and no earlier parent of the batch reached it.
+/// (and put in `fresh`) only if no earlier level and no earlier parent of
+/// the batch reached it.
 fn successor<X: Space>(
     space: &X,
     lookup: &Lookup,
     seen: &mut Seen,
     state: &X::State,
     a: X::Action,
-) -> Successor<X::State> {
+    fresh: &mut Vec<Option<(X::State, u8)>>,
+) -> Successor {
     let mut known = None;
     let next = space.next(state, a, &mut |fingerprint| {
         known = (lookup.known)(fingerprint);
@@ -225,7 +235,10 @@ fn successor<X: Space>(
         actor: next.actor,
         herd: next.herd,
         known,
-        fresh: next.fresh,
+        fresh: next.fresh.map(|f| {
+            fresh.push(Some(f));
+            (fresh.len() - 1) as u32
+        }),
         not_taken: false,
     }
 }

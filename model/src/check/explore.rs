@@ -380,6 +380,7 @@ impl<'c, X: Space> Search<'c, X> {
         next: &mut Level<X::State>,
     ) -> bool {
         let mut successors = batch.successors.into_iter();
+        let mut fresh = batch.fresh;
         for (i, parent) in batch.parents.into_iter().enumerate() {
             let id = (from + i) as u32;
             // The states still queued: the rest of this level and the next.
@@ -416,7 +417,7 @@ impl<'c, X: Space> Search<'c, X> {
             for (k, succ) in successors.by_ref().take(parent.count).enumerate() {
                 let at = (id, k as u16);
                 let rest = level_end - from - i - 1;
-                self.step(at, edges, succ, (visited, rest), next);
+                self.step(at, edges, succ, &mut fresh, (visited, rest), next);
             }
             if let Some(g) = self.graph.as_mut() {
                 g.end_node();
@@ -436,12 +437,14 @@ impl<'c, X: Space> Search<'c, X> {
     }
 
     /// Takes in transition `k` of state `id`, keeping its edge if `edge`;
-    /// `rest` states of the level are still to be merged after `id`.
+    /// `states` are the batch's built states, `rest` states of the level
+    /// are still to be merged after `id`.
     fn step(
         &mut self,
         (id, k): (u32, u16),
         edge: bool,
-        succ: expand::Successor<X::State>,
+        succ: expand::Successor,
+        states: &mut [Option<(X::State, u8)>],
         (visited, rest): (&Visited, usize),
         next: &mut Level<X::State>,
     ) {
@@ -470,7 +473,9 @@ impl<'c, X: Space> Search<'c, X> {
         let target = match known.or_else(|| self.found(visited, fingerprint)) {
             Some(t) => t,
             None => {
-                let fresh = fresh.expect("a successor no batch knew comes with its state");
+                let fresh = fresh
+                    .and_then(|i| states.get_mut(i as usize)?.take())
+                    .expect("a successor no batch knew comes with its state");
                 self.discover((id, k), (fingerprint, order), fresh, (visited, rest), next)
             }
         };
