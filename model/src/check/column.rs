@@ -8,16 +8,17 @@
 
 use std::ops::Index;
 
-/// Entries per chunk (a power of two).
-const CHUNK: usize = 1 << 16;
+/// Entries per chunk (a power of two) of the checker's tables.
+pub const CHUNK: usize = 1 << 16;
 
+/// A column of `T` in chunks of `N`.
 #[derive(Clone, Debug)]
-pub struct Column<T> {
+pub struct Column<T, const N: usize = CHUNK> {
     chunks: Vec<Vec<T>>,
     len: usize,
 }
 
-impl<T> Default for Column<T> {
+impl<T, const N: usize> Default for Column<T, N> {
     fn default() -> Self {
         Column {
             chunks: Vec::new(),
@@ -26,12 +27,12 @@ impl<T> Default for Column<T> {
     }
 }
 
-impl<T: Copy> Column<T> {
+impl<T, const N: usize> Column<T, N> {
     pub fn push(&mut self, x: T) {
         match self.chunks.last_mut() {
-            Some(last) if last.len() < CHUNK => last.push(x),
+            Some(last) if last.len() < N => last.push(x),
             _ => {
-                let mut chunk = Vec::with_capacity(CHUNK);
+                let mut chunk = Vec::with_capacity(N);
                 chunk.push(x);
                 self.chunks.push(chunk);
             }
@@ -48,23 +49,41 @@ impl<T: Copy> Column<T> {
     }
 
     pub fn get(&self, i: usize) -> Option<&T> {
-        self.chunks.get(i / CHUNK)?.get(i % CHUNK)
+        self.chunks.get(i / N)?.get(i % N)
     }
 
     /// Bytes held.
     pub fn bytes(&self) -> usize {
-        self.chunks.len() * CHUNK * std::mem::size_of::<T>()
+        self.chunks.len() * N * std::mem::size_of::<T>()
+    }
+
+    /// The entries from the `from`-th on, a chunk's part at a time.
+    pub fn from_mut(&mut self, from: usize) -> impl Iterator<Item = &mut [T]> {
+        let first = from / N;
+        self.chunks
+            .iter_mut()
+            .enumerate()
+            .skip(first)
+            .map(move |(i, c)| {
+                let skip = if i == first { from % N } else { 0 };
+                &mut c[skip..]
+            })
+    }
+
+    /// The chunks, in order: every one holds `N` entries but the last.
+    pub fn into_chunks(self) -> Vec<Vec<T>> {
+        self.chunks
     }
 }
 
-impl<T: Copy> Index<usize> for Column<T> {
+impl<T, const N: usize> Index<usize> for Column<T, N> {
     type Output = T;
     fn index(&self, i: usize) -> &T {
-        &self.chunks[i / CHUNK][i % CHUNK]
+        &self.chunks[i / N][i % N]
     }
 }
 
-impl<T: Copy> FromIterator<T> for Column<T> {
+impl<T, const N: usize> FromIterator<T> for Column<T, N> {
     fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Self {
         let mut c = Column::default();
         for x in items {

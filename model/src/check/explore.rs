@@ -17,7 +17,7 @@ use super::expand;
 use super::graph::{Graph, Renumbering, NOT_TAKEN};
 use super::growth::Growth;
 use super::lasso;
-use super::level::Level;
+use super::level::{self, Level};
 use super::pipeline;
 use super::property::Property;
 use super::space::{Limits, Space};
@@ -176,7 +176,7 @@ pub fn explore_space<X: Space>(
     let start = Instant::now();
     let limits = space.limits();
     let (mut search, init, mut visited) = Search::new(space);
-    let mut level = Level::of(init);
+    let mut level = level::first(init);
     // The id of the level's first state.
     let mut first = 0usize;
     let mut before = 1usize;

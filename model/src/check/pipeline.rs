@@ -70,7 +70,7 @@ pub fn run_level<X: Space>(
     let jobs = space.limits().jobs;
     // A level's states leave it as their batch is expanded, so a level and
     // the next are never both held whole.
-    let batches = level.into_batches();
+    let batches = level.into_chunks();
     // A level of a few batches is not worth starting threads for.
     if jobs <= 1 || batches.len() < 2 * jobs {
         // One thread: this level's earlier batches are merged before the
