@@ -16,6 +16,7 @@
 //! server_read_ms = 0.0          # the server's service time per read (its pipeline)
 //! server_write_ms = 0.0         # per write (create, delete, setData, close)
 //! event_ms = 0.0                # the client library hands each notification on this much later
+//! resource_latency_ms = [0.2, 2.0]  # to the protected resource and back; default latency_ms
 //! profile = "profiles/zookeeper-3.8.toml"  # [sim] keys from a file (`locksmith calibrate`); these keys win
 //! fencing = false               # the holder sends its lock node's czxid (the create's Stat)
 //! reorder_within_session = false  # UNSAFE: breaks ZooKeeper's per-session FIFO
@@ -113,6 +114,14 @@ pub struct SimSettings {
     /// docs/real.md); its socket reader takes the next packet after that.
     #[serde(default)]
     pub event_ms: f64,
+    /// One-way latency of the critical section's writes to the protected
+    /// resource and of the closing write's acknowledgement, drawn as
+    /// `latency_ms` is; `None` (the default): `latency_ms`. `[0.0, 0.0]`
+    /// puts the resource in the client's process, so the critical section
+    /// lasts the hold alone — the workload of `locksmith real`, which has
+    /// no resource (scripts/calibration.sh compares the two that way).
+    #[serde(default)]
+    pub resource_latency_ms: Option<[f64; 2]>,
     /// The holder sends its lock node's `czxid` with each write (the
     /// checker's token), and the protected resource rejects a token older
     /// than one it accepted.
@@ -162,6 +171,7 @@ impl Default for SimSettings {
             server_read_ms: 0.0,
             server_write_ms: 0.0,
             event_ms: 0.0,
+            resource_latency_ms: None,
             fencing: false,
             reorder_within_session: false,
             container_check_ms: d_container_check(),
@@ -351,6 +361,9 @@ impl SimSettings {
         range("think_ms", self.think_ms)?;
         range("hold_ms", self.hold_ms)?;
         range("wake_ms", self.wake_ms)?;
+        if let Some(r) = self.resource_latency_ms {
+            range("resource_latency_ms", r)?;
+        }
         let within = |at: KeyPath, name: &str, v: f64, min: f64, max: f64| {
             if v >= min && v <= max {
                 Ok(())

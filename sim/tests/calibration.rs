@@ -12,14 +12,15 @@ use binary::locksmith;
 /// One row: the recipe, its clients, and the real server's notifications
 /// and packets per contended acquisition — the mean over five 3-second
 /// runs of `locksmith real … --json` (no think, no hold), measured by
-/// `scripts/calibration.sh 127.0.0.1:2197` on ZooKeeper 3.8.0 from
-/// `scripts/zookeeper.sh`, 2-core machine, 23 Nov 2026.
+/// `LOCKSMITH_BIN=target/release/locksmith scripts/calibration.sh
+/// 127.0.0.1:2191` on ZooKeeper 3.8.0 from `scripts/zookeeper.sh`, 2-core
+/// machine, 27 Nov 2026.
 struct Row {
     recipe: &'static str,
     clients: u8,
     real: (f64, f64),
-    /// What the simulator gives without the profile and with it (pinned:
-    /// the simulation is deterministic).
+    /// What the simulator gives with the real driver's workload, without
+    /// the profile and with it (pinned: the simulation is deterministic).
     before: (f64, f64),
     after: (f64, f64),
 }
@@ -28,45 +29,52 @@ const ROWS: [Row; 5] = [
     Row {
         recipe: "herd-children",
         clients: 5,
-        real: (4.78, 18.34),
-        before: (6.29, 22.91),
-        after: (5.61, 20.86),
+        real: (4.83, 18.50),
+        before: (4.67, 18.05),
+        after: (4.86, 18.62),
     },
     Row {
         recipe: "herd-children",
         clients: 10,
-        real: (10.67, 36.01),
-        before: (13.55, 44.68),
-        after: (11.38, 38.15),
+        real: (10.73, 36.21),
+        before: (10.16, 34.51),
+        after: (10.53, 35.61),
     },
     Row {
         recipe: "herd-children",
         clients: 20,
-        real: (22.83, 72.50),
-        before: (28.05, 88.16),
-        after: (22.74, 72.24),
+        real: (23.00, 73.01),
+        before: (21.12, 67.37),
+        after: (21.43, 68.31),
     },
     Row {
         recipe: "predecessor",
         clients: 5,
-        real: (1.00, 11.01),
-        before: (1.00, 11.07),
-        after: (1.00, 11.06),
+        real: (1.00, 11.00),
+        before: (1.00, 11.12),
+        after: (1.00, 11.16),
     },
     Row {
         recipe: "predecessor",
         clients: 20,
-        real: (1.00, 11.03),
-        before: (1.00, 11.02),
-        after: (1.00, 11.02),
+        real: (1.00, 11.02),
+        before: (1.00, 11.03),
+        after: (1.00, 11.04),
     },
 ];
 
-/// `locksmith sim` on the recipe with no think and no hold, 20 seeds × 20
-/// acquisitions, with the committed profile or without: notifications and
-/// packets per contended acquisition.
+/// The real driver's workload: `locksmith real` has no protected resource,
+/// so its critical section is the hold alone; the simulated client's
+/// writes to the resource take no time when the resource is in its
+/// process.
+const REAL_WORKLOAD: &str = "resource_latency_ms = [0.0, 0.0]\n";
+
+/// `locksmith sim` on the recipe with the real driver's workload (no
+/// think, no hold, no resource round trip), 20 seeds × 20 acquisitions,
+/// with the committed profile or without: notifications and packets per
+/// contended acquisition.
 fn simulate(recipe: &str, clients: u8, profiled: bool) -> (f64, f64) {
-    simulate_with(recipe, clients, profiled, "")
+    simulate_with(recipe, clients, profiled, REAL_WORKLOAD)
 }
 
 /// [`simulate`] with more `[sim]` keys (`extra`, whole lines).
@@ -82,7 +90,13 @@ fn simulate_with(recipe: &str, clients: u8, profiled: bool, extra: &str) -> (f64
     );
     let dir = std::env::temp_dir().join(format!("locksmith-calibration-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let tag = extra.len();
+    // Tests run at once in one process: one file per distinct scenario.
+    let tag = {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        extra.hash(&mut h);
+        h.finish()
+    };
     let path = dir.join(format!("{recipe}-{clients}-{profiled}-{tag}.toml"));
     std::fs::write(&path, text).expect("scenario");
     let path = path.to_string_lossy().into_owned();
@@ -109,7 +123,7 @@ fn within(sim: f64, real: f64) -> bool {
 }
 
 #[test]
-fn the_calibrated_simulation_is_within_ten_percent_of_the_real_server_but_for_herd_at_five() {
+fn the_calibrated_simulation_is_within_ten_percent_of_the_real_server() {
     for r in &ROWS {
         let before = simulate(r.recipe, r.clients, false);
         let after = simulate(r.recipe, r.clients, true);
@@ -124,20 +138,28 @@ fn the_calibrated_simulation_is_within_ten_percent_of_the_real_server_but_for_he
             r.after,
             "{row}, profile"
         );
-        // The herd at five clients is the one row the profile leaves
-        // outside the band (docs/real.md says why).
-        let in_band = !(r.recipe == "herd-children" && r.clients == 5);
-        assert_eq!(
+        assert!(
             within(after.0, r.real.0) && within(after.1, r.real.1),
-            in_band,
             "{row}: calibrated {after:?}, real {:?}",
             r.real
         );
     }
-    // Before calibration every herd row was 20–35% above the real server.
-    for r in ROWS.iter().filter(|r| r.recipe == "herd-children") {
-        assert!(!within(r.before.0, r.real.0), "{}", r.clients);
-    }
+}
+
+/// What kept herd-children at 5 clients out of the band until 27 Nov 2026
+/// (docs/real.md): the simulated holder wrote to a resource a link away
+/// and waited for the acknowledgement before unlock(), a round trip the
+/// real driver does not make. That time let the waiters re-arm their
+/// watches before the release, so more of them heard it.
+#[test]
+fn a_resource_round_trip_in_the_critical_section_arms_more_herd_watches() {
+    let (local, _) = simulate("herd-children", 5, true);
+    let (remote, _) = simulate_with("herd-children", 5, true, "");
+    assert_eq!((two_decimals(remote), two_decimals(local)), (5.61, 4.86));
+    let real = ROWS[0].real.0;
+    assert!(!within(remote, real) && within(local, real));
+    let (pred, _) = simulate_with("predecessor", 5, true, "");
+    assert_eq!(two_decimals(pred), 1.0);
 }
 
 #[test]
@@ -211,8 +233,10 @@ fn calibrate_writes_a_profile_a_scenario_can_name() {
 #[test]
 fn a_notification_handed_on_later_arms_fewer_herd_watches() {
     let (now, _) = simulate("herd-children", 5, true);
-    let (later, _) = simulate_with("herd-children", 5, true, "event_ms = 0.3\n");
-    assert_eq!((two_decimals(now), two_decimals(later)), (5.61, 4.5));
-    let (pred, _) = simulate_with("predecessor", 5, true, "event_ms = 0.3\n");
+    let later = format!("{REAL_WORKLOAD}event_ms = 0.3\n");
+    let (later, _) = simulate_with("herd-children", 5, true, &later);
+    assert_eq!((two_decimals(now), two_decimals(later)), (4.86, 3.89));
+    let pred = format!("{REAL_WORKLOAD}event_ms = 0.3\n");
+    let (pred, _) = simulate_with("predecessor", 5, true, &pred);
     assert_eq!(two_decimals(pred), 1.0);
 }

@@ -548,7 +548,7 @@ async fn critical_section(shared: &Shared, c: usize, tenure: Tenure) {
 
 /// Sends the critical section's opening (`begin`) or closing write.
 fn write(w: &mut World, client: usize, tenure: Tenure, begin: bool) {
-    let at = now() + w.latency();
+    let at = now() + w.resource_latency();
     w.to_resource[client].send(
         at,
         Write {

@@ -58,7 +58,7 @@ pub async fn serve(shared: Shared, c: usize) {
         let end = !wr.begin;
         let ok = apply(&mut w, wr);
         if end {
-            let at = now() + w.latency();
+            let at = now() + w.resource_latency();
             w.from_resource[c].send(at, ok);
         }
     }

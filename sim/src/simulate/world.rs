@@ -234,6 +234,8 @@ pub struct Params {
     pub timeout: u64,
     pub latency: (u64, u64),
     pub latency_dist: LatencyDist,
+    /// To the protected resource and back; `None`: `latency`.
+    pub resource_latency: Option<(u64, u64)>,
     pub think: (u64, u64),
     pub hold: (u64, u64),
     pub wake: (u64, u64),
@@ -257,6 +259,7 @@ impl Params {
             timeout: ns(s.session_timeout_ms),
             latency: (ns(s.latency_ms[0]), ns(s.latency_ms[1])),
             latency_dist: s.latency_dist,
+            resource_latency: s.resource_latency_ms.map(|[lo, hi]| (ns(lo), ns(hi))),
             think: (ns(s.think_ms[0]), ns(s.think_ms[1])),
             hold: (ns(s.hold_ms[0]), ns(s.hold_ms[1])),
             wake: (ns(s.wake_ms[0]), ns(s.wake_ms[1])),
@@ -319,12 +322,22 @@ impl World {
         }
     }
 
+    /// A packet's latency between a client and the server.
     pub fn latency(&self) -> u64 {
+        self.latency_in(self.p.latency)
+    }
+
+    /// A write's (or its acknowledgement's) latency between a client and
+    /// the protected resource.
+    pub fn resource_latency(&self) -> u64 {
+        self.latency_in(self.p.resource_latency.unwrap_or(self.p.latency))
+    }
+
+    fn latency_in(&self, (lo, hi): (u64, u64)) -> u64 {
         use madsim::rand::Rng;
         match self.p.latency_dist {
-            LatencyDist::Uniform => self.draw(self.p.latency),
+            LatencyDist::Uniform => self.draw((lo, hi)),
             LatencyDist::Exponential => {
-                let (lo, hi) = self.p.latency;
                 let mean = hi.saturating_sub(lo) as f64 / 2.0;
                 let u: f64 = rng().gen_range(f64::EPSILON..1.0);
                 lo + (-u.ln() * mean) as u64
