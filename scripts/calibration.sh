@@ -6,8 +6,9 @@
 #
 # Runs `locksmith real` RUNS times per row (default 5, 3 s each, seeds 1..RUNS)
 # against the server, and `locksmith sim` (20 seeds x 20 acquisitions, the
-# same workload: no think, no hold, no resource round trip) without and with
-# the committed profile scenarios/profiles/zookeeper-3.8.toml, then
+# same workload: no think, no hold, no resource round trip) on
+# scenarios/calibration/RECIPE-uncalibrated.toml and RECIPE.toml (the
+# committed profile scenarios/profiles/zookeeper-3.8.toml), then
 # prints notifications and packets per contended acquisition: the real mean
 # with its range over the runs, and each simulation with its distance from
 # the real mean. Needs python3 for the summary. About 90 s on 2 cores.
@@ -21,28 +22,6 @@ BIN="${LOCKSMITH_BIN:-target/debug/locksmith}"
 OUT="$(mktemp -d)"
 trap 'rm -rf "$OUT"' EXIT
 
-for recipe in herd-children predecessor; do
-    for profile in none zookeeper-3.8; do
-        {
-            echo "description = \"calibration: $recipe, no think, no hold, profile $profile\""
-            echo "recipe = \"$recipe\""
-            echo "clients = 2"
-            echo "acquisitions = 1"
-            echo "[sim]"
-            echo "seeds = 20"
-            echo "acquisitions = 20"
-            echo "think_ms = [0.0, 0.0]"
-            echo "hold_ms = [0.0, 0.0]"
-            # locksmith real has no protected resource: its critical section
-            # is the hold alone. The simulated one writes to the resource
-            # and waits for the closing write's acknowledgement; in the
-            # client's process, that takes no time either.
-            echo "resource_latency_ms = [0.0, 0.0]"
-            [ "$profile" = none ] || echo "profile = \"$PWD/scenarios/profiles/$profile.toml\""
-        } > "$OUT/$recipe-$profile.toml"
-    done
-done
-
 for row in "herd-children 5" "herd-children 10" "herd-children 20" "predecessor 5" "predecessor 20"; do
     set -- $row
     for run in $(seq 1 "$RUNS"); do
@@ -50,8 +29,10 @@ for row in "herd-children 5" "herd-children 10" "herd-children 20" "predecessor 
             > "$OUT/real-$1-$2-$run.json"
     done
     for profile in none zookeeper-3.8; do
+        scenario="scenarios/calibration/$1.toml"
+        [ "$profile" = none ] && scenario="scenarios/calibration/$1-uncalibrated.toml"
         # Exit 1: the herd recipe violates herd, as it must.
-        "$BIN" sim "$OUT/$1-$profile.toml" --clients "$2" --keep-going --json \
+        "$BIN" sim "$scenario" --clients "$2" --keep-going --json \
             > "$OUT/sim-$profile-$1-$2.json" || [ $? -eq 1 ]
     done
 done

@@ -10,3 +10,4 @@ pub mod real;
 pub mod scenario;
 pub mod sim_settings;
 pub mod simulate;
+pub mod timeline;

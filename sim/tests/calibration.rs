@@ -63,41 +63,41 @@ const ROWS: [Row; 5] = [
     },
 ];
 
-/// The real driver's workload: `locksmith real` has no protected resource,
-/// so its critical section is the hold alone; the simulated client's
-/// writes to the resource take no time when the resource is in its
-/// process.
-const REAL_WORKLOAD: &str = "resource_latency_ms = [0.0, 0.0]\n";
-
-/// `locksmith sim` on the recipe with the real driver's workload (no
-/// think, no hold, no resource round trip), 20 seeds × 20 acquisitions,
-/// with the committed profile or without: notifications and packets per
-/// contended acquisition.
+/// `locksmith sim` on `scenarios/calibration/RECIPE.toml` (or
+/// `RECIPE-uncalibrated.toml`, without the profile): the real driver's
+/// workload — no think, no hold, no resource round trip — 20 seeds × 20
+/// acquisitions; notifications and packets per contended acquisition.
 fn simulate(recipe: &str, clients: u8, profiled: bool) -> (f64, f64) {
-    simulate_with(recipe, clients, profiled, REAL_WORKLOAD)
+    simulate_with(recipe, clients, profiled, |text| text)
 }
 
-/// [`simulate`] with more `[sim]` keys (`extra`, whole lines).
-fn simulate_with(recipe: &str, clients: u8, profiled: bool, extra: &str) -> (f64, f64) {
+/// [`simulate`] on the scenario as `change` rewrites it.
+fn simulate_with(
+    recipe: &str,
+    clients: u8,
+    profiled: bool,
+    change: impl FnOnce(String) -> String,
+) -> (f64, f64) {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
-    let profile = if profiled {
-        format!("profile = \"{root}/scenarios/profiles/zookeeper-3.8.toml\"\n")
+    let name = if profiled {
+        format!("{recipe}.toml")
     } else {
-        String::new()
+        format!("{recipe}-uncalibrated.toml")
     };
-    let text = format!(
-        "recipe = \"{recipe}\"\nclients = 2\nacquisitions = 1\n[sim]\nseeds = 20\nacquisitions = 20\nthink_ms = [0.0, 0.0]\nhold_ms = [0.0, 0.0]\n{extra}{profile}"
-    );
+    let committed = format!("{root}/scenarios/calibration/{name}");
+    let text = std::fs::read_to_string(&committed).expect("the calibration scenario");
+    // Elsewhere, the profile is named by its whole path.
+    let text = change(text).replace("\"../profiles/", &format!("\"{root}/scenarios/profiles/"));
     let dir = std::env::temp_dir().join(format!("locksmith-calibration-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     // Tests run at once in one process: one file per distinct scenario.
     let tag = {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        extra.hash(&mut h);
+        text.hash(&mut h);
         h.finish()
     };
-    let path = dir.join(format!("{recipe}-{clients}-{profiled}-{tag}.toml"));
+    let path = dir.join(format!("{recipe}-{clients}-{tag:x}.toml"));
     std::fs::write(&path, text).expect("scenario");
     let path = path.to_string_lossy().into_owned();
     let n = clients.to_string();
@@ -112,6 +112,19 @@ fn simulate_with(recipe: &str, clients: u8, profiled: bool, extra: &str) -> (f64
         count("notifications") / contended,
         (count("requests") + count("replies") + count("notifications")) / contended,
     )
+}
+
+/// The scenario with its protected resource a link away again (the
+/// simulator's default: the server's latency).
+fn with_the_resource_a_link_away(text: String) -> String {
+    let local = "resource_latency_ms = [0.0, 0.0]\n";
+    assert!(text.contains(local), "{text}");
+    text.replace(local, "")
+}
+
+/// The scenario with one more `[sim]` key (its last table).
+fn with(key: &'static str) -> impl FnOnce(String) -> String {
+    move |text| format!("{text}{key}\n")
 }
 
 fn two_decimals(x: f64) -> f64 {
@@ -154,11 +167,11 @@ fn the_calibrated_simulation_is_within_ten_percent_of_the_real_server() {
 #[test]
 fn a_resource_round_trip_in_the_critical_section_arms_more_herd_watches() {
     let (local, _) = simulate("herd-children", 5, true);
-    let (remote, _) = simulate_with("herd-children", 5, true, "");
+    let (remote, _) = simulate_with("herd-children", 5, true, with_the_resource_a_link_away);
     assert_eq!((two_decimals(remote), two_decimals(local)), (5.61, 4.86));
     let real = ROWS[0].real.0;
     assert!(!within(remote, real) && within(local, real));
-    let (pred, _) = simulate_with("predecessor", 5, true, "");
+    let (pred, _) = simulate_with("predecessor", 5, true, with_the_resource_a_link_away);
     assert_eq!(two_decimals(pred), 1.0);
 }
 
@@ -233,10 +246,8 @@ fn calibrate_writes_a_profile_a_scenario_can_name() {
 #[test]
 fn a_notification_handed_on_later_arms_fewer_herd_watches() {
     let (now, _) = simulate("herd-children", 5, true);
-    let later = format!("{REAL_WORKLOAD}event_ms = 0.3\n");
-    let (later, _) = simulate_with("herd-children", 5, true, &later);
+    let (later, _) = simulate_with("herd-children", 5, true, with("event_ms = 0.3"));
     assert_eq!((two_decimals(now), two_decimals(later)), (4.86, 3.89));
-    let pred = format!("{REAL_WORKLOAD}event_ms = 0.3\n");
-    let (pred, _) = simulate_with("predecessor", 5, true, &pred);
+    let (pred, _) = simulate_with("predecessor", 5, true, with("event_ms = 0.3"));
     assert_eq!(two_decimals(pred), 1.0);
 }

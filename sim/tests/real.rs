@@ -628,3 +628,40 @@ fn a_timed_acquire_gives_up_and_leaves_no_node_on_a_real_server() {
         r.notifications_per_contended_acquisition()
     );
 }
+
+/// `--timeline`: a line for every request sent, every reply and every
+/// notification handed to a client, in order of time.
+#[test]
+#[ignore = "needs a real ZooKeeper on 127.0.0.1:2181: scripts/zookeeper.sh start; cargo test --test real -- --ignored"]
+fn a_real_run_records_its_timeline_when_asked() {
+    let _one = one_at_a_time();
+    let mut cfg = RealConfig::new(RecipeId::HerdChildren, 3, 0.5, &addr());
+    cfg.timeline = true;
+    let r = match run(&cfg) {
+        Ok(r) => r,
+        Err(e) => panic!("{e}"),
+    };
+    assert!(r.violation.is_none(), "{:?}", r.violation);
+    let text = r.timeline.text();
+    let count = |kind: &str| {
+        text.lines()
+            .filter(|l| l.split(' ').nth(2) == Some(kind))
+            .count() as u64
+    };
+    assert_eq!(count("send"), r.metrics.requests);
+    assert_eq!(count("reply"), r.metrics.replies);
+    assert_eq!(count("event"), r.metrics.notifications);
+    assert!(count("event") > 0);
+    let times: Vec<u64> = text
+        .lines()
+        .map(|l| l.split(' ').next().and_then(|t| t.parse().ok()).expect(l))
+        .collect();
+    assert!(times.windows(2).all(|w| w[0] <= w[1]));
+    assert!(
+        text.contains("cversion: "),
+        "a getChildren reply shows its Stat"
+    );
+    // Off unless asked: nothing recorded.
+    let quiet = run(&RealConfig::new(RecipeId::HerdChildren, 2, 0.2, &addr())).expect("a run");
+    assert_eq!(quiet.timeline.text(), "");
+}

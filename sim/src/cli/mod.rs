@@ -164,12 +164,10 @@ where
         }
         Command::Sim(a) => simulate::plan_sim(a).map(drop),
         Command::Replay(a) if crate::scenario::is_redis(&a.scenario) => {
-            simulate_backend::load::<RedisScenario>(&a.scenario, a.clients, a.acquisitions)
-                .map(drop)
+            simulate_backend::load_replay::<RedisScenario>(a).map(drop)
         }
         Command::Replay(a) if crate::scenario::is_mysql(&a.scenario) => {
-            simulate_backend::load::<MysqlScenario>(&a.scenario, a.clients, a.acquisitions)
-                .map(drop)
+            simulate_backend::load_replay::<MysqlScenario>(a).map(drop)
         }
         Command::Replay(a) => simulate::load(&a.scenario, a.clients, a.acquisitions).map(drop),
         Command::Real(a) if crate::scenario::is_redis(&a.scenario) => {

@@ -73,6 +73,12 @@ pub struct RealArgs {
     /// without it.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=86_400_000))]
     pub cleanup_ms: Option<u32>,
+    /// Write every request, reply and notification of every client, with
+    /// its time, to this file (ZooKeeper only; the lines `locksmith replay
+    /// --timeline` writes for a simulated run; scripts/timeline.py sums
+    /// one up).
+    #[arg(long, value_name = "FILE")]
+    pub timeline: Option<PathBuf>,
 }
 
 fn positive_seconds(s: &str) -> Result<f64, String> {
@@ -144,6 +150,7 @@ pub fn plan(a: &RealArgs) -> Result<RealConfig, String> {
     cfg.reentries = sim.reentries;
     cfg.acquire_timeout_ms = sim.acquire_timeout_ms;
     cfg.recipe_root = sim.recipe_root;
+    cfg.timeline = a.timeline.is_some();
     Ok(cfg)
 }
 
@@ -167,6 +174,12 @@ pub fn run_real(a: &RealArgs) -> i32 {
     cfg.interrupt = Some(crate::interrupt::shared());
     match run(&cfg) {
         Ok(r) => {
+            if let Some(path) = &a.timeline {
+                if let Err(e) = r.timeline.write(path) {
+                    eprintln!("error: {e}");
+                    return 2;
+                }
+            }
             if a.json {
                 println!("{}", to_json(a, &cfg, &r));
             } else {

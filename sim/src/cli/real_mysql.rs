@@ -16,6 +16,9 @@ fn plan(a: &RealArgs) -> Result<MysqlRealConfig, String> {
             return Err(format!("{}: not a MySQL scenario", a.scenario.display()))
         }
     };
+    if a.timeline.is_some() {
+        return Err(crate::timeline::refused(&a.scenario, "MySQL"));
+    }
     if a.redis.is_some() {
         return Err(format!(
             "{}: --redis: recipe `{}` runs on MySQL (pass --mysql URL)",

@@ -37,6 +37,9 @@ fn plan(a: &RealArgs) -> Result<RedisRealConfig, String> {
             sc.recipe()
         ));
     }
+    if a.timeline.is_some() {
+        return Err(crate::timeline::refused(&a.scenario, "Redis"));
+    }
     if a.cleanup_ms.is_some() {
         return Err(format!(
             "{}: --cleanup-ms: the cleanup job is a MySQL recipe's (recipe `{}` runs on Redis)",

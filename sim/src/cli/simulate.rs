@@ -3,7 +3,7 @@
 
 use crate::scenario::{MysqlScenario, RedisScenario, Scenario};
 use crate::simulate::sweep::{sweep, SweepOptions, SweepReport};
-use crate::simulate::{run_seed, SimConfig, Summary, Totals};
+use crate::simulate::{run_seed, run_seed_with_timeline, SimConfig, Summary, Totals};
 use clap::Args;
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -53,6 +53,11 @@ pub struct ReplayArgs {
     /// Print the trace only as text (no Mermaid).
     #[arg(long)]
     pub no_mermaid: bool,
+    /// Also write every request, reply and notification of every client,
+    /// with its simulated time, to this file (ZooKeeper scenarios; the
+    /// lines `locksmith real --timeline` writes for a real run).
+    #[arg(long, value_name = "FILE")]
+    pub timeline: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -339,7 +344,17 @@ pub fn run_replay(a: &ReplayArgs) -> i32 {
             return 2;
         }
     };
-    let r = run_seed(&cfg, a.seed, true);
+    let r = if a.timeline.is_some() {
+        run_seed_with_timeline(&cfg, a.seed)
+    } else {
+        run_seed(&cfg, a.seed, true)
+    };
+    if let Some(path) = &a.timeline {
+        if let Err(e) = r.timeline.write(path) {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    }
     print!("{}", r.trace.text());
     if !a.no_mermaid {
         println!("\n```mermaid\n{}```", r.trace.mermaid(cfg.clients));

@@ -237,8 +237,17 @@ pub fn run_sim<S: Simulated>(a: &SimArgs) -> i32 {
 }
 
 /// One seed's whole trace; 0 no violation, 1 violated.
+/// A replay's scenario; a timeline is the ZooKeeper simulator's only.
+pub fn load_replay<S: Simulated>(a: &ReplayArgs) -> Result<S, String> {
+    let sc: S = load(&a.scenario, a.clients, a.acquisitions)?;
+    if a.timeline.is_some() {
+        return Err(crate::timeline::refused(&a.scenario, S::NAME));
+    }
+    Ok(sc)
+}
+
 pub fn run_replay<S: Simulated>(a: &ReplayArgs) -> i32 {
-    let sc: S = match load(&a.scenario, a.clients, a.acquisitions) {
+    let sc: S = match load_replay(a) {
         Ok(sc) => sc,
         Err(e) => {
             eprintln!("error: {e}");

@@ -5,6 +5,7 @@ use super::root;
 use super::times::{Between, Times};
 use super::zk::{CallOutcome, Notification, Session};
 use crate::simulate::Metrics;
+use crate::timeline::{Seen, SessionExpired, Timeline};
 use locksmith_model::harness::{judge, LockEvent, Phase, Property};
 use locksmith_model::recipe::{AnyRecipe, RecipeId};
 use locksmith_model::runtime::{Client, Deadline, Output, Recipe, RecipeConfig, Status, Thread};
@@ -49,6 +50,8 @@ pub struct RealConfig {
     pub recipe_root: bool,
     /// Set (by Ctrl-C) to stop the run early; it still cleans up.
     pub interrupt: Option<Arc<AtomicBool>>,
+    /// Record every request, reply and notification (`--timeline`).
+    pub timeline: bool,
 }
 
 impl RealConfig {
@@ -68,6 +71,7 @@ impl RealConfig {
             acquire_timeout_ms: None,
             recipe_root: false,
             interrupt: None,
+            timeline: false,
         }
     }
 }
@@ -114,6 +118,8 @@ pub struct RealReport {
     pub cleanup: Result<usize, String>,
     /// Ctrl-C stopped the run before its time was up.
     pub interrupted: bool,
+    /// Empty unless `RealConfig::timeline`.
+    pub timeline: Timeline,
 }
 
 impl RealReport {
@@ -201,6 +207,9 @@ struct World {
     last_progress: Instant,
     stopped_at: Option<Instant>,
     exceptions: Vec<String>,
+    /// When the clients began (the timeline's zero).
+    started: Instant,
+    timeline: Timeline,
 }
 
 type Shared = Arc<Mutex<World>>;
@@ -229,7 +238,19 @@ impl World {
         }
     }
 
+    /// Records what client `c` sent or was handed, now.
+    fn record(&mut self, c: usize, seen: Seen, value: &dyn std::fmt::Debug) {
+        if self.timeline.is_on() {
+            let at = self.started.elapsed().as_nanos().min(u128::from(u64::MAX)) as u64;
+            self.timeline.record(at, c, seen, value);
+        }
+    }
+
     fn deliver(&mut self, c: usize, n: Notification) {
+        match &n {
+            Notification::Node(e) => self.record(c, Seen::Event, e),
+            Notification::Expired => self.record(c, Seen::Event, &SessionExpired),
+        }
         let slot = &mut self.slots[c];
         match n {
             Notification::Node(e) => {
@@ -253,6 +274,7 @@ impl World {
         if out.answered {
             self.metrics.replies += 1;
         }
+        self.record(c, Seen::Reply, &out.reply);
         let client = &mut self.slots[c].client;
         if out.reply == Err(ZkError::ConnectionLoss) {
             client.on_connection_loss();
@@ -356,6 +378,7 @@ impl World {
             return None;
         };
         self.metrics.requests += 1;
+        self.record(c, Seen::Send, &op);
         if release {
             self.released(c, &op);
         }
@@ -540,6 +563,8 @@ async fn compete(cfg: &RealConfig, rooted: &str) -> Result<RealReport, RealError
         last_progress: start,
         stopped_at: None,
         exceptions: Vec::new(),
+        started: start,
+        timeline: Timeline::new(cfg.timeline),
     }));
     let mut rooted_cfg = cfg.clone();
     rooted_cfg.addr = rooted.to_string();
@@ -570,6 +595,7 @@ async fn compete(cfg: &RealConfig, rooted: &str) -> Result<RealReport, RealError
         root: String::new(),
         cleanup: Ok(0),
         interrupted: stopped_by_user,
+        timeline: w.timeline.clone(),
     })
 }
 

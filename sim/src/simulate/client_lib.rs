@@ -32,6 +32,7 @@ use super::world::{
     ack_link, client_link, lock, now, park, recv, yield_now, Conn, Inbox, ServerSession, Shared,
     ToClient, ToServer, World, Write,
 };
+use crate::timeline::{Seen, SessionExpired};
 use locksmith_model::harness::{judge, LockEvent, Property};
 use locksmith_model::runtime::{Deadline, Output, Recipe, Status, Thread};
 use locksmith_model::zk::Service;
@@ -138,6 +139,7 @@ fn on_packet(w: &mut World, c: usize, pkt: ToClient) {
             if czxid.is_some() {
                 cp.own_czxid = czxid;
             }
+            w.timeline.record(t, c, Seen::Reply, &reply);
             if w.trace.on {
                 let r = match &reply {
                     Ok(r) => r.to_string(),
@@ -161,6 +163,8 @@ fn on_packet(w: &mut World, c: usize, pkt: ToClient) {
                 return;
             }
             cp.seen_event = seq;
+            w.timeline.record(t, c, Seen::Event, &event);
+            let cp = &mut w.clients[c];
             if cp.attempt_since.is_some() {
                 cp.notified_in_attempt = true;
             }
@@ -185,6 +189,8 @@ fn on_packet(w: &mut World, c: usize, pkt: ToClient) {
             );
         }
         ToClient::Expired { .. } => {
+            w.timeline.record(t, c, Seen::Event, &SessionExpired);
+            let cp = &mut w.clients[c];
             cp.conn = Conn::Connected;
             // The library fails every call still pending with
             // SessionExpired, then closes: nothing more is read.
@@ -318,6 +324,7 @@ fn step(w: &mut World, c: usize, t: Thread) -> Option<Tenure> {
     if let Output::Send(op) = stepped.output {
         let epoch = w.clients[c].epoch;
         w.metrics.requests += 1;
+        w.timeline.record(now_ns, c, Seen::Send, &op);
         if w.trace.on {
             w.trace.packet(
                 now_ns,

@@ -52,6 +52,7 @@ pub mod world;
 
 use crate::scenario::Scenario;
 use crate::sim_settings::{FaultKind, SimSettings};
+use crate::timeline::Timeline;
 use link::Link;
 use locksmith_model::harness::{Property, Violations};
 use locksmith_model::recipe::RecipeId;
@@ -199,24 +200,47 @@ pub struct RunReport {
     pub violations: Violations,
     pub metrics: Metrics,
     pub trace: Trace,
+    /// Empty unless asked for ([`run_seed_with_timeline`]).
+    pub timeline: Timeline,
 }
 
 /// Runs one seed. With `trace`, records every step.
 pub fn run_seed(cfg: &SimConfig, seed: u64, trace: bool) -> RunReport {
+    run(cfg, seed, trace, false)
+}
+
+/// Runs one seed with its trace and its timeline (`locksmith replay
+/// --timeline`). The timeline draws nothing: the run is the same seed's.
+pub fn run_seed_with_timeline(cfg: &SimConfig, seed: u64) -> RunReport {
+    run(cfg, seed, true, true)
+}
+
+fn run(cfg: &SimConfig, seed: u64, trace: bool, timeline: bool) -> RunReport {
     let rt = madsim::runtime::Runtime::with_seed_and_config(seed, madsim::Config::default());
     let cfg = cfg.clone();
-    let (violations, metrics, trace) = rt.block_on(simulate(cfg, trace));
+    let (violations, metrics, trace, timeline) = rt.block_on(recorded(cfg, trace, timeline));
     RunReport {
         seed,
         violation: violations.headline().map(|(p, why)| (p, why.to_string())),
         violations,
         metrics,
         trace,
+        timeline,
     }
 }
 
 /// The body of one run, inside a madsim runtime.
 pub async fn simulate(cfg: SimConfig, trace_on: bool) -> (Violations, Metrics, Trace) {
+    let (violations, metrics, trace, _) = recorded(cfg, trace_on, false).await;
+    (violations, metrics, trace)
+}
+
+/// [`simulate`], with the run's timeline when `timeline_on`.
+async fn recorded(
+    cfg: SimConfig,
+    trace_on: bool,
+    timeline_on: bool,
+) -> (Violations, Metrics, Trace, Timeline) {
     world::bind_clock();
     let n = cfg.clients;
     let s = &cfg.settings;
@@ -282,6 +306,7 @@ pub async fn simulate(cfg: SimConfig, trace_on: bool) -> (Violations, Metrics, T
             on: trace_on,
             entries: Vec::new(),
         },
+        timeline: Timeline::new(timeline_on),
         violations: Violations::default(),
         ended: false,
         last_progress: 0,
@@ -347,7 +372,8 @@ pub async fn simulate(cfg: SimConfig, trace_on: bool) -> (Violations, Metrics, T
     let violations = std::mem::take(&mut w.violations);
     let metrics = std::mem::take(&mut w.metrics);
     let trace = std::mem::take(&mut w.trace);
-    (violations, metrics, trace)
+    let timeline = std::mem::take(&mut w.timeline);
+    (violations, metrics, trace, timeline)
 }
 
 /// The observer: ends the run at the first violation, when every client is

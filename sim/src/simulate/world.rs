@@ -11,6 +11,7 @@ use super::link::{Link, Next};
 use super::metrics::Metrics;
 use super::trace::Trace;
 use crate::sim_settings::{LatencyDist, SimSettings};
+use crate::timeline::Timeline;
 use locksmith_model::harness::{Property, Violations};
 use locksmith_model::recipe::AnyRecipe;
 use locksmith_model::runtime::{Client, Thread};
@@ -295,6 +296,9 @@ pub struct World {
     pub resource: locksmith_model::harness::resource::Resource,
     pub metrics: Metrics,
     pub trace: Trace,
+    /// `locksmith replay --timeline`: every client's requests, replies and
+    /// notifications.
+    pub timeline: Timeline,
     /// The first violation of each property.
     pub violations: Violations,
     /// A violation that ends the run happened.
