@@ -5,25 +5,36 @@
 # (model/src/runtime: client, monitors, watchers) and the ZooKeeper server
 # rules (model/src/zk), and runs the tests that should notice.
 #
-# Per-mutant test selection keeps a full run within a night on 2 cores:
-# each group runs only the test targets that exercise its code, not the
-# whole suite (which takes ~10 minutes per mutant).
+# Per-mutant test selection keeps a full run near a night on 2 cores (the
+# whole suite takes ~10 minutes per mutant): each group runs only the model
+# crate's test targets that exercise its code, under cargo-nextest, which
+# stops at the first failing test (a caught mutant costs a second or two of
+# tests, not the minutes a broken exploration can take), and each mutant's
+# build is incremental (a few seconds).
 #
-#   scripts/mutants.sh                 # every group (hours; not in .ci/run)
+#   scripts/mutants.sh                 # every group (a night; not in .ci/run)
 #   scripts/mutants.sh harness zk      # some groups
 #   scripts/mutants.sh --list          # the mutants each group would try
-#   MUTANTS_TIMEOUT=600 MUTANTS_ARGS="--baseline=skip" scripts/mutants.sh harness
-#                                      # a fixed test timeout (s), extra options
-#   MUTANTS_ARGS="--iterate --baseline=skip" MUTANTS_TIMEOUT=300 scripts/mutants.sh runtime
+#   MUTANTS_ARGS="--shard 0/50 --sharding round-robin" scripts/mutants.sh
+#                                      # every 50th mutant of each group: a
+#                                      # sample, to time a full run
+#   MUTANTS_ARGS="--iterate" scripts/mutants.sh runtime
 #                                      # go on where an interrupted run of the
 #                                      # group stopped: the mutants it caught are
 #                                      # skipped (cargo-mutants' --iterate reads
 #                                      # the group's last mutants.out, kept then)
+#   MUTANTS_WIDE=1 MUTANTS_ARGS="--iterate" scripts/mutants.sh harness
+#                                      # the survivors again, with the wider
+#                                      # selection (the sim crate's scenarios,
+#                                      # properties and cli: minutes a mutant)
 #
-# Needs cargo-mutants (`cargo install --locked cargo-mutants`). Runs at
-# the lowest priority (nice 19), one mutant at a time. Results per group
-# in target/mutants/<group>/mutants.out (caught.txt, missed.txt,
-# timeout.txt, unviable.txt), and a summary line per group on stdout.
+# Needs cargo-mutants (`cargo install --locked cargo-mutants`) and
+# cargo-nextest (`cargo install --locked cargo-nextest`; without it, cargo
+# test, much slower on caught mutants). Runs at the lowest priority (nice
+# 19), one mutant at a time, with a test timeout of MUTANTS_TIMEOUT seconds
+# (default 120; the selections pass in 20-30 s). Results per group in
+# target/mutants/<group>/mutants.out (caught.txt, missed.txt, timeout.txt,
+# unviable.txt), and a summary line per group on stdout.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 unset RUSTFLAGS
@@ -33,12 +44,25 @@ if ! cargo mutants --version > /dev/null 2>&1; then
     exit 2
 fi
 
-# group | files mutated | the test targets run for each of its mutants
+# group | files mutated | files left out | the model's test targets run for
+# each of its mutants
 GROUPS_TABLE='
-harness|model/src/harness/**|--lib --test=checker --test=runtime --test=properties --test=sim_scenarios --test=sim_fault_schedules --test=scenarios --test=cli
-check|model/src/check/**|--lib --test=checker --test=explorer --test=properties --test=scenarios --test=cli
-runtime|model/src/runtime/**|--lib --test=runtime --test=checker --test=properties --test=scenarios
-zk|model/src/zk/**|--lib --test=zk_rules --test=zk_properties --test=zk_conformance_regressions --test=checker
+harness|model/src/harness/**||--lib --test=checker --test=runtime
+check|model/src/check/**|model/src/check/redis/** model/src/check/sql/**|--lib --test=checker --test=explorer --test=space --test=shared_session --test=server_restart
+check-redis|model/src/check/redis/**||--lib --test=redis_space
+check-sql|model/src/check/sql/**||--lib --test=sql_space
+runtime|model/src/runtime/**||--lib --test=runtime --test=checker
+zk|model/src/zk/**||--lib --test=zk_rules --test=zk_properties --test=zk_conformance_regressions --test=checker
+'
+# MUTANTS_WIDE=1: the test targets of the whole workspace each group ran
+# before the night selection (the sim crate's end-to-end tests too).
+WIDE_TABLE='
+harness|--lib --test=checker --test=runtime --test=properties --test=sim_scenarios --test=sim_fault_schedules --test=scenarios --test=cli
+check|--lib --test=checker --test=explorer --test=properties --test=scenarios --test=cli
+check-redis|--lib --test=redis_space --test=sim_redis --test=scenarios
+check-sql|--lib --test=sql_space --test=sim_mysql --test=scenarios
+runtime|--lib --test=runtime --test=checker --test=properties --test=scenarios
+zk|--lib --test=zk_rules --test=zk_properties --test=zk_conformance_regressions --test=checker --test=scenarios
 '
 
 list=false
@@ -50,28 +74,34 @@ for a in "$@"; do
     esac
 done
 
-while IFS='|' read -r group files tests; do
+while IFS='|' read -r group files excluded tests; do
     [ -n "$group" ] || continue
     if [ "${#wanted[@]}" -gt 0 ] && [[ ! " ${wanted[*]} " == *" $group "* ]]; then
         continue
     fi
     out="target/mutants/$group"
     mkdir -p "$out"
+    scope=(--package locksmith-model --file "$files")
+    for x in $excluded; do scope+=(--exclude "$x"); done
     if $list; then
-        echo "== $group ($files): $(cargo mutants --package locksmith-model --file "$files" --list | wc -l) mutants"
+        echo "== $group ($files): $(cargo mutants "${scope[@]}" --list | wc -l) mutants"
         continue
     fi
     started=$SECONDS
-    # --test-workspace: the sim crate's tests (scenarios, properties) judge
-    # the model's verdicts too. Exit codes 2 (missed) and 3 (timeouts) are
-    # results, not failures of this script.
-    # shellcheck disable=SC2086
-    # --copy-target: each mutant's build starts from this tree's target/
-    # (incremental), not from nothing.
-    # The test timeout: 3 × the baseline's, or MUTANTS_TIMEOUT seconds
-    # (needed when the baseline is skipped).
-    timeout=(--timeout-multiplier 3)
-    [ -n "${MUTANTS_TIMEOUT:-}" ] && timeout=(--timeout "$MUTANTS_TIMEOUT")
+    # The model's own tests (--test-workspace=false): each mutant rebuilds
+    # the model crate alone, incrementally (--copy-target=false: the scratch
+    # tree's first build compiles the dependencies once). MUTANTS_WIDE
+    # runs the workspace's tests, with cargo test.
+    tool=(--test-tool cargo)
+    workspace=(--test-workspace=false)
+    if [ -n "${MUTANTS_WIDE:-}" ]; then
+        tests=$(grep "^$group|" <<< "$WIDE_TABLE" | cut -d'|' -f2)
+        workspace=(--test-workspace=true)
+    elif cargo nextest --version > /dev/null 2>&1; then
+        tool=(--test-tool nextest)
+    else
+        echo "mutants.sh: cargo-nextest is missing: caught mutants run every test (cargo install --locked cargo-nextest)" >&2
+    fi
     # The test targets go to every cargo call (--cargo-arg), so that each
     # mutant's build compiles only them, not every test binary.
     selection=()
@@ -80,9 +110,12 @@ while IFS='|' read -r group files tests; do
     if [[ " ${MUTANTS_ARGS:-} " != *" --iterate "* ]]; then
         rm -rf "$out/mutants.out"
     fi
-    nice -n 19 cargo mutants --package locksmith-model --file "$files" \
-        --test-workspace=true --jobs 1 "${timeout[@]}" --no-shuffle \
-        --copy-target=true --output "$out" "${selection[@]}" ${MUTANTS_ARGS:-} || [ $? -le 3 ]
+    # Exit codes 2 (missed) and 3 (timeouts) are results, not failures of
+    # this script.
+    # shellcheck disable=SC2086
+    nice -n 19 cargo mutants "${scope[@]}" "${workspace[@]}" "${tool[@]}" \
+        --jobs 1 --timeout "${MUTANTS_TIMEOUT:-120}" --no-shuffle --baseline=skip \
+        --copy-target=false --output "$out" "${selection[@]}" ${MUTANTS_ARGS:-} || [ $? -le 3 ]
     d="$out/mutants.out"
     if [ ! -f "$d/outcomes.json" ]; then
         echo "mutants.sh: $group: cargo-mutants did not run (see above)" >&2
