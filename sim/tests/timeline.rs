@@ -81,46 +81,35 @@ fn a_replay_writes_one_line_per_request_reply_and_notification_the_same_for_the_
     assert_eq!(std::fs::read(&first).ok(), std::fs::read(&second).ok());
 }
 
+/// `locksmith args…` exits 2 with `message` on stderr.
+fn refused(args: &[&str], message: &str) {
+    let (code, _, err) = locksmith(args);
+    assert_eq!(code, 2, "{args:?}: {err}");
+    assert!(err.contains(message), "{args:?}: {err}");
+}
+
 #[test]
 fn a_timeline_is_refused_for_a_redis_scenario_and_an_unwritable_file_is_an_error() {
-    let (code, _, err) = locksmith(&[
-        "replay",
-        "scenarios/redis-set-px-del-pause.toml",
-        "--seed",
-        "0",
-        "--timeline",
-        &temp("redis.txt"),
-    ]);
-    assert_eq!(code, 2, "{err}");
-    assert!(
-        err.contains("--timeline: expected a ZooKeeper scenario"),
-        "{err}"
+    let redis = "scenarios/redis-set-px-del-pause.toml";
+    let file = temp("redis.txt");
+    refused(
+        &["replay", redis, "--seed", "0", "--timeline", &file],
+        "--timeline: expected a ZooKeeper scenario",
     );
     // Refused before any connection: no server needed.
-    let (code, _, err) = locksmith(&[
-        "real",
-        "scenarios/redis-set-px-del-pause.toml",
-        "--redis",
-        "127.0.0.1:1",
-        "--timeline",
-        &temp("real-redis.txt"),
-    ]);
-    assert_eq!(code, 2, "{err}");
-    assert!(
-        err.contains("--timeline: expected a ZooKeeper scenario (a Redis run"),
-        "{err}"
+    refused(
+        &["real", redis, "--redis", "127.0.0.1:1", "--timeline", &file],
+        "--timeline: expected a ZooKeeper scenario (a Redis run",
     );
-    let (code, _, err) = locksmith(&[
-        "replay",
-        "scenarios/herd-children.toml",
-        "--seed",
-        "0",
-        "--timeline",
-        "/nonexistent-dir/t.txt",
-    ]);
-    assert_eq!(code, 2, "{err}");
-    assert!(
-        err.contains("--timeline /nonexistent-dir/t.txt: cannot write it"),
-        "{err}"
+    refused(
+        &[
+            "replay",
+            "scenarios/herd-children.toml",
+            "--seed",
+            "0",
+            "--timeline",
+            "/nonexistent-dir/t.txt",
+        ],
+        "--timeline /nonexistent-dir/t.txt: cannot write it",
     );
 }
