@@ -293,24 +293,52 @@ fn curator_survives_two_connection_timeouts_and_its_thread_dies_at_the_third() {
 fn a_library_that_waits_for_the_connection_is_untouched_by_connection_timeouts() {
     // The plain Java client queues a call made while disconnected until the
     // reconnect: the budget never applies, the exploration is the same.
-    let mut c = cfg(RecipeId::Predecessor, 2, 1);
-    c.faults.connection_losses = 1;
-    let without = check(&c);
-    c.faults.connection_timeouts = 3;
-    let with = check(&c);
-    assert_eq!(with.states, without.states);
-    for p in Property::ALL {
-        assert_eq!(with.of(p), without.of(p), "{p}");
+    // A disconnect leaves calls queued the longest: the same there.
+    let outages: [fn(&mut FaultBudget); 2] = [|f| f.connection_losses = 1, |f| f.disconnects = 1];
+    for outage in outages {
+        let mut c = cfg(RecipeId::Predecessor, 2, 1);
+        outage(&mut c.faults);
+        let without = check(&c);
+        c.faults.connection_timeouts = 3;
+        let with = check(&c);
+        assert_eq!(with.states, without.states, "{:?}", c.faults);
+        for p in Property::ALL {
+            assert_eq!(with.of(p), without.of(p), "{:?}: {p}", c.faults);
+        }
     }
 }
 
-/// Curator's `release()` runs `removeWatchers()`: one background
-/// `removeWatches(path, watcher, Any)` (opcode `checkWatches`) per watcher
-/// its `WatcherRemovalManager` still keeps — here a stale entry, committed
-/// by the caller after the event thread had already run the watcher
-/// (`Watching.commitWatcher` runs when `getData` returns). Every such call
-/// finds no watch on the server: a client holds only once every node it
-/// ever watched in this lock is gone, so each watch has fired.
+/// Curator's client-side expiry strikes a session whose connection is up
+/// (one already down is given up on by the library's own timer, not by
+/// the fault), and each strike spends the budget of its role: a parked
+/// waiter's `waiter_client_expiries`, anyone else's `client_expiries`.
+#[test]
+fn client_side_expiries_strike_connected_sessions_and_spend_their_roles_budget() {
+    use locksmith_model::check::system::{Action, System};
+    let enabled = |s: &System, a: Action| {
+        let mut out = Vec::new();
+        s.actions(&mut out);
+        out.contains(&a)
+    };
+    let mut c = cfg(RecipeId::Curator, 2, 1);
+    c.faults.client_expiries = 1;
+    c.faults.disconnects = 1;
+    let mut s = System::initial(&c);
+    assert!(enabled(&s, Action::ClientExpire(0)));
+    s.apply(Action::Disconnect(0), false);
+    assert!(!enabled(&s, Action::ClientExpire(0)), "c1 is down already");
+    assert!(enabled(&s, Action::ClientExpire(1)));
+
+    let mut c = cfg(RecipeId::Curator, 2, 1);
+    c.faults.client_expiries = 1;
+    c.faults.waiter_client_expiries = 1;
+    let mut s = System::initial(&c);
+    s.apply(Action::ClientExpire(0), false);
+    let left = (s.faults.client_expiries, s.faults.waiter_client_expiries);
+    assert_eq!(left, (0, 1), "c1 was not waiting");
+    assert!(!enabled(&s, Action::ClientExpire(1)), "nor is c2");
+}
+
 #[test]
 fn curator_release_removes_its_kept_watchers_and_the_server_has_none_left() {
     use locksmith_model::check::model::LockModel;

@@ -5,7 +5,7 @@
 
 use locksmith_model::check::explore::{explore_space, Exploration};
 use locksmith_model::check::redis::{Action, RedisSpace};
-use locksmith_model::check::Property;
+use locksmith_model::check::{Property, Verdict};
 use locksmith_model::recipe::redis::RedisRecipe;
 use std::ops::ControlFlow;
 
@@ -196,6 +196,31 @@ fn without_the_graph_stuck_lock_is_not_judged() {
     space.limits.starvation = false;
     let x = run(&space);
     assert!(!x.found.contains_key(&Property::StuckLock));
+    // The report says so: the two properties the graph judges are
+    // incomplete, never holds; what the search judges holds.
+    let r = space.check();
+    assert_eq!(r.of(Property::StuckLock), Verdict::Incomplete);
+    assert_eq!(r.of(Property::Starvation), Verdict::Incomplete);
+    assert_eq!(r.of(Property::MutualExclusion), Verdict::Holds);
+    assert_eq!(r.verdict, Verdict::Incomplete);
+}
+
+/// A lasso's repeating part is marked where it begins and nowhere else.
+/// No Redis configuration of the catalogue has a fair cycle, so the stuck
+/// lock's path, with a cycle start set by hand, stands in for one.
+#[test]
+fn a_traces_cycle_is_marked_at_its_first_step_only() {
+    let mut space = RedisSpace::new(RedisRecipe::SetNxExpire);
+    space.faults.crashes = 1;
+    let x = run(&space);
+    let mut cx = x.found[&Property::StuckLock].clone();
+    cx.cycle_start = Some(1);
+    let t = space.render(&cx).expect("the path replays");
+    let marked: Vec<usize> = (t.steps.iter())
+        .filter(|s| s.cycle_starts_here)
+        .map(|s| s.step)
+        .collect();
+    assert_eq!((marked, t.cycle_start), (vec![2], Some(2)));
 }
 
 #[test]

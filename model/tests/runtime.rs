@@ -96,6 +96,54 @@ fn a_blocked_enter_waits_for_the_monitor() {
     assert!(!c.can_step(Thread::Main));
 }
 
+/// main: synchronized (m) { m.wait(50); } then finish.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+struct TimedWaiter {
+    pc: u8,
+}
+
+impl Recipe for TimedWaiter {
+    fn lock_root(&self) -> &'static str {
+        "/"
+    }
+    fn paths(&self, _: &mut dyn FnMut(&str)) {}
+    fn paths_mut(&mut self, _: &mut dyn FnMut(&mut Name)) {}
+    fn step(&mut self, _: Thread, _: Resume) -> Action {
+        let script = [
+            Step::Enter(0),
+            Step::TimedWait {
+                monitor: 0,
+                millis: 50,
+            },
+            Step::Exit(0),
+            Step::Finished,
+        ];
+        let step = script[self.pc as usize].clone();
+        self.pc = (self.pc + 1) % script.len() as u8;
+        Action { step, code: "test" }
+    }
+}
+
+/// `wait(50)` with nobody to notify: the thread sleeps, every driver can
+/// read how long it may, and when that runs out it must win the monitor
+/// back before it goes on.
+#[test]
+fn a_timed_wait_says_how_long_and_runs_out_into_the_monitor() {
+    let mut c = Client::new(TimedWaiter::default());
+    assert_eq!(c.timed_wait(Thread::Main), None);
+    run(&mut c, Thread::Main, 2); // enter, wait(50) (releases)
+    assert!(c.monitors.is_free(0));
+    assert!(!c.can_step(Thread::Main));
+    assert_eq!(c.timed_wait(Thread::Main), Some(50));
+    assert_eq!(c.timed_wait(Thread::Event), None);
+    assert!(c.time_out(Thread::Main));
+    assert_eq!(c.main, Status::Entering(0));
+    assert_eq!(c.timed_wait(Thread::Main), None);
+    assert!(!c.time_out(Thread::Main), "the wait is over");
+    run(&mut c, Thread::Main, 1); // re-acquire + exit
+    assert!(c.monitors.is_free(0));
+}
+
 /// main: exists("/x", watch) with watcher 1, then removeWatches("/x",
 /// watcher 1, Any) — opcode `checkWatches` — then finish.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]

@@ -78,6 +78,15 @@ fn a_crashed_holder_leaves_either_lock_stuck_forever() {
         [(3, Verdict::Violated, 268), (3, Verdict::Violated, 268)]
     );
     for (recipe, r) in found {
+        // Starvation's lasso: its repeating part is marked where it
+        // begins and nowhere else.
+        let t = r.trace_of(Property::Starvation).expect("a lasso");
+        let marked: Vec<usize> = (t.steps.iter())
+            .filter(|s| s.cycle_starts_here)
+            .map(|s| s.step)
+            .collect();
+        assert!(t.cycle_start.is_some(), "{recipe}");
+        assert_eq!(marked, Vec::from_iter(t.cycle_start), "{recipe}");
         assert_eq!(r.verdict, Verdict::Violated, "{recipe}");
         assert_eq!(r.of(Property::StuckLock), Verdict::Violated, "{recipe}");
         assert_eq!(r.of(Property::MutualExclusion), Verdict::Holds, "{recipe}");
@@ -172,4 +181,34 @@ fn the_status_cas_holds_under_client_found_rows_too() {
     space.found_rows = true;
     let r = space.check();
     assert_eq!((r.verdict, r.states), (Verdict::Holds, 120));
+}
+
+/// Fenced (as `mysql-for-update-connection-drop-fenced`): the server
+/// drops the holder's connection, the next client takes the row while the
+/// holder works, and the holder's closing write lands after the newer
+/// holder's opening one. The trace tells a holder's opening write from its
+/// closing one.
+#[test]
+fn a_fenced_trace_tells_a_holders_opening_write_from_its_closing_one() {
+    let mut space = SqlSpace::new(SqlRecipe::ForUpdate);
+    space.work = 2;
+    space.lock_wait_timeout = 5;
+    space.faults.connection_drops = 1;
+    space.fencing = true;
+    space.validate().expect("a valid configuration");
+    let r = space.check();
+    let p = Property::MutualExclusionAtResource;
+    assert_eq!((r.property, steps(&r, p), r.states), (Some(p), 20, 1064));
+    let t = r.trace_of(p).expect("a trace");
+    let writes: Vec<(&str, &str)> = (t.steps.iter())
+        .filter_map(|s| {
+            let w = s.text.find("writes its ")?;
+            let which = s.text[w + "writes its ".len()..].split(' ').next()?;
+            Some((s.actor.as_str(), which))
+        })
+        .collect();
+    assert_eq!(
+        writes,
+        [("c1", "opening"), ("c2", "opening"), ("c1", "closing")]
+    );
 }

@@ -118,6 +118,20 @@ mod tests {
         assert!(why.contains("--abstract-sequences"), "{why}");
     }
 
+    /// The level the run stopped in is cut short: the explanation reads
+    /// the last whole one (depth 1 here), not the few states found before
+    /// the bound struck, which would look like a rising zxid.
+    #[test]
+    fn the_level_a_bound_cut_short_is_read_past() {
+        let mut g = growth(&[(9, 4, 3), (20, 4, 3), (2, 9, 5)]);
+        if let Some(cut) = g.levels.last_mut() {
+            cut.partial = true;
+        }
+        let why = g.explain(false).expect("levels");
+        assert!(why.starts_with("depth 1 found 20 new states"), "{why}");
+        assert!(why.contains("looks finite"), "{why}");
+    }
+
     #[test]
     fn flat_counters_mean_a_finite_space() {
         let g = growth(&[(1, 4, 3), (9, 4, 3), (20, 4, 3)]);

@@ -317,3 +317,61 @@ pub fn describe(s: &Section, accepted: bool, writes: Writes) -> String {
         _ => " → the resource is written".into(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two clients' sections and the resource, kept as a backend keeps
+    /// them.
+    struct Two {
+        sections: [Section; 2],
+        resource: Option<Resource>,
+    }
+
+    impl Sections for Two {
+        fn clients(&self) -> usize {
+            2
+        }
+        fn section(&self, c: usize) -> Section {
+            self.sections[c]
+        }
+        fn set_section(&mut self, c: usize, s: Section) {
+            self.sections[c] = s;
+        }
+        fn resource(&self) -> Option<Resource> {
+            self.resource
+        }
+        fn set_resource(&mut self, r: Resource) {
+            self.resource = Some(r);
+        }
+    }
+
+    /// `interrupted` keeps its meaning after every write: another tenure
+    /// wrote since this tenure's last accepted write. c1's closing write
+    /// after c2's opening one breaks mutual exclusion at the resource, and
+    /// from then on it is c2 that was interrupted, not c1 — so the next
+    /// violation is c2's next write, and states that differ only in a
+    /// stale mark are one state.
+    #[test]
+    fn a_write_marks_the_other_tenures_and_clears_its_own() {
+        let mut h = Two {
+            sections: [Section::default(); 2],
+            resource: Some(Resource::new(Writes::Guarded)),
+        };
+        let at_resource = |h: &Two| {
+            h.resource
+                .is_some_and(|r| r.violates(Property::MutualExclusionAtResource))
+        };
+        tenure_begins(&mut h, 0);
+        assert!(write(&mut h, 0));
+        tenure_begins(&mut h, 1);
+        assert!(write(&mut h, 1));
+        assert!(h.sections[0].interrupted && !h.sections[1].interrupted);
+        assert!(!at_resource(&h), "each tenure has written once");
+        assert!(write(&mut h, 0));
+        assert!(at_resource(&h), "c1 wrote again after c2 had written");
+        assert!(!h.sections[0].interrupted, "{:?}", h.sections[0]);
+        assert!(h.sections[1].interrupted, "{:?}", h.sections[1]);
+    }
+}

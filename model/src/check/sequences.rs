@@ -336,6 +336,31 @@ mod tests {
         assert!(!s.server.has_data_watch("/locks/lock-0000000005", session));
     }
 
+    /// A node under a sequential node carries the suffix inside its path:
+    /// renaming the parent alone would orphan it, so such a state is left
+    /// as it is — while the same tree without the child is renumbered.
+    #[test]
+    fn a_child_of_a_sequential_node_keeps_every_suffix_as_it_is() {
+        use crate::zk::{CreateMode, Op, Service};
+        let cfg = CheckConfig::new(RecipeId::TryOnce, 2, 1);
+        let mut s = System::initial(&cfg);
+        let session = s.peers[0].session;
+        let server = s.server.get_mut();
+        let create = Op::create("/locks/lock-", CreateMode::PersistentSequential);
+        server.handle(session, &create);
+        server.handle(session, &create);
+        server.handle(session, &Op::delete("/locks/lock-0000000000", -1));
+        let mut childless = s.clone();
+        abstract_state(&mut childless);
+        assert!(childless.server.node("/locks/lock-0000000000").is_some());
+        let child = Op::create("/locks/lock-0000000001/x", CreateMode::Persistent);
+        s.server.get_mut().handle(session, &child);
+        let before = s.clone();
+        abstract_state(&mut s);
+        assert_eq!(s, before);
+        assert!(s.server.node("/locks/lock-0000000001/x").is_some());
+    }
+
     #[test]
     fn suffixes_are_the_last_ten_digits_of_the_last_component() {
         assert_eq!(suffix("/locks/lock-0000000012"), Some(12));

@@ -466,6 +466,23 @@ mod tests {
         assert_eq!(find(&edges(ID)), None);
     }
 
+    /// Weak fairness owes a step only to an agent enabled throughout:
+    /// client 0's main thread can move in state 1 but not in state 2 and
+    /// never moves in the cycle, which is fair all the same. The witness
+    /// shows it disabled on the way instead of waiting for it to act.
+    #[test]
+    fn an_agent_disabled_somewhere_in_the_cycle_is_owed_no_step() {
+        let g = graph(&[
+            (0, 1, main(0), ID),
+            (1, 2, main(1), ID),
+            (1, 0, main(0), ID),
+            (2, 1, main(1), ID),
+        ]);
+        let lasso = find(&g).expect("a fair cycle");
+        assert_eq!(lasso.start, 1);
+        assert_eq!(lasso.cycle, vec![(1, 0, ID), (2, 0, ID)]);
+    }
+
     #[test]
     fn renumberings_pack_canonicalize_permutations() {
         let r = Renumbering::of(&[2, 0, 1]);

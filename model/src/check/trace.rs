@@ -150,3 +150,45 @@ impl Trace {
 pub fn describe(a: Action) -> String {
     a.to_string()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(actor: &str, text: &str) -> TraceStep {
+        TraceStep {
+            step: 1,
+            actor: actor.into(),
+            text: text.into(),
+            tree: Vec::new(),
+            holders: Vec::new(),
+            cycle_starts_here: false,
+        }
+    }
+
+    /// Faults, the reaper and the server's own steps go on the server's
+    /// lane: a diagram declares the clients and ZK only, and Mermaid would
+    /// draw any other name as a participant of its own.
+    #[test]
+    fn steps_of_no_client_are_notes_over_the_server() {
+        let trace = Trace {
+            steps: vec![
+                step("FAULT expire c1", "c1's session expires"),
+                step("reaper", "deletes /locks"),
+                step("server times out c2", "c2's session expires"),
+                step("c1.main", "create /locks/lock-"),
+            ],
+            cycle_start: None,
+        };
+        let lines: Vec<String> = trace.mermaid(2).lines().map(str::to_string).collect();
+        assert_eq!(
+            lines[4..],
+            [
+                "    Note over ZK: FAULT expire c1: c1's session expires",
+                "    Note over ZK: reaper: deletes /locks",
+                "    Note over ZK: server times out c2: c2's session expires",
+                "    Note over c1: main: create /locks/lock-",
+            ]
+        );
+    }
+}

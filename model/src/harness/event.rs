@@ -3,7 +3,6 @@
 //! state where a property needs it), so every driver reads the same story.
 
 use serde::Serialize;
-use std::fmt;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum LockEvent {
@@ -28,20 +27,4 @@ pub enum LockEvent {
     Finished,
     /// A thread ended on an uncaught exception (named).
     ThreadDied(&'static str),
-}
-
-impl fmt::Display for LockEvent {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LockEvent::AcquireStarted => f.write_str("lock() called"),
-            LockEvent::Acquired => f.write_str("lock() returned: holds the lock"),
-            LockEvent::Reentered => f.write_str("lock() returned again: re-entered"),
-            LockEvent::GaveUp => f.write_str("lock() gave up"),
-            LockEvent::Released => f.write_str("critical section done: unlock()"),
-            LockEvent::ReleaseSent => f.write_str("release operation sent"),
-            LockEvent::Unlocked => f.write_str("unlock() returned without a release"),
-            LockEvent::Finished => f.write_str("all acquisitions done"),
-            LockEvent::ThreadDied(e) => write!(f, "thread died: {e}"),
-        }
-    }
 }

@@ -144,12 +144,6 @@ impl PartialEq<&str> for Name {
     }
 }
 
-impl PartialEq<String> for Name {
-    fn eq(&self, other: &String) -> bool {
-        self.as_str() == other.as_str()
-    }
-}
-
 impl PartialEq<Name> for &str {
     fn eq(&self, other: &Name) -> bool {
         *self == other.as_str()

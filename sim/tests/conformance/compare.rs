@@ -133,7 +133,7 @@ impl Case<'_> {
 /// a child watch on a parent).
 fn fired_by_deleting(e: &WatchedEvent, deleted: &[String]) -> bool {
     deleted.iter().any(|d| match e.kind {
-        EventType::NodeDeleted => e.path == *d,
+        EventType::NodeDeleted => e.path == d.as_str(),
         EventType::NodeChildrenChanged => {
             locksmith_model::zk::path::parent(d) == Some(e.path.as_str())
         }

@@ -36,25 +36,6 @@ pub enum Action {
 }
 
 impl Action {
-    /// The client the action belongs to, if any.
-    pub fn client(self) -> Option<u8> {
-        match self {
-            Action::Step(c)
-            | Action::Think(c)
-            | Action::Serve(c)
-            | Action::Pause(c)
-            | Action::Crash(c)
-            | Action::ClockAhead(c)
-            | Action::ClockBack(c) => Some(c),
-            Action::Tick
-            | Action::ServerClockAhead
-            | Action::ServerClockBack
-            | Action::Replicate
-            | Action::Restart
-            | Action::Failover => None,
-        }
-    }
-
     pub fn is_fault(self) -> bool {
         matches!(
             self,

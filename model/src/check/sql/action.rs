@@ -34,20 +34,6 @@ pub enum Action {
 }
 
 impl Action {
-    pub fn client(self) -> Option<u8> {
-        match self {
-            Action::Step(c)
-            | Action::Think(c)
-            | Action::Serve(c)
-            | Action::Pause(c)
-            | Action::Crash(c)
-            | Action::DropConnection(c)
-            | Action::NetworkDrop(c)
-            | Action::ServerNotices(c) => Some(c),
-            Action::Tick | Action::Cleanup | Action::Restart => None,
-        }
-    }
-
     pub fn is_fault(self) -> bool {
         matches!(
             self,
