@@ -64,3 +64,40 @@ impl Violations {
         self.first.iter().map(|(p, w)| (*p, w.as_str()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Out of order: someone still waiting arrived strictly earlier. A tie
+    /// (the same arrival) and a later arrival are not.
+    #[test]
+    fn an_acquisition_is_out_of_order_only_past_an_earlier_waiter() {
+        assert!(!out_of_order(5, []));
+        assert!(!out_of_order(5, [7, 9]));
+        assert!(!out_of_order(5, [5]));
+        assert!(out_of_order(5, [7, 3]));
+    }
+
+    /// Each property keeps its first violation; the headline follows
+    /// [`Property::ALL`]'s order, not the order they were seen in.
+    #[test]
+    fn the_first_violation_of_each_property_is_kept_and_the_headline_is_the_gravest() {
+        let mut v = Violations::default();
+        assert!(v.is_empty() && v.headline().is_none());
+        assert!(v.record(Property::Herd, "a release woke 2".into()));
+        assert!(v.record(Property::MutualExclusion, "c1 and c2 hold".into()));
+        assert!(!v.record(Property::Herd, "a release woke 3".into()));
+        assert!(!v.is_empty());
+        assert!(v.contains(Property::Herd) && !v.contains(Property::Deadlock));
+        assert_eq!(v.get(Property::Herd), Some("a release woke 2"));
+        assert_eq!(v.get(Property::Deadlock), None);
+        assert_eq!(
+            v.headline(),
+            Some((Property::MutualExclusion, "c1 and c2 hold"))
+        );
+        let all: Vec<(Property, &str)> = v.iter().collect();
+        assert_eq!(all.len(), 2);
+        assert!(all.contains(&(Property::Herd, "a release woke 2")));
+    }
+}

@@ -157,3 +157,45 @@ impl fmt::Display for Verdict {
         f.write_str(self.name())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Scenario files and `--json` name properties by these words: each
+    /// reads back as itself (with `-` or `_` for spaces too), and no two
+    /// properties share a name.
+    #[test]
+    fn every_property_reads_back_from_its_name() {
+        let mut seen = std::collections::BTreeSet::new();
+        for p in Property::ALL {
+            assert!(!p.name().is_empty());
+            assert!(seen.insert(p.name()), "{p:?}");
+            assert_eq!(p.to_string(), p.name());
+            assert!(Property::names().contains(p.name()));
+            assert_eq!(Property::parse(p.name()), Some(p));
+            assert_eq!(Property::parse(&p.name().replace(' ', "-")), Some(p));
+            assert_eq!(
+                Property::parse(&format!(" {} ", p.name().replace(' ', "_"))),
+                Some(p)
+            );
+        }
+        assert_eq!(Property::MutualExclusion.name(), "mutual exclusion");
+        assert_eq!(Property::UnlockByNonOwner.name(), "unlock by non-owner");
+        assert_eq!(Property::parse("mutual exclusion at"), None);
+    }
+
+    #[test]
+    fn every_verdict_reads_back_from_its_name() {
+        for v in [
+            Verdict::Holds,
+            Verdict::Violated,
+            Verdict::Incomplete,
+            Verdict::NotApplicable,
+        ] {
+            assert_eq!(Verdict::parse(&format!(" {v} ")), Some(v));
+        }
+        assert_eq!(Verdict::NotApplicable.name(), "n/a");
+        assert_eq!(Verdict::parse("hold"), None);
+    }
+}
