@@ -139,6 +139,77 @@ fn a_configuration_that_breaks_the_time_rules_is_refused() {
     let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
     space.pause = 3;
     assert!(space.validate().unwrap_err().contains("pause"));
+    // The shortest lease is 2 ticks: a critical section of 1 fits in it.
+    let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
+    (space.lease, space.work, space.pause) = (2, 1, 3);
+    assert_eq!(space.validate(), Ok(()));
+    space.lease = 1;
+    let e = space.validate().unwrap_err();
+    assert!(e.contains("redis.lease: expected at least 2 ticks"), "{e}");
+    // Clock faults drift at most 60 ticks in all (a state keeps a
+    // client's clock in an `i8`).
+    let mut space = RedisSpace::new(RedisRecipe::AcquireLock);
+    (space.skew, space.faults.clock_jumps) = (30, 2);
+    assert_eq!(space.validate(), Ok(()));
+    space.skew = 31;
+    let e = space.validate().unwrap_err();
+    assert!(
+        e.contains("expected at most 60 ticks of drift, got 62"),
+        "{e}"
+    );
+}
+
+/// The report names what the Redis checker does not judge, and why: no
+/// nodes to orphan, no notification to herd on, no re-entrant recipe, and
+/// the resource's two properties only with fencing on.
+#[test]
+fn the_properties_redis_does_not_judge_are_n_a_with_their_reason() {
+    let plain = RedisSpace::new(RedisRecipe::SetPxDel);
+    let mut fenced = RedisSpace::new(RedisRecipe::SetPxToken);
+    fenced.fencing = true;
+    for (space, resource) in [(&plain, false), (&fenced, true)] {
+        let r = space.check();
+        for p in Property::ALL {
+            let judged = match p {
+                Property::OrphanedNode | Property::Herd | Property::Reentrancy => false,
+                Property::MutualExclusionAtResource | Property::FencedSafety => resource,
+                _ => true,
+            };
+            assert_eq!(space.judges(p), judged, "{p}");
+            assert_eq!(space.not_judged(p).is_none(), judged, "{p}");
+            let result = r
+                .properties
+                .iter()
+                .find(|x| x.property == p)
+                .expect("every property");
+            assert_eq!(result.verdict == Verdict::NotApplicable, !judged, "{p}");
+            assert_eq!(result.reason, space.not_judged(p), "{p}");
+        }
+    }
+    let why = plain.not_judged(Property::FencedSafety).unwrap_or_default();
+    assert!(why.contains("fencing = true"), "{why}");
+}
+
+/// Who waits, and when waiting is a deadlock: a client inside `lock()`
+/// waits; with nothing but faults left to happen it is stuck. (No Redis
+/// recipe of the seeds can get there — each gives up when `SET NX` fails
+/// — so deadlock holds on every Redis space; this is the rule it holds
+/// by.) A thread that died is its own violation.
+#[test]
+fn a_client_inside_lock_waits_and_with_only_faults_left_is_stuck() {
+    use locksmith_model::check::space::Space;
+    use locksmith_model::harness::Phase;
+    let space = RedisSpace::new(RedisRecipe::SetPxDel);
+    let mut s = space.initial();
+    assert_eq!((space.waiting(&s), space.holders(&s)), (0, 0));
+    assert!(!space.stuck(&s, false));
+    space.apply(&mut s, Action::Step(0));
+    assert_eq!((space.waiting(&s), space.holders(&s)), (0b01, 0));
+    assert!(space.stuck(&s, false));
+    assert!(!space.stuck(&s, true));
+    assert!(!space.violated_in(Property::ThreadDied, &s));
+    s.clients[1].phase = Phase::Died;
+    assert!(space.violated_in(Property::ThreadDied, &s));
 }
 
 #[test]
@@ -517,7 +588,8 @@ fn a_token_from_incr_after_the_lock_fences_a_late_write_but_not_a_pause_before_t
 
 /// Weak fairness (the starvation analysis) owes a step to each client's
 /// process and to the server's serving of each client, and nothing to a
-/// fault: the agents the Redis space names for its actions.
+/// fault: the agents the Redis space names for its actions. And a fault is
+/// no progress: a state where only faults can happen is stuck.
 #[test]
 fn fairness_owes_each_clients_process_and_its_serving_and_nothing_to_a_fault() {
     use locksmith_model::check::space::{Space, NO_AGENT};
@@ -554,5 +626,47 @@ fn fairness_owes_each_clients_process_and_its_serving_and_nothing_to_a_fault() {
         Action::Failover,
     ] {
         assert_eq!(agent(fault), NO_AGENT, "{fault:?} is owed to no one");
+        // Deadlock asks whether anything but a fault can happen.
+        assert!(space.is_fault(fault), "{fault:?}");
     }
+    for a in [
+        Action::Step(0),
+        Action::Think(1),
+        Action::Serve(0),
+        Action::Tick,
+        Action::Replicate,
+    ] {
+        assert!(!space.is_fault(a), "{a:?} is progress");
+    }
+}
+
+/// `--max-memory-mb` stops a run on the states' estimated bytes: the
+/// struct, each client, and 96 bytes a key. A run stopped by a bound
+/// explains itself by the number of keys, in Redis's words.
+#[test]
+fn a_states_bytes_and_growth_are_read_from_its_clients_and_keys() {
+    use locksmith_model::check::redis::{Client, State};
+    use locksmith_model::check::space::Space;
+    use std::mem::size_of;
+    let space = RedisSpace::new(RedisRecipe::SetPxDel);
+    let mut s = space.initial();
+    let own = size_of::<State>() + 2 * size_of::<Client>();
+    assert_eq!(space.state_bytes(&s), own);
+    assert_eq!(space.growth_marks(&s), (0, 0));
+    space.apply(&mut s, Action::Step(0));
+    space.apply(&mut s, Action::Serve(0));
+    assert_eq!(s.server.keys().len(), 1, "c1's SET NX PX set the key");
+    assert_eq!(space.state_bytes(&s), own + 96);
+    assert_eq!(space.growth_marks(&s), (0, 1));
+
+    let mut bounded = with_pauses(RedisRecipe::SetPxDel, 1);
+    bounded.limits.max_depth = 6;
+    let x = run(&bounded);
+    assert!(x.bound.is_some());
+    let why = x.growth.expect("an explanation");
+    assert!(
+        why.contains("the largest keyspace grew from 0 to 1 keys"),
+        "{why}"
+    );
+    assert!(!why.contains("zxid") && !why.contains("tree"), "{why}");
 }

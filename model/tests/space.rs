@@ -6,7 +6,7 @@
 use locksmith_model::check::explore::{explore_space, Exploration};
 use locksmith_model::check::graph::Renumbering;
 use locksmith_model::check::lasso;
-use locksmith_model::check::space::{Canonical, Limits, Next, Space};
+use locksmith_model::check::space::{Canonical, GrowthWords, Limits, Next, Space};
 use locksmith_model::check::Property;
 use std::fmt;
 use std::ops::ControlFlow;
@@ -180,6 +180,10 @@ impl Space for SpinLock {
 
     fn abstracted(&self) -> bool {
         true
+    }
+
+    fn growth_words(&self) -> GrowthWords {
+        GrowthWords::ZOOKEEPER
     }
 }
 

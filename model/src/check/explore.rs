@@ -568,7 +568,10 @@ impl<'c, X: Space> Search<'c, X> {
             growth: self
                 .bound
                 .filter(|b| *b != Bound::Interrupted)
-                .and_then(|_| self.growth.explain(space.abstracted())),
+                .and_then(|_| {
+                    self.growth
+                        .explain(space.abstracted(), space.growth_words())
+                }),
         }
     }
 }

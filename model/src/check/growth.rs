@@ -21,6 +21,24 @@ pub struct Level {
     pub partial: bool,
 }
 
+/// What a backend calls the counters of
+/// [`Space::growth_marks`](super::space::Space::growth_marks): its largest
+/// id, its server's size and what that size counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GrowthWords {
+    pub id: &'static str,
+    pub size: &'static str,
+    pub unit: &'static str,
+}
+
+impl GrowthWords {
+    pub const ZOOKEEPER: GrowthWords = GrowthWords {
+        id: "zxid",
+        size: "tree",
+        unit: "nodes",
+    };
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Growth {
     levels: Vec<Level>,
@@ -53,8 +71,8 @@ impl Growth {
     }
 
     /// One sentence for a run stopped by a bound: the last levels' sizes,
-    /// and whether counters were still rising.
-    pub fn explain(&self, abstracted: bool) -> Option<String> {
+    /// and whether counters were still rising, in the backend's `words`.
+    pub fn explain(&self, abstracted: bool, words: GrowthWords) -> Option<String> {
         let last = (self.levels.iter().rev())
             .find(|l| l.states > 0 && !l.partial)
             .or_else(|| self.levels.iter().rev().find(|l| l.states > 0))?;
@@ -68,14 +86,14 @@ impl Growth {
         let tree_grew = last.max_nodes > early.max_nodes;
         if zxid_rose {
             why += &format!(
-                "; the largest zxid rose from {} to {} over those levels",
-                early.max_zxid, last.max_zxid
+                "; the largest {} rose from {} to {} over those levels",
+                words.id, early.max_zxid, last.max_zxid
             );
         }
         if tree_grew {
             why += &format!(
-                "; the largest tree grew from {} to {} nodes",
-                early.max_nodes, last.max_nodes
+                "; the largest {} grew from {} to {} {}",
+                words.size, early.max_nodes, last.max_nodes, words.unit
             );
         }
         why += if !zxid_rose && !tree_grew {
@@ -83,7 +101,7 @@ impl Growth {
         } else if !abstracted {
             " — a recipe that creates and deletes nodes in a loop never repeats a state, since zxids and sequence suffixes keep rising: --abstract-sequences (or [check] abstract_sequences = true) renumbers sequence suffixes by rank and zeroes unread zxids; a recipe that does not loop has a finite space wider than the bound: raise the bound or check fewer clients or acquisitions"
         } else {
-            " — with sequence suffixes abstracted the counters still rise: either the recipe reads what grows (a zxid, a version), so the space has no end, or it is finite and wider than the bound"
+            " — the counters still rise with nothing left to abstract (sequence suffixes are, or the backend has none): either the recipe reads what grows (an id, a version), so the space has no end, or it is finite and wider than the bound"
         };
         Some(why)
     }
@@ -113,7 +131,7 @@ mod tests {
     #[test]
     fn a_rising_zxid_points_at_the_abstraction() {
         let g = growth(&[(1, 0, 1), (3, 2, 2), (5, 4, 2), (7, 6, 2)]);
-        let why = g.explain(false).expect("levels");
+        let why = g.explain(false, GrowthWords::ZOOKEEPER).expect("levels");
         assert!(why.contains("rose from 0 to 6"), "{why}");
         assert!(why.contains("--abstract-sequences"), "{why}");
     }
@@ -127,7 +145,7 @@ mod tests {
         if let Some(cut) = g.levels.last_mut() {
             cut.partial = true;
         }
-        let why = g.explain(false).expect("levels");
+        let why = g.explain(false, GrowthWords::ZOOKEEPER).expect("levels");
         assert!(why.starts_with("depth 1 found 20 new states"), "{why}");
         assert!(why.contains("looks finite"), "{why}");
     }
@@ -135,7 +153,7 @@ mod tests {
     #[test]
     fn flat_counters_mean_a_finite_space() {
         let g = growth(&[(1, 4, 3), (9, 4, 3), (20, 4, 3)]);
-        let why = g.explain(false).expect("levels");
+        let why = g.explain(false, GrowthWords::ZOOKEEPER).expect("levels");
         assert!(why.contains("looks finite"), "{why}");
     }
 }

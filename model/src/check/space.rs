@@ -10,6 +10,7 @@
 //! parallel levels and its shortest-trace guarantee unchanged.
 
 use super::graph::Renumbering;
+pub use super::growth::GrowthWords;
 use super::property::Property;
 use std::fmt;
 
@@ -131,6 +132,9 @@ pub trait Space: Sync {
     /// The counters that tell a space without end from a wide one: the
     /// largest id the server handed out, and the server's size.
     fn growth_marks(&self, s: &Self::State) -> (i64, usize);
+    /// What the backend calls those two counters, for a bound's
+    /// explanation ([`Growth::explain`](super::growth::Growth::explain)).
+    fn growth_words(&self) -> GrowthWords;
     /// States that differ only in ids the recipe never reads are one
     /// state already (so a rising counter means what the recipe reads).
     fn abstracted(&self) -> bool;

@@ -6,7 +6,7 @@ use super::local::{peer_facts, PeerFacts};
 use super::padded::Padded;
 use super::property::{self, Property};
 use super::shared::Interner;
-use super::space::{Canonical, Limits, Next, Space, NO_AGENT};
+use super::space::{Canonical, GrowthWords, Limits, Next, Space, NO_AGENT};
 use super::symmetry::{canonical, canonical_with, server_digest, ServerDigest};
 use super::system::{Action, Agent, Peer, SharedPeer, System};
 use crate::runtime::Thread;
@@ -225,6 +225,10 @@ impl Space for ZkSpace<'_> {
 
     fn growth_marks(&self, s: &System<'static>) -> (i64, usize) {
         (s.server.zxid(), s.server.nodes().count())
+    }
+
+    fn growth_words(&self) -> GrowthWords {
+        GrowthWords::ZOOKEEPER
     }
 
     fn abstracted(&self) -> bool {

@@ -6,7 +6,7 @@ use super::state::State;
 use crate::check::fingerprint::FoldHasher;
 use crate::check::graph::Renumbering;
 use crate::check::property::Property;
-use crate::check::space::{Canonical, Limits, Next, Space, NO_AGENT};
+use crate::check::space::{Canonical, GrowthWords, Limits, Next, Space, NO_AGENT};
 use crate::harness::{judge, Phase};
 use std::hash::{Hash, Hasher};
 
@@ -163,6 +163,14 @@ impl Space for RedisSpace {
 
     fn growth_marks(&self, s: &State) -> (i64, usize) {
         (0, s.server.keys().len())
+    }
+
+    fn growth_words(&self) -> GrowthWords {
+        GrowthWords {
+            id: "id",
+            size: "keyspace",
+            unit: "keys",
+        }
     }
 
     /// Nothing in a state grows without bound: no counter, no id.

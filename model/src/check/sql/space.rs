@@ -6,7 +6,7 @@ use super::state::{Client, State};
 use crate::check::fingerprint::FoldHasher;
 use crate::check::graph::Renumbering;
 use crate::check::property::Property;
-use crate::check::space::{Canonical, Limits, Next, Space, NO_AGENT};
+use crate::check::space::{Canonical, GrowthWords, Limits, Next, Space, NO_AGENT};
 use crate::check::system::Agent;
 use crate::harness::{judge, Phase};
 use std::hash::{Hash, Hasher};
@@ -160,6 +160,14 @@ impl Space for SqlSpace {
     fn growth_marks(&self, s: &State) -> (i64, usize) {
         let next = i64::try_from(s.server.table().next_id).unwrap_or(i64::MAX);
         (next, s.server.table().rows.len())
+    }
+
+    fn growth_words(&self) -> GrowthWords {
+        GrowthWords {
+            id: "AUTO_INCREMENT id",
+            size: "lock table",
+            unit: "rows",
+        }
     }
 
     /// Time is relative and ids are renumbered: nothing grows without
