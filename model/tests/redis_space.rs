@@ -670,3 +670,23 @@ fn a_states_bytes_and_growth_are_read_from_its_clients_and_keys() {
     );
     assert!(!why.contains("zxid") && !why.contains("tree"), "{why}");
 }
+
+/// Issue 14's redis-set-px-token-pause-fenced: the lock's own script
+/// returns the token, so tokens follow the lock's order. The lease still
+/// runs out under the pause and c2 takes the key while c1 works (mutual
+/// exclusion, 15 steps), but the resource refuses c1's older token:
+/// fenced safety and mutual exclusion at the resource hold.
+#[test]
+fn a_token_from_the_lock_command_itself_fences_every_late_write() {
+    let mut space = with_pauses(RedisRecipe::SetPxToken, 1);
+    space.fencing = true;
+    let x = run(&space);
+    assert!(x.bound.is_none());
+    assert_eq!((x.states, x.acquired), (1413, 0b11));
+    assert_eq!(
+        x.found.keys().copied().collect::<Vec<_>>(),
+        [Property::MutualExclusion]
+    );
+    let me = story(&space, &x, Property::MutualExclusion);
+    assert_eq!(me.len(), 15);
+}

@@ -329,7 +329,8 @@ impl RedisSpace {
                     | LockEvent::Finished
             )
         });
-        if ended && self.fencing {
+        // Without fencing the fence is off and there is no resource.
+        if ended {
             s.clients[c as usize].fence = Fence::Off;
             resource::tenure_ends(s, c as usize);
         }
