@@ -658,6 +658,9 @@ fn a_states_bytes_and_growth_are_read_from_its_clients_and_keys() {
     assert_eq!(s.server.keys().len(), 1, "c1's SET NX PX set the key");
     assert_eq!(space.state_bytes(&s), own + 96);
     assert_eq!(space.growth_marks(&s), (0, 1));
+    // The resource marks every other client's section on a write.
+    use locksmith_model::check::resource::Sections;
+    assert_eq!(Sections::clients(&s), 2);
 
     let mut bounded = with_pauses(RedisRecipe::SetPxDel, 1);
     bounded.limits.max_depth = 6;
