@@ -693,3 +693,117 @@ fn a_token_from_the_lock_command_itself_fences_every_late_write() {
     let me = story(&space, &x, Property::MutualExclusion);
     assert_eq!(me.len(), 15);
 }
+
+/// The words of a Redis trace, as `check` prints it and as its Mermaid
+/// diagram draws it, pinned for redis-compare-and-delete-pause-fenced's
+/// fenced-safety trace: who acted, the command with its reply, the key
+/// after each step, who holds; a client's own steps as notes over it, the
+/// server's and the faults' over Redis.
+#[test]
+fn a_fenced_trace_reads_as_the_docs_show_it() {
+    let mut space = with_pauses(RedisRecipe::CompareAndDelete, 1);
+    space.fencing = true;
+    let r = space.check();
+    let t = r.trace_of(Property::FencedSafety).expect("a trace");
+    assert_eq!(
+        t.text(),
+        "   1. c1                     calls lock(); sends SET lock 1 NX PX 3   [no key]
+   2. redis<-c1              SET lock 1 NX PX 3 → OK   [lock = 1, 3 ticks left]
+   3. c2                     thinks a tick before its next round   [lock = 1, 3 ticks left]
+   4. FAULT                  c1 pauses for 4 ticks   [lock = 1, 3 ticks left]
+   5. time                   a tick passes   [lock = 1, 2 ticks left]
+   6. c2                     thinks a tick before its next round   [lock = 1, 2 ticks left]
+   7. time                   a tick passes   [lock = 1, 1 tick left]
+   8. c2                     thinks a tick before its next round   [lock = 1, 1 tick left]
+   9. time                   a tick passes   [lock = 1, 0 ticks left]
+  10. c2                     thinks a tick before its next round   [lock = 1, 0 ticks left]
+  11. time                   a tick passes   [no key]
+  12. c1                     reads OK; sends INCR fence   [no key]
+  13. c2                     calls lock(); sends SET lock 2 NX PX 3   [no key]
+  14. redis<-c2              SET lock 2 NX PX 3 → OK   [lock = 2, 3 ticks left]
+  15. c2                     reads OK; sends INCR fence   [lock = 2, 3 ticks left]
+  16. redis<-c2              INCR fence → (integer) 1   [lock = 2, 3 ticks left]
+  17. redis<-c1              INCR fence → (integer) 2   [lock = 2, 3 ticks left]
+  18. c1                     reads (integer) 2; holds the lock   [lock = 2, 3 ticks left]   holders: c1
+  19. c2                     reads (integer) 1; holds the lock   [lock = 2, 3 ticks left]   holders: c1, c2
+  20. c2                     writes its opening write to the resource → the resource accepts token 1   [lock = 2, 3 ticks left]   holders: c1, c2
+  21. c1                     writes its opening write to the resource → the resource accepts token 2   [lock = 2, 3 ticks left]   holders: c1, c2
+"
+    );
+    let diagram = locksmith_model::check::redis::trace::mermaid(t, 2);
+    let lines: Vec<&str> = diagram.lines().collect();
+    assert_eq!(lines.len(), 4 + 21);
+    assert_eq!(
+        lines[..8],
+        [
+            "sequenceDiagram",
+            "    participant c1",
+            "    participant c2",
+            "    participant Redis",
+            "    Note over c1: calls lock(), sends SET lock 1 NX PX 3",
+            "    c1->>Redis: SET lock 1 NX PX 3 → OK",
+            "    Note over c2: thinks a tick before its next round",
+            "    Note over Redis: FAULT: c1 pauses for 4 ticks",
+        ]
+    );
+    assert_eq!(lines[8], "    Note over Redis: time: a tick passes");
+    assert_eq!(lines[20], "    c1->>Redis: INCR fence → (integer) 2");
+}
+
+/// Every kind of action in a trace's words: the clock faults, the replica,
+/// a crash, a failover, a restart (a path taken by hand: no shortest trace
+/// of the catalogue has them all).
+#[test]
+fn every_kind_of_step_has_its_words() {
+    use locksmith_model::check::explore::Counterexample;
+    let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
+    space.replica = true;
+    space.skew = 2;
+    space.faults.pauses = 1;
+    space.faults.crashes = 1;
+    space.faults.clock_jumps = 2;
+    space.faults.server_clock_jumps = 2;
+    space.faults.restarts = 1;
+    space.faults.failovers = 1;
+    space.validate().expect("a valid configuration");
+    let actions = vec![
+        Action::ClockAhead(0),
+        Action::ClockBack(1),
+        Action::ServerClockAhead,
+        Action::ServerClockBack,
+        Action::Step(0),
+        Action::Serve(0),
+        Action::Replicate,
+        Action::Pause(0),
+        Action::Think(1),
+        Action::Tick,
+        Action::Crash(1),
+        Action::Failover,
+        Action::Restart,
+    ];
+    let t = (space.render(&Counterexample {
+        actions,
+        cycle_start: None,
+    }))
+    .expect("every step is enabled where the path takes it");
+    assert_eq!(
+        t.text(),
+        "   1. FAULT                  c1's clock jumps 2 ticks ahead   [no key]
+   2. FAULT                  c2's clock jumps 2 ticks back   [no key]
+   3. FAULT                  the server's clock jumps 2 ticks ahead: its TTLs shrink   [no key]
+   4. FAULT                  the server's clock jumps 2 ticks back: its TTLs grow   [no key]
+   5. c1                     calls lock(); sends SET lock 1 NX PX 3   [no key]
+   6. redis<-c1              SET lock 1 NX PX 3 → OK   [lock = 1, 3 ticks left]
+   7. replica                the replica receives a write   [lock = 1, 3 ticks left]
+   8. FAULT                  c1 pauses for 4 ticks   [lock = 1, 3 ticks left]
+   9. c2                     thinks a tick before its next round   [lock = 1, 3 ticks left]
+  10. time                   a tick passes   [lock = 1, 2 ticks left]
+  11. FAULT                  c2 crashes (fault)   [lock = 1, 2 ticks left]
+  12. FAULT                  the replica takes over (fault)   [lock = 1, 2 ticks left]
+  13. FAULT                  the server restarts empty (fault)   [no key]
+"
+    );
+    let diagram = locksmith_model::check::redis::trace::mermaid(&t, 2);
+    assert!(diagram.contains("    Note over Redis: replica: the replica receives a write\n"));
+    assert!(diagram.contains("    Note over Redis: FAULT: c2 crashes (fault)\n"));
+}
