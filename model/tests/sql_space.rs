@@ -212,3 +212,144 @@ fn a_fenced_trace_tells_a_holders_opening_write_from_its_closing_one() {
         [("c1", "opening"), ("c2", "opening"), ("c1", "closing")]
     );
 }
+
+/// A configuration the checker cannot explore is refused with the
+/// scenario key at fault and what was expected; `check` reports it
+/// incomplete, never explored.
+#[test]
+fn a_configuration_out_of_range_is_refused_with_its_key() {
+    let ok = SqlSpace::new(SqlRecipe::UniqueKey);
+    assert_eq!(ok.validate(), Ok(()));
+    let mut most = ok.clone();
+    most.clients = 8;
+    assert_eq!(most.validate(), Ok(()));
+    let cases: [(fn(&mut SqlSpace), &str); 8] = [
+        (|s| s.clients = 0, "clients: expected 1 to 8 clients, got 0"),
+        (|s| s.clients = 9, "clients: expected 1 to 8 clients, got 9"),
+        (|s| s.acquisitions = 0, "acquisitions: expected at least 1"),
+        (
+            |s| s.work = 0,
+            "mysql.critical_section: expected at least 1 tick",
+        ),
+        (|s| s.pause = 0, "mysql.pause: expected at least 1 tick"),
+        (
+            |s| s.lock_wait_timeout = 0,
+            "mysql.lock_wait_timeout: expected",
+        ),
+        (
+            |s| s.cleanup_after = Some(0),
+            "mysql.cleanup_after: expected",
+        ),
+        (|s| s.limits.jobs = 0, "jobs: expected at least 1"),
+    ];
+    for (break_it, says) in cases {
+        let mut space = ok.clone();
+        break_it(&mut space);
+        let e = space.validate().unwrap_err();
+        assert!(e.starts_with(says), "{e}");
+        let r = space.check();
+        assert_eq!((r.verdict, r.states), (Verdict::Incomplete, 0), "{e}");
+    }
+}
+
+/// The report names what the MySQL checker does not judge, and why.
+#[test]
+fn the_properties_sql_does_not_judge_are_n_a_with_their_reason() {
+    let plain = SqlSpace::new(SqlRecipe::StatusCas);
+    let mut fenced = SqlSpace::new(SqlRecipe::StatusCas);
+    fenced.fencing = true;
+    for (space, resource) in [(&plain, false), (&fenced, true)] {
+        let r = space.check();
+        for p in Property::ALL {
+            let judged = match p {
+                Property::OrphanedNode | Property::Herd | Property::Reentrancy => false,
+                Property::MutualExclusionAtResource | Property::FencedSafety => resource,
+                _ => true,
+            };
+            assert_eq!(space.judges(p), judged, "{p}");
+            let result = (r.properties.iter())
+                .find(|x| x.property == p)
+                .expect("every property");
+            assert_eq!(result.verdict == Verdict::NotApplicable, !judged, "{p}");
+            assert_eq!(result.reason, space.not_judged(p), "{p}");
+        }
+    }
+    let why = plain.not_judged(Property::FencedSafety).unwrap_or_default();
+    assert!(why.contains("fencing = true"), "{why}");
+}
+
+/// Weak fairness owes a step to each client's process and to the server's
+/// serving of each client (and to the cleanup job, a periodic job of no
+/// client's), nothing to a fault; a fault is no progress (a state where
+/// only faults can happen is stuck). And each action's words.
+#[test]
+fn fairness_owes_processes_servers_and_the_job_and_nothing_to_a_fault() {
+    use locksmith_model::check::space::{Space, NO_AGENT};
+    use locksmith_model::check::sql::Action;
+    let space = SqlSpace::new(SqlRecipe::ForUpdate);
+    let agent = |a: Action| space.agent(a);
+    assert_eq!(agent(Action::Step(1)), agent(Action::Think(1)));
+    assert_eq!(agent(Action::Serve(1)), agent(Action::ServerNotices(1)));
+    let owed = [
+        agent(Action::Step(0)),
+        agent(Action::Serve(0)),
+        agent(Action::Step(1)),
+        agent(Action::Serve(1)),
+        agent(Action::Cleanup),
+    ];
+    for (i, a) in owed.iter().enumerate() {
+        assert_ne!(*a, NO_AGENT);
+        for b in &owed[i + 1..] {
+            assert_ne!(a, b);
+        }
+    }
+    let faults = [
+        Action::Pause(0),
+        Action::Crash(1),
+        Action::DropConnection(0),
+        Action::NetworkDrop(1),
+        Action::Restart,
+    ];
+    for a in faults {
+        assert_eq!(agent(a), NO_AGENT, "{a:?}");
+        assert!(space.is_fault(a), "{a:?}");
+    }
+    for a in [
+        Action::Step(0),
+        Action::Think(0),
+        Action::Serve(1),
+        Action::Tick,
+        Action::Cleanup,
+        Action::ServerNotices(0),
+    ] {
+        assert!(!space.is_fault(a), "{a:?}");
+    }
+    let words: Vec<String> = [
+        Action::Step(0),
+        Action::Think(1),
+        Action::Serve(0),
+        Action::Tick,
+        Action::Cleanup,
+        Action::ServerNotices(1),
+    ]
+    .iter()
+    .chain(&faults)
+    .map(|a| a.to_string())
+    .collect();
+    assert_eq!(
+        words,
+        [
+            "c1 steps",
+            "c2 thinks a tick",
+            "server runs c1's statement",
+            "a tick passes",
+            "the cleanup job releases the lock row",
+            "the server notices c2's connection is gone: rolls back, releases its locks",
+            "c1 pauses (fault)",
+            "c2 crashes (fault)",
+            "the server drops c1's connection (fault)",
+            "the network drops c2's connection; the server has not noticed (fault)",
+            "the server restarts (fault)",
+        ]
+    );
+}
