@@ -353,3 +353,42 @@ fn fairness_owes_processes_servers_and_the_job_and_nothing_to_a_fault() {
         ]
     );
 }
+
+/// A pause turns a quick holder into a slow one: with a critical section
+/// of 2 the cleanup job never catches a holder at work (it holds), but a
+/// holder paused for 4 ticks inside it is past the job's 3 and loses its
+/// row while it works — mutual exclusion, as with a section of 4.
+#[test]
+fn a_paused_holder_is_one_the_cleanup_job_frees() {
+    let mut space = SqlSpace::new(SqlRecipe::UniqueKey);
+    space.cleanup_after = Some(3);
+    space.work = 2;
+    assert_eq!(space.check().verdict, Verdict::Holds);
+    space.faults.pauses = 1;
+    space.validate().expect("a valid configuration");
+    let r = space.check();
+    assert_eq!(r.property, Some(Property::MutualExclusion));
+    assert_eq!((steps(&r, Property::MutualExclusion), r.states), (14, 1507));
+}
+
+/// Who waits, and when waiting is a deadlock: a client inside `lock()`
+/// waits; with nothing but faults left to happen it is stuck. Bytes and
+/// growth are read from the clients, rows and row locks.
+#[test]
+fn a_client_inside_lock_waits_and_a_states_bytes_count_its_rows() {
+    use locksmith_model::check::space::Space;
+    use locksmith_model::check::sql::{Action, Client, State};
+    use std::mem::size_of;
+    let space = SqlSpace::new(SqlRecipe::UniqueKey);
+    let mut s = space.initial();
+    let own = size_of::<State>() + 2 * size_of::<Client>();
+    assert_eq!((space.waiting(&s), space.state_bytes(&s)), (0, own));
+    assert_eq!(space.growth_marks(&s), (1, 0));
+    space.apply(&mut s, Action::Step(0));
+    assert_eq!((space.waiting(&s), space.holders(&s)), (0b01, 0));
+    assert!(space.stuck(&s, false) && !space.stuck(&s, true));
+    space.apply(&mut s, Action::Serve(0));
+    assert_eq!(space.growth_marks(&s), (2, 1));
+    assert_eq!(space.state_bytes(&s), own + 96);
+    assert_eq!(space.growth_words().unit, "rows");
+}
