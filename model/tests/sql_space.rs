@@ -392,3 +392,38 @@ fn a_client_inside_lock_waits_and_a_states_bytes_count_its_rows() {
     assert_eq!(space.state_bytes(&s), own + 96);
     assert_eq!(space.growth_words().unit, "rows");
 }
+
+/// Issue 15's network drop and restart, pinned at the model level with
+/// the verdicts, trace lengths and state counts of
+/// `mysql-for-update-network-drop` and `mysql-unique-key-restart` (the
+/// scenarios' own tests run in the sim crate, outside the mutants' night
+/// selection).
+#[test]
+fn a_network_drop_and_a_restart_break_what_the_scenarios_say() {
+    let mut drop = SqlSpace::new(SqlRecipe::ForUpdate);
+    drop.faults.network_drops = 1;
+    let r = drop.check();
+    assert_eq!(r.property, Some(Property::MutualExclusion));
+    assert_eq!(
+        (
+            steps(&r, Property::MutualExclusion),
+            steps(&r, Property::ThreadDied),
+            r.states
+        ),
+        (12, 3, 1070)
+    );
+    assert_eq!(r.of(Property::StuckLock), Verdict::Holds);
+    let mut restart = SqlSpace::new(SqlRecipe::UniqueKey);
+    restart.faults.restarts = 1;
+    let r = restart.check();
+    assert_eq!(r.property, Some(Property::StuckLock));
+    assert_eq!(
+        (
+            steps(&r, Property::StuckLock),
+            steps(&r, Property::ThreadDied),
+            r.states
+        ),
+        (3, 3, 358)
+    );
+    assert_eq!(r.of(Property::MutualExclusion), Verdict::Holds);
+}
