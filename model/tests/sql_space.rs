@@ -427,3 +427,74 @@ fn a_network_drop_and_a_restart_break_what_the_scenarios_say() {
     );
     assert_eq!(r.of(Property::MutualExclusion), Verdict::Holds);
 }
+
+/// The words of a MySQL trace, as `check` prints it and as its Mermaid
+/// diagram draws it: the network-drop trace (a statement answered to
+/// another client when the server notices) and the cleanup job's unlock
+/// by non-owner, whose note goes on the server's lane (the diagram
+/// declares no `cleanup` participant).
+#[test]
+fn a_traces_words_and_lanes_read_as_the_docs_show_them() {
+    use locksmith_model::check::sql::trace::mermaid;
+    let mut space = SqlSpace::new(SqlRecipe::ForUpdate);
+    space.faults.network_drops = 1;
+    let r = space.check();
+    let t = r.trace_of(Property::MutualExclusion).expect("a trace");
+    assert_eq!(
+        t.text(),
+        "   1. c1                     calls lock(); sends START TRANSACTION   [lock: row (status 0, version 0)]
+   2. mysql<-c1              START TRANSACTION → OK 0   [lock: row (status 0, version 0)]
+   3. c1                     reads OK 0; sends SELECT id, status, version FROM locks WHERE name = 'lock' FOR UPDATE   [lock: row (status 0, version 0)]
+   4. mysql<-c1              SELECT id, status, version FROM locks WHERE name = 'lock' FOR UPDATE → row (1, 0, 0)   [lock: row (status 0, version 0)]
+   5. c1                     reads row (1, 0, 0); holds the lock   [lock: row (status 0, version 0)]   holders: c1
+   6. c2                     calls lock(); sends START TRANSACTION   [lock: row (status 0, version 0)]   holders: c1
+   7. mysql<-c2              START TRANSACTION → OK 0   [lock: row (status 0, version 0)]   holders: c1
+   8. c2                     reads OK 0; sends SELECT id, status, version FROM locks WHERE name = 'lock' FOR UPDATE   [lock: row (status 0, version 0)]   holders: c1
+   9. mysql<-c2              SELECT id, status, version FROM locks WHERE name = 'lock' FOR UPDATE waits for a row lock   [lock: row (status 0, version 0)]   holders: c1
+  10. FAULT                  the network drops c1's connection: its process goes on; the server keeps its transaction and row locks until it notices   [lock: row (status 0, version 0)]   holders: c1
+  11. mysql                  the server notices c1's connection is gone: its transaction rolls back, its row locks go; c2's waiting statement → row (1, 0, 0)   [lock: row (status 0, version 0)]   holders: c1
+  12. c2                     reads row (1, 0, 0); holds the lock   [lock: row (status 0, version 0)]   holders: c1, c2
+"
+    );
+    let diagram = mermaid(t, 2);
+    let lines: Vec<&str> = diagram.lines().collect();
+    assert_eq!(lines.len(), 4 + 12);
+    assert_eq!(
+        lines[..6],
+        [
+            "sequenceDiagram",
+            "    participant c1",
+            "    participant c2",
+            "    participant MySQL",
+            "    Note over c1: calls lock(), sends START TRANSACTION",
+            "    c1->>MySQL: START TRANSACTION → OK 0",
+        ]
+    );
+    assert_eq!(
+        lines[13..],
+        [
+            "    Note over MySQL: FAULT: the network drops c1's connection: its process goes on, the server keeps its transaction and row locks until it notices",
+            "    Note over MySQL: mysql: the server notices c1's connection is gone: its transaction rolls back, its row locks go, c2's waiting statement → row (1, 0, 0)",
+            "    Note over c2: reads row (1, 0, 0), holds the lock",
+        ]
+    );
+
+    let mut space = SqlSpace::new(SqlRecipe::UniqueKey);
+    space.cleanup_after = Some(3);
+    space.work = 4;
+    let r = space.check();
+    let t = r.trace_of(Property::UnlockByNonOwner).expect("a trace");
+    let text = t.text();
+    let last = text.lines().last().unwrap_or_default();
+    assert_eq!(
+        last,
+        "  10. cleanup                the cleanup job finds the lock row 3 ticks old and releases it; — unlock by non-owner   [lock: no row]   holders: c1"
+    );
+    assert!(text.contains("   4. c2                     thinks a tick before its next round"));
+    assert!(text.contains("   5. time                   a tick passes"));
+    let diagram = mermaid(t, 2);
+    assert_eq!(
+        diagram.lines().last(),
+        Some("    Note over MySQL: cleanup: the cleanup job finds the lock row 3 ticks old and releases it, — unlock by non-owner")
+    );
+}

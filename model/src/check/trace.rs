@@ -146,6 +146,16 @@ impl Trace {
     }
 }
 
+/// Whether a step's actor is a client (`c1`, `c2`, …): its notes go over
+/// that client's lane; any other actor's (`cleanup`, `time`, `FAULT`)
+/// over the server's, since a diagram declares only the clients and the
+/// server.
+pub fn on_client_lane(actor: &str) -> bool {
+    actor
+        .strip_prefix('c')
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// For `Action` users outside the checker.
 pub fn describe(a: Action) -> String {
     a.to_string()

@@ -218,7 +218,7 @@ pub fn mermaid(trace: &Trace, clients: u8) -> String {
         }
         let line = if let Some(c) = s.actor.strip_prefix("mysql<-") {
             format!("    {c}->>MySQL: {}", clean(&s.text))
-        } else if s.actor.starts_with('c') {
+        } else if crate::check::trace::on_client_lane(&s.actor) {
             format!("    Note over {}: {}", s.actor, clean(&s.text))
         } else {
             format!("    Note over MySQL: {}: {}", s.actor, clean(&s.text))
