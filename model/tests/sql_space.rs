@@ -223,7 +223,8 @@ fn a_configuration_out_of_range_is_refused_with_its_key() {
     let mut most = ok.clone();
     most.clients = 8;
     assert_eq!(most.validate(), Ok(()));
-    let cases: [(fn(&mut SqlSpace), &str); 8] = [
+    type Breaks = fn(&mut SqlSpace);
+    let cases: [(Breaks, &str); 8] = [
         (|s| s.clients = 0, "clients: expected 1 to 8 clients, got 0"),
         (|s| s.clients = 9, "clients: expected 1 to 8 clients, got 9"),
         (|s| s.acquisitions = 0, "acquisitions: expected at least 1"),
