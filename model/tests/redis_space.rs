@@ -807,3 +807,61 @@ fn every_kind_of_step_has_its_words() {
     assert!(diagram.contains("    Note over Redis: replica: the replica receives a write\n"));
     assert!(diagram.contains("    Note over Redis: FAULT: c2 crashes (fault)\n"));
 }
+
+/// One fenced client alone, step by step to the end of its round: its
+/// trace names exactly two writes to the resource, the opening and the
+/// closing one, and no other step (its token's `INCR`, its unlock) as a
+/// write.
+#[test]
+fn a_fenced_round_writes_twice_and_only_where_the_trace_says() {
+    use locksmith_model::check::explore::Counterexample;
+    use locksmith_model::check::space::Space;
+    let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
+    space.clients = 1;
+    space.fencing = true;
+    let mut s = space.initial();
+    let mut actions = Vec::new();
+    for _ in 0..40 {
+        let mut out = Vec::new();
+        space.actions(&s, &mut out);
+        let Some(&a) = [Action::Step(0), Action::Serve(0), Action::Tick]
+            .iter()
+            .find(|a| out.contains(a))
+        else {
+            break;
+        };
+        space.apply(&mut s, a);
+        actions.push(a);
+    }
+    let t = (space.render(&Counterexample {
+        actions,
+        cycle_start: None,
+    }))
+    .expect("the path replays");
+    let writes: Vec<&str> = (t.steps.iter())
+        .filter(|s| s.text.contains("write"))
+        .map(|s| s.text.as_str())
+        .collect();
+    assert_eq!(
+        writes,
+        [
+            "writes its opening write to the resource → the resource accepts token 1",
+            "writes its closing write to the resource → the resource accepts token 1",
+        ]
+    );
+    let last = t.steps.last().map(|s| s.text.as_str()).unwrap_or_default();
+    assert!(last.contains("finished"), "{}", t.text());
+}
+
+/// With fencing, a recipe whose lock command answers an integer that is
+/// not a token (`SETNX`'s 1) still takes its token from an `INCR`: one
+/// more command a round, and the count of states shows it.
+#[test]
+fn a_setnx_lock_takes_its_token_from_an_incr() {
+    let mut space = RedisSpace::new(RedisRecipe::SetNxExpire);
+    space.fencing = true;
+    let x = run(&space);
+    assert!(x.bound.is_none());
+    assert!(x.found.is_empty(), "{:?}", x.found.keys());
+    assert_eq!((x.states, x.acquired), (218, 0b11));
+}
