@@ -392,6 +392,30 @@ fn a_client_inside_lock_waits_and_a_states_bytes_count_its_rows() {
     assert_eq!(space.growth_marks(&s), (2, 1));
     assert_eq!(space.state_bytes(&s), own + 96);
     assert_eq!(space.growth_words().unit, "rows");
+
+    // A row lock counts too: c1's SELECT … FOR UPDATE holds one.
+    let space = SqlSpace::new(SqlRecipe::ForUpdate);
+    let mut s = space.initial();
+    assert_eq!(space.state_bytes(&s), own + 96, "the lock row");
+    for a in [
+        Action::Step(0),
+        Action::Serve(0),
+        Action::Step(0),
+        Action::Serve(0),
+    ] {
+        space.apply(&mut s, a);
+    }
+    assert_eq!(s.server.locks().iter().count(), 1);
+    assert_eq!(space.state_bytes(&s), own + 96 + 64);
+
+    // A run stopped by a bound explains itself in MySQL's words, and
+    // never suggests abstracting sequence suffixes.
+    let mut bounded = SqlSpace::new(SqlRecipe::UniqueKey);
+    bounded.limits.max_depth = 8;
+    let r = bounded.check();
+    let why = r.growth.expect("an explanation");
+    assert!(why.contains("the largest AUTO_INCREMENT id rose"), "{why}");
+    assert!(!why.contains("abstract-sequences"), "{why}");
 }
 
 /// Issue 15's network drop and restart, pinned at the model level with
