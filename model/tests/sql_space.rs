@@ -523,3 +523,29 @@ fn a_traces_words_and_lanes_read_as_the_docs_show_them() {
         Some("    Note over MySQL: cleanup: the cleanup job finds the lock row 3 ticks old and releases it, — unlock by non-owner")
     );
 }
+
+/// Issue 15's mysql-unique-key-cleanup-fenced at the model level: the
+/// INSERT's AUTO_INCREMENT id is the token, renumbered with the ids in
+/// every state but kept in order; the job frees the slow holder's row
+/// (unlock by non-owner, 11 steps), both hold (14 steps), and the newer
+/// holder's larger id fences the older one's writes.
+#[test]
+fn an_auto_increment_token_keeps_its_order_through_the_renumbering() {
+    let mut space = SqlSpace::new(SqlRecipe::UniqueKey);
+    space.cleanup_after = Some(3);
+    space.work = 4;
+    space.fencing = true;
+    let r = space.check();
+    assert_eq!(r.property, Some(Property::MutualExclusion));
+    assert_eq!(
+        (
+            steps(&r, Property::MutualExclusion),
+            steps(&r, Property::UnlockByNonOwner),
+            r.states
+        ),
+        (14, 11, 360)
+    );
+    for p in [Property::FencedSafety, Property::MutualExclusionAtResource] {
+        assert_eq!(r.of(p), Verdict::Holds, "{p}");
+    }
+}
