@@ -541,3 +541,41 @@ fn an_auto_increment_token_keeps_its_order_through_the_renumbering() {
         assert_eq!(r.of(p), Verdict::Holds, "{p}");
     }
 }
+
+/// A losing INSERT sleeps a tick before it tries again, a fenced holder
+/// is told its token once, when `lock()` returns, and a serve names only
+/// the statements it let finish.
+#[test]
+fn a_loser_sleeps_a_tick_and_a_winner_hears_its_token_once() {
+    use locksmith_model::check::explore::Counterexample;
+    use locksmith_model::check::sql::Action;
+    let mut space = SqlSpace::new(SqlRecipe::UniqueKey);
+    space.fencing = true;
+    let path = |actions: Vec<Action>| {
+        let t = (space.render(&Counterexample {
+            actions,
+            cycle_start: None,
+        }))
+        .expect("the path replays");
+        t.steps.iter().map(|s| s.text.clone()).collect::<Vec<_>>()
+    };
+    let texts = path(vec![
+        Action::Step(0),
+        Action::Serve(0),
+        Action::Step(1),
+        Action::Serve(1),
+        Action::Step(1),
+        Action::Step(0),
+        Action::Step(0),
+    ]);
+    assert_eq!(
+        texts[3..],
+        [
+            // c1's reply, unread, is no waiting statement answered.
+            "INSERT INTO locks (name, status) VALUES ('lock', 0) → ERROR 1062: Duplicate entry 'lock' for key 'name'",
+            "reads ERROR 1062: Duplicate entry 'lock' for key 'name'; sleeps a tick",
+            "reads OK 1 id 1; holds the lock; its token is 1",
+            "writes its opening write to the resource → the resource accepts token 1",
+        ]
+    );
+}
