@@ -181,9 +181,10 @@ fn the_properties_redis_does_not_judge_are_n_a_with_their_reason() {
 
 /// Who waits, and when waiting is a deadlock: a client inside `lock()`
 /// waits; with nothing but faults left to happen it is stuck. (No Redis
-/// recipe of the seeds can get there — each gives up when `SET NX` fails
-/// — so deadlock holds on every Redis space; this is the rule it holds
-/// by.) A thread that died is its own violation.
+/// recipe of the seeds gets there — a client inside `lock()` always has a
+/// command in flight, a reply to read or a tick to sleep, and no command
+/// is lost — so deadlock holds on every Redis space; this is the rule it
+/// holds by.) A thread that died is its own violation.
 #[test]
 fn a_client_inside_lock_waits_and_with_only_faults_left_is_stuck() {
     use locksmith_model::check::space::Space;
