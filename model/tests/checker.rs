@@ -339,6 +339,13 @@ fn client_side_expiries_strike_connected_sessions_and_spend_their_roles_budget()
     assert!(!enabled(&s, Action::ClientExpire(1)), "nor is c2");
 }
 
+/// Curator's `release()` runs `removeWatchers()`: one background
+/// `removeWatches(path, watcher, Any)` (opcode `checkWatches`) per watcher
+/// its `WatcherRemovalManager` still keeps — here a stale entry, committed
+/// by the caller after the event thread had already run the watcher
+/// (`Watching.commitWatcher` runs when `getData` returns). Every such call
+/// finds no watch on the server: a client holds only once every node it
+/// ever watched in this lock is gone, so each watch has fired.
 #[test]
 fn curator_release_removes_its_kept_watchers_and_the_server_has_none_left() {
     use locksmith_model::check::model::LockModel;
