@@ -9,8 +9,9 @@
 # whole suite takes ~10 minutes per mutant): each group runs only the model
 # crate's test targets that exercise its code, under cargo-nextest, which
 # stops at the first failing test (a caught mutant costs a second or two of
-# tests, not the minutes a broken exploration can take), and each mutant's
-# build is incremental (a few seconds).
+# tests, not the minutes a broken exploration can take; the four checker
+# tests that take 4-30 s run last, .config/nextest.toml's `mutants`
+# profile), and each mutant's build is incremental (a few seconds).
 #
 #   scripts/mutants.sh                 # every group (a night; not in .ci/run)
 #   scripts/mutants.sh harness zk      # some groups
@@ -99,6 +100,9 @@ while IFS='|' read -r group files excluded tests; do
         workspace=(--test-workspace=true)
     elif cargo nextest --version > /dev/null 2>&1; then
         tool=(--test-tool nextest)
+        # .config/nextest.toml: the slow checker tests run last, so that a
+        # quick test's failure cancels them.
+        export NEXTEST_PROFILE=mutants
     else
         echo "mutants.sh: cargo-nextest is missing: caught mutants run every test (cargo install --locked cargo-nextest)" >&2
     fi

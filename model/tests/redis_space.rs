@@ -855,3 +855,51 @@ fn a_setnx_lock_takes_its_token_from_an_incr() {
     assert!(x.found.is_empty(), "{:?}", x.found.keys());
     assert_eq!((x.states, x.acquired), (218, 0b11));
 }
+
+/// A failover that changes the lock's key hands it back to the client
+/// whose token the replica kept (the owner a later unlock by non-owner is
+/// judged against), or to nobody; one that changes nothing keeps the
+/// owner. Checked after every failover from every state reachable with
+/// the replica and two failovers.
+#[test]
+fn a_failover_gives_the_key_back_to_the_client_whose_token_it_holds() {
+    use locksmith_model::check::space::Space;
+    use std::collections::{HashSet, VecDeque};
+    let mut changed = 0;
+    for recipe in [RedisRecipe::SetPxDel, RedisRecipe::CompareAndDelete] {
+        let mut space = RedisSpace::new(recipe);
+        space.replica = true;
+        space.faults.failovers = 2;
+        space.validate().expect("a valid configuration");
+        let key = space.me(0, 0).key;
+        let value = |s: &locksmith_model::check::redis::State| {
+            s.server.entry(&key).map(|e| e.value.clone())
+        };
+        let mut seen = HashSet::new();
+        let mut queue = VecDeque::from([space.initial()]);
+        let mut out = Vec::new();
+        while let Some(s) = queue.pop_front() {
+            if !seen.insert(s.clone()) {
+                continue;
+            }
+            out.clear();
+            space.actions(&s, &mut out);
+            for &a in &out {
+                let mut next = s.clone();
+                space.apply(&mut next, a);
+                if a == Action::Failover {
+                    if value(&next) == value(&s) {
+                        assert_eq!(next.owner, s.owner, "{recipe}: {s:?}");
+                    } else {
+                        changed += 1;
+                        let writer = (0..space.clients)
+                            .find(|&c| value(&next) == Some(space.me(c, 0).token));
+                        assert_eq!(next.owner, writer, "{recipe}: {s:?}");
+                    }
+                }
+                queue.push_back(next);
+            }
+        }
+    }
+    assert_eq!(changed, 342);
+}

@@ -579,3 +579,157 @@ fn a_loser_sleeps_a_tick_and_a_winner_hears_its_token_once() {
         ]
     );
 }
+
+/// Takes `path` from `s`, each action enabled where it is taken, and
+/// returns what is enabled after it.
+fn walk(
+    space: &SqlSpace,
+    s: &mut locksmith_model::check::sql::State,
+    path: &[locksmith_model::check::sql::Action],
+) -> Vec<locksmith_model::check::sql::Action> {
+    use locksmith_model::check::space::Space;
+    let mut out = Vec::new();
+    for &a in path {
+        out.clear();
+        space.actions(s, &mut out);
+        assert!(out.contains(&a), "{a:?} is not enabled: {out:?}");
+        space.apply(s, a);
+    }
+    out.clear();
+    space.actions(s, &mut out);
+    out
+}
+
+/// The server drops the holder's connection; its autocommit row stays,
+/// and so does its owner: the job that later deletes the row while the
+/// holder still works unlocks another's lock.
+#[test]
+fn a_row_outlives_its_holders_connection_and_keeps_its_owner() {
+    use locksmith_model::check::space::Space;
+    use locksmith_model::check::sql::Action::*;
+    let mut space = SqlSpace::new(SqlRecipe::UniqueKey);
+    space.cleanup_after = Some(3);
+    space.work = 4;
+    space.faults.connection_drops = 1;
+    // One client alone, so that ticks pass while it works.
+    space.clients = 1;
+    space.validate().expect("a valid configuration");
+    let mut s = space.initial();
+    walk(
+        &space,
+        &mut s,
+        &[Step(0), Serve(0), Step(0), DropConnection(0)],
+    );
+    assert_eq!(s.owner, Some(0));
+    let after = walk(&space, &mut s, &[Tick, Tick, Tick]);
+    assert!(after.contains(&Cleanup), "{after:?}");
+    walk(&space, &mut s, &[Cleanup]);
+    assert!(space.violated_in(Property::UnlockByNonOwner, &s));
+    // Two clients, no job: 524 states (624 with the owner forgotten at
+    // the drop).
+    space.clients = 2;
+    space.cleanup_after = None;
+    assert_eq!(space.check().states, 524);
+}
+
+/// Time passes only while something counts down: a client's work, sleep
+/// or pause, a statement's lock wait, the lock row's age up to the job's.
+/// When everyone has finished, or only the job is left, no tick is
+/// offered — a tick there would change nothing and could pass for
+/// progress where a client is stuck.
+#[test]
+fn time_passes_only_while_something_counts_down() {
+    use locksmith_model::check::space::Space;
+    use locksmith_model::check::sql::Action::*;
+    let mut space = SqlSpace::new(SqlRecipe::UniqueKey);
+    space.clients = 1;
+    space.validate().expect("a valid configuration");
+    let mut s = space.initial();
+    // INSERT, hold for 2 ticks, DELETE, until the round is over.
+    let mut left = walk(&space, &mut s, &[]);
+    while let Some(&a) = [Step(0), Serve(0), Tick].iter().find(|a| left.contains(a)) {
+        left = walk(&space, &mut s, &[a]);
+    }
+    assert_eq!(left, []);
+    assert!(space.holders(&s) == 0 && space.waiting(&s) == 0);
+    // The holder crashes; its row ages 3 ticks, then only the job runs,
+    // and after it nothing is left to happen.
+    space.cleanup_after = Some(3);
+    space.faults.crashes = 1;
+    space.validate().expect("a valid configuration");
+    let mut s = space.initial();
+    let aging = walk(&space, &mut s, &[Step(0), Serve(0), Step(0), Crash(0)]);
+    assert_eq!(aging, [Tick]);
+    assert_eq!(walk(&space, &mut s, &[Tick, Tick, Tick]), [Cleanup]);
+    assert_eq!(walk(&space, &mut s, &[Cleanup]), []);
+}
+
+/// A live SQL client always has something to wait for: in every state
+/// reachable under each fault, where nobody can step and no tick is
+/// offered, every client has finished, died or crashed, with no work,
+/// sleep or pause left. So the SQL spaces cannot deadlock, and a tick
+/// rule that also counted a live client with nothing running down would
+/// offer no extra tick anywhere (why `time_passes`' `alive() &&` → `||`
+/// and `> 0` → `>= 0` survive mutation: docs/reliability.md).
+#[test]
+fn no_live_sql_client_is_left_with_nothing_to_wait_for() {
+    use locksmith_model::check::space::Space;
+    use locksmith_model::check::sql::{Action, Channel};
+    use std::collections::{HashSet, VecDeque};
+    let mut reached = 0;
+    for recipe in SqlRecipe::ALL {
+        for fault in 0..6 {
+            let mut space = SqlSpace::new(recipe);
+            match fault {
+                0 => {}
+                1 => space.faults.crashes = 1,
+                2 => space.faults.connection_drops = 1,
+                3 => space.faults.network_drops = 1,
+                4 => space.faults.restarts = 1,
+                _ => {
+                    space.faults.pauses = 1;
+                    space.cleanup_after = recipe.cleanup_statement().map(|_| 3);
+                }
+            }
+            space.validate().expect("a valid configuration");
+            let mut seen = HashSet::new();
+            let mut queue = VecDeque::from([space.initial()]);
+            let mut out = Vec::new();
+            while let Some(s) = queue.pop_front() {
+                if !seen.insert(s.clone()) {
+                    continue;
+                }
+                out.clear();
+                space.actions(&s, &mut out);
+                let instant = (s.clients.iter())
+                    .any(|c| c.can_step() || matches!(c.channel, Channel::Sent(_)));
+                if !instant && !out.contains(&Action::Tick) {
+                    assert!(
+                        (s.clients.iter()).all(|c| !c.alive() && c.timer == 0 && c.paused == 0),
+                        "{recipe}, fault {fault}: a live client with nothing to wait for: {s:?}"
+                    );
+                }
+                for &a in &out {
+                    let mut next = s.clone();
+                    space.apply(&mut next, a);
+                    queue.push_back(next);
+                }
+            }
+            reached += seen.len();
+        }
+    }
+    assert_eq!(reached, 10_690);
+}
+
+/// A version token is no AUTO_INCREMENT id: the renumbering leaves it
+/// alone. Two rounds each make versions 1 to 4; renumbered as ids they
+/// would split states the tree keeps as one (539 → 623).
+#[test]
+fn a_version_token_is_left_alone_by_the_renumbering() {
+    let mut space = SqlSpace::new(SqlRecipe::StatusCas);
+    space.fencing = true;
+    space.acquisitions = 2;
+    space.validate().expect("a valid configuration");
+    let r = space.check();
+    assert_eq!((r.verdict, r.states), (Verdict::Holds, 539));
+}
