@@ -80,6 +80,20 @@ fn herd_recipes_keep_mutual_exclusion_but_wake_everyone() {
     );
 }
 
+/// A herd is a release's: the shortest herd trace of each herd recipe
+/// ends with the server deleting the holder's node, and the create that
+/// fires every children watch of herd-children is no herd.
+#[test]
+fn a_herd_is_woken_by_a_release_not_by_a_create() {
+    for (recipe, len) in [(RecipeId::HerdUnique, 19), (RecipeId::HerdChildren, 23)] {
+        let r = check(&cfg(recipe, 3, 1));
+        let t = r.trace_of(Property::Herd).expect("a herd trace");
+        let last = t.steps.last().expect("a step");
+        assert!(last.text.starts_with("delete("), "{recipe}: {}", last.text);
+        assert_eq!(t.steps.len(), len, "{recipe}");
+    }
+}
+
 #[test]
 fn a_state_bound_gives_incomplete_and_names_the_bound() {
     let mut c = cfg(RecipeId::FixedWait, 3, 1);
