@@ -94,6 +94,20 @@ fn a_herd_is_woken_by_a_release_not_by_a_create() {
     }
 }
 
+/// Seed 002's cluster_lock polls: an attempt that is not the lowest
+/// gives up (lock() returns False, the caller tries again), and with the
+/// sequence-suffix abstraction the space is finite — it holds, each
+/// client acquires on some path, 288 states (scenarios/try-once.toml).
+#[test]
+fn try_once_gives_up_and_polls_until_it_holds() {
+    let mut c = cfg(RecipeId::TryOnce, 2, 1);
+    c.abstract_sequences = true;
+    let r = check(&c);
+    assert_eq!(r.verdict, Verdict::Holds, "{:?}", r.properties);
+    assert!(r.never_acquired.is_empty(), "{:?}", r.never_acquired);
+    assert_eq!(r.states, 288);
+}
+
 #[test]
 fn a_state_bound_gives_incomplete_and_names_the_bound() {
     let mut c = cfg(RecipeId::FixedWait, 3, 1);

@@ -279,3 +279,45 @@ fn removing_a_watcher_the_client_no_longer_holds_fails_with_no_watcher() {
         "only the node event: no DataWatchRemoved"
     );
 }
+
+/// main: lock() gives up (try-once's `return False`), then the next
+/// round's attempt takes the lock.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+struct GivesUpOnce {
+    main: u8,
+}
+
+impl Recipe for GivesUpOnce {
+    fn lock_root(&self) -> &'static str {
+        "/"
+    }
+    fn paths(&self, _: &mut dyn FnMut(&str)) {}
+    fn paths_mut(&mut self, _: &mut dyn FnMut(&mut Name)) {}
+    fn step(&mut self, _: Thread, _: Resume) -> Action {
+        let script = [Step::GaveUp, Step::Acquired];
+        let step = script[self.main as usize % script.len()].clone();
+        self.main += 1;
+        Action { step, code: "test" }
+    }
+}
+
+/// A step that gives up ends the attempt — the harness hears it gave up,
+/// the client holds nothing — and the next attempt starts afresh (the
+/// application still wants the lock in between: it waits).
+#[test]
+fn giving_up_ends_the_attempt_and_the_next_one_starts_afresh() {
+    use locksmith_model::harness::LockEvent;
+    let mut c = Client::new(GivesUpOnce::default());
+    let gave_up = c.step(Thread::Main).expect("a step");
+    assert_eq!(
+        gave_up.events,
+        [LockEvent::AcquireStarted, LockEvent::GaveUp]
+    );
+    assert!(c.is_waiting() && !c.holds());
+    let acquired = c.step(Thread::Main).expect("a step");
+    assert_eq!(
+        acquired.events,
+        [LockEvent::AcquireStarted, LockEvent::Acquired]
+    );
+    assert!(c.holds());
+}

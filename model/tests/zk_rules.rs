@@ -540,6 +540,8 @@ fn error_codes_are_keeper_exception_codes() {
     assert_eq!(ZkError::NodeExists.code(), -110);
     assert_eq!(ZkError::NotEmpty.code(), -111);
     assert_eq!(ZkError::SessionExpired.code(), -112);
+    assert_eq!(ZkError::RuntimeInconsistency.code(), -2);
+    assert_eq!(ZkError::NoWatcher.code(), -121);
 }
 
 #[test]
