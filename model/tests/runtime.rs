@@ -280,25 +280,48 @@ fn removing_a_watcher_the_client_no_longer_holds_fails_with_no_watcher() {
     );
 }
 
-/// main: lock() gives up (try-once's `return False`), then the next
-/// round's attempt takes the lock.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
-struct GivesUpOnce {
-    main: u8,
+/// main: the steps given, in order (a recipe's outcomes without its
+/// calls).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Script {
+    steps: Vec<Step>,
+    pc: usize,
 }
 
-impl Recipe for GivesUpOnce {
+// A script is fixed: where it has got to is its whole state.
+impl std::hash::Hash for Script {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.pc.hash(h);
+    }
+}
+
+impl Script {
+    fn client(steps: &[Step]) -> Client<Script> {
+        Client::new(Script {
+            steps: steps.to_vec(),
+            pc: 0,
+        })
+    }
+}
+
+impl Recipe for Script {
     fn lock_root(&self) -> &'static str {
         "/"
     }
     fn paths(&self, _: &mut dyn FnMut(&str)) {}
     fn paths_mut(&mut self, _: &mut dyn FnMut(&mut Name)) {}
     fn step(&mut self, _: Thread, _: Resume) -> Action {
-        let script = [Step::GaveUp, Step::Acquired];
-        let step = script[self.main as usize % script.len()].clone();
-        self.main += 1;
+        let step = self.steps[self.pc].clone();
+        self.pc += 1;
         Action { step, code: "test" }
     }
+}
+
+/// The lock events of each main step of `c`, one list per step.
+fn events(c: &mut Client<Script>, steps: usize) -> Vec<Vec<locksmith_model::harness::LockEvent>> {
+    (0..steps)
+        .map(|_| c.step(Thread::Main).expect("a step").events)
+        .collect()
 }
 
 /// A step that gives up ends the attempt — the harness hears it gave up,
@@ -306,18 +329,24 @@ impl Recipe for GivesUpOnce {
 /// application still wants the lock in between: it waits).
 #[test]
 fn giving_up_ends_the_attempt_and_the_next_one_starts_afresh() {
-    use locksmith_model::harness::LockEvent;
-    let mut c = Client::new(GivesUpOnce::default());
-    let gave_up = c.step(Thread::Main).expect("a step");
-    assert_eq!(
-        gave_up.events,
-        [LockEvent::AcquireStarted, LockEvent::GaveUp]
-    );
+    use locksmith_model::harness::LockEvent::*;
+    let mut c = Script::client(&[Step::GaveUp, Step::Acquired]);
+    assert_eq!(events(&mut c, 1), [vec![AcquireStarted, GaveUp]]);
     assert!(c.is_waiting() && !c.holds());
-    let acquired = c.step(Thread::Main).expect("a step");
+    assert_eq!(events(&mut c, 1), [vec![AcquireStarted, Acquired]]);
+    assert!(c.holds());
+}
+
+/// A holder's `lock()` again (Curator's re-entrant acquire) is a
+/// re-entry, not a second acquisition: the harness hears "re-entered",
+/// and the client holds throughout.
+#[test]
+fn a_holders_second_lock_is_a_reentry() {
+    use locksmith_model::harness::LockEvent::*;
+    let mut c = Script::client(&[Step::Acquired, Step::Reenter, Step::Acquired]);
     assert_eq!(
-        acquired.events,
-        [LockEvent::AcquireStarted, LockEvent::Acquired]
+        events(&mut c, 3),
+        [vec![AcquireStarted, Acquired], vec![], vec![Reentered]]
     );
     assert!(c.holds());
 }
