@@ -319,9 +319,12 @@ impl Recipe for Script {
 
 /// The lock events of each main step of `c`, one list per step.
 fn events(c: &mut Client<Script>, steps: usize) -> Vec<Vec<locksmith_model::harness::LockEvent>> {
-    (0..steps)
-        .map(|_| c.step(Thread::Main).expect("a step").events)
-        .collect()
+    (0..steps).map(|_| events_of(c, Thread::Main)).collect()
+}
+
+/// The lock events of one step of `t`.
+fn events_of(c: &mut Client<Script>, t: Thread) -> Vec<locksmith_model::harness::LockEvent> {
+    c.step(t).expect("a step").events
 }
 
 /// A step that gives up ends the attempt — the harness hears it gave up,
@@ -349,4 +352,15 @@ fn a_holders_second_lock_is_a_reentry() {
         [vec![AcquireStarted, Acquired], vec![], vec![Reentered]]
     );
     assert!(c.holds());
+}
+
+/// An exception escaping a watcher callback is ClientCnxn's "Error while
+/// calling watcher": the event thread logs it and goes on — no thread of
+/// the lock loop died.
+#[test]
+fn an_exception_in_a_callback_kills_no_thread() {
+    let mut c = Script::client(&[Step::Throw("NullPointerException")]);
+    c.notices.push_back((0, notice()));
+    assert_eq!(events_of(&mut c, Thread::Event), []);
+    assert_eq!(*c.status(Thread::Event), Status::Idle);
 }
