@@ -364,3 +364,47 @@ fn an_exception_in_a_callback_kills_no_thread() {
     assert_eq!(events_of(&mut c, Thread::Event), []);
     assert_eq!(*c.status(Thread::Event), Status::Idle);
 }
+
+/// A completed acquisition counts once, however deep it went: a plain
+/// round, then a re-entrant one (its inner release counts nothing).
+#[test]
+fn a_round_counts_once_however_deep_it_went() {
+    use Step::*;
+    let mut c = Script::client(&[
+        Acquired, Released, Unlocked, // a plain round
+        Acquired, Reenter, Acquired, Released, Unlocked, Released, Unlocked,
+    ]);
+    events(&mut c, 3);
+    assert_eq!(c.acquired, 1);
+    events(&mut c, 7);
+    assert_eq!((c.acquired, c.holds()), (2, false));
+}
+
+/// `acquire(time, unit)`'s clock: read while its deadline runs, it has
+/// not passed; once the checker or a driver passes it, it has; and the
+/// main thread dying stops it (a deadline left behind would be passed in
+/// every later state, for nothing).
+#[test]
+fn a_timed_calls_clock_has_passed_only_once_its_deadline_has() {
+    use locksmith_model::runtime::Deadline;
+    let mut c = Script::client(&[
+        Step::StartDeadline(1000),
+        Step::ReadClock,
+        Step::ReadClock,
+        Step::Throw("KeeperException"),
+    ]);
+    events(&mut c, 2);
+    assert_eq!(
+        *c.status(Thread::Main),
+        Status::Ready(Resume::Clock { passed: false })
+    );
+    assert!(c.pass_deadline());
+    events(&mut c, 1);
+    assert_eq!(
+        *c.status(Thread::Main),
+        Status::Ready(Resume::Clock { passed: true })
+    );
+    events(&mut c, 1);
+    assert_eq!(*c.status(Thread::Main), Status::Dead("KeeperException"));
+    assert_eq!(c.deadline, Deadline::Off);
+}
