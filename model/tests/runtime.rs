@@ -393,6 +393,7 @@ fn a_timed_calls_clock_has_passed_only_once_its_deadline_has() {
         Step::ReadClock,
         Step::Throw("KeeperException"),
     ]);
+    assert!(!c.pass_deadline(), "no timed call runs yet");
     events(&mut c, 2);
     assert_eq!(
         *c.status(Thread::Main),
