@@ -409,3 +409,54 @@ fn a_timed_calls_clock_has_passed_only_once_its_deadline_has() {
     assert_eq!(*c.status(Thread::Main), Status::Dead("KeeperException"));
     assert_eq!(c.deadline, Deadline::Off);
 }
+
+fn calling(op: Op) -> Client<Script> {
+    let mut c = Script::client(&[Step::Call {
+        op,
+        watcher: None,
+        release: false,
+    }]);
+    events(&mut c, 1);
+    assert!(matches!(c.main, Status::Calling { .. }));
+    c
+}
+
+fn exists() -> Op {
+    Op::Exists {
+        path: "/x".into(),
+        watch: false,
+    }
+}
+
+/// A `close()` in flight when the connection drops returns all the same,
+/// and the library is closed: its session is lost to it and its watchers
+/// are gone. Any other call in flight just fails with `ConnectionLoss`.
+#[test]
+fn a_close_in_flight_when_the_connection_drops_closes_the_library() {
+    let mut c = calling(Op::CloseSession);
+    c.on_connection_loss();
+    assert!(c.session_lost);
+    assert!(matches!(c.main, Status::Ready(Resume::Reply(_))));
+    let mut c = calling(exists());
+    c.on_connection_loss();
+    assert!(!c.session_lost);
+    assert_eq!(
+        c.main,
+        Status::Ready(Resume::Reply(Err(ZkError::ConnectionLoss)))
+    );
+}
+
+/// Curator's `ConnectionState.reset()` after an expiry: a call of the old
+/// handle still pending fails with `SessionExpired`, and calls work again.
+#[test]
+fn a_renewed_session_fails_the_old_handles_calls_and_works_again() {
+    let mut c = calling(exists());
+    c.learn_expiry();
+    assert!(c.session_lost);
+    c.renew_session();
+    assert!(!c.session_lost);
+    assert_eq!(
+        c.main,
+        Status::Ready(Resume::Reply(Err(ZkError::SessionExpired)))
+    );
+}
