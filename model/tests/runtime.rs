@@ -436,7 +436,11 @@ fn a_close_in_flight_when_the_connection_drops_closes_the_library() {
     let mut c = calling(Op::CloseSession);
     c.on_connection_loss();
     assert!(c.session_lost);
-    assert!(matches!(c.main, Status::Ready(Resume::Reply(_))));
+    assert_eq!(
+        c.main,
+        Status::Ready(Resume::Reply(Ok(OpResult::Closed))),
+        "close() never throws"
+    );
     let mut c = calling(exists());
     c.on_connection_loss();
     assert!(!c.session_lost);
@@ -459,4 +463,19 @@ fn a_renewed_session_fails_the_old_handles_calls_and_works_again() {
         c.main,
         Status::Ready(Resume::Reply(Err(ZkError::SessionExpired)))
     );
+}
+
+/// Seed 001's main thread returns and leaves the lock to a callback: the
+/// client, not done, sleeps until the callback runs (parked); a client
+/// whose loop has finished is not parked.
+#[test]
+fn a_main_thread_that_returned_leaving_the_lock_to_a_callback_is_parked() {
+    let mut c = Script::client(&[Step::End]);
+    events(&mut c, 1);
+    assert_eq!((c.main.clone(), c.is_done()), (Status::Finished, false));
+    assert!(c.is_parked());
+    let mut c = Script::client(&[Step::Finished]);
+    events(&mut c, 1);
+    assert_eq!((c.main.clone(), c.is_done()), (Status::Finished, true));
+    assert!(!c.is_parked());
 }
