@@ -108,6 +108,28 @@ fn try_once_gives_up_and_polls_until_it_holds() {
     assert_eq!(r.states, 288);
 }
 
+/// Seed 002's cluster_lock behind a caller that retries on every
+/// exception (scenarios/try-once-orphan.toml): a create whose reply a
+/// connection loss swallows leaves a node no client names — orphaned, 4
+/// steps — and the retrying caller, never lowest behind it, polls
+/// forever: starvation, 29 steps.
+#[test]
+fn a_create_lost_to_a_connection_loss_orphans_its_node() {
+    let mut c = cfg(RecipeId::TryOnceRetry, 2, 1);
+    c.abstract_sequences = true;
+    c.faults.connection_losses = 1;
+    let r = check(&c);
+    assert_eq!(r.property, Some(Property::Starvation));
+    assert_eq!(
+        (
+            steps(&r, Property::OrphanedNode),
+            steps(&r, Property::Starvation),
+            r.states
+        ),
+        (Some(4), Some(29), 4270)
+    );
+}
+
 #[test]
 fn a_state_bound_gives_incomplete_and_names_the_bound() {
     let mut c = cfg(RecipeId::FixedWait, 3, 1);

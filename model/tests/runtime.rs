@@ -479,3 +479,21 @@ fn a_main_thread_that_returned_leaving_the_lock_to_a_callback_is_parked() {
     assert_eq!((c.main.clone(), c.is_done()), (Status::Finished, true));
     assert!(!c.is_parked());
 }
+
+/// Executor threads are Curator's (its safe-notify and background
+/// executors): no other recipe's client has one, and no other recipe
+/// claims a node it does not name (what keeps Curator's kept watchers'
+/// nodes from counting as orphans).
+#[test]
+fn executors_and_claims_are_curators_alone() {
+    use locksmith_model::recipe::RecipeId;
+    use locksmith_model::runtime::RecipeConfig;
+    for &id in RecipeId::ALL {
+        let r = id.instantiate(RecipeConfig::new(1, 0));
+        let curator = id.name().starts_with("curator");
+        assert_eq!(r.has_executors(), curator, "{id}");
+        if !curator {
+            assert!(!r.claims("/locks/lock-0000000000"), "{id}");
+        }
+    }
+}
