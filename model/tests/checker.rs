@@ -130,6 +130,36 @@ fn a_create_lost_to_a_connection_loss_orphans_its_node() {
     );
 }
 
+/// cas-version called again by its holder (scenarios/cas-version-reentrant.toml):
+/// its hold count lets the second lock() in, but one unlock() too many
+/// clears the lock of whoever holds it now — re-entrancy broken, 18
+/// steps, and nothing else.
+#[test]
+fn a_reentrant_call_that_gives_up_leaves_the_outer_hold() {
+    let mut c = cfg(RecipeId::CasVersion, 2, 1);
+    c.reentries = 1;
+    let r = check(&c);
+    assert_eq!(r.property, Some(Property::Reentrancy));
+    assert_eq!(r.of(Property::Deadlock), Verdict::Holds);
+    assert_eq!(
+        (steps(&r, Property::Reentrancy), r.states),
+        (Some(18), 3366)
+    );
+}
+
+/// cluster_lock called again by its holder: the second attempt is not
+/// the lowest (the holder's own node is), so it gives up — and the
+/// caller goes on holding the outer lock rather than polling forever.
+#[test]
+fn a_reentrant_attempt_that_gives_up_keeps_the_outer_hold() {
+    let mut c = cfg(RecipeId::TryOnce, 1, 1);
+    c.reentries = 1;
+    c.abstract_sequences = true;
+    let r = check(&c);
+    assert_eq!(r.of(Property::Starvation), Verdict::Holds);
+    assert_eq!(r.states, 23);
+}
+
 #[test]
 fn a_state_bound_gives_incomplete_and_names_the_bound() {
     let mut c = cfg(RecipeId::FixedWait, 3, 1);
