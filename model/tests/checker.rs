@@ -160,6 +160,20 @@ fn a_reentrant_attempt_that_gives_up_keeps_the_outer_hold() {
     assert_eq!(r.states, 23);
 }
 
+/// The textbook lock with a fenced resource: each holder writes its
+/// opening and its closing write and leaves — every property holds,
+/// starvation included (a holder that kept writing would starve the
+/// other).
+#[test]
+fn a_fenced_holder_writes_twice_and_lets_the_next_in() {
+    let mut c = cfg(RecipeId::Predecessor, 2, 1);
+    c.writes = locksmith_model::harness::Writes::Fenced;
+    let r = check(&c);
+    assert_eq!(r.verdict, Verdict::Holds, "{:?}", r.properties);
+    assert_eq!(r.of(Property::Starvation), Verdict::Holds);
+    assert_eq!(r.states, 335);
+}
+
 #[test]
 fn a_state_bound_gives_incomplete_and_names_the_bound() {
     let mut c = cfg(RecipeId::FixedWait, 3, 1);
