@@ -135,7 +135,7 @@ fn a_create_lost_to_a_connection_loss_orphans_its_node() {
 /// clears the lock of whoever holds it now — re-entrancy broken, 18
 /// steps, and nothing else.
 #[test]
-fn a_reentrant_call_that_gives_up_leaves_the_outer_hold() {
+fn cas_version_called_again_breaks_reentrancy_and_nothing_else() {
     let mut c = cfg(RecipeId::CasVersion, 2, 1);
     c.reentries = 1;
     let r = check(&c);
@@ -172,6 +172,23 @@ fn a_fenced_holder_writes_twice_and_lets_the_next_in() {
     assert_eq!(r.verdict, Verdict::Holds, "{:?}", r.properties);
     assert_eq!(r.of(Property::Starvation), Verdict::Holds);
     assert_eq!(r.states, 335);
+}
+
+/// Fencing and guarded writes take the holder's own lock node; the two
+/// recipes that name none of their own (cas-version, watcher-callback)
+/// are refused, with what was expected.
+#[test]
+fn writes_need_a_recipe_whose_holder_owns_its_lock_node() {
+    for &id in RecipeId::ALL {
+        let mut c = cfg(id, 2, 1);
+        c.writes = locksmith_model::harness::Writes::Fenced;
+        let refused = c.validate_writes().err();
+        let expected = matches!(id, RecipeId::CasVersion | RecipeId::WatcherCallback);
+        assert_eq!(refused.is_some(), expected, "{id}");
+        if let Some(e) = refused {
+            assert!(e.contains("expected a recipe whose holder owns"), "{e}");
+        }
+    }
 }
 
 #[test]
