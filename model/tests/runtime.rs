@@ -280,8 +280,8 @@ fn removing_a_watcher_the_client_no_longer_holds_fails_with_no_watcher() {
     );
 }
 
-/// main: the steps given, in order (a recipe's outcomes without its
-/// calls).
+/// The steps given, in order, whichever thread asks (a recipe's outcomes
+/// without its calls).
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Script {
     steps: Vec<Step>,
@@ -311,7 +311,8 @@ impl Recipe for Script {
     fn paths(&self, _: &mut dyn FnMut(&str)) {}
     fn paths_mut(&mut self, _: &mut dyn FnMut(&mut Name)) {}
     fn step(&mut self, _: Thread, _: Resume) -> Action {
-        let step = self.steps[self.pc].clone();
+        // Past the script's end a callback returns.
+        let step = self.steps.get(self.pc).cloned().unwrap_or(Step::Return);
         self.pc += 1;
         Action { step, code: "test" }
     }
@@ -496,4 +497,21 @@ fn executors_and_claims_are_curators_alone() {
             assert!(!r.claims("/locks/lock-0000000000"), "{id}");
         }
     }
+}
+
+/// An exception unwinds the synchronized blocks it leaves: the monitor a
+/// dying main thread held is free for the event thread.
+#[test]
+fn a_thread_that_dies_inside_synchronized_releases_the_monitor() {
+    let mut c = Script::client(&[
+        Step::Enter(0),
+        Step::Throw("RuntimeException"),
+        Step::Enter(0),
+    ]);
+    events(&mut c, 2);
+    assert_eq!(c.main, Status::Dead("RuntimeException"));
+    c.notices.push_back((0, notice()));
+    events_of(&mut c, Thread::Event);
+    // It entered and ran on to its return: the monitor was free.
+    assert_eq!(c.event, Status::Idle);
 }
