@@ -515,3 +515,22 @@ fn a_thread_that_dies_inside_synchronized_releases_the_monitor() {
     // It entered and ran on to its return: the monitor was free.
     assert_eq!(c.event, Status::Idle);
 }
+
+/// A recipe that says nothing of its library is one of the seeds' plain
+/// ZooKeeper clients (docs/writing-a-recipe.md): no executor threads, no
+/// session renewal or connection timeout, an exception ends only its
+/// thread, it claims and owns no node, and nothing breaks re-entrancy.
+#[test]
+fn a_recipe_that_overrides_nothing_is_a_plain_zookeeper_client() {
+    let r = Script {
+        steps: Vec::new(),
+        pc: 0,
+    };
+    assert!(!r.has_executors());
+    assert!(!r.renews_session());
+    assert!(!r.times_out_connecting());
+    assert!(!r.exception_ends_process());
+    assert!(!r.claims("/locks/lock-0000000000"));
+    assert!(!r.owns_a_node());
+    assert!(!r.reentrancy_broken());
+}

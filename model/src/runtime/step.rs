@@ -39,11 +39,6 @@ impl Thread {
         Thread::SafeNotify,
         Thread::Background,
     ];
-
-    /// The executor threads: idle until another thread submits a task.
-    pub fn is_executor(self) -> bool {
-        matches!(self, Thread::SafeNotify | Thread::Background)
-    }
 }
 
 impl fmt::Display for Thread {
@@ -89,16 +84,6 @@ pub enum Notice {
     ///
     /// [`Op::CheckWatches`]: crate::zk::Op::CheckWatches
     Removed(Name),
-}
-
-impl fmt::Display for Notice {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Notice::Node(e) => write!(f, "{e}"),
-            Notice::State(s) => write!(f, "{s:?}"),
-            Notice::Removed(p) => write!(f, "DataWatchRemoved {p}"),
-        }
-    }
 }
 
 /// What a scheduled thread resumes with.
@@ -148,7 +133,7 @@ pub enum Step {
     /// `latch.await()`: returns at once if the latch is open.
     Await(LatchId),
     /// `executor.submit(task)`: queues one task for an executor thread
-    /// ([`Thread::is_executor`]); the recipe keeps what the task is, the
+    /// (`SafeNotify` or `Background`); the recipe keeps what the task is, the
     /// runtime how many are queued. The submitting thread goes on.
     Submit(Thread),
     /// `System.currentTimeMillis()` against the deadline a timed call set
