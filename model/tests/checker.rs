@@ -204,6 +204,31 @@ fn curators_timed_acquire_gives_up_cleanly_and_holds() {
     assert_eq!(r.states, 5683);
 }
 
+/// CURATOR-696's owner check (scenarios/curator-owner-check-holder-expiry.toml):
+/// the lowest client compares its node's ephemeralOwner with its own
+/// session before it believes it holds. A holder's session expiring under
+/// it still breaks mutual exclusion (21 steps, 15,110 states): the check
+/// runs before holding, not while.
+#[test]
+fn curators_owner_check_reads_its_own_session_and_a_holder_expiry_still_breaks_it() {
+    let mut c = cfg(RecipeId::CuratorOwnerCheck, 2, 1);
+    c.faults.holder_expiries = 1;
+    let r = check(&c);
+    assert_eq!(r.property, Some(Property::MutualExclusion));
+    assert_eq!(
+        (steps(&r, Property::MutualExclusion), r.states),
+        (Some(21), 15110)
+    );
+    // A waiter's client-side expiry (CURATOR-604's partition, one round
+    // each): the node of the session it gave up is not its own — it holds,
+    // 37,636 states (39,508 if every node read as its own).
+    let mut c = cfg(RecipeId::CuratorOwnerCheck, 2, 1);
+    c.faults.waiter_client_expiries = 1;
+    c.abstract_sequences = true;
+    let r = check(&c);
+    assert_eq!((r.verdict, r.states), (Verdict::Holds, 37_636));
+}
+
 #[test]
 fn a_state_bound_gives_incomplete_and_names_the_bound() {
     let mut c = cfg(RecipeId::FixedWait, 3, 1);
