@@ -145,6 +145,10 @@ fn cas_version_called_again_breaks_reentrancy_and_nothing_else() {
         (steps(&r, Property::Reentrancy), r.states),
         (Some(18), 3366)
     );
+    // Nested twice, one client alone: broken the same way.
+    let mut c = cfg(RecipeId::CasVersion, 1, 1);
+    c.reentries = 2;
+    assert_eq!(check(&c).property, Some(Property::Reentrancy));
 }
 
 /// cluster_lock called again by its holder: the second attempt is not
