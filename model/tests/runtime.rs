@@ -534,3 +534,23 @@ fn a_recipe_that_overrides_nothing_is_a_plain_zookeeper_client() {
     assert!(!r.owns_a_node());
     assert!(!r.reentrancy_broken());
 }
+
+/// `removeWatches` takes one watcher off a path and leaves the others on
+/// it: the next event on the path still reaches them.
+#[test]
+fn removing_one_watcher_leaves_the_others_on_the_path() {
+    use locksmith_model::runtime::watchers::Watchers;
+    let mut ws = Watchers::default();
+    let exists = Op::Exists {
+        path: "/x".into(),
+        watch: true,
+    };
+    for w in [1, 2] {
+        ws.register(&exists, w, &Ok(OpResult::Exists(None)));
+    }
+    assert!(ws.deregister("/x", 1, WatcherType::Any));
+    assert!(!ws.is_empty());
+    let fired: Vec<_> = ws.materialize(&created()).iter().collect();
+    assert_eq!(fired, [2]);
+    assert!(ws.is_empty());
+}
