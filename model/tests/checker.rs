@@ -417,6 +417,9 @@ fn a_lock_that_grants_out_of_node_order_breaks_fenced_safety() {
         .trace_of(Property::MutualExclusionAtResource)
         .map(|t| t.steps.len());
     assert_eq!(t, Some(30));
+    // The setData inside each guarded multi answers with a stat the recipe
+    // never reads: masked, it splits no state.
+    assert_eq!(r.states, 11_664);
     // Without either setting the resource is not judged.
     c.writes = Writes::Off;
     let r = check(&c);
