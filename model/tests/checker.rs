@@ -72,6 +72,9 @@ fn herd_recipes_keep_mutual_exclusion_but_wake_everyone() {
         let r = check(&cfg(recipe, 3, 1));
         assert_eq!(r.of(Property::MutualExclusion), Verdict::Holds, "{recipe}");
         assert_eq!(r.of(Property::Herd), Verdict::Violated, "{recipe}");
+        // Every waiter hears the release and goes on.
+        assert_eq!(r.of(Property::Deadlock), Verdict::Holds, "{recipe}");
+        assert_eq!(r.of(Property::Starvation), Verdict::Holds, "{recipe}");
     }
     // The textbook recipe wakes one waiter per release.
     assert_eq!(

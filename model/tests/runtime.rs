@@ -550,6 +550,9 @@ fn removing_one_watcher_leaves_the_others_on_the_path() {
     }
     assert!(ws.deregister("/x", 1, WatcherType::Any));
     assert!(!ws.is_empty());
+    // A watcher that is not on the path is not removed (NoWatcher), even
+    // where others are.
+    assert!(!ws.deregister("/x", 3, WatcherType::Any));
     let fired: Vec<_> = ws.materialize(&created()).iter().collect();
     assert_eq!(fired, [2]);
     assert!(ws.is_empty());
