@@ -557,3 +557,32 @@ fn removing_one_watcher_leaves_the_others_on_the_path() {
     assert_eq!(fired, [2]);
     assert!(ws.is_empty());
 }
+
+/// A deletion fires a path's data and child watches both, and a watcher
+/// on both hears it once (ZKWatchManager collects them in a set).
+#[test]
+fn a_deletion_reaches_a_watcher_on_both_tables_once() {
+    use locksmith_model::runtime::watchers::Watchers;
+    let mut ws = Watchers::default();
+    let exists = Op::Exists {
+        path: "/x".into(),
+        watch: true,
+    };
+    ws.register(&exists, 1, &Ok(OpResult::Exists(None)));
+    ws.register(
+        &Op::get_children("/x", true),
+        1,
+        &Ok(OpResult::Exists(None)),
+    );
+    ws.register(
+        &Op::get_children("/x", true),
+        2,
+        &Ok(OpResult::Exists(None)),
+    );
+    let deleted = WatchedEvent {
+        kind: EventType::NodeDeleted,
+        path: "/x".into(),
+    };
+    let fired: Vec<_> = ws.materialize(&deleted).iter().collect();
+    assert_eq!(fired, [1, 2]);
+}
