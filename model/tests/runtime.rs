@@ -586,3 +586,31 @@ fn a_deletion_reaches_a_watcher_on_both_tables_once() {
     let fired: Vec<_> = ws.materialize(&deleted).iter().collect();
     assert_eq!(fired, [1, 2]);
 }
+
+/// A connection-state change reaches every registered watcher, once
+/// however many paths it watches, and the default watcher; the paths
+/// watched are each table's, in order.
+#[test]
+fn everyone_is_every_watcher_once_and_the_default_one() {
+    use locksmith_model::runtime::watchers::Watchers;
+    use locksmith_model::runtime::step::DEFAULT_WATCHER;
+    let mut ws = Watchers::default();
+    let exists = |p: &str| Op::Exists {
+        path: p.into(),
+        watch: true,
+    };
+    ws.register(&exists("/x"), 1, &Ok(OpResult::Exists(None)));
+    ws.register(&exists("/y"), 1, &Ok(OpResult::Exists(None)));
+    ws.register(
+        &Op::get_children("/x", true),
+        2,
+        &Ok(OpResult::Exists(None)),
+    );
+    let mut all: Vec<_> = ws.everyone().iter().collect();
+    all.sort();
+    let mut expected = vec![1, 2, DEFAULT_WATCHER];
+    expected.sort();
+    assert_eq!(all, expected);
+    let paths: Vec<&str> = ws.paths().map(|p| p.as_str()).collect();
+    assert_eq!(paths, ["/x", "/y", "/x"]);
+}
