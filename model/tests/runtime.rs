@@ -592,8 +592,8 @@ fn a_deletion_reaches_a_watcher_on_both_tables_once() {
 /// watched are each table's, in order.
 #[test]
 fn everyone_is_every_watcher_once_and_the_default_one() {
-    use locksmith_model::runtime::watchers::Watchers;
     use locksmith_model::runtime::step::DEFAULT_WATCHER;
+    use locksmith_model::runtime::watchers::Watchers;
     let mut ws = Watchers::default();
     let exists = |p: &str| Op::Exists {
         path: p.into(),
@@ -613,4 +613,25 @@ fn everyone_is_every_watcher_once_and_the_default_one() {
     assert_eq!(all, expected);
     let paths: Vec<&str> = ws.paths().map(|p| p.as_str()).collect();
     assert_eq!(paths, ["/x", "/y", "/x"]);
+}
+
+/// The sequence-suffix abstraction renames watched paths in place: the
+/// watcher then hears the event on the new name.
+#[test]
+fn a_renamed_watched_path_keeps_its_watcher() {
+    use locksmith_model::runtime::watchers::Watchers;
+    let mut ws = Watchers::default();
+    let exists = Op::Exists {
+        path: "/l/lock-0000000007".into(),
+        watch: true,
+    };
+    ws.register(&exists, 1, &Ok(OpResult::Exists(None)));
+    ws.paths_mut(&mut |p| *p = "/l/lock-0000000000".into());
+    let paths: Vec<&str> = ws.paths().map(|p| p.as_str()).collect();
+    assert_eq!(paths, ["/l/lock-0000000000"]);
+    let deleted = WatchedEvent {
+        kind: EventType::NodeDeleted,
+        path: "/l/lock-0000000000".into(),
+    };
+    assert_eq!(ws.materialize(&deleted).iter().collect::<Vec<_>>(), [1]);
 }
