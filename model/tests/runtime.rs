@@ -615,23 +615,39 @@ fn everyone_is_every_watcher_once_and_the_default_one() {
     assert_eq!(paths, ["/x", "/y", "/x"]);
 }
 
-/// The sequence-suffix abstraction renames watched paths in place: the
-/// watcher then hears the event on the new name.
+/// The sequence-suffix abstraction renames watched paths in place: two
+/// names renamed into one share their watchers, which hear the event on
+/// the new name; other paths keep theirs.
 #[test]
-fn a_renamed_watched_path_keeps_its_watcher() {
+fn a_renamed_watched_path_keeps_its_watchers() {
     use locksmith_model::runtime::watchers::Watchers;
     let mut ws = Watchers::default();
-    let exists = Op::Exists {
-        path: "/l/lock-0000000007".into(),
-        watch: true,
-    };
-    ws.register(&exists, 1, &Ok(OpResult::Exists(None)));
-    ws.paths_mut(&mut |p| *p = "/l/lock-0000000000".into());
+    for (w, p) in [
+        (1, "/l/lock-0000000007"),
+        (2, "/l/lock-0000000009"),
+        (3, "/m"),
+    ] {
+        let exists = Op::Exists {
+            path: p.into(),
+            watch: true,
+        };
+        ws.register(&exists, w, &Ok(OpResult::Exists(None)));
+    }
+    ws.paths_mut(&mut |p| {
+        if p.as_str().starts_with("/l/") {
+            *p = "/l/lock-0000000000".into();
+        }
+    });
     let paths: Vec<&str> = ws.paths().map(|p| p.as_str()).collect();
-    assert_eq!(paths, ["/l/lock-0000000000"]);
-    let deleted = WatchedEvent {
+    assert_eq!(paths, ["/l/lock-0000000000", "/m"]);
+    let deleted = |p: &str| WatchedEvent {
         kind: EventType::NodeDeleted,
-        path: "/l/lock-0000000000".into(),
+        path: p.into(),
     };
-    assert_eq!(ws.materialize(&deleted).iter().collect::<Vec<_>>(), [1]);
+    let fired = ws.materialize(&deleted("/l/lock-0000000000"));
+    assert_eq!(fired.iter().collect::<Vec<_>>(), [1, 2]);
+    assert_eq!(
+        ws.materialize(&deleted("/m")).iter().collect::<Vec<_>>(),
+        [3]
+    );
 }
