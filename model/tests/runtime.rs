@@ -616,14 +616,15 @@ fn everyone_is_every_watcher_once_and_the_default_one() {
 }
 
 /// The sequence-suffix abstraction renames watched paths in place: two
-/// names renamed into one share their watchers, which hear the event on
-/// the new name; other paths keep theirs.
+/// names renamed into one share their watchers (one on both, once), which
+/// hear the event on the new name; other paths keep theirs.
 #[test]
 fn a_renamed_watched_path_keeps_its_watchers() {
     use locksmith_model::runtime::watchers::Watchers;
     let mut ws = Watchers::default();
     for (w, p) in [
         (1, "/l/lock-0000000007"),
+        (1, "/l/lock-0000000009"),
         (2, "/l/lock-0000000009"),
         (3, "/m"),
     ] {
