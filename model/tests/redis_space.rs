@@ -4,6 +4,7 @@
 //! ticks, a critical section of 2, a pause of 4 — and each can fail.
 
 mod backend_report;
+mod reachable;
 
 use locksmith_model::check::explore::{explore_space, Exploration};
 use locksmith_model::check::redis::{Action, RedisSpace};
@@ -864,7 +865,6 @@ fn a_setnx_lock_takes_its_token_from_an_incr() {
 #[test]
 fn a_failover_gives_the_key_back_to_the_client_whose_token_it_holds() {
     use locksmith_model::check::space::Space;
-    use std::collections::{HashSet, VecDeque};
     let mut changed = 0;
     for recipe in [RedisRecipe::SetPxDel, RedisRecipe::CompareAndDelete] {
         let mut space = RedisSpace::new(recipe);
@@ -875,31 +875,21 @@ fn a_failover_gives_the_key_back_to_the_client_whose_token_it_holds() {
         let value = |s: &locksmith_model::check::redis::State| {
             s.server.entry(&key).map(|e| e.value.clone())
         };
-        let mut seen = HashSet::new();
-        let mut queue = VecDeque::from([space.initial()]);
-        let mut out = Vec::new();
-        while let Some(s) = queue.pop_front() {
-            if !seen.insert(s.clone()) {
-                continue;
+        reachable::each_reachable(&space, |s, actions| {
+            if !actions.contains(&Action::Failover) {
+                return;
             }
-            out.clear();
-            space.actions(&s, &mut out);
-            for &a in &out {
-                let mut next = s.clone();
-                space.apply(&mut next, a);
-                if a == Action::Failover {
-                    if value(&next) == value(&s) {
-                        assert_eq!(next.owner, s.owner, "{recipe}: {s:?}");
-                    } else {
-                        changed += 1;
-                        let writer = (0..space.clients)
-                            .find(|&c| value(&next) == Some(space.me(c, 0).token));
-                        assert_eq!(next.owner, writer, "{recipe}: {s:?}");
-                    }
-                }
-                queue.push_back(next);
+            let mut next = s.clone();
+            space.apply(&mut next, Action::Failover);
+            if value(&next) == value(s) {
+                assert_eq!(next.owner, s.owner, "{recipe}: {s:?}");
+            } else {
+                changed += 1;
+                let writer =
+                    (0..space.clients).find(|&c| value(&next) == Some(space.me(c, 0).token));
+                assert_eq!(next.owner, writer, "{recipe}: {s:?}");
             }
-        }
+        });
     }
     assert_eq!(changed, 342);
 }

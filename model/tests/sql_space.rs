@@ -5,6 +5,7 @@
 //! fail.
 
 mod backend_report;
+mod reachable;
 
 use locksmith_model::check::sql::SqlSpace;
 use locksmith_model::check::{Property, Report, Verdict};
@@ -673,9 +674,7 @@ fn time_passes_only_while_something_counts_down() {
 /// and `> 0` → `>= 0` survive mutation: docs/reliability.md).
 #[test]
 fn no_live_sql_client_is_left_with_nothing_to_wait_for() {
-    use locksmith_model::check::space::Space;
     use locksmith_model::check::sql::{Action, Channel};
-    use std::collections::{HashSet, VecDeque};
     let mut reached = 0;
     for recipe in SqlRecipe::ALL {
         for fault in 0..6 {
@@ -692,30 +691,16 @@ fn no_live_sql_client_is_left_with_nothing_to_wait_for() {
                 }
             }
             space.validate().expect("a valid configuration");
-            let mut seen = HashSet::new();
-            let mut queue = VecDeque::from([space.initial()]);
-            let mut out = Vec::new();
-            while let Some(s) = queue.pop_front() {
-                if !seen.insert(s.clone()) {
-                    continue;
-                }
-                out.clear();
-                space.actions(&s, &mut out);
+            reached += reachable::each_reachable(&space, |s, actions| {
                 let instant = (s.clients.iter())
                     .any(|c| c.can_step() || matches!(c.channel, Channel::Sent(_)));
-                if !instant && !out.contains(&Action::Tick) {
+                if !instant && !actions.contains(&Action::Tick) {
                     assert!(
                         (s.clients.iter()).all(|c| !c.alive() && c.timer == 0 && c.paused == 0),
                         "{recipe}, fault {fault}: a live client with nothing to wait for: {s:?}"
                     );
                 }
-                for &a in &out {
-                    let mut next = s.clone();
-                    space.apply(&mut next, a);
-                    queue.push_back(next);
-                }
-            }
-            reached += seen.len();
+            });
         }
     }
     assert_eq!(reached, 10_690);
