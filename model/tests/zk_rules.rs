@@ -775,6 +775,95 @@ fn failed_writes_take_a_zxid_and_change_nothing() {
     assert_eq!(stat(&zk, "/z2").czxid, z1 + 4);
 }
 
+/// `Op::is_write` (what the simulator charges a write's latency for) says
+/// which requests go through the log: exactly those that take a zxid,
+/// failed or not — the reads and the watch removals take none.
+#[test]
+fn a_request_is_a_write_exactly_when_it_takes_a_zxid() {
+    let ops = [
+        (op_create("/b", Persistent), true),
+        (op_create("/b", Persistent), true), // NodeExists
+        (Op::set_data("/b", b"x".to_vec(), -1), true),
+        (Op::set_data("/b", b"x".to_vec(), 7), true), // BadVersion
+        (Op::exists("/b", true), false),
+        (Op::get_data("/b", true), false),
+        (Op::get_children("/b", true), false),
+        (Op::check_watches("/b", WatcherType::Data), false),
+        (
+            Op::RemoveWatches {
+                path: "/b".into(),
+                kind: WatcherType::Any,
+            },
+            false,
+        ),
+        (
+            Op::Multi(vec![TxnOp::Check {
+                path: "/b".into(),
+                version: -1,
+            }]),
+            true,
+        ),
+        (Op::delete("/b", -1), true),
+        (Op::delete("/b", -1), true), // NoNode
+        (Op::CloseSession, true),
+    ];
+    let (mut zk, s) = server(1);
+    for (op, write) in ops {
+        let before = zk.zxid();
+        zk.handle(s[0], &op);
+        assert_eq!(op.is_write(), write, "{op}");
+        assert_eq!(zk.zxid() - before, i64::from(write), "{op}");
+    }
+}
+
+/// The checker answers a request that changes nothing without copying the
+/// server (`ZkServer::answer_unchanged`): it must answer exactly as
+/// `handle` does, and claim nothing that would change the server.
+#[test]
+fn a_request_that_changes_nothing_is_answered_as_handle_answers_it() {
+    let (mut zk, s) = server(2);
+    create_with(&mut zk, s[0], "/a", b"x", Persistent).unwrap();
+    create(&mut zk, s[0], "/a/b", Ephemeral).unwrap();
+    zk.expire(s[1]);
+    let unchanged = [
+        (s[0], Op::exists("/a", false)),
+        (s[0], Op::exists("/nope", false)),
+        (s[0], Op::get_data("/a", false)),
+        (s[0], Op::get_data("/nope", false)),
+        (s[0], Op::get_children("/a", false)),
+        (s[0], Op::get_children("/nope", false)),
+        (s[1], Op::get_data("/a", true)),
+        (s[1], op_create("/c", Persistent)),
+    ];
+    for (session, op) in unchanged {
+        let answer = zk.answer_unchanged(session, &op);
+        let before = zk.clone();
+        let handled = zk.handle(session, &op);
+        assert_eq!(zk, before, "{op}");
+        assert_eq!(answer, Some(handled), "{op}");
+    }
+    for op in [
+        Op::exists("/a", true),
+        Op::get_data("/a", true),
+        Op::get_children("/a", true),
+        op_create("/c", Persistent),
+        Op::delete("/a/b", -1),
+    ] {
+        assert_eq!(zk.answer_unchanged(s[0], &op), None, "{op}");
+    }
+}
+
+/// What a failed assertion on a state prints of its server.
+#[test]
+fn a_server_debugs_as_its_tree_sessions_watches_and_zxid() {
+    let (zk, _) = server(1);
+    let text = format!("{zk:?}");
+    assert!(text.starts_with("ZkServer { tree: "), "{text}");
+    for field in ["sessions: ", "watches: ", "zxid: 1 }"] {
+        assert!(text.contains(field), "{text}");
+    }
+}
+
 #[test]
 fn opening_a_session_is_a_transaction() {
     let mut zk = ZkServer::new();

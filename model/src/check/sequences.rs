@@ -336,6 +336,51 @@ mod tests {
         assert!(!s.server.has_data_watch("/locks/lock-0000000005", session));
     }
 
+    /// A request still on its way for a name no node has any more (an
+    /// `exists` on a deleted predecessor, a multi's `check`) is ranked and
+    /// renamed with the rest, like a stale watch.
+    #[test]
+    fn a_request_in_flight_for_a_name_nobody_holds_is_renamed_with_the_rest() {
+        use crate::check::system::Request;
+        use crate::zk::{CreateMode, Op, Service, TxnOp};
+        let cfg = CheckConfig::new(RecipeId::TryOnce, 2, 1);
+        let mut s = System::initial(&cfg);
+        let session = s.peers[0].session;
+        let server = s.server.get_mut();
+        let create = Op::create("/locks/lock-", CreateMode::EphemeralSequential);
+        server.handle(session, &create);
+        server.handle(session, &create);
+        server.handle(session, &Op::delete("/locks/lock-0000000000", -1));
+        let check = |path: &str| {
+            Op::Multi(vec![TxnOp::Check {
+                path: path.into(),
+                version: -1,
+            }])
+        };
+        let requests = [
+            Op::exists("/locks/lock-0000000005", true),
+            check("/locks/lock-0000000007"),
+        ];
+        let peer = s.peers.iter_mut().nth(1).map(|p| p.get_mut());
+        let outbox = &mut peer.expect("two clients").outbox;
+        outbox.extend(requests.map(|op| Request {
+            thread: Thread::Main,
+            op,
+            release: false,
+        }));
+        abstract_state(&mut s);
+        // Suffixes 1, 5 and 7 become ranks 0, 1 and 2.
+        assert!(s.server.node("/locks/lock-0000000000").is_some());
+        let ops: Vec<&Op> = s.peers[1].outbox.iter().map(|r| &r.op).collect();
+        assert_eq!(
+            ops,
+            [
+                &Op::exists("/locks/lock-0000000001", true),
+                &check("/locks/lock-0000000002")
+            ]
+        );
+    }
+
     /// A node under a sequential node carries the suffix inside its path:
     /// renaming the parent alone would orphan it, so such a state is left
     /// as it is — while the same tree without the child is renumbered.

@@ -186,10 +186,4 @@ impl RedisServer {
         s.replication = Some(Replication::synced(&s.primary));
         Some(lost)
     }
-
-    /// The size of the state without its heap parts (for the checker's
-    /// memory estimate).
-    pub fn state_size() -> usize {
-        std::mem::size_of::<State>()
-    }
 }

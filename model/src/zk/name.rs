@@ -71,24 +71,6 @@ impl From<String> for Name {
     }
 }
 
-impl From<&String> for Name {
-    fn from(s: &String) -> Name {
-        Name::from(s.as_str())
-    }
-}
-
-impl From<&Name> for Name {
-    fn from(s: &Name) -> Name {
-        s.clone()
-    }
-}
-
-impl From<Name> for String {
-    fn from(n: Name) -> String {
-        n.as_str().to_string()
-    }
-}
-
 impl Default for Name {
     fn default() -> Name {
         Name::from("")
@@ -211,10 +193,12 @@ mod tests {
         m.insert(short.clone(), 1);
         assert_eq!(m.get("/_locknode_/lock-0000000001"), Some(&1));
         assert_eq!(Name::from(String::from("")), Name::default());
+        assert_eq!(format!("{short:?}"), "\"/_locknode_/lock-0000000001\"");
         // Each way of reading it as text, both ways round.
         assert_eq!(AsRef::<str>::as_ref(&long), long.as_str());
         assert!("/_locknode_/lock-0000000001" == short);
         assert!("/_locknode_/lock-0000000002" != short);
+        assert_ne!(short, "/_locknode_/lock-0000000002");
         assert_eq!(
             crate::check::fingerprint::fingerprint(&short),
             crate::check::fingerprint::fingerprint("/_locknode_/lock-0000000001")

@@ -426,6 +426,80 @@ mod tests {
         ];
         for op in &ops {
             assert_eq!(op.path(), Some("/locks/a"), "{op}");
+            let paths: Vec<&str> = op.paths().into_iter().map(Name::as_str).collect();
+            assert_eq!(paths, ["/locks/a"], "{op}");
         }
+    }
+
+    /// Each reply reads in traces as what the Java call returned.
+    #[test]
+    fn each_reply_reads_as_what_the_call_returned() {
+        let stat = Stat {
+            version: 2,
+            ..Stat::default()
+        };
+        let replies = [
+            (OpResult::Created("/locks/a".into()), "/locks/a"),
+            (OpResult::Deleted, "ok"),
+            (OpResult::SetData(stat), "version 2"),
+            (OpResult::Exists(None), "null"),
+            (OpResult::Exists(Some(stat)), "stat"),
+            (
+                OpResult::GetData {
+                    data: b"x".to_vec(),
+                    stat,
+                },
+                "data \"x\", version 2",
+            ),
+            (
+                OpResult::GetChildren {
+                    children: vec!["a".into(), "b".into()],
+                    stat,
+                },
+                "[a, b]",
+            ),
+            (OpResult::Closed, "closed"),
+            (
+                OpResult::Multi(vec![TxnResult::Checked, TxnResult::Deleted]),
+                "2 results",
+            ),
+            (OpResult::WatchesRemoved, "removed"),
+            (OpResult::WatchesChecked, "ok"),
+        ];
+        for (reply, text) in replies {
+            assert_eq!(reply.to_string(), text, "{reply:?}");
+        }
+    }
+
+    /// A multi reads in traces as its ops, each as the Java `Op` call.
+    #[test]
+    fn a_multi_reads_as_its_ops() {
+        let multi = Op::Multi(vec![
+            TxnOp::Check {
+                path: "/locks".into(),
+                version: 3,
+            },
+            TxnOp::Create {
+                path: "/locks/a".into(),
+                data: Vec::new(),
+                mode: CreateMode::Ephemeral,
+            },
+            TxnOp::SetData {
+                path: "/locks/a".into(),
+                data: b"x".to_vec(),
+                version: -1,
+            },
+            TxnOp::Delete {
+                path: "/locks/a".into(),
+                version: 0,
+            },
+        ]);
+        assert_eq!(
+            multi.to_string(),
+            "multi(check(/locks, 3), create(/locks/a, Ephemeral), \
+             setData(/locks/a, \"x\", -1), delete(/locks/a, 0))"
+        );
+        let paths: Vec<&str> = multi.paths().into_iter().map(Name::as_str).collect();
+        assert_eq!(paths, ["/locks", "/locks/a", "/locks/a", "/locks/a"]);
     }
 }

@@ -59,5 +59,8 @@ mod tests {
         assert!(!is_valid("a"));
         assert!(!is_valid("/a/"));
         assert!(!is_valid("/a//b"));
+        assert!(!is_valid("/a/."));
+        assert!(!is_valid("/a/../b"));
+        assert!(is_valid("/a/.b/c.."));
     }
 }

@@ -111,13 +111,6 @@ impl ZkServer {
         s.tree.restat(restat);
         s.zxid = zxid;
     }
-
-    /// The size of the server's state without its heap parts (it lives
-    /// behind the `Arc`, shared between copies): what the checker's memory
-    /// estimate counts per queued state.
-    pub fn state_size() -> usize {
-        std::mem::size_of::<ServerState>()
-    }
 }
 
 /// Reads go straight to the shared state (they never copy it); only the
