@@ -361,7 +361,7 @@ mod tests {
             Op::exists("/locks/lock-0000000005", true),
             check("/locks/lock-0000000007"),
         ];
-        let peer = s.peers.iter_mut().nth(1).map(|p| p.get_mut());
+        let peer = s.peers.get_mut(1).map(|p| p.get_mut());
         let outbox = &mut peer.expect("two clients").outbox;
         outbox.extend(requests.map(|op| Request {
             thread: Thread::Main,
