@@ -618,10 +618,21 @@ fn delete_of_a_node_with_children_is_not_empty() {
     assert!(zk.node("/a").is_some());
 }
 
+/// And a path `PathUtils.validatePath` refuses is refused before any
+/// lookup, even when the node it seems to name exists.
 #[test]
-fn delete_of_the_root_is_bad_arguments() {
+fn delete_of_the_root_or_an_invalid_path_is_bad_arguments() {
     let (mut zk, s) = server(1);
     assert_eq!(delete(&mut zk, s[0], "/", -1), Err(ZkError::BadArguments));
+    create(&mut zk, s[0], "/a", Persistent).unwrap();
+    for bad in ["/a/", "/a/.", "a"] {
+        assert_eq!(
+            delete(&mut zk, s[0], bad, -1),
+            Err(ZkError::BadArguments),
+            "{bad}"
+        );
+    }
+    assert!(zk.node("/a").is_some());
 }
 
 #[test]

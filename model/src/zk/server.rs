@@ -216,10 +216,6 @@ impl ServerState {
         self.zxid
     }
 
-    pub fn session_state(&self, s: SessionId) -> Option<SessionState> {
-        self.sessions.state(s)
-    }
-
     pub fn sessions(&self) -> impl Iterator<Item = (SessionId, SessionState)> + '_ {
         self.sessions.iter()
     }
