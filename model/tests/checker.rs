@@ -248,6 +248,13 @@ fn a_state_bound_gives_incomplete_and_names_the_bound() {
         r.bound
     );
     assert!(r.properties.iter().all(|p| p.verdict != Verdict::Holds));
+    // Why it was still finding states: the last whole level, by its depth
+    // from the initial state, and the one eight levels before it.
+    let why = r.growth.as_deref().unwrap_or_default();
+    assert!(
+        why.starts_with("depth 19 found 86 new states (depth 11: 17)"),
+        "{why}"
+    );
 }
 
 #[test]

@@ -273,3 +273,48 @@ impl CheckConfig {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::FaultBudget;
+
+    /// `locksmith recipes` and the comparison's cells print the budgets by
+    /// these names: the scenario file's `[faults]` keys, in its order.
+    #[test]
+    fn each_budget_is_listed_under_its_scenario_key_in_file_order() {
+        let budget = FaultBudget {
+            waiter_expiries: 1,
+            holder_expiries: 2,
+            connection_losses: 3,
+            disconnects: 4,
+            expiries: 5,
+            crashes: 6,
+            reorders: 7,
+            client_expiries: 8,
+            waiter_client_expiries: 9,
+            connection_timeouts: 10,
+            server_restarts: 11,
+            long_server_restarts: 12,
+        };
+        let keys: Vec<&str> = budget.by_key().iter().map(|(k, _)| *k).collect();
+        assert_eq!(
+            keys,
+            [
+                "waiter_expiries",
+                "holder_expiries",
+                "connection_losses",
+                "disconnects",
+                "expiries",
+                "crashes",
+                "reorders",
+                "client_expiries",
+                "waiter_client_expiries",
+                "connection_timeouts",
+                "server_restarts",
+                "long_server_restarts",
+            ]
+        );
+        let values: Vec<u8> = budget.by_key().iter().map(|(_, n)| *n).collect();
+        assert_eq!(values, (1..=12).collect::<Vec<u8>>());
+    }
+}

@@ -242,3 +242,25 @@ fn successor<X: Space>(
         not_taken: false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Seen;
+
+    /// A batch builds a successor it has met already only once its set is
+    /// three quarters full: from then on every fingerprint is let through
+    /// (and merged with its twin later), none kept.
+    #[test]
+    fn a_repeat_is_turned_away_while_the_set_has_room() {
+        let mut seen = Seen::with_room(4);
+        assert_eq!(seen.slots.len(), 8);
+        for f in 1..=6 {
+            assert!(seen.insert(f), "{f} is new");
+            assert!(!seen.insert(f), "{f} again");
+        }
+        assert!(seen.insert(7));
+        assert!(seen.insert(7), "six of eight slots taken: let through");
+        assert!(!seen.insert(1));
+        assert_eq!(seen.len, 6);
+    }
+}

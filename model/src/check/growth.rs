@@ -150,6 +150,39 @@ mod tests {
         assert!(why.contains("looks finite"), "{why}");
     }
 
+    /// Through the search's own calls: each level's states as they are
+    /// found, then its end — the last one cut short by the bound.
+    #[test]
+    fn levels_are_recorded_as_the_search_ends_them() {
+        let mut g = Growth::default();
+        for (depth, states, partial) in [(1, 9, false), (2, 20, false), (3, 2, true)] {
+            for _ in 0..states {
+                g.saw((4 + depth as i64, 3));
+            }
+            g.end_level(depth, partial);
+        }
+        let why = g.explain(false, GrowthWords::ZOOKEEPER).expect("levels");
+        assert!(
+            why.starts_with("depth 2 found 20 new states (depth 1: 9)"),
+            "{why}"
+        );
+    }
+
+    /// The explanation looks back `WINDOW` levels from the last whole
+    /// one: a zxid that rose early and then stopped is a finite space.
+    #[test]
+    fn only_the_last_levels_are_read() {
+        let mut levels = vec![(1, 0, 1), (3, 2, 2), (5, 4, 2)];
+        levels.extend([(7, 6, 2); WINDOW + 1]);
+        let g = growth(&levels);
+        let why = g.explain(false, GrowthWords::ZOOKEEPER).expect("levels");
+        assert!(
+            why.starts_with("depth 11 found 7 new states (depth 3: 7)"),
+            "{why}"
+        );
+        assert!(why.contains("looks finite"), "{why}");
+    }
+
     #[test]
     fn flat_counters_mean_a_finite_space() {
         let g = growth(&[(1, 4, 3), (9, 4, 3), (20, 4, 3)]);
