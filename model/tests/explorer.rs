@@ -112,3 +112,68 @@ fn the_properties_carry_the_harness_names() {
     let judged: Vec<Property> = Property::ALL.into_iter().filter(|&p| judged(p)).collect();
     assert_eq!(covered, judged);
 }
+
+/// stateright's own breadth-first checker, run on the same model, finds a
+/// violation of a property exactly where the checker's exploration does:
+/// the cross-check the Explorer's model exists for.
+#[test]
+fn staterights_checker_agrees_with_the_exploration() {
+    use locksmith_model::check::{check, FaultBudget, Verdict};
+    use stateright::Checker;
+    let faulty = |recipe, faults| {
+        let mut c = CheckConfig::new(recipe, 2, 1);
+        c.faults = faults;
+        c
+    };
+    let configs = [
+        CheckConfig::new(RecipeId::RacyWait, 2, 1),
+        CheckConfig::new(RecipeId::FixedWait, 2, 1),
+        faulty(
+            RecipeId::Predecessor,
+            FaultBudget {
+                holder_expiries: 1,
+                ..FaultBudget::default()
+            },
+        ),
+        faulty(
+            RecipeId::FixedWait,
+            FaultBudget {
+                connection_losses: 1,
+                ..FaultBudget::default()
+            },
+        ),
+    ];
+    let mut violated = Vec::new();
+    for cfg in configs {
+        let report = check(&cfg);
+        let m = LockModel { cfg: cfg.clone() };
+        let names: Vec<&'static str> = m.properties().iter().map(|p| p.name).collect();
+        let checker = m.checker().spawn_bfs().join();
+        assert!(checker.is_done());
+        for name in names {
+            let ours = report.properties.iter().find(|r| r.property.name() == name);
+            let ours = ours.map(|r| r.verdict);
+            let theirs = checker.discovery(name).is_some();
+            assert_eq!(
+                theirs,
+                ours == Some(Verdict::Violated),
+                "{:?}: {name}",
+                cfg.recipe
+            );
+            if theirs {
+                violated.push(name);
+            }
+        }
+    }
+    violated.sort_unstable();
+    violated.dedup();
+    assert_eq!(
+        violated,
+        [
+            "deadlock",
+            "mutual exclusion",
+            "orphaned node",
+            "thread died"
+        ]
+    );
+}
