@@ -700,3 +700,21 @@ fn por_changes_no_verdict_under_any_fault() {
         [2_974, 2_899, 2_470, 407, 7_588, 16_825, 37_713, 40_163, 50_554, 6_587, 607_581, 8_422]
     );
 }
+
+/// `--max-memory-mb` stops a run when the estimate of its tables passes
+/// it: the visited set, the parents, the symmetry orders, the graph kept
+/// for the starvation analysis (codes and columns) and the queued states.
+/// The figures move when a table's layout does; they must not move
+/// otherwise (the estimate is the same for any number of jobs, above).
+#[test]
+fn the_memory_estimate_counts_every_table() {
+    let with_graph = check(&cfg(RecipeId::FixedWait, 3, 1));
+    let mut no_graph = cfg(RecipeId::FixedWait, 3, 1);
+    no_graph.starvation = false;
+    let no_graph = check(&no_graph);
+    assert_eq!((with_graph.states, no_graph.states), (8_590, 8_590));
+    assert_eq!(
+        (with_graph.peak_bytes, no_graph.peak_bytes),
+        (1_694_456, 841_728)
+    );
+}

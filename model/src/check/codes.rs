@@ -116,5 +116,10 @@ mod tests {
         }
         assert_eq!(c.values.len(), usize::from(ESCAPE));
         assert!(!c.escaped.is_empty());
+        // The estimate: the code column, each distinct value with its index
+        // entry, each escaped one with its map node.
+        let values = usize::from(ESCAPE) * (3 * 4 + 8);
+        let escaped = c.escaped.len() * (4 + 32);
+        assert_eq!(c.bytes(), c.codes.bytes() + values + escaped);
     }
 }
