@@ -97,6 +97,8 @@ fn a_path_draws_one_lifeline_per_client_and_zk() {
     );
     assert!(svg.contains("1. c1.main"), "{svg}");
     assert!(!svg.contains("<-c"), "raw `<` in a label: {svg}");
+    // One row of 22 px per step below the 46 px of names, a margin of 10.
+    assert!(svg.contains(" height='188' "), "{svg}");
 }
 
 #[test]
