@@ -718,3 +718,20 @@ fn the_memory_estimate_counts_every_table() {
         (1_694_456, 841_728)
     );
 }
+
+/// The fencing token at work: a holder whose session expired still writes,
+/// and the resource turns it away once the next holder has written.
+#[test]
+fn fencing_turns_away_a_holder_whose_session_expired() {
+    let mut c = cfg(RecipeId::Predecessor, 2, 1);
+    c.writes = locksmith_model::harness::Writes::Fenced;
+    c.faults.holder_expiries = 1;
+    let r = check(&c);
+    // Both believe they hold (15 steps), but what reaches the resource
+    // stays in the lock's order: the second holder may write twice while
+    // the first, older, tenure is still open.
+    assert_eq!(trace_len(&c, Property::MutualExclusion), Some(15));
+    assert_eq!(r.of(Property::FencedSafety), Verdict::Holds);
+    assert_eq!(r.of(Property::MutualExclusionAtResource), Verdict::Holds);
+    assert_eq!(r.states, 1_853);
+}

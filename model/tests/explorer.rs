@@ -99,6 +99,8 @@ fn a_path_draws_one_lifeline_per_client_and_zk() {
     assert!(!svg.contains("<-c"), "raw `<` in a label: {svg}");
     // One row of 22 px per step below the 46 px of names, a margin of 10.
     assert!(svg.contains(" height='188' "), "{svg}");
+    // The lifelines end at the last row, inside the picture.
+    assert_eq!(svg.matches(" y2='178' ").count(), 3, "{svg}");
 }
 
 #[test]
