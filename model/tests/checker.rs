@@ -131,6 +131,13 @@ fn a_create_lost_to_a_connection_loss_orphans_its_node() {
         ),
         (Some(4), Some(29), 4270)
     );
+    // The starvation lasso replays apart from the search: it closes, the
+    // poller waits all along it, and every agent enabled throughout it
+    // takes a step in it (weak fairness).
+    let x = explore(&c);
+    let cx = &x.found[&Property::Starvation];
+    assert_eq!(cx.cycle_start, Some(19));
+    locksmith_model::check::lasso::judge(&c, cx).expect("a fair, closed cycle");
 }
 
 /// cas-version called again by its holder (scenarios/cas-version-reentrant.toml):
@@ -734,4 +741,23 @@ fn fencing_turns_away_a_holder_whose_session_expired() {
     assert_eq!(r.of(Property::FencedSafety), Verdict::Holds);
     assert_eq!(r.of(Property::MutualExclusionAtResource), Verdict::Holds);
     assert_eq!(r.states, 1_853);
+}
+
+/// Seed 002's pollers livelock (scenarios/try-once-livelock.toml): two
+/// pollers withdraw and try again forever, one step apart — starvation,
+/// 40 steps, and the lasso replays as a fair, closed cycle.
+#[test]
+fn two_pollers_livelock_in_a_fair_cycle() {
+    let mut c = cfg(RecipeId::TryOnce, 3, 1);
+    c.abstract_sequences = true;
+    let r = check(&c);
+    assert_eq!(r.property, Some(Property::Starvation));
+    assert_eq!(
+        (steps(&r, Property::Starvation), r.states),
+        (Some(40), 6_710)
+    );
+    let x = explore(&c);
+    let cx = &x.found[&Property::Starvation];
+    assert_eq!(cx.cycle_start, Some(20));
+    locksmith_model::check::lasso::judge(&c, cx).expect("a fair, closed cycle");
 }

@@ -284,6 +284,33 @@ impl<T: PartialEq, D, const N: usize> Interner<T, D, N> {
 mod tests {
     use super::*;
 
+    /// One version kept per value; what only the interner still holds is
+    /// dropped once the table has doubled since the last purge (at least
+    /// 2,048 entries).
+    #[test]
+    fn an_interner_keeps_one_version_per_value_and_drops_the_unheld() {
+        let mut interner: Interner<u32, (), 0> = Interner::default();
+        assert!(interner.is_empty());
+        let mut a: Shared<'static, u32, ()> = Shared::new(7);
+        let mut b: Shared<'static, u32, ()> = Shared::new(7);
+        interner.intern(&mut a, |x| u64::from(**x));
+        interner.intern(&mut b, |x| u64::from(**x));
+        assert!(a.same(&b), "the second is the first's version");
+        assert_eq!(interner.len(), 1);
+        assert!(!interner.is_empty());
+        // Values interned and dropped at once: 2,047 more fill the table to
+        // 2,048; the next one doubles it past 1,024 and only what a part
+        // still holds stays (7's version and the newest).
+        for v in 0..2_047 {
+            let mut part: Shared<'static, u32, ()> = Shared::new(1_000 + v);
+            interner.intern(&mut part, |x| u64::from(**x));
+            assert_eq!(interner.len(), 2 + v as usize, "{v}");
+        }
+        let mut last: Shared<'static, u32, ()> = Shared::new(9_999);
+        interner.intern(&mut last, |x| u64::from(**x));
+        assert_eq!(interner.len(), 2);
+    }
+
     #[test]
     fn a_change_forgets_the_digest_and_leaves_the_sharer_alone() {
         let mut a: Shared<Vec<u8>, usize> = Shared::new(vec![1, 2]);

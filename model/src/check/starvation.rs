@@ -483,6 +483,23 @@ mod tests {
         assert_eq!(lasso.cycle, vec![(1, 0, ID), (2, 0, ID)]);
     }
 
+    /// The witness walks for each agent still owed a step: client 1's main
+    /// thread moves on the walk that waits for client 0's, so no second
+    /// walk is made for it and the cycle is the two steps it needs.
+    #[test]
+    fn an_agent_that_moved_on_the_way_is_not_walked_for_again() {
+        let g = graph(&[
+            (0, 1, main(0), ID),
+            (1, 2, main(1), ID),
+            (1, 0, main(0), ID),
+            (2, 1, main(0), ID),
+            (2, 0, main(1), ID),
+        ]);
+        let lasso = find(&g).expect("a fair cycle");
+        assert_eq!(lasso.start, 1);
+        assert_eq!(lasso.cycle, vec![(1, 0, ID), (2, 0, ID)]);
+    }
+
     #[test]
     fn renumberings_pack_canonicalize_permutations() {
         let r = Renumbering::of(&[2, 0, 1]);
