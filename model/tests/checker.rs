@@ -761,3 +761,24 @@ fn two_pollers_livelock_in_a_fair_cycle() {
     assert_eq!(cx.cycle_start, Some(20));
     locksmith_model::check::lasso::judge(&c, cx).expect("a fair, closed cycle");
 }
+
+/// Seed 000's first draft creating its lock root itself
+/// (scenarios/racy-wait-recipe-root.toml): the root is not there at the
+/// start, two clients can both find it missing, and the second create's
+/// NodeExists kills its thread (12 steps); the lost wake-up takes the
+/// root's create more (36 steps).
+#[test]
+fn a_recipe_that_creates_its_root_starts_without_it() {
+    let mut c = cfg(RecipeId::RacyWait, 2, 1);
+    c.recipe_root = true;
+    let r = check(&c);
+    assert_eq!(r.property, Some(Property::Deadlock));
+    assert_eq!(
+        (
+            steps(&r, Property::Deadlock),
+            steps(&r, Property::ThreadDied),
+            r.states
+        ),
+        (Some(36), Some(12), 633)
+    );
+}
