@@ -317,8 +317,9 @@ mod tests {
     /// A watch whose node is gone and whose name no client holds any more
     /// (a stale `exists` watch) is renamed with everything else, so a node
     /// created later cannot take its name by accident.
-    #[test]
-    fn a_watch_on_a_name_nobody_holds_is_renamed_with_the_rest() {
+    /// Two try-once clients, and of the two nodes c1 created the second
+    /// left: `/locks/lock-0000000001`.
+    fn one_node_of_two() -> (System<'static>, crate::zk::SessionId) {
         use crate::zk::{CreateMode, Op, Service};
         let cfg = CheckConfig::new(RecipeId::TryOnce, 2, 1);
         let mut s = System::initial(&cfg);
@@ -328,6 +329,14 @@ mod tests {
         server.handle(session, &create);
         server.handle(session, &create);
         server.handle(session, &Op::delete("/locks/lock-0000000000", -1));
+        (s, session)
+    }
+
+    #[test]
+    fn a_watch_on_a_name_nobody_holds_is_renamed_with_the_rest() {
+        use crate::zk::{Op, Service};
+        let (mut s, session) = one_node_of_two();
+        let server = s.server.get_mut();
         server.handle(session, &Op::exists("/locks/lock-0000000005", true));
         abstract_state(&mut s);
         // Suffixes 1 and 5 become ranks 0 and 1.
@@ -342,15 +351,8 @@ mod tests {
     #[test]
     fn a_request_in_flight_for_a_name_nobody_holds_is_renamed_with_the_rest() {
         use crate::check::system::Request;
-        use crate::zk::{CreateMode, Op, Service, TxnOp};
-        let cfg = CheckConfig::new(RecipeId::TryOnce, 2, 1);
-        let mut s = System::initial(&cfg);
-        let session = s.peers[0].session;
-        let server = s.server.get_mut();
-        let create = Op::create("/locks/lock-", CreateMode::EphemeralSequential);
-        server.handle(session, &create);
-        server.handle(session, &create);
-        server.handle(session, &Op::delete("/locks/lock-0000000000", -1));
+        use crate::zk::{Op, TxnOp};
+        let (mut s, _) = one_node_of_two();
         let check = |path: &str| {
             Op::Multi(vec![TxnOp::Check {
                 path: path.into(),
