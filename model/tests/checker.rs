@@ -782,3 +782,14 @@ fn a_recipe_that_creates_its_root_starts_without_it() {
         (Some(36), Some(12), 633)
     );
 }
+
+/// Without symmetry each client is reported by its own bit: a lone client
+/// that held the lock is not "never acquired".
+#[test]
+fn a_lone_client_that_acquired_is_not_reported_as_never_acquiring() {
+    let mut c = cfg(RecipeId::FixedWait, 1, 1);
+    c.symmetry = false;
+    let r = check(&c);
+    assert_eq!(r.verdict, Verdict::Holds, "{:?}", r.properties);
+    assert!(r.never_acquired.is_empty(), "{:?}", r.never_acquired);
+}

@@ -176,6 +176,27 @@ mod tests {
         }
     }
 
+    /// The text trace: a line per step, numbered, and a rule where a
+    /// starvation lasso's cycle begins; an action reads as its actor.
+    #[test]
+    fn a_text_trace_is_a_numbered_line_per_step_and_its_cycle_marked() {
+        let mut looping = step("c2.main", "getChildren(/locks)");
+        looping.step = 2;
+        looping.cycle_starts_here = true;
+        let trace = Trace {
+            steps: vec![step("c1.main", "create /locks/lock-"), looping],
+            cycle_start: Some(2),
+        };
+        let text = trace.text();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3, "{text}");
+        assert!(lines[0].starts_with("   1. c1.main "), "{text}");
+        assert!(lines[1].contains("── cycle: the steps below repeat forever ──"));
+        assert!(lines[2].starts_with("   2. c2.main "), "{text}");
+        let run = Action::Run(0, crate::runtime::Thread::Main);
+        assert_eq!(describe(run), "c1.main");
+    }
+
     /// Faults, the reaper and the server's own steps go on the server's
     /// lane: a diagram declares the clients and ZK only, and Mermaid would
     /// draw any other name as a participant of its own.

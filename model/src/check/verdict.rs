@@ -214,3 +214,28 @@ impl Report {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A Redis or SQL run in which client 2 never held the lock names it,
+    /// 1-based as everywhere, and holds nothing.
+    #[test]
+    fn a_backend_names_the_client_that_never_acquired() {
+        let mut x: Exploration<()> = Exploration::nothing();
+        x.bound = None;
+        x.acquired = 0b01;
+        let report = Report::of_backend(
+            &x,
+            &BackendJudging {
+                clients: 2,
+                graph: true,
+                not_judged: &|_| None,
+                render: &|_| None,
+            },
+        );
+        assert_eq!(report.never_acquired, [2]);
+        assert_ne!(report.verdict, Verdict::Holds);
+    }
+}
