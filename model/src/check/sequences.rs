@@ -314,9 +314,6 @@ mod tests {
         assert_eq!(a, again);
     }
 
-    /// A watch whose node is gone and whose name no client holds any more
-    /// (a stale `exists` watch) is renamed with everything else, so a node
-    /// created later cannot take its name by accident.
     /// Two try-once clients, and of the two nodes c1 created the second
     /// left: `/locks/lock-0000000001`.
     fn one_node_of_two() -> (System<'static>, crate::zk::SessionId) {
@@ -332,6 +329,9 @@ mod tests {
         (s, session)
     }
 
+    /// A watch whose node is gone and whose name no client holds any more
+    /// (a stale `exists` watch) is renamed with everything else, so a node
+    /// created later cannot take its name by accident.
     #[test]
     fn a_watch_on_a_name_nobody_holds_is_renamed_with_the_rest() {
         use crate::zk::{Op, Service};
