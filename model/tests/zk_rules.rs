@@ -618,8 +618,8 @@ fn delete_of_a_node_with_children_is_not_empty() {
     assert!(zk.node("/a").is_some());
 }
 
-/// And a path `PathUtils.validatePath` refuses is refused before any
-/// lookup, even when the node it seems to name exists.
+/// The root, and any path `PathUtils.validatePath` refuses, are refused
+/// before any lookup, even when the node the path seems to name exists.
 #[test]
 fn delete_of_the_root_or_an_invalid_path_is_bad_arguments() {
     let (mut zk, s) = server(1);
