@@ -14,6 +14,16 @@ fn trace_len(c: &CheckConfig, p: Property) -> Option<usize> {
     steps(&check(c), p)
 }
 
+/// Where the starvation lasso of `c` starts its cycle, once the lasso has
+/// replayed apart from the search: it closes, some client waits all along
+/// it, and every agent enabled throughout it takes a step (weak fairness).
+fn fair_lasso_cycle_start(c: &CheckConfig) -> usize {
+    let x = explore(c);
+    let cx = &x.found[&Property::Starvation];
+    locksmith_model::check::lasso::judge(c, cx).expect("a fair, closed cycle");
+    cx.cycle_start.expect("a cycle")
+}
+
 /// The length of `r`'s trace for `p`, if it has one.
 fn steps(r: &locksmith_model::check::Report, p: Property) -> Option<usize> {
     r.trace_of(p).map(|t| t.steps.len())
@@ -131,13 +141,7 @@ fn a_create_lost_to_a_connection_loss_orphans_its_node() {
         ),
         (Some(4), Some(29), 4270)
     );
-    // The starvation lasso replays apart from the search: it closes, the
-    // poller waits all along it, and every agent enabled throughout it
-    // takes a step in it (weak fairness).
-    let x = explore(&c);
-    let cx = &x.found[&Property::Starvation];
-    assert_eq!(cx.cycle_start, Some(19));
-    locksmith_model::check::lasso::judge(&c, cx).expect("a fair, closed cycle");
+    assert_eq!(fair_lasso_cycle_start(&c), 19);
 }
 
 /// cas-version called again by its holder (scenarios/cas-version-reentrant.toml):
@@ -759,10 +763,7 @@ fn two_pollers_livelock_in_a_fair_cycle() {
         (steps(&r, Property::Starvation), r.states),
         (Some(40), 6_710)
     );
-    let x = explore(&c);
-    let cx = &x.found[&Property::Starvation];
-    assert_eq!(cx.cycle_start, Some(20));
-    locksmith_model::check::lasso::judge(&c, cx).expect("a fair, closed cycle");
+    assert_eq!(fair_lasso_cycle_start(&c), 20);
 }
 
 /// Seed 000's first draft creating its lock root itself
