@@ -107,4 +107,13 @@ mod tests {
         assert_eq!(c.get(3 * CHUNK + 5), None);
         assert_eq!(c.bytes(), 4 * CHUNK * 4);
     }
+
+    #[test]
+    fn is_empty_until_its_first_entry() {
+        let mut c: Column<u8, 2> = Column::default();
+        assert!(c.is_empty());
+        c.push(7);
+        assert!(!c.is_empty());
+        assert_eq!((c.len(), c.bytes()), (1, 2));
+    }
 }

@@ -183,6 +183,28 @@ mod tests {
         assert!(why.contains("looks finite"), "{why}");
     }
 
+    /// One counter rising is enough: a zxid that rises over a tree that
+    /// does not grow (a poller's create and delete), or a tree that grows
+    /// under a zxid that stood still, is not a finite space.
+    #[test]
+    fn either_counter_rising_alone_is_growth() {
+        for (levels, rose) in [
+            (
+                [(1, 0, 2), (3, 2, 2), (5, 4, 2)],
+                "the largest zxid rose from 0 to 4",
+            ),
+            (
+                [(1, 4, 1), (3, 4, 2), (5, 4, 3)],
+                "the largest tree grew from 1 to 3 nodes",
+            ),
+        ] {
+            let why = (growth(&levels).explain(false, GrowthWords::ZOOKEEPER)).expect("levels");
+            assert!(why.contains(rose), "{why}");
+            assert!(!why.contains("looks finite"), "{why}");
+            assert!(why.contains("--abstract-sequences"), "{why}");
+        }
+    }
+
     #[test]
     fn flat_counters_mean_a_finite_space() {
         let g = growth(&[(1, 4, 3), (9, 4, 3), (20, 4, 3)]);
