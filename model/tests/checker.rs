@@ -787,6 +787,27 @@ fn a_recipe_that_creates_its_root_starts_without_it() {
     );
 }
 
+/// The sequence abstraction leaves alone a node that never had a child:
+/// the lock root the recipe makes keeps its counter at zero, so every
+/// trace keeps its length (the abstraction is a bisimulation) and only the
+/// count of states falls.
+#[test]
+fn a_recipe_made_root_is_abstracted_with_every_trace_kept() {
+    let mut c = cfg(RecipeId::RacyWait, 2, 1);
+    c.recipe_root = true;
+    c.abstract_sequences = true;
+    let r = check(&c);
+    assert_eq!(r.property, Some(Property::Deadlock));
+    assert_eq!(
+        (
+            steps(&r, Property::Deadlock),
+            steps(&r, Property::ThreadDied),
+            r.states
+        ),
+        (Some(36), Some(12), 576)
+    );
+}
+
 /// Without symmetry each client is reported by its own bit: a lone client
 /// that held the lock is not "never acquired".
 #[test]

@@ -383,6 +383,37 @@ mod tests {
         );
     }
 
+    /// A thread about to run a watcher for a name no node has any more (a
+    /// deleted predecessor's `NodeDeleted`, a `DataWatchRemoved`) is ranked
+    /// and renamed with the rest.
+    #[test]
+    fn a_watcher_about_to_run_for_a_name_nobody_holds_is_renamed_with_the_rest() {
+        use crate::runtime::{Notice, Resume, Status};
+        use crate::zk::{EventType, WatchedEvent};
+        let (mut s, _) = one_node_of_two();
+        let notify = |notice| Status::Ready(Resume::Notify { watcher: 0, notice });
+        let deleted = |path: &str| {
+            Notice::Node(WatchedEvent {
+                kind: EventType::NodeDeleted,
+                path: path.into(),
+            })
+        };
+        s.peers[1].get_mut().client.event = notify(deleted("/locks/lock-0000000005"));
+        s.peers[0].get_mut().client.event =
+            notify(Notice::Removed("/locks/lock-0000000007".into()));
+        abstract_state(&mut s);
+        // Suffixes 1, 5 and 7 become ranks 0, 1 and 2.
+        assert!(s.server.node("/locks/lock-0000000000").is_some());
+        assert_eq!(
+            s.peers[1].client.event,
+            notify(deleted("/locks/lock-0000000001"))
+        );
+        assert_eq!(
+            s.peers[0].client.event,
+            notify(Notice::Removed("/locks/lock-0000000002".into()))
+        );
+    }
+
     /// A node under a sequential node carries the suffix inside its path:
     /// renaming the parent alone would orphan it, so such a state is left
     /// as it is — while the same tree without the child is renumbered.
