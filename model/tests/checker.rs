@@ -67,6 +67,25 @@ fn the_lost_wake_up_is_the_one_the_seed_describes() {
     assert!(notify < wait, "notifyAll must precede wait():\n{text}");
     assert!(text.contains("none waiting: lost"), "{text}");
     assert!(t.steps.last().is_some_and(|s| s.holders.is_empty()));
+    // Each step that changes the tree says how: c1's node, c2's, and c1's
+    // delete, which c2's watch on it has not yet heard.
+    let changes: Vec<(usize, &[String])> = (t.steps.iter())
+        .filter(|s| !s.tree.is_empty())
+        .map(|s| (s.step, s.tree.as_slice()))
+        .collect();
+    let [first, second] = [
+        "/DistributeLocks/Lock_0000000000",
+        "/DistributeLocks/Lock_0000000001",
+    ];
+    assert_eq!(
+        changes,
+        [
+            (5, &[format!("+{first}")][..]),
+            (17, &[format!("+{second}")][..]),
+            (24, &[format!("-{first}")][..]),
+        ],
+        "{text}"
+    );
 }
 
 #[test]
