@@ -752,6 +752,47 @@ fn the_memory_estimate_counts_every_table() {
     );
 }
 
+/// The progress a run reports after each batch (what `locksmith check`
+/// prints as it goes) counts states and transitions as the report does,
+/// and the same estimate of the tables: by the last report nothing is
+/// queued, so it is the tables alone, below the peak the queue added.
+#[test]
+fn progress_counts_as_the_report_does_and_ends_with_nothing_queued() {
+    let c = cfg(RecipeId::FixedWait, 3, 1);
+    let mut reports = Vec::new();
+    let x = locksmith_model::check::explore::explore_with_progress(&c, &mut |p| {
+        reports.push((p.states, p.depth, p.transitions, p.table_bytes));
+        std::ops::ControlFlow::Continue(())
+    });
+    assert!(reports
+        .windows(2)
+        .all(|w| w[0].0 <= w[1].0 && w[0].1 <= w[1].1));
+    assert_eq!(reports.last(), Some(&(8_590, 71, 22_298, 1_636_088)));
+    assert_eq!((x.states, x.transitions), (8_590, 22_298));
+    assert_eq!(x.peak_bytes, 1_694_456);
+}
+
+/// The memory bound is a ceiling the tables may reach but not pass: the
+/// estimate is read every 4,096 states (FixedWait 3/1 reads 1,531,608 and
+/// then 1,651,448 bytes), and a bound of exactly the larger lets the run
+/// finish while a byte less stops it at the 8,192nd state.
+#[test]
+fn the_memory_bound_stops_a_run_only_once_the_tables_pass_it() {
+    let mut c = cfg(RecipeId::FixedWait, 3, 1);
+    c.max_memory = 1_651_448;
+    let x = explore(&c);
+    assert_eq!((x.states, x.bound), (8_590, None));
+    c.max_memory -= 1;
+    let x = explore(&c);
+    assert_eq!(
+        (x.states, x.bound),
+        (
+            8_192,
+            Some(locksmith_model::check::explore::Bound::MaxMemory(1_651_447))
+        )
+    );
+}
+
 /// The fencing token at work: a holder whose session expired still writes,
 /// and the resource turns it away once the next holder has written.
 #[test]
