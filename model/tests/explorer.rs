@@ -107,6 +107,27 @@ fn a_path_draws_one_lifeline_per_client_and_zk() {
     assert_eq!(svg.matches(" y2='178' ").count(), 3, "{svg}");
 }
 
+/// Who holds is a green bar centred on the holder's lifeline at the step's
+/// row, and every step's label starts just right of ZK's lifeline.
+#[test]
+fn a_holder_is_a_bar_on_its_lifeline_and_the_labels_sit_right_of_zk() {
+    let m = racy_wait();
+    let actions = first_actions(&m, 10);
+    let path = Path::from_actions(&m, m.init_states().remove(0), actions.iter())
+        .expect("the actions replay");
+    let svg = m.as_svg(path).expect("an svg");
+    // Step 10 (row 9: 46 + 9 × 22 px) is c1's "lock acquired"; c1's
+    // lifeline is at x = 40, ZK's at 220.
+    let bars: Vec<&str> = svg.lines().filter(|l| l.starts_with("<rect")).collect();
+    assert_eq!(
+        bars,
+        ["<rect x='37' y='244' width='6' height='22' fill='#3a3' />"],
+        "{svg}"
+    );
+    assert!(svg.contains("lock acquired"), "{svg}");
+    assert_eq!(svg.matches("<text x='250' ").count(), 10, "{svg}");
+}
+
 #[test]
 fn the_properties_carry_the_harness_names() {
     let m = racy_wait();

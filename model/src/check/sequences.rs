@@ -384,13 +384,18 @@ mod tests {
     }
 
     /// A thread about to run a watcher for a name no node has any more (a
-    /// deleted predecessor's `NodeDeleted`, a `DataWatchRemoved`) is ranked
-    /// and renamed with the rest.
+    /// deleted predecessor's `NodeDeleted`, a `DataWatchRemoved`), or
+    /// blocked in a call about one, is ranked and renamed with the rest.
     #[test]
     fn a_watcher_about_to_run_for_a_name_nobody_holds_is_renamed_with_the_rest() {
         use crate::runtime::{Notice, Resume, Status};
-        use crate::zk::{EventType, WatchedEvent};
+        use crate::zk::{EventType, Op, WatchedEvent};
         let (mut s, _) = one_node_of_two();
+        let calling = |path: &str| Status::Calling {
+            op: Op::exists(path, true),
+            watcher: Some(0),
+        };
+        s.peers[1].get_mut().client.main = calling("/locks/lock-0000000009");
         let notify = |notice| Status::Ready(Resume::Notify { watcher: 0, notice });
         let deleted = |path: &str| {
             Notice::Node(WatchedEvent {
@@ -402,8 +407,9 @@ mod tests {
         s.peers[0].get_mut().client.event =
             notify(Notice::Removed("/locks/lock-0000000007".into()));
         abstract_state(&mut s);
-        // Suffixes 1, 5 and 7 become ranks 0, 1 and 2.
+        // Suffixes 1, 5, 7 and 9 become ranks 0, 1, 2 and 3.
         assert!(s.server.node("/locks/lock-0000000000").is_some());
+        assert_eq!(s.peers[1].client.main, calling("/locks/lock-0000000003"));
         assert_eq!(
             s.peers[1].client.event,
             notify(deleted("/locks/lock-0000000001"))
@@ -411,6 +417,39 @@ mod tests {
         assert_eq!(
             s.peers[0].client.event,
             notify(Notice::Removed("/locks/lock-0000000002".into()))
+        );
+    }
+
+    /// A container that has had a child stays reapable once the abstraction
+    /// has renumbered its counter, even with no sequence name left in the
+    /// state to rank; a persistent node's counter may fall back to zero.
+    #[test]
+    fn an_emptied_container_stays_reapable() {
+        use crate::zk::{CreateMode, Op, Service};
+        let cfg = CheckConfig::new(RecipeId::TryOnce, 2, 1);
+        let mut s = System::initial(&cfg);
+        let session = s.peers[0].session;
+        let server = s.server.get_mut();
+        for mode in [CreateMode::Container, CreateMode::Persistent] {
+            let root = format!("/{mode:?}");
+            server.handle(session, &Op::create(root.as_str(), mode));
+            let child = format!("{root}/n-");
+            server.handle(
+                session,
+                &Op::create(child.as_str(), CreateMode::PersistentSequential),
+            );
+            server.handle(
+                session,
+                &Op::delete(format!("{child}0000000000").as_str(), -1),
+            );
+        }
+        assert!(s.server.has_reapable_containers());
+        abstract_state(&mut s);
+        assert!(s.server.has_reapable_containers());
+        let cversion = |p: &str| s.server.node(p).map(|n| n.stat.cversion);
+        assert_eq!(
+            (cversion("/Container"), cversion("/Persistent")),
+            (Some(2), Some(0))
         );
     }
 
@@ -433,6 +472,10 @@ mod tests {
         assert!(childless.server.node("/locks/lock-0000000000").is_some());
         let child = Op::create("/locks/lock-0000000001/x", CreateMode::Persistent);
         s.server.get_mut().handle(session, &child);
+        // A watch on a plain path does not make the state sound again.
+        s.server
+            .get_mut()
+            .handle(session, &Op::exists("/locks", true));
         let before = s.clone();
         abstract_state(&mut s);
         assert_eq!(s, before);
