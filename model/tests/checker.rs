@@ -88,6 +88,17 @@ fn the_lost_wake_up_is_the_one_the_seed_describes() {
     );
 }
 
+/// A fault the run may still spend is not progress: with a disconnect in
+/// hand the lost wake-up is the same 33-step deadlock (a client whose
+/// only way on is a fault is stuck).
+#[test]
+fn a_fault_still_in_hand_does_not_unstick_a_deadlock() {
+    let mut c = cfg(RecipeId::RacyWait, 2, 1);
+    c.faults.disconnects = 1;
+    let r = check(&c);
+    assert_eq!((steps(&r, Property::Deadlock), r.states), (Some(33), 5_110));
+}
+
 #[test]
 fn fixed_wait_holds_with_three_clients() {
     let r = check(&cfg(RecipeId::FixedWait, 3, 1));

@@ -142,6 +142,35 @@ fn only_a_library_that_keeps_its_session_for_the_process_shares_one() {
     assert!(c.validate().is_ok());
 }
 
+/// A drop through one mate loses every mate's requests not yet served,
+/// and the step counts them all.
+#[test]
+fn a_drop_counts_the_requests_of_every_mate_it_lost() {
+    let mut s = shared(|c| c.faults.connection_losses = 1);
+    drive(&mut s, 0, |s| !s.peers[0].outbox.is_empty());
+    drive(&mut s, 1, |s| !s.peers[1].outbox.is_empty());
+    let fx = s.apply(Action::LoseConnection(0), true);
+    assert!(
+        fx.text
+            .contains("2 request(s) never applied, 0 applied with the reply lost"),
+        "{}",
+        fx.text
+    );
+}
+
+/// A lone client has no mates, shared session or not: what strikes its
+/// connection is told as its own.
+#[test]
+fn a_lone_client_is_not_a_process_of_mates() {
+    let mut s = shared(|c| {
+        c.clients = 1;
+        c.faults.disconnects = 1;
+    });
+    assert!(!s.one_session());
+    let fx = s.apply(Action::Disconnect(0), true);
+    assert!(!fx.text.contains("every client"), "{}", fx.text);
+}
+
 #[test]
 fn learning_of_an_expiry_renews_the_session_for_every_mate() {
     let mut s = shared(|c| c.faults.expiries = 1);
