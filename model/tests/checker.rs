@@ -418,11 +418,17 @@ fn any_number_of_jobs_explores_the_same_graph() {
     bounded.max_states = 3_000;
     let mut memory = cfg(RecipeId::HerdChildren, 3, 1);
     memory.max_memory = 1 << 18;
+    // A bound hit in a level of dozens of batches, with workers waiting
+    // ahead of the merger: they must hear the stop (without it they wait
+    // for merges that never come, and the run hangs).
+    let mut wide = cfg(RecipeId::FixedWait, 4, 1);
+    wide.max_states = 30_000;
     for c in [
         faulted,
         asymmetric,
         bounded,
         memory,
+        wide,
         cfg(RecipeId::TimedWait, 2, 1),
         cfg(RecipeId::WatcherCallback, 3, 1),
     ] {

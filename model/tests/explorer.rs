@@ -171,6 +171,18 @@ fn staterights_checker_agrees_with_the_exploration() {
                 ..FaultBudget::default()
             },
         ),
+        // The resource's properties: a stale holder fenced off.
+        {
+            let mut c = faulty(
+                RecipeId::Predecessor,
+                FaultBudget {
+                    holder_expiries: 1,
+                    ..FaultBudget::default()
+                },
+            );
+            c.writes = locksmith_model::harness::Writes::Fenced;
+            c
+        },
     ];
     let mut violated = Vec::new();
     for cfg in configs {
