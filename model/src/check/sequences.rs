@@ -453,6 +453,32 @@ mod tests {
         );
     }
 
+    /// A reply on its way, a multi's among them, is renamed with the tree;
+    /// and the parent's counter is set just above the largest rank, so the
+    /// next sequential node is the one after every name the state holds.
+    #[test]
+    fn a_reply_in_flight_is_renamed_and_the_counter_set_just_above_the_ranks() {
+        use crate::check::system::Message;
+        use crate::zk::{OpResult, TxnResult};
+        let (mut s, _) = one_node_of_two();
+        let multi = |path: &str| {
+            let created = TxnResult::Created(path.into());
+            Message::Reply(Thread::Main, Ok(OpResult::Multi(vec![created])))
+        };
+        s.peers[1]
+            .get_mut()
+            .inbox
+            .push_back(multi("/locks/lock-0000000004"));
+        abstract_state(&mut s);
+        // Suffixes 1 and 4 become ranks 0 and 1; the next is 2.
+        assert_eq!(
+            s.peers[1].inbox.back(),
+            Some(&multi("/locks/lock-0000000001"))
+        );
+        let locks = s.server.node("/locks").map(|n| n.next_sequence());
+        assert_eq!(locks, Some(2));
+    }
+
     /// A node under a sequential node carries the suffix inside its path:
     /// renaming the parent alone would orphan it, so such a state is left
     /// as it is — while the same tree without the child is renumbered.
