@@ -99,6 +99,16 @@ fn a_fault_still_in_hand_does_not_unstick_a_deadlock() {
     assert_eq!((steps(&r, Property::Deadlock), r.states), (Some(33), 5_110));
 }
 
+/// An expiry at any step is spent once: racy-wait with one finds a
+/// deadlock in 29 steps (33 without) in a space of 4,545 states.
+#[test]
+fn an_expiry_at_any_step_is_spent_once() {
+    let mut c = cfg(RecipeId::RacyWait, 2, 1);
+    c.faults.expiries = 1;
+    let r = check(&c);
+    assert_eq!((steps(&r, Property::Deadlock), r.states), (Some(29), 4_545));
+}
+
 #[test]
 fn fixed_wait_holds_with_three_clients() {
     let r = check(&cfg(RecipeId::FixedWait, 3, 1));

@@ -64,6 +64,34 @@ fn a_stop_drops_every_connection_and_keeps_every_session_until_the_start() {
     );
 }
 
+/// A stop counts every request it loses: a live client's reply on its
+/// way, and the request a crashed client left in flight (dropped with the
+/// server's end of its connection, though nobody is left to hear).
+#[test]
+fn a_stop_counts_the_requests_a_crashed_client_left_in_flight() {
+    let mut c = CheckConfig::new(RecipeId::Predecessor, 2, 1);
+    c.faults.server_restarts = 1;
+    c.faults.crashes = 1;
+    let mut s = System::initial(&c);
+    take(&mut s, Action::Run(0, Thread::Main));
+    take(&mut s, Action::Run(1, Thread::Main));
+    take(&mut s, Action::Serve(0));
+    take(&mut s, Action::Crash(1));
+    assert_eq!(s.peers[1].outbox.len(), 1);
+    let fx = s.apply(Action::StopServer(false), true);
+    assert!(
+        fx.text.contains(
+            "every connection drops, 1 request(s) never applied, 1 applied with the reply lost"
+        ),
+        "{}",
+        fx.text
+    );
+    assert!(s
+        .peers
+        .iter()
+        .all(|p| p.disconnected && p.outbox.is_empty()));
+}
+
 #[test]
 fn only_a_long_stop_lets_a_library_that_renews_sessions_give_up_and_once_each() {
     let gives_up = |recipe: RecipeId, long: bool| {
