@@ -88,25 +88,35 @@ fn the_lost_wake_up_is_the_one_the_seed_describes() {
     );
 }
 
-/// A fault the run may still spend is not progress: with a disconnect in
-/// hand the lost wake-up is the same 33-step deadlock (a client whose
-/// only way on is a fault is stuck).
+/// Racy-wait's lost wake-up under a fault budget: a fault the run may
+/// still spend is not progress (with a disconnect in hand, the same
+/// 33-step deadlock: a client whose only way on is a fault is stuck), and
+/// an expiry at any step is spent once (a deadlock in 29 steps).
 #[test]
-fn a_fault_still_in_hand_does_not_unstick_a_deadlock() {
-    let mut c = cfg(RecipeId::RacyWait, 2, 1);
-    c.faults.disconnects = 1;
-    let r = check(&c);
-    assert_eq!((steps(&r, Property::Deadlock), r.states), (Some(33), 5_110));
-}
-
-/// An expiry at any step is spent once: racy-wait with one finds a
-/// deadlock in 29 steps (33 without) in a space of 4,545 states.
-#[test]
-fn an_expiry_at_any_step_is_spent_once() {
-    let mut c = cfg(RecipeId::RacyWait, 2, 1);
-    c.faults.expiries = 1;
-    let r = check(&c);
-    assert_eq!((steps(&r, Property::Deadlock), r.states), (Some(29), 4_545));
+fn a_fault_in_hand_is_not_progress_and_an_expiry_is_spent_once() {
+    let budgets = [
+        (
+            FaultBudget {
+                disconnects: 1,
+                ..FaultBudget::default()
+            },
+            (Some(33), 5_110),
+        ),
+        (
+            FaultBudget {
+                expiries: 1,
+                ..FaultBudget::default()
+            },
+            (Some(29), 4_545),
+        ),
+    ];
+    for (faults, expected) in budgets {
+        let mut c = cfg(RecipeId::RacyWait, 2, 1);
+        c.faults = faults;
+        let r = check(&c);
+        let found = (steps(&r, Property::Deadlock), r.states);
+        assert_eq!(found, expected, "{:?}", c.faults);
+    }
 }
 
 #[test]

@@ -29,6 +29,16 @@ fn first_actions(m: &LockModel, n: usize) -> Vec<locksmith_model::check::system:
     taken
 }
 
+/// The sequence picture of racy-wait's first `n` steps (first enabled
+/// action first).
+fn first_steps_svg(n: usize) -> String {
+    let m = racy_wait();
+    let actions = first_actions(&m, n);
+    let path = Path::from_actions(&m, m.init_states().remove(0), actions.iter())
+        .expect("the actions replay");
+    m.as_svg(path).expect("an svg")
+}
+
 #[test]
 fn a_step_reads_like_the_trace() {
     let m = racy_wait();
@@ -71,11 +81,7 @@ fn a_step_reads_like_the_trace() {
 
 #[test]
 fn a_path_draws_one_lifeline_per_client_and_zk() {
-    let m = racy_wait();
-    let actions = first_actions(&m, 6);
-    let path = Path::from_actions(&m, m.init_states().remove(0), actions.iter())
-        .expect("the actions replay");
-    let svg = m.as_svg(path).expect("an svg");
+    let svg = first_steps_svg(6);
     assert!(svg.starts_with("<svg"), "{svg}");
     assert!(svg.trim_end().ends_with("</svg>"), "{svg}");
     assert_eq!(
@@ -111,11 +117,7 @@ fn a_path_draws_one_lifeline_per_client_and_zk() {
 /// row, and every step's label starts just right of ZK's lifeline.
 #[test]
 fn a_holder_is_a_bar_on_its_lifeline_and_the_labels_sit_right_of_zk() {
-    let m = racy_wait();
-    let actions = first_actions(&m, 10);
-    let path = Path::from_actions(&m, m.init_states().remove(0), actions.iter())
-        .expect("the actions replay");
-    let svg = m.as_svg(path).expect("an svg");
+    let svg = first_steps_svg(10);
     // Step 10 (row 9: 46 + 9 × 22 px) is c1's "lock acquired"; c1's
     // lifeline is at x = 40, ZK's at 220.
     let bars: Vec<&str> = svg.lines().filter(|l| l.starts_with("<rect")).collect();
