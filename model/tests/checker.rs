@@ -868,41 +868,25 @@ fn two_pollers_livelock_in_a_fair_cycle() {
 /// start, two clients can both find it missing, and the second create's
 /// NodeExists kills its thread (12 steps); the lost wake-up takes the
 /// root's create more (36 steps).
+///
+/// The sequence abstraction leaves alone a node that never had a child
+/// (the root the recipe makes keeps its counter at zero): every trace
+/// keeps its length and only the count of states falls.
 #[test]
 fn a_recipe_that_creates_its_root_starts_without_it() {
-    let mut c = cfg(RecipeId::RacyWait, 2, 1);
-    c.recipe_root = true;
-    let r = check(&c);
-    assert_eq!(r.property, Some(Property::Deadlock));
-    assert_eq!(
-        (
+    for (abstracted, states) in [(false, 633), (true, 576)] {
+        let mut c = cfg(RecipeId::RacyWait, 2, 1);
+        c.recipe_root = true;
+        c.abstract_sequences = abstracted;
+        let r = check(&c);
+        assert_eq!(r.property, Some(Property::Deadlock));
+        let found = (
             steps(&r, Property::Deadlock),
             steps(&r, Property::ThreadDied),
-            r.states
-        ),
-        (Some(36), Some(12), 633)
-    );
-}
-
-/// The sequence abstraction leaves alone a node that never had a child:
-/// the lock root the recipe makes keeps its counter at zero, so every
-/// trace keeps its length (the abstraction is a bisimulation) and only the
-/// count of states falls.
-#[test]
-fn a_recipe_made_root_is_abstracted_with_every_trace_kept() {
-    let mut c = cfg(RecipeId::RacyWait, 2, 1);
-    c.recipe_root = true;
-    c.abstract_sequences = true;
-    let r = check(&c);
-    assert_eq!(r.property, Some(Property::Deadlock));
-    assert_eq!(
-        (
-            steps(&r, Property::Deadlock),
-            steps(&r, Property::ThreadDied),
-            r.states
-        ),
-        (Some(36), Some(12), 576)
-    );
+            r.states,
+        );
+        assert_eq!(found, (Some(36), Some(12), states), "{abstracted}");
+    }
 }
 
 /// Without symmetry each client is reported by its own bit: a lone client
