@@ -830,6 +830,22 @@ fn the_memory_bound_stops_a_run_only_once_the_tables_pass_it() {
     );
 }
 
+/// A time bound is checked after every batch: a bound of zero has passed
+/// by the first, which stops the run there and names the bound (the
+/// verdict is then incomplete, never holds).
+#[test]
+fn a_time_bound_stops_the_run_after_the_batch_that_passed_it() {
+    use locksmith_model::check::explore::Bound;
+    let mut c = cfg(RecipeId::FixedWait, 3, 1);
+    c.max_time = Some(std::time::Duration::ZERO);
+    let x = explore(&c);
+    assert_eq!(
+        (x.states, x.bound),
+        (2, Some(Bound::MaxTime(std::time::Duration::ZERO)))
+    );
+    assert_eq!(check(&c).verdict, Verdict::Incomplete);
+}
+
 /// The fencing token at work: a holder whose session expired still writes,
 /// and the resource turns it away once the next holder has written.
 #[test]
