@@ -64,6 +64,31 @@ fn a_stop_drops_every_connection_and_keeps_every_session_until_the_start() {
     );
 }
 
+/// The whole space of a restart (scenarios/predecessor-server-restart.toml
+/// at model level), which needs a fingerprint that tells a stopped server
+/// from a started one and counts the restarts still in hand (both in the
+/// high half of the 128 bits the fault budget hashes as). The textbook
+/// recipe deadlocks in 22 steps; a create lost to the stop orphans its
+/// node in 4, and a thread dies in 3.
+#[test]
+fn a_restart_explores_the_stopped_and_the_started_server_apart() {
+    use locksmith_model::check::{check, Property};
+    let mut c = CheckConfig::new(RecipeId::Predecessor, 2, 1);
+    c.faults.server_restarts = 1;
+    let r = check(&c);
+    let steps = |p| r.trace_of(p).map(|t| t.steps.len());
+    assert_eq!(r.property, Some(Property::Deadlock));
+    assert_eq!(
+        (
+            steps(Property::Deadlock),
+            steps(Property::OrphanedNode),
+            steps(Property::ThreadDied),
+            r.states
+        ),
+        (Some(22), Some(4), Some(3), 22_895)
+    );
+}
+
 /// A stop counts every request it loses: a live client's reply on its
 /// way, and the request a crashed client left in flight (dropped with the
 /// server's end of its connection, though nobody is left to hear).
