@@ -128,6 +128,10 @@ fn a_holder_is_a_bar_on_its_lifeline_and_the_labels_sit_right_of_zk() {
     );
     assert!(svg.contains("lock acquired"), "{svg}");
     assert_eq!(svg.matches("<text x='250' ").count(), 10, "{svg}");
+    // c1's own steps (1, 4, 7, 10) are dots on its lifeline; the picture
+    // is as wide as the widest label (159 characters of 8 px) needs.
+    assert_eq!(svg.matches("<circle cx='40' ").count(), 4, "{svg}");
+    assert!(svg.contains(" width='1542' "), "{svg}");
 }
 
 #[test]
