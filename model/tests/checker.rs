@@ -846,6 +846,20 @@ fn a_time_bound_stops_the_run_after_the_batch_that_passed_it() {
     assert_eq!(check(&c).verdict, Verdict::Incomplete);
 }
 
+/// The reduction's cycle proviso (a reduced state with a successor found
+/// before its own level is expanded in full) reads the states before the
+/// level only, not the level's first: herd-children, 3 clients, one
+/// expiry at any step, reduced — 113,279 states (113,289 if the level's
+/// first state counted as earlier).
+#[test]
+fn the_reductions_cycle_proviso_reads_only_earlier_levels() {
+    let mut c = cfg(RecipeId::HerdChildren, 3, 1);
+    c.faults.expiries = 1;
+    c.por = true;
+    let r = check(&c);
+    assert_eq!((r.verdict, r.states), (Verdict::Violated, 113_279));
+}
+
 /// The fencing token at work: a holder whose session expired still writes,
 /// and the resource turns it away once the next holder has written.
 #[test]
