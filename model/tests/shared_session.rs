@@ -142,17 +142,19 @@ fn only_a_library_that_keeps_its_session_for_the_process_shares_one() {
     assert!(c.validate().is_ok());
 }
 
-/// A drop through one mate loses every mate's requests not yet served,
-/// and the step counts them all.
+/// A drop through one mate loses every mate's requests not yet served and
+/// replies not yet read, and the step counts them all: c1's request
+/// applied, its reply lost; c2's never applied.
 #[test]
 fn a_drop_counts_the_requests_of_every_mate_it_lost() {
     let mut s = shared(|c| c.faults.connection_losses = 1);
     drive(&mut s, 0, |s| !s.peers[0].outbox.is_empty());
+    take(&mut s, Action::Serve(0));
     drive(&mut s, 1, |s| !s.peers[1].outbox.is_empty());
     let fx = s.apply(Action::LoseConnection(0), true);
     assert!(
         fx.text
-            .contains("2 request(s) never applied, 0 applied with the reply lost"),
+            .contains("1 request(s) never applied, 1 applied with the reply lost"),
         "{}",
         fx.text
     );
