@@ -238,4 +238,30 @@ mod tests {
         assert_eq!(report.never_acquired, [2]);
         assert_ne!(report.verdict, Verdict::Holds);
     }
+
+    /// ZooKeeper's report names each client by its own bit without
+    /// symmetry, 1-based; with it, every client or none.
+    #[test]
+    fn a_zookeeper_run_names_the_clients_that_never_acquired() {
+        let mut x: Exploration = Exploration::nothing();
+        x.bound = None;
+        let mut cfg = CheckConfig::new(crate::recipe::RecipeId::FixedWait, 3, 1);
+        for (symmetry, acquired, named) in [
+            (false, 0b101, vec![2]),
+            (false, 0b011, vec![3]),
+            (false, 0b111, vec![]),
+            (true, 0b000, vec![1, 2, 3]),
+            (true, 0b100, vec![]),
+        ] {
+            cfg.symmetry = symmetry;
+            x.acquired = acquired;
+            let report = Report::from_exploration(&cfg, &x);
+            assert_eq!(report.never_acquired, named, "{symmetry} {acquired:b}");
+            assert_eq!(
+                report.verdict == Verdict::Holds,
+                named.is_empty(),
+                "{symmetry} {acquired:b}"
+            );
+        }
+    }
 }
