@@ -124,6 +124,40 @@ fn a_stop_counts_the_requests_a_crashed_client_left_in_flight() {
         .all(|p| p.disconnected && p.outbox.is_empty()));
 }
 
+/// A stop is offered only to a running server with a client still at
+/// work: never to a server already stopped (a second restart in hand
+/// waits for the start), nor once every client is done.
+#[test]
+fn a_stopped_server_is_not_stopped_again_nor_a_finished_run_at_all() {
+    let mut c = CheckConfig::new(RecipeId::Predecessor, 1, 1);
+    c.faults.server_restarts = 1;
+    c.faults.long_server_restarts = 1;
+    let mut s = System::initial(&c);
+    let stops = |s: &System<'static>| {
+        actions(s)
+            .into_iter()
+            .filter(|a| matches!(a, Action::StopServer(_)))
+            .count()
+    };
+    assert_eq!(stops(&s), 2);
+    take(&mut s, Action::StopServer(false));
+    assert_eq!(stops(&s), 0, "the server is down");
+    take(&mut s, Action::StartServer);
+    take(&mut s, Action::Reconnect(0));
+    for _ in 0..100 {
+        let next = actions(&s)
+            .into_iter()
+            .find(|a| matches!(a, Action::Run(..) | Action::Serve(_) | Action::Deliver(_)));
+        match next {
+            Some(a) => take(&mut s, a),
+            None => break,
+        }
+    }
+    assert!(s.peers[0].client.is_done(), "the lone client ran to its end");
+    assert_eq!(s.faults.long_server_restarts, 1);
+    assert_eq!(stops(&s), 0, "nobody is left to notice a stop");
+}
+
 #[test]
 fn only_a_long_stop_lets_a_library_that_renews_sessions_give_up_and_once_each() {
     let gives_up = |recipe: RecipeId, long: bool| {
