@@ -893,6 +893,36 @@ fn two_pollers_livelock_in_a_fair_cycle() {
     assert_eq!(fair_lasso_cycle_start(&c), 20);
 }
 
+/// The judge of a lasso refuses what is not one, and says why: the
+/// pollers' cycle without its last step does not come back to the state
+/// it left; without c2's steps it closes (c2 withdraws what it makes) but
+/// is unfair to c2, whose request waits to be served all along it
+/// (agent 14: client 1 in the high five bits, kind 6, the server taking
+/// its request).
+#[test]
+fn a_lasso_that_does_not_close_or_leaves_an_agent_out_is_refused() {
+    use locksmith_model::check::lasso::judge;
+    let mut c = cfg(RecipeId::TryOnce, 3, 1);
+    c.abstract_sequences = true;
+    let x = explore(&c);
+    let cx = &x.found[&Property::Starvation];
+    let start = cx.cycle_start.expect("a cycle");
+    let mut open = cx.clone();
+    open.actions.pop();
+    assert_eq!(
+        judge(&c, &open),
+        Err("the cycle does not come back to the state it left".to_string())
+    );
+    let mut unfair = cx.clone();
+    unfair.actions.truncate(start);
+    let others = cx.actions[start..].iter().filter(|a| a.client() != Some(1));
+    unfair.actions.extend(others);
+    assert_eq!(
+        judge(&c, &unfair),
+        Err("agents [14] can move all along the cycle and never do".to_string())
+    );
+}
+
 /// Seed 000's first draft creating its lock root itself
 /// (scenarios/racy-wait-recipe-root.toml): the root is not there at the
 /// start, two clients can both find it missing, and the second create's

@@ -153,7 +153,10 @@ fn a_stopped_server_is_not_stopped_again_nor_a_finished_run_at_all() {
             None => break,
         }
     }
-    assert!(s.peers[0].client.is_done(), "the lone client ran to its end");
+    assert!(
+        s.peers[0].client.is_done(),
+        "the lone client ran to its end"
+    );
     assert_eq!(s.faults.long_server_restarts, 1);
     assert_eq!(stops(&s), 0, "nobody is left to notice a stop");
 }
