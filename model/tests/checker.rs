@@ -319,6 +319,19 @@ fn a_state_bound_gives_incomplete_and_names_the_bound() {
         ),
         "{why}"
     );
+    // The counters rose and the run did not abstract them: the message
+    // points at the abstraction; a run that did says nothing is left.
+    assert!(
+        why.contains(" — a recipe that creates and deletes nodes in a loop never repeats a state"),
+        "{why}"
+    );
+    c.abstract_sequences = true;
+    let r = check(&c);
+    let why = r.growth.as_deref().unwrap_or_default();
+    assert!(
+        why.contains(" — the counters still rise with nothing left to abstract"),
+        "{why}"
+    );
 }
 
 #[test]
