@@ -276,7 +276,28 @@ impl CheckConfig {
 
 #[cfg(test)]
 mod tests {
-    use super::FaultBudget;
+    use super::{CheckConfig, FaultBudget, MAX_CLIENTS};
+    use crate::recipe::RecipeId;
+
+    /// The checker explores 1 to `MAX_CLIENTS` clients (a client is a bit
+    /// of its masks) and at least one acquisition each; anything else is
+    /// refused with the reason, before any state is built.
+    #[test]
+    fn clients_and_acquisitions_out_of_range_are_refused() {
+        let valid = |clients: u8, acquisitions: u8| {
+            CheckConfig::new(RecipeId::FixedWait, clients, acquisitions).validate()
+        };
+        assert_eq!(valid(1, 1), Ok(()));
+        assert_eq!(valid(MAX_CLIENTS, 1), Ok(()));
+        for clients in [0, MAX_CLIENTS + 1] {
+            let e = valid(clients, 1).expect_err("out of range");
+            assert!(e.contains(&format!("this asks for {clients}")), "{e}");
+        }
+        assert_eq!(
+            valid(2, 0),
+            Err("acquisitions must be at least 1".to_string())
+        );
+    }
 
     /// `locksmith recipes` and the comparison's cells print the budgets by
     /// these names: the scenario file's `[faults]` keys, in its order.
