@@ -144,6 +144,23 @@ mod tests {
         assert_eq!(fingerprint(&42u64), 0x176b_7641_5d9c_477b);
     }
 
+    /// Every integer is one word of its value (a signed one sign-extended),
+    /// 128-bit ones two: the same number hashes alike at any width, and
+    /// no width is left out of the stream.
+    #[test]
+    fn an_integer_hashes_as_its_value_at_any_width() {
+        let minus_one = fingerprint(&u64::MAX);
+        assert_eq!(fingerprint(&-1i8), minus_one);
+        assert_eq!(fingerprint(&-1i16), minus_one);
+        assert_eq!(fingerprint(&-1i32), minus_one);
+        assert_eq!(fingerprint(&-1i64), minus_one);
+        assert_eq!(fingerprint(&-1isize), minus_one);
+        assert_eq!(fingerprint(&7u8), fingerprint(&7usize));
+        assert_eq!(fingerprint(&-1i128), fingerprint(&u128::MAX));
+        assert_ne!(fingerprint(&-1i128), fingerprint(&0i128));
+        assert_ne!(fingerprint(&0i128), fingerprint(&()));
+    }
+
     #[test]
     fn spreads_small_inputs() {
         let mut seen = std::collections::BTreeSet::new();
