@@ -4,7 +4,7 @@
 //! carry the harness's names.
 
 use locksmith_model::check::model::{LockModel, EXPLORED, NOT_EXPLORED};
-use locksmith_model::check::property::judged;
+use locksmith_model::check::property::{self, judged};
 use locksmith_model::check::{CheckConfig, Property};
 use locksmith_model::recipe::RecipeId;
 use stateright::{Model, Path};
@@ -149,8 +149,11 @@ fn the_properties_carry_the_harness_names() {
 }
 
 /// stateright's own breadth-first checker, run on the same model, finds a
-/// violation of a property exactly where the checker's exploration does:
-/// the cross-check the Explorer's model exists for.
+/// violation of a property exactly where the checker's exploration does,
+/// and stops on a state the checker's own predicates call a violation:
+/// the cross-check the Explorer's model exists for. (Its paths are not
+/// compared by length: with its worker threads they need not be the
+/// shortest.)
 #[test]
 fn staterights_checker_agrees_with_the_exploration() {
     use locksmith_model::check::{check, FaultBudget, Verdict};
@@ -189,6 +192,13 @@ fn staterights_checker_agrees_with_the_exploration() {
             c.writes = locksmith_model::harness::Writes::Fenced;
             c
         },
+        // Re-entrancy: cas-version's holder locks again and its second
+        // unlock clears the lock.
+        {
+            let mut c = CheckConfig::new(RecipeId::CasVersion, 2, 1);
+            c.reentries = 1;
+            c
+        },
     ];
     let mut violated = Vec::new();
     for cfg in configs {
@@ -209,6 +219,25 @@ fn staterights_checker_agrees_with_the_exploration() {
             );
             if theirs {
                 violated.push(name);
+                // stateright stops where the Explorer's condition fails:
+                // a state the checker's own predicate calls a violation.
+                let path = checker.discovery(name).expect("a discovery");
+                let last = path.last_state();
+                let p = report.properties.iter().find(|r| r.property.name() == name);
+                let p = p.expect("judged").property;
+                let bad = if p == Property::Deadlock {
+                    let mut next = Vec::new();
+                    last.actions(&mut next);
+                    property::stuck(last, next.iter().any(|a| !a.is_fault()))
+                } else {
+                    property::violated_in(p, last)
+                };
+                assert!(
+                    bad,
+                    "{:?}: {name} at {}",
+                    cfg.recipe,
+                    path.into_actions().len()
+                );
             }
         }
     }
@@ -220,6 +249,7 @@ fn staterights_checker_agrees_with_the_exploration() {
             "deadlock",
             "mutual exclusion",
             "orphaned node",
+            "re-entrancy",
             "thread died"
         ]
     );
