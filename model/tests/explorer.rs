@@ -152,8 +152,9 @@ fn the_properties_carry_the_harness_names() {
 /// violation of a property exactly where the checker's exploration does,
 /// and stops on a state the checker's own predicates call a violation:
 /// the cross-check the Explorer's model exists for. (Its paths are not
-/// compared by length: with its worker threads they need not be the
-/// shortest.)
+/// compared by length: stateright's are not the shortest — 27 steps to
+/// predecessor's broken mutual exclusion, one thread or two, where the
+/// checker's trace has 15.)
 #[test]
 fn staterights_checker_agrees_with_the_exploration() {
     use locksmith_model::check::{check, FaultBudget, Verdict};
