@@ -134,6 +134,34 @@ fn a_holder_is_a_bar_on_its_lifeline_and_the_labels_sit_right_of_zk() {
     assert!(svg.contains(" width='1542' "), "{svg}");
 }
 
+/// A fault is a red cross on the lane it strikes: a crash on its
+/// client's lifeline (x = 40 for c1), a server stop on ZK's (x = 220),
+/// each centred on its row (46 px, then every 22 px).
+#[test]
+fn a_fault_is_a_red_cross_on_the_lane_it_strikes() {
+    use locksmith_model::check::system::Action;
+    let mut cfg = CheckConfig::new(RecipeId::Predecessor, 2, 1);
+    cfg.faults.crashes = 1;
+    cfg.faults.server_restarts = 1;
+    let m = LockModel { cfg };
+    let faults = [Action::Crash(0), Action::StopServer(false)];
+    let path = Path::from_actions(&m, m.init_states().remove(0), faults.iter())
+        .expect("the faults replay");
+    let svg = m.as_svg(path).expect("an svg");
+    let crosses: Vec<&str> = svg
+        .lines()
+        .filter(|l| l.starts_with("<path d='M"))
+        .collect();
+    assert_eq!(
+        crosses,
+        [
+            "<path d='M35 41 l10 10 m0 -10 l-10 10' stroke='#d33' stroke-width='3' />",
+            "<path d='M215 63 l10 10 m0 -10 l-10 10' stroke='#d33' stroke-width='3' />",
+        ],
+        "{svg}"
+    );
+}
+
 #[test]
 fn the_properties_carry_the_harness_names() {
     let m = racy_wait();
