@@ -434,6 +434,28 @@ mod tests {
         assert_eq!(find(&graph(&left_out)), None);
     }
 
+    /// The witness walks only for agents it has not yet seen both ways:
+    /// in 0 → 1 → 2 → 0, the walk for main(0) passes main(1)'s step and a
+    /// state where main(1) cannot move, so main(1) is served already and
+    /// the witness closes at once — three steps, not a second lap.
+    #[test]
+    fn a_fair_cycle_walks_no_further_than_its_agents_need() {
+        let (a, b) = (main(0), main(1));
+        let edge = |to, actor| LiftedEdge {
+            to,
+            ordinal: 0,
+            actor,
+        };
+        let lift = Lift {
+            nodes: vec![(0, 0); 3],
+            out: vec![vec![edge(1, b)], vec![edge(2, a)], vec![edge(0, a)]],
+            enabled: vec![1 << a | 1 << b, 1 << a, 1 << a | 1 << b],
+        };
+        let cycle = lift.fair_cycle(&[0, 1, 2]).expect("a fair cycle");
+        assert_eq!(cycle.start, 0);
+        assert_eq!(cycle.steps, [(0, 0), (1, 0), (2, 0)]);
+    }
+
     /// Faults are owed to no one: a fault enabled throughout a cycle does
     /// not make it unfair.
     #[test]
