@@ -196,6 +196,55 @@ fn learning_of_an_expiry_renews_the_session_for_every_mate() {
     );
 }
 
+/// A mate done with the lock is still a thread of the process whose
+/// library renews the session: once c2 has learned of the expiry and
+/// Curator has opened the new session, c1 holds no lost session, so the
+/// server is offered no time-out of the new one on c1's behalf.
+#[test]
+fn a_mate_done_with_the_lock_leaves_the_renewed_session_alone() {
+    let mut s = shared(|c| c.faults.expiries = 1);
+    drive(&mut s, 0, |s| s.peers[0].client.is_done());
+    take(&mut s, Action::Expire(1));
+    take(&mut s, Action::NoticeExpiry(1));
+    assert!(s.server.is_alive(s.peers[0].session));
+    assert!(s.peers.iter().all(|p| !p.client.abandoned_session()));
+    assert!(!actions(&s)
+        .iter()
+        .any(|a| matches!(a, Action::TimeOutSession(_))));
+}
+
+/// The whole space of one server-side expiry on a shared session:
+/// Curator's lost lock lets the second thread in (mutual exclusion, 17
+/// steps: CURATOR-206 inside one process), and nothing else breaks. With
+/// a finished mate still counting as holding a lost session, the server
+/// timed out every new session on its behalf: a false deadlock in 18
+/// steps, a thread died, and a space without end.
+#[test]
+fn one_expiry_on_a_shared_session_breaks_mutual_exclusion_and_nothing_else() {
+    use locksmith_model::check::{check, Property, Verdict};
+    let mut c = CheckConfig::new(RecipeId::Curator, 2, 1);
+    c.shared_session = true;
+    c.faults.expiries = 1;
+    c.abstract_sequences = true;
+    let r = check(&c);
+    assert_eq!(r.property, Some(Property::MutualExclusion));
+    assert_eq!(
+        (
+            r.trace_of(Property::MutualExclusion).map(|t| t.steps.len()),
+            r.states
+        ),
+        (Some(17), 163_454)
+    );
+    for p in [
+        Property::Deadlock,
+        Property::Starvation,
+        Property::OrphanedNode,
+        Property::ThreadDied,
+    ] {
+        assert_eq!(r.of(p), Verdict::Holds, "{p}");
+    }
+}
+
 /// The symmetry reduction renumbers clients; on one session every client
 /// has the same session facts, so it may still merge only states that are
 /// renumberings of each other: every verdict is the same without it.

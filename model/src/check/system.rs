@@ -943,6 +943,12 @@ impl<'a> System<'a> {
             if !p.client.is_done() {
                 p.client.learn_expiry();
                 p.client.renew_session();
+            } else {
+                // A mate done with the lock is a thread of the process whose
+                // library has just renewed: it holds no lost session any
+                // more, or the server would time the new one out on its
+                // behalf (`TimeOutSession`) under the mates still at work.
+                p.client.session_lost = false;
             }
             p.session = session;
             p.outbox.clear();
