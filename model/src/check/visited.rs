@@ -191,6 +191,7 @@ mod tests {
     #[test]
     fn finds_what_it_holds_across_growth() {
         let mut v = Visited::default();
+        assert!(v.is_empty());
         let fp = |i: u64| fingerprint(&i);
         for i in 0..10_000u64 {
             assert_eq!(v.get(fp(i)), None);
@@ -203,6 +204,7 @@ mod tests {
         assert_eq!(v.get(0), Some(10_000));
         assert_eq!(v.get(fp(10_001)), None);
         assert!(v.bytes() >= 10_001 * 12);
+        assert_eq!((v.len(), v.is_empty()), (10_001, false));
     }
 
     #[test]
