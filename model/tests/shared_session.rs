@@ -218,7 +218,7 @@ fn a_mate_done_with_the_lock_leaves_the_renewed_session_alone() {
 /// steps: CURATOR-206 inside one process), and nothing else breaks. With
 /// a finished mate still counting as holding a lost session, the server
 /// timed out every new session on its behalf: a false deadlock in 18
-/// steps, a thread died, and a run that stopped at its memory bound after
+/// steps, a thread died, and a run that stopped at a bound after
 /// 12.8 million states.
 #[test]
 fn one_expiry_on_a_shared_session_breaks_mutual_exclusion_and_nothing_else() {
