@@ -218,8 +218,8 @@ fn a_mate_done_with_the_lock_leaves_the_renewed_session_alone() {
 /// steps: CURATOR-206 inside one process), and nothing else breaks. With
 /// a finished mate still counting as holding a lost session, the server
 /// timed out every new session on its behalf: a false deadlock in 18
-/// steps, a thread died, and a run that stopped at a bound after
-/// 12.8 million states.
+/// steps, a thread died, and a run that stopped at the 4,096 MB memory
+/// bound after 12,849,152 states.
 #[test]
 fn one_expiry_on_a_shared_session_breaks_mutual_exclusion_and_nothing_else() {
     use locksmith_model::check::{check, Property, Verdict};
