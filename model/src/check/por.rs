@@ -143,3 +143,25 @@ fn eligible(s: &System<'static>, actions: &[Action], c: usize, before: &mut Opti
     }
     mask
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::CheckConfig;
+    use crate::recipe::RecipeId;
+    use crate::runtime::Thread;
+
+    /// The ample set is a bit per enabled action: a state with more than
+    /// 64 of them is expanded in full, never reduced on a mask that cannot
+    /// name them all. (No catalogue state has so many; the list here is
+    /// c1's first step, repeated.)
+    #[test]
+    fn more_actions_than_a_mask_has_bits_are_expanded_in_full() {
+        let mut cfg = CheckConfig::new(RecipeId::FixedWait, 1, 1);
+        cfg.por = true;
+        let s = System::initial(&cfg);
+        let step = Action::Run(0, Thread::Main);
+        assert_eq!(ample(&s, &[step; 64]), u64::MAX, "c1's own steps");
+        assert_eq!(ample(&s, &[step; 65]), 0);
+    }
+}
