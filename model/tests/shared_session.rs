@@ -215,7 +215,8 @@ fn a_mate_done_with_the_lock_leaves_the_renewed_session_alone() {
 
 /// The whole space of one server-side expiry on a shared session:
 /// Curator's lost lock lets the second thread in (mutual exclusion, 17
-/// steps: CURATOR-206 inside one process), and nothing else breaks. With
+/// steps: CURATOR-206 inside one process), and nothing else breaks (the
+/// herd is not judged on one session). With
 /// a finished mate still counting as holding a lost session, the server
 /// timed out every new session on its behalf: a false deadlock in 18
 /// steps, a thread died, and a run that stopped at the 4,096 MB memory
@@ -244,6 +245,17 @@ fn one_expiry_on_a_shared_session_breaks_mutual_exclusion_and_nothing_else() {
     ] {
         assert_eq!(r.of(p), Verdict::Holds, "{p}");
     }
+    // The herd counts the sessions a release wakes: on one session it is
+    // not judged, and the report says why.
+    let herd = r.properties.iter().find(|p| p.property == Property::Herd);
+    let herd = herd.expect("every property is reported");
+    assert_eq!(herd.verdict, Verdict::NotApplicable);
+    assert!(
+        herd.reason
+            .is_some_and(|why| why.contains("every client is on one session")),
+        "{:?}",
+        herd.reason
+    );
 }
 
 /// The symmetry reduction renumbers clients; on one session every client
