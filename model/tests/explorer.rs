@@ -132,6 +132,17 @@ fn a_holder_is_a_bar_on_its_lifeline_and_the_labels_sit_right_of_zk() {
     // is as wide as the widest label (159 characters of 8 px) needs.
     assert_eq!(svg.matches("<circle cx='40' ").count(), 4, "{svg}");
     assert!(svg.contains(" width='1542' "), "{svg}");
+    // Between them, each request an arrow from c1 to ZK and each reply a
+    // dashed one back, slanting 8 px down its row.
+    let arrows: Vec<&str> = svg.lines().filter(|l| l.contains("ls-arrow)")).collect();
+    assert_eq!(arrows.len(), 6, "{svg}");
+    assert!(
+        arrows[0].starts_with("<line x1='40' y1='64' x2='220' y2='72' ")
+            && arrows[1].starts_with("<line x1='220' y1='86' x2='40' y2='94' ")
+            && arrows[1].contains("stroke-dasharray='5 3'")
+            && !arrows[0].contains("dasharray"),
+        "{svg}"
+    );
 }
 
 /// A fault is a red cross on the lane it strikes: a crash on its
