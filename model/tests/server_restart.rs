@@ -124,6 +124,24 @@ fn a_stop_counts_the_requests_a_crashed_client_left_in_flight() {
         .all(|p| p.disconnected && p.outbox.is_empty()));
 }
 
+/// Each live client's requests not yet served count too, added up.
+#[test]
+fn a_stop_counts_the_unsent_requests_of_every_live_client() {
+    let mut c = CheckConfig::new(RecipeId::Predecessor, 2, 1);
+    c.faults.server_restarts = 1;
+    let mut s = System::initial(&c);
+    take(&mut s, Action::Run(0, Thread::Main));
+    take(&mut s, Action::Run(1, Thread::Main));
+    let fx = s.apply(Action::StopServer(false), true);
+    assert!(
+        fx.text.contains(
+            "every connection drops, 2 request(s) never applied, 0 applied with the reply lost"
+        ),
+        "{}",
+        fx.text
+    );
+}
+
 /// A stop is offered only to a running server with a client still at
 /// work: never to a server already stopped (a second restart in hand
 /// waits for the start), nor once every client is done.
