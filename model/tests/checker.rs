@@ -228,6 +228,38 @@ fn a_reentrant_attempt_that_gives_up_keeps_the_outer_hold() {
     assert_eq!(r.states, 23);
 }
 
+/// A fencing token is the czxid of the client's own *ephemeral* node, its
+/// lock node: a recipe that first creates its persistent root (racy-wait's
+/// first draft) holds no token from the root.
+#[test]
+fn only_an_ephemeral_node_gives_a_fencing_token() {
+    use locksmith_model::check::system::{Action, System};
+    use locksmith_model::harness::Writes;
+    let mut c = cfg(RecipeId::RacyWait, 1, 1);
+    c.recipe_root = true;
+    c.writes = Writes::Fenced;
+    let mut s = System::initial(&c);
+    let (mut root_without_lock_node, mut lock_node) = (false, false);
+    for _ in 0..100 {
+        let mut next = Vec::new();
+        s.actions(&mut next);
+        let Some(&a) = next.iter().find(|a| !a.is_fault()) else {
+            break;
+        };
+        s.apply(a, false);
+        let nodes: Vec<bool> = s.server.nodes().map(|(_, n)| n.is_ephemeral()).collect();
+        if nodes.len() > 1 && !nodes.contains(&true) {
+            root_without_lock_node = true;
+            assert_eq!(s.peers[0].section.created, 0, "after {a}");
+        }
+        if nodes.contains(&true) && !lock_node {
+            lock_node = true;
+            assert_ne!(s.peers[0].section.created, 0, "after {a}");
+        }
+    }
+    assert!(root_without_lock_node && lock_node, "the root came first");
+}
+
 /// The textbook lock with a fenced resource: each holder writes its
 /// opening and its closing write and leaves — every property holds,
 /// starvation included (a holder that kept writing would starve the
