@@ -233,7 +233,7 @@ fn a_reentrant_attempt_that_gives_up_keeps_the_outer_hold() {
 /// first draft) holds no token from the root.
 #[test]
 fn only_an_ephemeral_node_gives_a_fencing_token() {
-    use locksmith_model::check::system::{Action, System};
+    use locksmith_model::check::system::System;
     use locksmith_model::harness::Writes;
     let mut c = cfg(RecipeId::RacyWait, 1, 1);
     c.recipe_root = true;
