@@ -101,6 +101,7 @@ mod tests {
     #[test]
     fn gives_back_every_value_in_order_past_the_last_code() {
         let mut c = Codes::default();
+        assert!(c.is_empty());
         let n = usize::from(ESCAPE) + 1000;
         // Every value twice in a row, then a value met before.
         for i in 0..n as u32 {
@@ -108,7 +109,7 @@ mod tests {
             c.push(i);
             c.push(i / 2);
         }
-        assert_eq!(c.len(), 3 * n);
+        assert_eq!((c.len(), c.is_empty()), (3 * n, false));
         for i in 0..n {
             assert_eq!(c.get(3 * i), i as u32);
             assert_eq!(c.get(3 * i + 1), i as u32);
