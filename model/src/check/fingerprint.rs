@@ -155,7 +155,11 @@ mod tests {
         assert_eq!(fingerprint(&-1i32), minus_one);
         assert_eq!(fingerprint(&-1i64), minus_one);
         assert_eq!(fingerprint(&-1isize), minus_one);
-        assert_eq!(fingerprint(&7u8), fingerprint(&7usize));
+        let seven = fingerprint(&7u64);
+        assert_eq!(fingerprint(&7u8), seven);
+        assert_eq!(fingerprint(&7u16), seven);
+        assert_eq!(fingerprint(&7u32), seven);
+        assert_eq!(fingerprint(&7usize), seven);
         assert_eq!(fingerprint(&-1i128), fingerprint(&u128::MAX));
         assert_ne!(fingerprint(&-1i128), fingerprint(&0i128));
         assert_ne!(fingerprint(&0i128), fingerprint(&()));
