@@ -631,3 +631,22 @@ pub fn replay_in<X: Space>(space: &X, ordinals: &[u16]) -> (X::State, Vec<X::Act
     }
     (s, actions)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Parents;
+
+    /// The parent table: a state's parent and the action that reached it,
+    /// by the state's number, and nothing before the first.
+    #[test]
+    fn parents_give_back_each_states_parent_and_action() {
+        let mut p = Parents::default();
+        assert!(p.is_empty());
+        p.push((0, 0));
+        p.push((0, 3));
+        p.push((1, 7));
+        assert_eq!((p.len(), p.is_empty()), (3, false));
+        assert_eq!(p.get(1), (0, 3));
+        assert_eq!(p.get(2), (1, 7));
+    }
+}
