@@ -335,6 +335,8 @@ fn a_state_bound_gives_incomplete_and_names_the_bound() {
     c.max_states = 500;
     let r = check(&c);
     assert_eq!(r.verdict, Verdict::Incomplete);
+    // The bound is passed, not reached: the run stops at the 501st state.
+    assert_eq!(r.states, 501);
     assert!(
         r.bound.as_deref().is_some_and(|b| b.contains("max-states")),
         "{:?}",
