@@ -228,6 +228,24 @@ fn a_reentrant_attempt_that_gives_up_keeps_the_outer_hold() {
     assert_eq!(r.states, 23);
 }
 
+/// The sequence abstraction zeroes the zxids no recipe reads, but a
+/// fenced resource reads czxids (its tokens): with fencing they are kept,
+/// and the textbook lock's stale holder is still fenced off after the
+/// abstraction — mutual exclusion breaks at the clients, not at the
+/// resource (1,853 states).
+#[test]
+fn the_abstraction_keeps_the_czxids_a_fenced_resource_reads() {
+    use locksmith_model::harness::Writes;
+    let mut c = cfg(RecipeId::Predecessor, 2, 1);
+    c.abstract_sequences = true;
+    c.writes = Writes::Fenced;
+    c.faults.holder_expiries = 1;
+    let r = check(&c);
+    assert_eq!(r.property, Some(Property::MutualExclusion));
+    assert_eq!(r.of(Property::MutualExclusionAtResource), Verdict::Holds);
+    assert_eq!(r.states, 1_853);
+}
+
 /// A fencing token is the czxid of the client's own *ephemeral* node, its
 /// lock node: a recipe that first creates its persistent root (racy-wait's
 /// first draft) holds no token from the root.
