@@ -276,3 +276,176 @@ fn a_cycle_without_one_clients_steps_is_refused() {
         assert!(lasso::judge_in(&space, &cut).is_err(), "{:?}", cut.actions);
     }
 }
+
+/// A root with [`FAN`] children, each with one leaf: a level of several
+/// batches, wide enough for the parallel search. With `jobs` above one,
+/// the merger's thread waits at its first child for a worker to start, and
+/// that worker dawdles over its first: the merger, out of batches to take,
+/// must wait for the worker's rather than take one past the level's end.
+struct Fan {
+    jobs: usize,
+    merger: std::sync::OnceLock<std::thread::ThreadId>,
+    worker_started: std::sync::atomic::AtomicBool,
+}
+
+const FAN: u16 = 600;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Pick(u16);
+
+impl fmt::Display for Pick {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "pick {}", self.0)
+    }
+}
+
+impl Fan {
+    fn new(jobs: usize) -> Fan {
+        Fan {
+            jobs,
+            merger: std::sync::OnceLock::new(),
+            worker_started: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    /// Stages the race: called at every expansion step.
+    fn pace(&self, depth: u8) {
+        use std::sync::atomic::Ordering::SeqCst;
+        // The root level is one batch, expanded by the merger's thread.
+        let me = std::thread::current().id();
+        let merger = *self.merger.get_or_init(|| me);
+        if self.jobs < 2 || depth != 1 {
+            return;
+        }
+        if me == merger {
+            while !self.worker_started.load(SeqCst) {
+                std::thread::yield_now();
+            }
+        } else if !self.worker_started.swap(true, SeqCst) {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        }
+    }
+}
+
+impl Space for Fan {
+    /// Depth and index.
+    type State = (u8, u16);
+    type Action = Pick;
+
+    fn limits(&self) -> Limits {
+        Limits {
+            max_states: 10_000,
+            max_memory: 1 << 30,
+            max_depth: usize::MAX,
+            max_time: None,
+            starvation: false,
+            jobs: self.jobs,
+        }
+    }
+
+    fn initial(&self) -> (u8, u16) {
+        (0, 0)
+    }
+
+    fn actions(&self, &(depth, i): &(u8, u16), out: &mut Vec<Pick>) {
+        out.clear();
+        match depth {
+            0 => out.extend((0..FAN).map(Pick)),
+            1 => out.push(Pick(i)),
+            _ => {}
+        }
+    }
+
+    fn apply(&self, s: &mut (u8, u16), a: Pick) {
+        *s = (s.0 + 1, a.0);
+    }
+
+    fn next(&self, s: &(u8, u16), a: Pick, wanted: &mut dyn FnMut(u64) -> bool) -> Next<(u8, u16)> {
+        self.pace(s.0);
+        let t = (s.0 + 1, a.0);
+        let canonical = self.canonical(&t);
+        let fresh = wanted(canonical.fingerprint).then_some((t, 0));
+        Next {
+            canonical,
+            actor: 0,
+            herd: false,
+            fresh,
+        }
+    }
+
+    fn canonical(&self, s: &(u8, u16)) -> Canonical {
+        Canonical {
+            fingerprint: hash(s),
+            order: Renumbering::of(&[0]),
+        }
+    }
+
+    fn exact_fingerprint(&self, s: &(u8, u16)) -> u64 {
+        hash(s)
+    }
+
+    fn is_fault(&self, _: Pick) -> bool {
+        false
+    }
+
+    fn agent(&self, _: Pick) -> u8 {
+        0
+    }
+
+    fn relabel(&self, a: Pick, _: &dyn Fn(u8) -> u8) -> Pick {
+        a
+    }
+
+    fn state_properties(&self) -> &'static [Property] {
+        &[]
+    }
+
+    fn violated_in(&self, _: Property, _: &(u8, u16)) -> bool {
+        false
+    }
+
+    fn stuck(&self, _: &(u8, u16), _: bool) -> bool {
+        false
+    }
+
+    fn waiting(&self, _: &(u8, u16)) -> u8 {
+        0
+    }
+
+    fn holders(&self, _: &(u8, u16)) -> u8 {
+        0
+    }
+
+    fn state_bytes(&self, _: &(u8, u16)) -> usize {
+        4
+    }
+
+    fn growth_marks(&self, _: &(u8, u16)) -> (i64, usize) {
+        (0, 1)
+    }
+
+    fn abstracted(&self) -> bool {
+        true
+    }
+
+    fn growth_words(&self) -> GrowthWords {
+        GrowthWords::ZOOKEEPER
+    }
+}
+
+/// The merger takes batches a worker has not: when the workers hold the
+/// level's last ones, it waits for them, and takes none past the end.
+#[test]
+fn a_merger_out_of_batches_waits_for_the_workers() {
+    let explore = |jobs| explore_space(&Fan::new(jobs), &mut |_| ControlFlow::Continue(()));
+    let one = explore(1);
+    // The root, its children and their leaves.
+    assert_eq!(one.states, 1 + 2 * FAN as usize);
+    assert_eq!(one.depth, 2);
+    assert!(one.bound.is_none() && one.found.is_empty());
+    let two = explore(2);
+    assert_eq!(
+        (two.states, two.transitions, two.depth),
+        (one.states, one.transitions, one.depth)
+    );
+}
