@@ -3,7 +3,7 @@
 //! shortest trace, the exact state count and the starvation analysis a
 //! backend gets for free.
 
-use locksmith_model::check::explore::{explore_space, Exploration};
+use locksmith_model::check::explore::{explore_space, Counterexample, Exploration};
 use locksmith_model::check::graph::Renumbering;
 use locksmith_model::check::lasso;
 use locksmith_model::check::space::{Canonical, GrowthWords, Limits, Next, Space};
@@ -275,6 +275,24 @@ fn a_cycle_without_one_clients_steps_is_refused() {
             .extend(cx.actions[start..].iter().filter(|a| a.0 != c));
         assert!(lasso::judge_in(&space, &cut).is_err(), "{:?}", cut.actions);
     }
+}
+
+/// A lone client taking the lock and letting it go, again and again: the
+/// cycle closes and is fair, but nobody waits while c1 holds — no
+/// starvation.
+#[test]
+fn a_cycle_with_nobody_waiting_all_along_it_is_refused() {
+    let space = SpinLock {
+        clients: 1,
+        atomic: true,
+        forever: true,
+    };
+    let cx = Counterexample {
+        actions: vec![Step(0), Step(0)],
+        cycle_start: Some(0),
+    };
+    let err = lasso::judge_in(&space, &cx).expect_err("nobody waits while c1 holds");
+    assert_eq!(err, "no client waits in every state of the cycle");
 }
 
 /// A root with [`FAN`] children, each with one leaf: a level of several
