@@ -245,6 +245,16 @@ fn staterights_checker_agrees_with_the_exploration() {
         let report = check(&cfg);
         let m = LockModel { cfg: cfg.clone() };
         let names: Vec<&'static str> = m.properties().iter().map(|p| p.name).collect();
+        // The model asks stateright about every property the checker
+        // judges on this configuration that a state predicate can say
+        // (the resource's two on the fenced one, re-entrancy on
+        // cas-version's), and about no other.
+        let judged_here: Vec<&'static str> = Property::ALL
+            .into_iter()
+            .filter(|&p| property::judged_in(p, &cfg) && !NOT_EXPLORED.contains(&p))
+            .map(Property::name)
+            .collect();
+        assert_eq!(names, judged_here, "{:?}", cfg.recipe);
         let checker = m.checker().spawn_bfs().join();
         assert!(checker.is_done());
         for name in names {

@@ -295,18 +295,19 @@ fn a_cycle_with_nobody_waiting_all_along_it_is_refused() {
     assert_eq!(err, "no client waits in every state of the cycle");
 }
 
-/// A root with [`FAN`] children, each with one leaf: a level of several
-/// batches, wide enough for the parallel search. With `jobs` above one,
-/// the merger's thread waits at its first child for a worker to start, and
-/// that worker dawdles over its first: the merger, out of batches to take,
-/// must wait for the worker's rather than take one past the level's end.
+/// A root with `width` children, each with one leaf: a level of several
+/// batches (128 states each), wide enough for the parallel search. When
+/// `staged`, the merger's thread waits at its first child for a worker to
+/// start, and that worker dawdles over its first: the merger, out of
+/// batches to take, must wait for the worker's rather than take one past
+/// the level's end.
 struct Fan {
     jobs: usize,
+    width: u16,
+    staged: bool,
     merger: std::sync::OnceLock<std::thread::ThreadId>,
     worker_started: std::sync::atomic::AtomicBool,
 }
-
-const FAN: u16 = 600;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Pick(u16);
@@ -318,9 +319,11 @@ impl fmt::Display for Pick {
 }
 
 impl Fan {
-    fn new(jobs: usize) -> Fan {
+    fn new(jobs: usize, width: u16, staged: bool) -> Fan {
         Fan {
             jobs,
+            width,
+            staged,
             merger: std::sync::OnceLock::new(),
             worker_started: std::sync::atomic::AtomicBool::new(false),
         }
@@ -332,7 +335,7 @@ impl Fan {
         // The root level is one batch, expanded by the merger's thread.
         let me = std::thread::current().id();
         let merger = *self.merger.get_or_init(|| me);
-        if self.jobs < 2 || depth != 1 {
+        if !self.staged || depth != 1 {
             return;
         }
         if me == merger {
@@ -368,7 +371,7 @@ impl Space for Fan {
     fn actions(&self, &(depth, i): &(u8, u16), out: &mut Vec<Pick>) {
         out.clear();
         match depth {
-            0 => out.extend((0..FAN).map(Pick)),
+            0 => out.extend((0..self.width).map(Pick)),
             1 => out.push(Pick(i)),
             _ => {}
         }
@@ -455,10 +458,13 @@ impl Space for Fan {
 /// level's last ones, it waits for them, and takes none past the end.
 #[test]
 fn a_merger_out_of_batches_waits_for_the_workers() {
-    let explore = |jobs| explore_space(&Fan::new(jobs), &mut |_| ControlFlow::Continue(()));
+    let explore = |jobs| {
+        let fan = Fan::new(jobs, 600, jobs > 1);
+        explore_space(&fan, &mut |_| ControlFlow::Continue(()))
+    };
     let one = explore(1);
-    // The root, its children and their leaves.
-    assert_eq!(one.states, 1 + 2 * FAN as usize);
+    // The root, its 600 children (five batches) and their leaves.
+    assert_eq!(one.states, 1 + 2 * 600);
     assert_eq!(one.depth, 2);
     assert!(one.bound.is_none() && one.found.is_empty());
     let two = explore(2);
@@ -466,4 +472,27 @@ fn a_merger_out_of_batches_waits_for_the_workers() {
         (two.states, two.transitions, two.depth),
         (one.states, one.transitions, one.depth)
     );
+}
+
+/// Workers may run a few batches per job ahead of the merger: with no
+/// look-ahead at all, a worker holding the batch the merger needs would
+/// wait for the merger to pass it, and the merger for the batch. Five and
+/// eight jobs (more than the look-ahead's four batches a job) explore a
+/// level of twelve batches as one job does.
+#[test]
+fn many_jobs_explore_a_wide_level_as_one_does() {
+    let explore = |jobs| {
+        let fan = Fan::new(jobs, 1_500, false);
+        explore_space(&fan, &mut |_| ControlFlow::Continue(()))
+    };
+    let one = explore(1);
+    assert_eq!(one.states, 1 + 2 * 1_500);
+    for jobs in [5, 8] {
+        let many = explore(jobs);
+        assert_eq!(
+            (many.states, many.transitions, many.depth),
+            (one.states, one.transitions, one.depth),
+            "{jobs} jobs"
+        );
+    }
 }
