@@ -477,8 +477,8 @@ fn a_merger_out_of_batches_waits_for_the_workers() {
 /// Workers may run a few batches per job ahead of the merger: with no
 /// look-ahead at all, a worker holding the batch the merger needs would
 /// wait for the merger to pass it, and the merger for the batch. Five and
-/// eight jobs (more than the look-ahead's four batches a job) explore a
-/// level of twelve batches as one job does.
+/// eight jobs explore a level of twelve batches as one job does (four
+/// batches shared among more than four jobs would be none each).
 #[test]
 fn many_jobs_explore_a_wide_level_as_one_does() {
     let explore = |jobs| {
