@@ -508,6 +508,22 @@ mod tests {
         assert!(s.server.node("/locks/lock-0000000001/x").is_some());
     }
 
+    /// A plain node whose name ends in ten digits is no sequence number
+    /// the server handed out: renaming it would change what the recipe
+    /// reads, so the state is left as it is.
+    #[test]
+    fn a_plain_node_named_like_a_sequential_one_keeps_the_state_as_it_is() {
+        use crate::zk::{CreateMode, Op, Service};
+        let (mut s, session) = one_node_of_two();
+        let plain = Op::create("/locks/lock-0000000007", CreateMode::Ephemeral);
+        s.server.get_mut().handle(session, &plain);
+        let before = s.clone();
+        abstract_state(&mut s);
+        assert_eq!(s, before);
+        assert!(s.server.node("/locks/lock-0000000007").is_some());
+        assert!(s.server.node("/locks/lock-0000000001").is_some());
+    }
+
     #[test]
     fn suffixes_are_the_last_ten_digits_of_the_last_component() {
         assert_eq!(suffix("/locks/lock-0000000012"), Some(12));
