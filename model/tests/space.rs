@@ -300,11 +300,13 @@ fn a_cycle_with_nobody_waiting_all_along_it_is_refused() {
 /// `staged`, the merger's thread waits at its first child for a worker to
 /// start, and that worker dawdles over its first: the merger, out of
 /// batches to take, must wait for the worker's rather than take one past
-/// the level's end.
+/// the level's end. When `leaves_loop`, each leaf's one action leaves it
+/// where it is (and nobody ever waits).
 struct Fan {
     jobs: usize,
     width: u16,
     staged: bool,
+    leaves_loop: bool,
     merger: std::sync::OnceLock<std::thread::ThreadId>,
     worker_started: std::sync::atomic::AtomicBool,
 }
@@ -324,6 +326,7 @@ impl Fan {
             jobs,
             width,
             staged,
+            leaves_loop: false,
             merger: std::sync::OnceLock::new(),
             worker_started: std::sync::atomic::AtomicBool::new(false),
         }
@@ -359,7 +362,7 @@ impl Space for Fan {
             max_memory: 1 << 30,
             max_depth: usize::MAX,
             max_time: None,
-            starvation: false,
+            starvation: self.leaves_loop,
             jobs: self.jobs,
         }
     }
@@ -373,17 +376,18 @@ impl Space for Fan {
         match depth {
             0 => out.extend((0..self.width).map(Pick)),
             1 => out.push(Pick(i)),
+            _ if self.leaves_loop => out.push(Pick(i)),
             _ => {}
         }
     }
 
     fn apply(&self, s: &mut (u8, u16), a: Pick) {
-        *s = (s.0 + 1, a.0);
+        *s = (s.0.min(1) + 1, a.0);
     }
 
     fn next(&self, s: &(u8, u16), a: Pick, wanted: &mut dyn FnMut(u64) -> bool) -> Next<(u8, u16)> {
         self.pace(s.0);
-        let t = (s.0 + 1, a.0);
+        let t = (s.0.min(1) + 1, a.0);
         let canonical = self.canonical(&t);
         let fresh = wanted(canonical.fingerprint).then_some((t, 0));
         Next {
@@ -435,6 +439,17 @@ impl Space for Fan {
 
     fn holders(&self, _: &(u8, u16)) -> u8 {
         0
+    }
+
+    /// The looping fan judges stuck lock, as the Redis and SQL spaces do:
+    /// the search keeps every state's edges then, not only where someone
+    /// waits. Its lock is free everywhere.
+    fn judges_stuck_lock(&self) -> bool {
+        self.leaves_loop
+    }
+
+    fn acquirable(&self, _: &(u8, u16)) -> bool {
+        true
     }
 
     fn state_bytes(&self, _: &(u8, u16)) -> usize {
@@ -495,4 +510,18 @@ fn many_jobs_explore_a_wide_level_as_one_does() {
             "{jobs} jobs"
         );
     }
+}
+
+/// Starvation is a client waiting all along a fair cycle: a cycle in which
+/// nobody waits is none, however fair. Each leaf's one action loops on it,
+/// no client ever waits, and the search keeps every state's edges (as it
+/// does for a backend that judges stuck lock).
+#[test]
+fn a_fair_cycle_nobody_waits_in_is_no_starvation() {
+    let mut fan = Fan::new(1, 3, false);
+    fan.leaves_loop = true;
+    let x = explore_space(&fan, &mut |_| ControlFlow::Continue(()));
+    assert_eq!((x.states, x.depth), (7, 2));
+    assert!(x.bound.is_none());
+    assert!(x.found.is_empty(), "{:?}", x.found.keys());
 }
