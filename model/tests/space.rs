@@ -342,7 +342,13 @@ impl Fan {
             return;
         }
         if me == merger {
+            // A worker starts within microseconds of the level's start; a
+            // level of five batches on two jobs that never gets one was
+            // not expanded in parallel at all.
+            let mut spins = 0u64;
             while !self.worker_started.load(SeqCst) {
+                spins += 1;
+                assert!(spins < 1 << 24, "no worker expands a wide level");
                 std::thread::yield_now();
             }
         } else if !self.worker_started.swap(true, SeqCst) {
@@ -469,8 +475,9 @@ impl Space for Fan {
     }
 }
 
-/// The merger takes batches a worker has not: when the workers hold the
-/// level's last ones, it waits for them, and takes none past the end.
+/// Two jobs expand a level of five batches with a worker, and the merger
+/// takes batches a worker has not: when the workers hold the level's last
+/// ones, it waits for them, and takes none past the end.
 #[test]
 fn a_merger_out_of_batches_waits_for_the_workers() {
     let explore = |jobs| {
