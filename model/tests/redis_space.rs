@@ -51,6 +51,25 @@ fn without_faults_both_set_px_locks_hold_with_their_exact_state_counts() {
     }
 }
 
+/// A depth bound the run never needed cuts nothing off: acquireLock's
+/// 4,048 states end at depth 58, and bounded there the run is whole and
+/// holds as it does unbounded (its last level, where every client is done,
+/// once read as a lock never free again: stuck lock in 58 steps).
+#[test]
+fn a_depth_bound_at_the_runs_own_depth_changes_nothing() {
+    let mut space = RedisSpace::new(RedisRecipe::AcquireLock);
+    let whole = run(&space);
+    assert!(whole.found.is_empty(), "{:?}", whole.found.keys());
+    assert_eq!((whole.states, whole.depth), (4_048, 58));
+    space.limits.max_depth = 58;
+    let bounded = run(&space);
+    assert!(bounded.bound.is_none(), "{:?}", bounded.bound);
+    assert!(bounded.found.is_empty(), "{:?}", bounded.found.keys());
+    assert_eq!(bounded.states, whole.states);
+    space.limits.max_depth = 57;
+    assert!(run(&space).bound.is_some());
+}
+
 #[test]
 fn set_px_del_under_a_pause_lets_a_second_holder_in_and_dels_its_key() {
     let space = with_pauses(RedisRecipe::SetPxDel, 1);

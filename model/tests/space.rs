@@ -301,12 +301,17 @@ fn a_cycle_with_nobody_waiting_all_along_it_is_refused() {
 /// start, and that worker dawdles over its first: the merger, out of
 /// batches to take, must wait for the worker's rather than take one past
 /// the level's end. When `leaves_loop`, each leaf's one action leaves it
-/// where it is (and nobody ever waits).
+/// where it is (and nobody ever waits). When `stuck_lock`, it judges stuck
+/// lock, as the Redis and SQL spaces do: the search keeps every state's
+/// edges then, not only where someone waits (its lock is free
+/// everywhere).
 struct Fan {
     jobs: usize,
     width: u16,
     staged: bool,
     leaves_loop: bool,
+    stuck_lock: bool,
+    max_depth: usize,
     merger: std::sync::OnceLock<std::thread::ThreadId>,
     worker_started: std::sync::atomic::AtomicBool,
 }
@@ -327,6 +332,8 @@ impl Fan {
             width,
             staged,
             leaves_loop: false,
+            stuck_lock: false,
+            max_depth: usize::MAX,
             merger: std::sync::OnceLock::new(),
             worker_started: std::sync::atomic::AtomicBool::new(false),
         }
@@ -366,9 +373,9 @@ impl Space for Fan {
         Limits {
             max_states: 10_000,
             max_memory: 1 << 30,
-            max_depth: usize::MAX,
+            max_depth: self.max_depth,
             max_time: None,
-            starvation: self.leaves_loop,
+            starvation: self.leaves_loop || self.stuck_lock,
             jobs: self.jobs,
         }
     }
@@ -447,11 +454,8 @@ impl Space for Fan {
         0
     }
 
-    /// The looping fan judges stuck lock, as the Redis and SQL spaces do:
-    /// the search keeps every state's edges then, not only where someone
-    /// waits. Its lock is free everywhere.
     fn judges_stuck_lock(&self) -> bool {
-        self.leaves_loop
+        self.stuck_lock
     }
 
     fn acquirable(&self, _: &(u8, u16)) -> bool {
@@ -527,8 +531,24 @@ fn many_jobs_explore_a_wide_level_as_one_does() {
 fn a_fair_cycle_nobody_waits_in_is_no_starvation() {
     let mut fan = Fan::new(1, 3, false);
     fan.leaves_loop = true;
+    fan.stuck_lock = true;
     let x = explore_space(&fan, &mut |_| ControlFlow::Continue(()));
     assert_eq!((x.states, x.depth), (7, 2));
     assert!(x.bound.is_none());
+    assert!(x.found.is_empty(), "{:?}", x.found.keys());
+}
+
+/// A run whose last level reaches the depth bound with nothing left to do
+/// is complete: the bound cut nothing off, and the analyses that read the
+/// kept graph (here stuck lock, as in a Redis or SQL run) read every state
+/// of it, the last level's too.
+#[test]
+fn a_run_that_ends_at_its_depth_bound_is_judged_whole() {
+    let mut fan = Fan::new(1, 3, false);
+    fan.stuck_lock = true;
+    fan.max_depth = 2;
+    let x = explore_space(&fan, &mut |_| ControlFlow::Continue(()));
+    assert_eq!((x.states, x.depth), (7, 2));
+    assert!(x.bound.is_none(), "{:?}", x.bound);
     assert!(x.found.is_empty(), "{:?}", x.found.keys());
 }

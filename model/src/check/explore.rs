@@ -388,8 +388,11 @@ impl<'c, X: Space> Search<'c, X> {
                 }
                 if let Some(g) = self.graph.as_mut() {
                     g.unexpanded();
+                    // The graph is read only if no state here had a step
+                    // left: then this one is where its run ends, and its
+                    // lock is as free as the state says.
                     if self.space.judges_stuck_lock() {
-                        g.free.push(false);
+                        g.free.push(parent.free);
                     }
                 }
                 continue;

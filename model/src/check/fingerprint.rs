@@ -165,6 +165,18 @@ mod tests {
         assert_ne!(fingerprint(&0i128), fingerprint(&()));
     }
 
+    /// Every bit of either input reaches the mix: a client's key is a mix
+    /// of two hashes, and a bit lost there merges states that differ.
+    #[test]
+    fn every_bit_of_either_input_changes_the_mix() {
+        let (a, b) = (0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210);
+        let m = mix(a, b);
+        for bit in 0..64 {
+            assert_ne!(mix(a ^ 1 << bit, b), m, "bit {bit} of the first");
+            assert_ne!(mix(a, b ^ 1 << bit), m, "bit {bit} of the second");
+        }
+    }
+
     #[test]
     fn spreads_small_inputs() {
         let mut seen = std::collections::BTreeSet::new();
