@@ -119,6 +119,17 @@ fn a_fault_in_hand_is_not_progress_and_an_expiry_is_spent_once() {
     }
 }
 
+/// A timed wait ends when it times out, a step of its own: seed 000's
+/// `wait(millis)` turns racy-wait's lost wake-up (a deadlock) into a wait
+/// until the timeout — holds, 757 states, as `scenarios/timed-wait.toml`.
+#[test]
+fn a_timed_wait_times_out_where_the_lost_wake_up_deadlocked() {
+    let r = check(&cfg(RecipeId::TimedWait, 2, 1));
+    assert_eq!(r.verdict, Verdict::Holds, "{:?}", r.properties);
+    assert_eq!(r.states, 757);
+    assert!(trace_len(&cfg(RecipeId::RacyWait, 2, 1), Property::Deadlock).is_some());
+}
+
 #[test]
 fn fixed_wait_holds_with_three_clients() {
     let r = check(&cfg(RecipeId::FixedWait, 3, 1));

@@ -151,6 +151,25 @@ mod tests {
         Renumbering(r)
     }
 
+    /// Each new position holds the old one the permutation names, for up
+    /// to eight clients; positions past the permutation keep their own.
+    #[test]
+    fn of_puts_each_old_position_at_its_new_one() {
+        let perms: [&[u8]; 4] = [
+            &[1, 0, 2],
+            &[3, 2, 1, 0],
+            &[1, 0, 3, 2, 5, 4],
+            &[7, 6, 5, 4, 3, 2, 1, 0],
+        ];
+        for perm in perms {
+            let r = Renumbering::of(perm);
+            for j in 0..8u8 {
+                let want = perm.get(j as usize).copied().unwrap_or(j);
+                assert_eq!(r.old(j), want, "{perm:?} at {j}");
+            }
+        }
+    }
+
     #[test]
     fn between_agrees_with_the_search_it_replaces() {
         // Permutations of up to 8 clients, and arbitrary nibbles too (a

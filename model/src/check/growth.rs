@@ -205,6 +205,21 @@ mod tests {
         }
     }
 
+    /// A run stopped in its first level has no whole level to read: the
+    /// explanation reads the one it has, cut short as it is.
+    #[test]
+    fn a_run_stopped_in_its_first_level_reads_that_level() {
+        let mut g = growth(&[(3, 2, 2)]);
+        if let Some(cut) = g.levels.last_mut() {
+            cut.partial = true;
+        }
+        let why = g.explain(false, GrowthWords::ZOOKEEPER).expect("a level");
+        assert!(
+            why.starts_with("depth 0 found 3 new states (depth 0: 3)"),
+            "{why}"
+        );
+    }
+
     #[test]
     fn flat_counters_mean_a_finite_space() {
         let g = growth(&[(1, 4, 3), (9, 4, 3), (20, 4, 3)]);
