@@ -1,7 +1,10 @@
 //! The explorer walks any backend's [`Space`], not only ZooKeeper's: a toy
 //! spin lock on one shared flag, explored through the seam, gives the
 //! shortest trace, the exact state count and the starvation analysis a
-//! backend gets for free.
+//! backend gets for free. A second toy, a fan of one wide level, holds
+//! the search itself to account: the parallel pipeline on many jobs and
+//! under a staged race, a fair cycle nobody waits in, and a run that ends
+//! exactly at its depth bound.
 
 use locksmith_model::check::explore::{explore_space, Counterexample, Exploration};
 use locksmith_model::check::graph::Renumbering;
