@@ -967,7 +967,8 @@ fn fencing_turns_away_a_holder_whose_session_expired() {
 
 /// Seed 002's pollers livelock (scenarios/try-once-livelock.toml): two
 /// pollers withdraw and try again forever, one step apart — starvation,
-/// 40 steps, and the lasso replays as a fair, closed cycle.
+/// 40 steps, and the lasso replays as a fair, closed cycle. The trace
+/// marks where the cycle begins once, before its step 21.
 #[test]
 fn two_pollers_livelock_in_a_fair_cycle() {
     let mut c = cfg(RecipeId::TryOnce, 3, 1);
@@ -979,6 +980,36 @@ fn two_pollers_livelock_in_a_fair_cycle() {
         (Some(40), 6_710)
     );
     assert_eq!(fair_lasso_cycle_start(&c), 20);
+    let t = r.trace_of(Property::Starvation).expect("a lasso");
+    assert_eq!(t.cycle_start, Some(21));
+    let marked: Vec<usize> = (t.steps.iter())
+        .filter(|s| s.cycle_starts_here)
+        .map(|s| s.step)
+        .collect();
+    assert_eq!(marked, [21]);
+    let banner = "── cycle: the steps below repeat forever ──";
+    assert_eq!(t.text().matches(banner).count(), 1);
+}
+
+/// The pollers' livelock with a crash to spend: the shortest lasso is as
+/// long as without one, 40 steps, and replays as a fair, closed cycle.
+/// (Agents mixed up across clients in the starvation analysis gave a
+/// 31-step one here.)
+#[test]
+fn two_pollers_livelock_as_well_with_a_crash_to_spend() {
+    let mut c = cfg(RecipeId::TryOnce, 3, 1);
+    c.abstract_sequences = true;
+    c.faults = FaultBudget {
+        crashes: 1,
+        ..FaultBudget::default()
+    };
+    let r = check(&c);
+    assert_eq!(r.property, Some(Property::Starvation));
+    assert_eq!(
+        (steps(&r, Property::Starvation), r.states),
+        (Some(40), 23_833)
+    );
+    fair_lasso_cycle_start(&c);
 }
 
 /// The judge of a lasso refuses what is not one, and says why: the

@@ -21,6 +21,9 @@ struct SpinLock {
     atomic: bool,
     /// After clearing the flag a client starts over instead of ending.
     forever: bool,
+    /// A client that finds the flag set blocks (it cannot step) instead
+    /// of spinning.
+    blocking: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -97,7 +100,8 @@ impl Space for SpinLock {
 
     fn actions(&self, s: &State, out: &mut Vec<Step>) {
         out.clear();
-        let movable = |&(_, pc): &(usize, &Pc)| *pc != Pc::Done;
+        let blocked = |pc: Pc| pc == Pc::Done || (self.blocking && s.flag && pc == Pc::Idle);
+        let movable = |&(_, pc): &(usize, &Pc)| !blocked(*pc);
         out.extend(
             s.pcs
                 .iter()
@@ -213,6 +217,7 @@ fn a_read_then_set_lock_lets_two_in_by_the_shortest_trace() {
         clients: 2,
         atomic: false,
         forever: false,
+        blocking: false,
     });
     let cx = &x.found[&Property::MutualExclusion];
     // Both read the flag clear, then both set it: four steps, no fewer.
@@ -227,6 +232,7 @@ fn an_atomic_test_and_set_holds_with_its_exact_state_count() {
         clients: 2,
         atomic: true,
         forever: false,
+        blocking: false,
     });
     assert!(x.found.is_empty(), "{:?}", x.found);
     assert!(x.bound.is_none());
@@ -244,6 +250,7 @@ fn a_spinner_whose_rival_takes_the_lock_again_and_again_starves() {
         clients: 2,
         atomic: true,
         forever: true,
+        blocking: false,
     };
     let x = run(&space);
     assert!(x.bound.is_none());
@@ -264,6 +271,7 @@ fn a_cycle_without_one_clients_steps_is_refused() {
         clients: 2,
         atomic: true,
         forever: true,
+        blocking: false,
     };
     let x = run(&space);
     let cx = &x.found[&Property::Starvation];
@@ -289,6 +297,7 @@ fn a_cycle_with_nobody_waiting_all_along_it_is_refused() {
         clients: 1,
         atomic: true,
         forever: true,
+        blocking: false,
     };
     let cx = Counterexample {
         actions: vec![Step(0), Step(0)],
@@ -296,6 +305,26 @@ fn a_cycle_with_nobody_waiting_all_along_it_is_refused() {
     };
     let err = lasso::judge_in(&space, &cx).expect_err("nobody waits while c1 holds");
     assert_eq!(err, "no client waits in every state of the cycle");
+}
+
+/// Three clients that block on a set flag: under symmetry two states,
+/// and the witness of starvation is the shortest fair cycle — c1 takes the
+/// lock and lets it go. c2 and c3 are blocked while c1 holds, so weak
+/// fairness owes them no step, and the witness takes none of theirs.
+#[test]
+fn a_client_blocked_somewhere_in_the_cycle_is_owed_no_step() {
+    let space = SpinLock {
+        clients: 3,
+        atomic: true,
+        forever: true,
+        blocking: true,
+    };
+    let x = run(&space);
+    assert_eq!(x.states, 2);
+    let cx = &x.found[&Property::Starvation];
+    assert_eq!(cx.actions, [Step(0), Step(0)]);
+    assert_eq!(cx.cycle_start, Some(0));
+    lasso::judge_in(&space, cx).expect("a fair, closed cycle");
 }
 
 /// A root with `width` children, each with one leaf: a level of several
