@@ -374,4 +374,32 @@ mod tests {
         assert!(!h.sections[0].interrupted, "{:?}", h.sections[0]);
         assert!(h.sections[1].interrupted, "{:?}", h.sections[1]);
     }
+
+    /// A fenced resource takes c2's token 9, then refuses c1's older 5 —
+    /// and the trace says which, token and all.
+    #[test]
+    fn a_fenced_write_below_the_highest_token_is_refused_and_says_so() {
+        let mut h = Two {
+            sections: [Section::default(); 2],
+            resource: Some(Resource::new(Writes::Fenced)),
+        };
+        created(&mut h, 0, 5);
+        tenure_begins(&mut h, 0);
+        created(&mut h, 1, 9);
+        tenure_begins(&mut h, 1);
+        assert!(write(&mut h, 1));
+        assert_eq!(
+            describe(&h.sections[1], true, Writes::Fenced),
+            " → the resource accepts token 9"
+        );
+        assert!(!write(&mut h, 0));
+        assert_eq!(
+            describe(&h.sections[0], false, Writes::Fenced),
+            " → the resource rejects token 5: it has accepted a higher one"
+        );
+        assert_eq!(
+            describe(&h.sections[0], true, Writes::Guarded),
+            " → the resource is written"
+        );
+    }
 }

@@ -311,6 +311,13 @@ mod tests {
         assert_eq!(interner.len(), 2);
     }
 
+    /// A shared part reads in a failure message as its value does.
+    #[test]
+    fn a_shared_part_debugs_as_its_value() {
+        let a: Shared<Vec<u8>, usize> = Shared::new(vec![1, 2]);
+        assert_eq!(format!("{a:?}"), "[1, 2]");
+    }
+
     #[test]
     fn a_change_forgets_the_digest_and_leaves_the_sharer_alone() {
         let mut a: Shared<Vec<u8>, usize> = Shared::new(vec![1, 2]);
