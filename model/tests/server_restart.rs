@@ -190,6 +190,8 @@ fn only_a_long_stop_lets_a_library_that_renews_sessions_give_up_and_once_each() 
         }
         let mut s = System::initial(&c);
         take(&mut s, Action::StopServer(long));
+        let left = (s.faults.server_restarts, s.faults.long_server_restarts);
+        assert_eq!(left, (0, 0), "the stop spent its budget");
         let enabled = actions(&s);
         let both = (0..2).map(|c| enabled.contains(&Action::GiveUp(c)));
         (s, both.collect::<Vec<_>>())
@@ -214,4 +216,52 @@ fn only_a_long_stop_lets_a_library_that_renews_sessions_give_up_and_once_each() 
     assert!(!enabled.contains(&Action::ExpireOld(0)));
     take(&mut s, Action::StartServer);
     assert!(actions(&s).contains(&Action::ExpireOld(0)));
+}
+
+/// A stop loses the replies on their way, not the watch events: c2 waits
+/// on c1's node, c1 lets the lock go, and the NodeDeleted event is in
+/// c2's inbox when the server stops — it is no reply lost, and the trace
+/// counts one: the reply to c1's delete.
+#[test]
+fn a_stop_counts_the_replies_it_loses_not_the_events() {
+    use locksmith_model::check::system::Message;
+    let mut c = CheckConfig::new(RecipeId::Predecessor, 2, 1);
+    c.faults.server_restarts = 1;
+    let mut s = System::initial(&c);
+    // Takes client `c`'s own steps (its thread, its requests, its
+    // deliveries) until `done` says so.
+    let drive = |s: &mut System<'static>, c: u8, done: &dyn Fn(&System<'static>) -> bool| {
+        for _ in 0..100 {
+            if done(s) {
+                return;
+            }
+            let next = actions(s).into_iter().find(|a| {
+                matches!(a, Action::Run(x, _) | Action::Serve(x) | Action::Deliver(x) if *x == c)
+            });
+            take(s, next.expect("a step of the client's own"));
+        }
+        panic!("c{} did not get there", c + 1);
+    };
+    let event = |p: &locksmith_model::check::system::Peer| {
+        p.inbox.iter().any(|m| matches!(m, Message::Event(_)))
+    };
+    drive(&mut s, 0, &|s| s.peers[0].client.holds());
+    drive(&mut s, 1, &|s| s.server.watches_any(s.peers[1].session));
+    drive(&mut s, 0, &|s| event(&s.peers[1]));
+    let replies: usize = (s.peers.iter())
+        .map(|p| {
+            p.inbox
+                .iter()
+                .filter(|m| matches!(m, Message::Reply(..)))
+                .count()
+        })
+        .sum();
+    assert_eq!(replies, 1, "c1's delete was answered, not yet read");
+    let fx = s.apply(Action::StopServer(false), true);
+    assert!(
+        fx.text
+            .contains(&format!("{replies} applied with the reply lost")),
+        "{}",
+        fx.text
+    );
 }
