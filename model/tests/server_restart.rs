@@ -219,7 +219,7 @@ fn only_a_long_stop_lets_a_library_that_renews_sessions_give_up_and_once_each() 
 }
 
 /// A stop loses the replies on their way, not the watch events: c2 watches
-/// on c1's node, c1 lets the lock go, and the NodeDeleted event is in
+/// c1's node, c1 lets the lock go, and the NodeDeleted event is in
 /// c2's inbox, behind the reply to its `exists`, when the server stops:
 /// the trace counts two replies lost (that one and c1's delete's), not
 /// the event.
