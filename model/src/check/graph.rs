@@ -170,6 +170,21 @@ mod tests {
         }
     }
 
+    /// The memory bound reads the graph's estimate: each column counts,
+    /// the stuck-lock one (`free`, a byte a state) too.
+    #[test]
+    fn the_estimate_counts_every_column() {
+        let mut g = Graph::default();
+        let empty = g.bytes();
+        for i in 0..10_000u32 {
+            g.waiting.push(1);
+            g.free.push(i % 2 == 0);
+        }
+        assert_eq!(g.free.len(), 10_000);
+        let grew = g.bytes() - empty;
+        assert!(grew >= 20_000, "{grew} bytes for 10,000 states' two bytes");
+    }
+
     #[test]
     fn between_agrees_with_the_search_it_replaces() {
         // Permutations of up to 8 clients, and arbitrary nibbles too (a

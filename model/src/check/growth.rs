@@ -220,6 +220,15 @@ mod tests {
         );
     }
 
+    /// A run stopped before its first level found a state has no level
+    /// to read: no sentence, rather than "found 0 new states".
+    #[test]
+    fn a_run_stopped_before_any_state_was_found_explains_nothing() {
+        let mut g = Growth::default();
+        g.end_level(1, true);
+        assert_eq!(g.explain(false, GrowthWords::ZOOKEEPER), None);
+    }
+
     #[test]
     fn flat_counters_mean_a_finite_space() {
         let g = growth(&[(1, 4, 3), (9, 4, 3), (20, 4, 3)]);
