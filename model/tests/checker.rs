@@ -877,6 +877,20 @@ fn the_memory_estimate_counts_every_table() {
     );
 }
 
+/// With the starvation analysis off (`starvation = false`) a complete
+/// run still says "holds" of what it judged, and of starvation, which it
+/// did not judge, only "incomplete" — never "holds".
+#[test]
+fn starvation_left_unjudged_is_incomplete_and_the_rest_holds() {
+    let mut c = cfg(RecipeId::FixedWait, 3, 1);
+    c.starvation = false;
+    let r = check(&c);
+    assert!(r.bound.is_none());
+    assert_eq!(r.of(Property::Starvation), Verdict::Incomplete);
+    assert_eq!(r.of(Property::MutualExclusion), Verdict::Holds);
+    assert_eq!(r.of(Property::Deadlock), Verdict::Holds);
+}
+
 /// The progress a run reports after each batch (what `locksmith check`
 /// prints as it goes) counts states and transitions as the report does,
 /// and the same estimate of the tables: by the last report nothing is
