@@ -1,13 +1,15 @@
-//! locksmith's pure core: a ZooKeeper model ([`zk`]), a Redis model
-//! ([`redis`]), a MariaDB/InnoDB model ([`sql`]), lock recipes written as sans-IO state machines ([`recipe`]),
-//! and the exhaustive checker ([`check`]). Nothing here performs I/O, reads a clock or draws a random
-//! number; the drivers (the checker here, the simulator in the `locksmith`
-//! crate) decide what happens next.
+//! locksmith's pure core. Nothing here performs I/O, reads a clock or
+//! draws a random number; the drivers (the checker here, the simulator in
+//! the `locksmith` crate) decide what happens next.
+//!
+//! - [`engine`]: what every backend shares — the breadth-first search and
+//!   its bounds, the visited set, the starvation and stuck-lock analyses,
+//!   and the harness (lock events, properties, their judge);
+//! - [`zk`], [`redis`], [`mysql`]: one folder per backend — its server
+//!   model, its client library, its lock recipes (as sans-IO state
+//!   machines) and its checker space.
 
-pub mod check;
-pub mod harness;
-pub mod recipe;
+pub mod engine;
+pub mod mysql;
 pub mod redis;
-pub mod runtime;
-pub mod sql;
 pub mod zk;

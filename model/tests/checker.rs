@@ -2,9 +2,12 @@
 //! reduction changes no verdict and no trace length, bounds give
 //! `incomplete` (never `holds`), traces replay to what they claim.
 
-use locksmith_model::check::explore::explore;
-use locksmith_model::check::{check, CheckConfig, FaultBudget, Property, Verdict};
-use locksmith_model::recipe::RecipeId;
+use locksmith_model::engine::explore::explore;
+use locksmith_model::zk::recipes::RecipeId;
+use locksmith_model::{
+    zk::check::check, zk::check::CheckConfig, zk::check::FaultBudget, zk::check::Property,
+    zk::check::Verdict,
+};
 
 fn cfg(recipe: RecipeId, clients: u8, acquisitions: u8) -> CheckConfig {
     CheckConfig::new(recipe, clients, acquisitions)
@@ -20,12 +23,12 @@ fn trace_len(c: &CheckConfig, p: Property) -> Option<usize> {
 fn fair_lasso_cycle_start(c: &CheckConfig) -> usize {
     let x = explore(c);
     let cx = &x.found[&Property::Starvation];
-    locksmith_model::check::lasso::judge(c, cx).expect("a fair, closed cycle");
+    locksmith_model::engine::lasso::judge(c, cx).expect("a fair, closed cycle");
     cx.cycle_start.expect("a cycle")
 }
 
 /// The length of `r`'s trace for `p`, if it has one.
-fn steps(r: &locksmith_model::check::Report, p: Property) -> Option<usize> {
+fn steps(r: &locksmith_model::zk::check::Report, p: Property) -> Option<usize> {
     r.trace_of(p).map(|t| t.steps.len())
 }
 
@@ -246,7 +249,7 @@ fn a_reentrant_attempt_that_gives_up_keeps_the_outer_hold() {
 /// resource (1,853 states).
 #[test]
 fn the_abstraction_keeps_the_czxids_a_fenced_resource_reads() {
-    use locksmith_model::harness::Writes;
+    use locksmith_model::engine::harness::Writes;
     let mut c = cfg(RecipeId::Predecessor, 2, 1);
     c.abstract_sequences = true;
     c.writes = Writes::Fenced;
@@ -262,8 +265,8 @@ fn the_abstraction_keeps_the_czxids_a_fenced_resource_reads() {
 /// first draft) holds no token from the root.
 #[test]
 fn only_an_ephemeral_node_gives_a_fencing_token() {
-    use locksmith_model::check::system::System;
-    use locksmith_model::harness::Writes;
+    use locksmith_model::engine::harness::Writes;
+    use locksmith_model::zk::check::system::System;
     let mut c = cfg(RecipeId::RacyWait, 1, 1);
     c.recipe_root = true;
     c.writes = Writes::Fenced;
@@ -296,7 +299,7 @@ fn only_an_ephemeral_node_gives_a_fencing_token() {
 #[test]
 fn a_fenced_holder_writes_twice_and_lets_the_next_in() {
     let mut c = cfg(RecipeId::Predecessor, 2, 1);
-    c.writes = locksmith_model::harness::Writes::Fenced;
+    c.writes = locksmith_model::engine::harness::Writes::Fenced;
     let r = check(&c);
     assert_eq!(r.verdict, Verdict::Holds, "{:?}", r.properties);
     assert_eq!(r.of(Property::Starvation), Verdict::Holds);
@@ -310,7 +313,7 @@ fn a_fenced_holder_writes_twice_and_lets_the_next_in() {
 fn writes_need_a_recipe_whose_holder_owns_its_lock_node() {
     for &id in RecipeId::ALL {
         let mut c = cfg(id, 2, 1);
-        c.writes = locksmith_model::harness::Writes::Fenced;
+        c.writes = locksmith_model::engine::harness::Writes::Fenced;
         let refused = c.validate_writes().err();
         let expected = matches!(id, RecipeId::CasVersion | RecipeId::WatcherCallback);
         assert_eq!(refused.is_some(), expected, "{id}");
@@ -552,7 +555,7 @@ fn any_number_of_jobs_explores_the_same_graph() {
 /// the lower token, and the older tenure's next write is accepted after it.
 #[test]
 fn a_lock_that_grants_out_of_node_order_breaks_fenced_safety() {
-    use locksmith_model::harness::Writes;
+    use locksmith_model::engine::harness::Writes;
     let mut c = cfg(RecipeId::NoRecheck, 2, 1);
     c.faults = FaultBudget {
         disconnects: 1,
@@ -626,7 +629,7 @@ fn a_library_that_waits_for_the_connection_is_untouched_by_connection_timeouts()
 /// waiter's `waiter_client_expiries`, anyone else's `client_expiries`.
 #[test]
 fn client_side_expiries_strike_connected_sessions_and_spend_their_roles_budget() {
-    use locksmith_model::check::system::{Action, System};
+    use locksmith_model::zk::check::system::{Action, System};
     let enabled = |s: &System, a: Action| {
         let mut out = Vec::new();
         s.actions(&mut out);
@@ -660,9 +663,9 @@ fn client_side_expiries_strike_connected_sessions_and_spend_their_roles_budget()
 /// ever watched in this lock is gone, so each watch has fired.
 #[test]
 fn curator_release_removes_its_kept_watchers_and_the_server_has_none_left() {
-    use locksmith_model::check::model::LockModel;
-    use locksmith_model::check::system::{Action, Message};
-    use locksmith_model::runtime::Thread;
+    use locksmith_model::zk::check::model::LockModel;
+    use locksmith_model::zk::check::system::{Action, Message};
+    use locksmith_model::zk::client::Thread;
     use locksmith_model::zk::{Op, ZkError};
     use stateright::Model;
     use std::collections::{HashSet, VecDeque};
@@ -899,7 +902,7 @@ fn starvation_left_unjudged_is_incomplete_and_the_rest_holds() {
 fn progress_counts_as_the_report_does_and_ends_with_nothing_queued() {
     let c = cfg(RecipeId::FixedWait, 3, 1);
     let mut reports = Vec::new();
-    let x = locksmith_model::check::explore::explore_with_progress(&c, &mut |p| {
+    let x = locksmith_model::engine::explore::explore_with_progress(&c, &mut |p| {
         reports.push((p.states, p.depth, p.transitions, p.table_bytes));
         std::ops::ControlFlow::Continue(())
     });
@@ -927,7 +930,9 @@ fn the_memory_bound_stops_a_run_only_once_the_tables_pass_it() {
         (x.states, x.bound),
         (
             8_192,
-            Some(locksmith_model::check::explore::Bound::MaxMemory(1_651_447))
+            Some(locksmith_model::engine::explore::Bound::MaxMemory(
+                1_651_447
+            ))
         )
     );
 }
@@ -937,7 +942,7 @@ fn the_memory_bound_stops_a_run_only_once_the_tables_pass_it() {
 /// verdict is then incomplete, never holds).
 #[test]
 fn a_time_bound_stops_the_run_after_the_batch_that_passed_it() {
-    use locksmith_model::check::explore::Bound;
+    use locksmith_model::engine::explore::Bound;
     let mut c = cfg(RecipeId::FixedWait, 3, 1);
     c.max_time = Some(std::time::Duration::ZERO);
     let x = explore(&c);
@@ -967,7 +972,7 @@ fn the_reductions_cycle_proviso_reads_only_earlier_levels() {
 #[test]
 fn fencing_turns_away_a_holder_whose_session_expired() {
     let mut c = cfg(RecipeId::Predecessor, 2, 1);
-    c.writes = locksmith_model::harness::Writes::Fenced;
+    c.writes = locksmith_model::engine::harness::Writes::Fenced;
     c.faults.holder_expiries = 1;
     let r = check(&c);
     // Both believe they hold (15 steps), but what reaches the resource
@@ -1034,7 +1039,7 @@ fn two_pollers_livelock_as_well_with_a_crash_to_spend() {
 /// its request).
 #[test]
 fn a_lasso_that_does_not_close_or_leaves_an_agent_out_is_refused() {
-    use locksmith_model::check::lasso::judge;
+    use locksmith_model::engine::lasso::judge;
     let mut c = cfg(RecipeId::TryOnce, 3, 1);
     c.abstract_sequences = true;
     let x = explore(&c);

@@ -3,10 +3,10 @@
 //! diagram with one lifeline per client and one for ZK, and the properties
 //! carry the harness's names.
 
-use locksmith_model::check::model::{LockModel, EXPLORED, NOT_EXPLORED};
-use locksmith_model::check::property::{self, judged};
-use locksmith_model::check::{CheckConfig, Property};
-use locksmith_model::recipe::RecipeId;
+use locksmith_model::zk::check::model::{LockModel, EXPLORED, NOT_EXPLORED};
+use locksmith_model::zk::check::property::{self, judged};
+use locksmith_model::zk::recipes::RecipeId;
+use locksmith_model::{zk::check::CheckConfig, zk::check::Property};
 use stateright::{Model, Path};
 
 fn racy_wait() -> LockModel {
@@ -16,7 +16,7 @@ fn racy_wait() -> LockModel {
 }
 
 /// Follows the first enabled action `n` times; returns the actions taken.
-fn first_actions(m: &LockModel, n: usize) -> Vec<locksmith_model::check::system::Action> {
+fn first_actions(m: &LockModel, n: usize) -> Vec<locksmith_model::zk::check::system::Action> {
     let mut s = m.init_states().remove(0);
     let mut taken = Vec::new();
     for _ in 0..n {
@@ -75,7 +75,7 @@ fn a_step_reads_like_the_trace() {
 
     // The words are the checker's own: the same line its text trace prints.
     let mut s = init.clone();
-    let line = locksmith_model::check::trace::step(&mut s, first, 1).line();
+    let line = locksmith_model::zk::check::trace::step(&mut s, first, 1).line();
     assert!(m.format_step(&init, first).unwrap().starts_with(&line));
 }
 
@@ -150,7 +150,7 @@ fn a_holder_is_a_bar_on_its_lifeline_and_the_labels_sit_right_of_zk() {
 /// each centred on its row (46 px, then every 22 px).
 #[test]
 fn a_fault_is_a_red_cross_on_the_lane_it_strikes() {
-    use locksmith_model::check::system::Action;
+    use locksmith_model::zk::check::system::Action;
     let mut cfg = CheckConfig::new(RecipeId::Predecessor, 2, 1);
     cfg.faults.crashes = 1;
     cfg.faults.server_restarts = 1;
@@ -196,7 +196,7 @@ fn the_properties_carry_the_harness_names() {
 /// checker's trace has 15.)
 #[test]
 fn staterights_checker_agrees_with_the_exploration() {
-    use locksmith_model::check::{check, FaultBudget, Verdict};
+    use locksmith_model::{zk::check::check, zk::check::FaultBudget, zk::check::Verdict};
     use stateright::Checker;
     let faulty = |recipe, faults| {
         let mut c = CheckConfig::new(recipe, 2, 1);
@@ -229,7 +229,7 @@ fn staterights_checker_agrees_with_the_exploration() {
                     ..FaultBudget::default()
                 },
             );
-            c.writes = locksmith_model::harness::Writes::Fenced;
+            c.writes = locksmith_model::engine::harness::Writes::Fenced;
             c
         },
         // Re-entrancy: cas-version's holder locks again and its second

@@ -6,10 +6,10 @@
 mod backend_report;
 mod reachable;
 
-use locksmith_model::check::explore::{explore_space, Exploration};
-use locksmith_model::check::redis::{Action, RedisSpace};
-use locksmith_model::check::{Property, Verdict};
-use locksmith_model::recipe::redis::RedisRecipe;
+use locksmith_model::engine::explore::{explore_space, Exploration};
+use locksmith_model::redis::check::{Action, RedisSpace};
+use locksmith_model::redis::recipes::RedisRecipe;
+use locksmith_model::{zk::check::Property, zk::check::Verdict};
 use std::ops::ControlFlow;
 
 fn run(space: &RedisSpace) -> Exploration<Action> {
@@ -138,7 +138,7 @@ fn a_crash_of_the_holder_leaves_its_key_to_expire() {
 /// Up to the most clients a state's bit masks hold, and not one more.
 #[test]
 fn the_client_count_is_refused_past_the_largest_a_state_holds() {
-    use locksmith_model::check::redis::config::MAX_CLIENTS;
+    use locksmith_model::redis::check::config::MAX_CLIENTS;
     let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
     space.clients = MAX_CLIENTS;
     assert_eq!(space.validate(), Ok(()));
@@ -207,8 +207,8 @@ fn the_properties_redis_does_not_judge_are_n_a_with_their_reason() {
 /// holds by.) A thread that died is its own violation.
 #[test]
 fn a_client_inside_lock_waits_and_with_only_faults_left_is_stuck() {
-    use locksmith_model::check::space::Space;
-    use locksmith_model::harness::Phase;
+    use locksmith_model::engine::harness::Phase;
+    use locksmith_model::engine::space::Space;
     let space = RedisSpace::new(RedisRecipe::SetPxDel);
     let mut s = space.initial();
     assert_eq!((space.waiting(&s), space.holders(&s)), (0, 0));
@@ -602,7 +602,7 @@ fn a_token_from_incr_after_the_lock_fences_a_late_write_but_not_a_pause_before_t
 /// no progress: a state where only faults can happen is stuck.
 #[test]
 fn fairness_owes_each_clients_process_and_its_serving_and_nothing_to_a_fault() {
-    use locksmith_model::check::space::{Space, NO_AGENT};
+    use locksmith_model::engine::space::{Space, NO_AGENT};
     let space = RedisSpace::new(RedisRecipe::SetPxDel);
     let agent = |a: Action| space.agent(a);
     assert_eq!(
@@ -655,8 +655,8 @@ fn fairness_owes_each_clients_process_and_its_serving_and_nothing_to_a_fault() {
 /// explains itself by the number of keys, in Redis's words.
 #[test]
 fn a_states_bytes_and_growth_are_read_from_its_clients_and_keys() {
-    use locksmith_model::check::redis::{Client, State};
-    use locksmith_model::check::space::Space;
+    use locksmith_model::engine::space::Space;
+    use locksmith_model::redis::check::{Client, State};
     use std::mem::size_of;
     let space = RedisSpace::new(RedisRecipe::SetPxDel);
     let mut s = space.initial();
@@ -669,7 +669,7 @@ fn a_states_bytes_and_growth_are_read_from_its_clients_and_keys() {
     assert_eq!(space.state_bytes(&s), own + 96);
     assert_eq!(space.growth_marks(&s), (0, 1));
     // The resource marks every other client's section on a write.
-    use locksmith_model::check::resource::Sections;
+    use locksmith_model::zk::check::resource::Sections;
     assert_eq!(Sections::clients(&s), 2);
 
     let mut bounded = with_pauses(RedisRecipe::SetPxDel, 1);
@@ -740,7 +740,7 @@ fn a_fenced_trace_reads_as_the_docs_show_it() {
   21. c1                     writes its opening write to the resource → the resource accepts token 2   [lock = 2, 3 ticks left]   holders: c1, c2
 "
     );
-    let diagram = locksmith_model::check::redis::trace::mermaid(t, 2);
+    let diagram = locksmith_model::redis::check::trace::mermaid(t, 2);
     let lines: Vec<&str> = diagram.lines().collect();
     assert_eq!(lines.len(), 4 + 21);
     assert_eq!(
@@ -765,7 +765,7 @@ fn a_fenced_trace_reads_as_the_docs_show_it() {
 /// of the catalogue has them all).
 #[test]
 fn every_kind_of_step_has_its_words() {
-    use locksmith_model::check::explore::Counterexample;
+    use locksmith_model::engine::explore::Counterexample;
     let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
     space.replica = true;
     space.skew = 2;
@@ -813,7 +813,7 @@ fn every_kind_of_step_has_its_words() {
   13. FAULT                  the server restarts empty (fault)   [no key]
 "
     );
-    let diagram = locksmith_model::check::redis::trace::mermaid(&t, 2);
+    let diagram = locksmith_model::redis::check::trace::mermaid(&t, 2);
     assert!(diagram.contains("    Note over Redis: replica: the replica receives a write\n"));
     assert!(diagram.contains("    Note over Redis: FAULT: c2 crashes (fault)\n"));
 }
@@ -824,8 +824,8 @@ fn every_kind_of_step_has_its_words() {
 /// write.
 #[test]
 fn a_fenced_round_writes_twice_and_only_where_the_trace_says() {
-    use locksmith_model::check::explore::Counterexample;
-    use locksmith_model::check::space::Space;
+    use locksmith_model::engine::explore::Counterexample;
+    use locksmith_model::engine::space::Space;
     let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
     space.clients = 1;
     space.fencing = true;
@@ -883,7 +883,7 @@ fn a_setnx_lock_takes_its_token_from_an_incr() {
 /// the replica and two failovers.
 #[test]
 fn a_failover_gives_the_key_back_to_the_client_whose_token_it_holds() {
-    use locksmith_model::check::space::Space;
+    use locksmith_model::engine::space::Space;
     let mut changed = 0;
     for recipe in [RedisRecipe::SetPxDel, RedisRecipe::CompareAndDelete] {
         let mut space = RedisSpace::new(recipe);
@@ -891,7 +891,7 @@ fn a_failover_gives_the_key_back_to_the_client_whose_token_it_holds() {
         space.faults.failovers = 2;
         space.validate().expect("a valid configuration");
         let key = space.me(0, 0).key;
-        let value = |s: &locksmith_model::check::redis::State| {
+        let value = |s: &locksmith_model::redis::check::State| {
             s.server.entry(&key).map(|e| e.value.clone())
         };
         reachable::each_reachable(&space, |s, actions| {

@@ -1,7 +1,7 @@
 //! The client runtime keeps Java's monitor semantics and the ZooKeeper
 //! client library's delivery rules exactly.
 
-use locksmith_model::runtime::{Action, Client, Notice, Recipe, Resume, Status, Step, Thread};
+use locksmith_model::zk::client::{Action, Client, Notice, Recipe, Resume, Status, Step, Thread};
 use locksmith_model::zk::{EventType, Name, Op, OpResult, WatchedEvent, WatcherType, ZkError};
 
 /// main: synchronized (m) { m.wait(); } then finish.
@@ -319,12 +319,18 @@ impl Recipe for Script {
 }
 
 /// The lock events of each main step of `c`, one list per step.
-fn events(c: &mut Client<Script>, steps: usize) -> Vec<Vec<locksmith_model::harness::LockEvent>> {
+fn events(
+    c: &mut Client<Script>,
+    steps: usize,
+) -> Vec<Vec<locksmith_model::engine::harness::LockEvent>> {
     (0..steps).map(|_| events_of(c, Thread::Main)).collect()
 }
 
 /// The lock events of one step of `t`.
-fn events_of(c: &mut Client<Script>, t: Thread) -> Vec<locksmith_model::harness::LockEvent> {
+fn events_of(
+    c: &mut Client<Script>,
+    t: Thread,
+) -> Vec<locksmith_model::engine::harness::LockEvent> {
     c.step(t).expect("a step").events
 }
 
@@ -333,7 +339,7 @@ fn events_of(c: &mut Client<Script>, t: Thread) -> Vec<locksmith_model::harness:
 /// application still wants the lock in between: it waits).
 #[test]
 fn giving_up_ends_the_attempt_and_the_next_one_starts_afresh() {
-    use locksmith_model::harness::LockEvent::*;
+    use locksmith_model::engine::harness::LockEvent::*;
     let mut c = Script::client(&[Step::GaveUp, Step::Acquired]);
     assert_eq!(events(&mut c, 1), [vec![AcquireStarted, GaveUp]]);
     assert!(c.is_waiting() && !c.holds());
@@ -346,7 +352,7 @@ fn giving_up_ends_the_attempt_and_the_next_one_starts_afresh() {
 /// and the client holds throughout.
 #[test]
 fn a_holders_second_lock_is_a_reentry() {
-    use locksmith_model::harness::LockEvent::*;
+    use locksmith_model::engine::harness::LockEvent::*;
     let mut c = Script::client(&[Step::Acquired, Step::Reenter, Step::Acquired]);
     assert_eq!(
         events(&mut c, 3),
@@ -387,7 +393,7 @@ fn a_round_counts_once_however_deep_it_went() {
 /// every later state, for nothing).
 #[test]
 fn a_timed_calls_clock_has_passed_only_once_its_deadline_has() {
-    use locksmith_model::runtime::Deadline;
+    use locksmith_model::zk::client::Deadline;
     let mut c = Script::client(&[
         Step::StartDeadline(1000),
         Step::ReadClock,
@@ -487,8 +493,8 @@ fn a_main_thread_that_returned_leaving_the_lock_to_a_callback_is_parked() {
 /// nodes from counting as orphans).
 #[test]
 fn executors_and_claims_are_curators_alone() {
-    use locksmith_model::recipe::RecipeId;
-    use locksmith_model::runtime::RecipeConfig;
+    use locksmith_model::zk::client::RecipeConfig;
+    use locksmith_model::zk::recipes::RecipeId;
     for &id in RecipeId::ALL {
         let r = id.instantiate(RecipeConfig::new(1, 0));
         let curator = id.name().starts_with("curator");
@@ -539,7 +545,7 @@ fn a_recipe_that_overrides_nothing_is_a_plain_zookeeper_client() {
 /// it: the next event on the path still reaches them.
 #[test]
 fn removing_one_watcher_leaves_the_others_on_the_path() {
-    use locksmith_model::runtime::watchers::Watchers;
+    use locksmith_model::zk::client::watchers::Watchers;
     let mut ws = Watchers::default();
     let exists = Op::Exists {
         path: "/x".into(),
@@ -562,7 +568,7 @@ fn removing_one_watcher_leaves_the_others_on_the_path() {
 /// on both hears it once (ZKWatchManager collects them in a set).
 #[test]
 fn a_deletion_reaches_a_watcher_on_both_tables_once() {
-    use locksmith_model::runtime::watchers::Watchers;
+    use locksmith_model::zk::client::watchers::Watchers;
     let mut ws = Watchers::default();
     let exists = Op::Exists {
         path: "/x".into(),
@@ -592,8 +598,8 @@ fn a_deletion_reaches_a_watcher_on_both_tables_once() {
 /// watched are each table's, in order.
 #[test]
 fn everyone_is_every_watcher_once_and_the_default_one() {
-    use locksmith_model::runtime::step::DEFAULT_WATCHER;
-    use locksmith_model::runtime::watchers::Watchers;
+    use locksmith_model::zk::client::step::DEFAULT_WATCHER;
+    use locksmith_model::zk::client::watchers::Watchers;
     let mut ws = Watchers::default();
     let exists = |p: &str| Op::Exists {
         path: p.into(),
@@ -620,7 +626,7 @@ fn everyone_is_every_watcher_once_and_the_default_one() {
 /// hear the event on the new name; other paths keep theirs.
 #[test]
 fn a_renamed_watched_path_keeps_its_watchers() {
-    use locksmith_model::runtime::watchers::Watchers;
+    use locksmith_model::zk::client::watchers::Watchers;
     let mut ws = Watchers::default();
     for (w, p) in [
         (1, "/l/lock-0000000007"),

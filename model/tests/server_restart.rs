@@ -3,10 +3,10 @@
 //! stopped server allows, and which libraries a long stop lets give up
 //! their sessions.
 
-use locksmith_model::check::system::{Action, Downtime, System};
-use locksmith_model::check::CheckConfig;
-use locksmith_model::recipe::RecipeId;
-use locksmith_model::runtime::Thread;
+use locksmith_model::zk::check::system::{Action, Downtime, System};
+use locksmith_model::zk::check::CheckConfig;
+use locksmith_model::zk::client::Thread;
+use locksmith_model::zk::recipes::RecipeId;
 use locksmith_model::zk::Service;
 
 mod steps;
@@ -72,7 +72,7 @@ fn a_stop_drops_every_connection_and_keeps_every_session_until_the_start() {
 /// node in 4, and a thread dies in 3.
 #[test]
 fn a_restart_explores_the_stopped_and_the_started_server_apart() {
-    use locksmith_model::check::{check, Property};
+    use locksmith_model::{zk::check::check, zk::check::Property};
     let mut c = CheckConfig::new(RecipeId::Predecessor, 2, 1);
     c.faults.server_restarts = 1;
     let r = check(&c);
@@ -225,7 +225,7 @@ fn only_a_long_stop_lets_a_library_that_renews_sessions_give_up_and_once_each() 
 /// the event.
 #[test]
 fn a_stop_counts_the_replies_it_loses_not_the_events() {
-    use locksmith_model::check::system::Message;
+    use locksmith_model::zk::check::system::Message;
     let mut c = CheckConfig::new(RecipeId::Predecessor, 2, 1);
     c.faults.server_restarts = 1;
     let mut s = System::initial(&c);
@@ -243,7 +243,7 @@ fn a_stop_counts_the_replies_it_loses_not_the_events() {
         }
         panic!("c{} did not get there", c + 1);
     };
-    let event = |p: &locksmith_model::check::system::Peer| {
+    let event = |p: &locksmith_model::zk::check::system::Peer| {
         p.inbox.iter().any(|m| matches!(m, Message::Event(_)))
     };
     drive(&mut s, 0, &|s| s.peers[0].client.holds());

@@ -2,11 +2,11 @@
 //! acquiring thread of one process, and what happens to the session or
 //! its connection happens to all of them at once.
 
-use locksmith_model::check::system::{Action, Message, System};
-use locksmith_model::check::CheckConfig;
-use locksmith_model::harness::Phase;
-use locksmith_model::recipe::RecipeId;
-use locksmith_model::runtime::Thread;
+use locksmith_model::engine::harness::Phase;
+use locksmith_model::zk::check::system::{Action, Message, System};
+use locksmith_model::zk::check::CheckConfig;
+use locksmith_model::zk::client::Thread;
+use locksmith_model::zk::recipes::RecipeId;
 use locksmith_model::zk::Service;
 
 mod steps;
@@ -223,7 +223,7 @@ fn a_mate_done_with_the_lock_leaves_the_renewed_session_alone() {
 /// bound after 12,849,152 states.
 #[test]
 fn one_expiry_on_a_shared_session_breaks_mutual_exclusion_and_nothing_else() {
-    use locksmith_model::check::{check, Property, Verdict};
+    use locksmith_model::{zk::check::check, zk::check::Property, zk::check::Verdict};
     let mut c = CheckConfig::new(RecipeId::Curator, 2, 1);
     c.shared_session = true;
     c.faults.expiries = 1;
@@ -263,7 +263,7 @@ fn one_expiry_on_a_shared_session_breaks_mutual_exclusion_and_nothing_else() {
 /// renumberings of each other: every verdict is the same without it.
 #[test]
 fn symmetry_keeps_every_verdict_on_a_shared_session() {
-    use locksmith_model::check::{check, Property};
+    use locksmith_model::{zk::check::check, zk::check::Property};
     let mut two = CheckConfig::new(RecipeId::Curator, 2, 1);
     two.shared_session = true;
     let mut restart = two.clone();
@@ -286,7 +286,7 @@ fn symmetry_keeps_every_verdict_on_a_shared_session() {
 /// through one mate strikes the others, so no client's steps are its own.
 #[test]
 fn the_partial_order_reduction_stands_aside_on_a_shared_session() {
-    use locksmith_model::check::check;
+    use locksmith_model::zk::check::check;
     let mut cfg = CheckConfig::new(RecipeId::Curator, 2, 1);
     cfg.shared_session = true;
     cfg.faults.disconnects = 1;

@@ -6,11 +6,11 @@
 //! under a staged race, a fair cycle nobody waits in, and a run that ends
 //! exactly at its depth bound.
 
-use locksmith_model::check::explore::{explore_space, Counterexample, Exploration};
-use locksmith_model::check::graph::Renumbering;
-use locksmith_model::check::lasso;
-use locksmith_model::check::space::{Canonical, GrowthWords, Limits, Next, Space};
-use locksmith_model::check::Property;
+use locksmith_model::engine::explore::{explore_space, Counterexample, Exploration};
+use locksmith_model::engine::graph::Renumbering;
+use locksmith_model::engine::lasso;
+use locksmith_model::engine::space::{Canonical, GrowthWords, Limits, Next, Space};
+use locksmith_model::zk::check::Property;
 use std::fmt;
 use std::ops::ControlFlow;
 

@@ -7,9 +7,9 @@
 mod backend_report;
 mod reachable;
 
-use locksmith_model::check::sql::SqlSpace;
-use locksmith_model::check::{Property, Report, Verdict};
-use locksmith_model::recipe::sql::SqlRecipe;
+use locksmith_model::mysql::check::SqlSpace;
+use locksmith_model::mysql::recipes::SqlRecipe;
+use locksmith_model::{zk::check::Property, zk::check::Report, zk::check::Verdict};
 
 fn check(recipe: SqlRecipe, crashes: u8) -> Report {
     let mut space = SqlSpace::new(recipe);
@@ -278,8 +278,8 @@ fn the_properties_sql_does_not_judge_are_n_a_with_their_reason() {
 /// only faults can happen is stuck). And each action's words.
 #[test]
 fn fairness_owes_processes_servers_and_the_job_and_nothing_to_a_fault() {
-    use locksmith_model::check::space::{Space, NO_AGENT};
-    use locksmith_model::check::sql::Action;
+    use locksmith_model::engine::space::{Space, NO_AGENT};
+    use locksmith_model::mysql::check::Action;
     let space = SqlSpace::new(SqlRecipe::ForUpdate);
     let agent = |a: Action| space.agent(a);
     assert_eq!(agent(Action::Step(1)), agent(Action::Think(1)));
@@ -370,8 +370,8 @@ fn a_paused_holder_is_one_the_cleanup_job_frees() {
 /// growth are read from the clients, rows and row locks.
 #[test]
 fn a_client_inside_lock_waits_and_a_states_bytes_count_its_rows() {
-    use locksmith_model::check::space::Space;
-    use locksmith_model::check::sql::{Action, Client, State};
+    use locksmith_model::engine::space::Space;
+    use locksmith_model::mysql::check::{Action, Client, State};
     use std::mem::size_of;
     let space = SqlSpace::new(SqlRecipe::UniqueKey);
     let mut s = space.initial();
@@ -453,7 +453,7 @@ fn a_network_drop_and_a_restart_break_what_the_scenarios_say() {
 /// declares no `cleanup` participant).
 #[test]
 fn a_traces_words_and_lanes_read_as_the_docs_show_them() {
-    use locksmith_model::check::sql::trace::mermaid;
+    use locksmith_model::mysql::check::trace::mermaid;
     let mut space = SqlSpace::new(SqlRecipe::ForUpdate);
     space.faults.network_drops = 1;
     let r = space.check();
@@ -548,8 +548,8 @@ fn an_auto_increment_token_keeps_its_order_through_the_renumbering() {
 /// the statements it let finish.
 #[test]
 fn a_loser_sleeps_a_tick_and_a_winner_hears_its_token_once() {
-    use locksmith_model::check::explore::Counterexample;
-    use locksmith_model::check::sql::Action;
+    use locksmith_model::engine::explore::Counterexample;
+    use locksmith_model::mysql::check::Action;
     let mut space = SqlSpace::new(SqlRecipe::UniqueKey);
     space.fencing = true;
     let path = |actions: Vec<Action>| {
@@ -585,10 +585,10 @@ fn a_loser_sleeps_a_tick_and_a_winner_hears_its_token_once() {
 /// returns what is enabled after it.
 fn walk(
     space: &SqlSpace,
-    s: &mut locksmith_model::check::sql::State,
-    path: &[locksmith_model::check::sql::Action],
-) -> Vec<locksmith_model::check::sql::Action> {
-    use locksmith_model::check::space::Space;
+    s: &mut locksmith_model::mysql::check::State,
+    path: &[locksmith_model::mysql::check::Action],
+) -> Vec<locksmith_model::mysql::check::Action> {
+    use locksmith_model::engine::space::Space;
     let mut out = Vec::new();
     for &a in path {
         out.clear();
@@ -606,8 +606,8 @@ fn walk(
 /// holder still works unlocks another's lock.
 #[test]
 fn a_row_outlives_its_holders_connection_and_keeps_its_owner() {
-    use locksmith_model::check::space::Space;
-    use locksmith_model::check::sql::Action::*;
+    use locksmith_model::engine::space::Space;
+    use locksmith_model::mysql::check::Action::*;
     let mut space = SqlSpace::new(SqlRecipe::UniqueKey);
     space.cleanup_after = Some(3);
     space.work = 4;
@@ -640,8 +640,8 @@ fn a_row_outlives_its_holders_connection_and_keeps_its_owner() {
 /// progress where a client is stuck.
 #[test]
 fn time_passes_only_while_something_counts_down() {
-    use locksmith_model::check::space::Space;
-    use locksmith_model::check::sql::Action::*;
+    use locksmith_model::engine::space::Space;
+    use locksmith_model::mysql::check::Action::*;
     let mut space = SqlSpace::new(SqlRecipe::UniqueKey);
     space.clients = 1;
     space.validate().expect("a valid configuration");
@@ -674,7 +674,7 @@ fn time_passes_only_while_something_counts_down() {
 /// and `> 0` → `>= 0` survive mutation: docs/reliability.md).
 #[test]
 fn no_live_sql_client_is_left_with_nothing_to_wait_for() {
-    use locksmith_model::check::sql::{Action, Channel};
+    use locksmith_model::mysql::check::{Action, Channel};
     let mut reached = 0;
     for recipe in SqlRecipe::ALL {
         for fault in 0..6 {

@@ -19,7 +19,7 @@
 //! ```
 
 use crate::scenario::KeyPath;
-use locksmith_model::harness::{Property, Verdict};
+use locksmith_model::engine::harness::{Property, Verdict};
 use serde::{Deserialize, Serialize};
 
 /// The table as written.

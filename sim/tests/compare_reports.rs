@@ -57,7 +57,7 @@ fn a_cell_reproduces_by_its_own_scenario_file() {
     let c = &m.cells[0];
     let sc = locksmith::scenario::Scenario::parse(Path::new("x.toml"), &c.scenario_text)
         .expect("the cell's scenario parses");
-    let r = locksmith_model::check::check(&sc.check);
+    let r = locksmith_model::zk::check::check(&sc.check);
     assert_eq!(r.verdict, c.verdict);
     assert_eq!(r.property, c.property);
     assert_eq!(

@@ -13,7 +13,7 @@ use binary::locksmith;
 use common::{global_sessions, one_at_a_time, zk_addr};
 use locksmith::confirm::{run, ConfirmConfig, Outcome};
 use locksmith::scenario::{all_in, is_mysql, is_redis, Scenario};
-use locksmith_model::harness::Verdict;
+use locksmith_model::engine::harness::Verdict;
 use std::path::Path;
 use std::time::Instant;
 

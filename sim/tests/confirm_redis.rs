@@ -14,8 +14,8 @@ use binary::locksmith;
 use locksmith::confirm::redis::{run, RedisConfirmConfig};
 use locksmith::confirm::Outcome;
 use locksmith::scenario::{all_in, is_redis, AnyScenario, RedisScenario};
-use locksmith_model::check::redis::Action;
-use locksmith_model::harness::Verdict;
+use locksmith_model::engine::harness::Verdict;
+use locksmith_model::redis::check::Action;
 use std::path::Path;
 use std::time::Instant;
 

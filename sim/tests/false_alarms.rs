@@ -18,8 +18,8 @@ use locksmith::simulate::mysql::run_seed as mysql_run;
 use locksmith::simulate::redis::run_seed as redis_run;
 use locksmith::simulate::sweep::{sweep, SweepOptions};
 use locksmith::simulate::SimConfig;
-use locksmith_model::check::check;
-use locksmith_model::harness::{Property, Verdict};
+use locksmith_model::engine::harness::{Property, Verdict};
+use locksmith_model::zk::check::check;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -294,7 +294,7 @@ trait PairOrDefault {
     fn unwrap_or_default_pair(self) -> (String, String);
 }
 
-impl PairOrDefault for Option<(locksmith_model::harness::Property, String)> {
+impl PairOrDefault for Option<(locksmith_model::engine::harness::Property, String)> {
     fn unwrap_or_default_pair(self) -> (String, String) {
         self.map(|(p, w)| (p.name().to_string(), w))
             .unwrap_or_default()

@@ -6,10 +6,10 @@ use locksmith::cli::check_report_text;
 use locksmith::expect::Expectation;
 use locksmith::scenario::{all_in, is_mysql, is_redis, RedisScenario, Scenario};
 use locksmith::simulate::{run_seed, SimConfig};
-use locksmith_model::check::explore::explore;
-use locksmith_model::check::{property, CheckConfig, Report};
-use locksmith_model::harness::{Property, Verdict};
-use locksmith_model::recipe::RecipeId;
+use locksmith_model::engine::explore::explore;
+use locksmith_model::engine::harness::{Property, Verdict};
+use locksmith_model::zk::recipes::RecipeId;
+use locksmith_model::{zk::check::property, zk::check::CheckConfig, zk::check::Report};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 

@@ -14,7 +14,7 @@ use common::{one_at_a_time, zk_addr as addr};
 use locksmith::real::times::Between;
 use locksmith::real::zk::{Notification, Session};
 use locksmith::real::{run, RealConfig, RealReport};
-use locksmith_model::recipe::RecipeId;
+use locksmith_model::zk::recipes::RecipeId;
 use locksmith_model::zk::{CreateMode, EventType, Name, Op, OpResult, WatchedEvent};
 use std::time::Duration;
 
@@ -126,7 +126,10 @@ fn a_holder_that_never_lets_go_is_a_stall() {
     cfg.stall_after = std::time::Duration::from_secs(1);
     let r = run(&cfg).unwrap_or_else(|e| panic!("{e}"));
     let (property, why) = r.violation.expect("a stall");
-    assert_eq!(property, locksmith_model::harness::Property::Deadlock);
+    assert_eq!(
+        property,
+        locksmith_model::engine::harness::Property::Deadlock
+    );
     assert!(why.contains("holds the lock"), "{why}");
     assert!(
         r.elapsed < std::time::Duration::from_secs(3),
@@ -268,7 +271,10 @@ fn a_reentrant_call_deadlocks_the_textbook_lock_and_not_a_counting_one() {
     cfg.stall_after = std::time::Duration::from_secs(1);
     let r = run(&cfg).unwrap_or_else(|e| panic!("{e}"));
     let (property, why) = r.violation.expect("a stall");
-    assert_eq!(property, locksmith_model::harness::Property::Deadlock);
+    assert_eq!(
+        property,
+        locksmith_model::engine::harness::Property::Deadlock
+    );
     assert!(why.contains("c1 holds the lock"), "{why}");
 
     let mut cfg = RealConfig::new(RecipeId::CasVersion, 2, 1.0, &addr());

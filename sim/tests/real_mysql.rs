@@ -12,8 +12,8 @@
 use locksmith::real::mysql::{run, MysqlRealConfig, MysqlRealReport};
 use locksmith::real::threads::Plan;
 use locksmith::real::times::Between;
-use locksmith_model::harness::Property;
-use locksmith_model::recipe::sql::SqlRecipe;
+use locksmith_model::engine::harness::Property;
+use locksmith_model::mysql::recipes::SqlRecipe;
 use mysql::prelude::Queryable;
 use std::time::Duration;
 

@@ -11,8 +11,8 @@
 use locksmith::real::redis::{run, RedisRealConfig, RedisRealReport};
 use locksmith::real::threads::Plan;
 use locksmith::real::times::Between;
-use locksmith_model::harness::Property;
-use locksmith_model::recipe::redis::RedisRecipe;
+use locksmith_model::engine::harness::Property;
+use locksmith_model::redis::recipes::RedisRecipe;
 use std::time::Duration;
 
 fn addr() -> String {

@@ -4,7 +4,7 @@
 mod binary;
 
 use binary::locksmith;
-use locksmith_model::recipe::RecipeId;
+use locksmith_model::zk::recipes::RecipeId;
 use serde_json::Value;
 
 fn listing() -> Vec<Value> {

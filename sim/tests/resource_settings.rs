@@ -2,7 +2,7 @@
 //! checker's configuration, refused with the file and line where they cannot apply.
 
 use locksmith::scenario::Scenario;
-use locksmith_model::harness::Writes;
+use locksmith_model::engine::harness::Writes;
 use std::path::Path;
 
 fn parse(text: &str) -> Result<Scenario, String> {
@@ -67,7 +67,7 @@ fn an_acquire_timeout_is_curators_and_refused_elsewhere() {
 /// from zero again, so fenced safety holds.
 #[test]
 fn a_reaped_and_remade_root_keeps_curators_tokens_rising() {
-    use locksmith_model::check::{check, Property, Verdict};
+    use locksmith_model::{zk::check::check, zk::check::Property, zk::check::Verdict};
     let file = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../scenarios/curator-test-container-cleanup.toml"

@@ -33,10 +33,10 @@ use locksmith::expect::{Expectation, Found};
 use locksmith::scenario::{all_in, AnyScenario, MysqlScenario, RedisScenario, Scenario};
 use locksmith::simulate::sweep::{sweep, SweepOptions};
 use locksmith::simulate::SimConfig;
-use locksmith_model::check::explore::explore;
-use locksmith_model::check::{check, lasso};
-use locksmith_model::check::{CheckConfig, Report};
-use locksmith_model::harness::{Property, Verdict};
+use locksmith_model::engine::explore::explore;
+use locksmith_model::engine::harness::{Property, Verdict};
+use locksmith_model::{engine::lasso, zk::check::check};
+use locksmith_model::{zk::check::CheckConfig, zk::check::Report};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -118,7 +118,7 @@ fn judge_redis(sc: &RedisScenario) -> Result<(), Failed> {
     };
     let mut problems = expect.problems(&found);
     if report.of(Property::Starvation) == Verdict::Violated {
-        let x = locksmith_model::check::explore::explore_space(&sc.space, &mut |_| {
+        let x = locksmith_model::engine::explore::explore_space(&sc.space, &mut |_| {
             std::ops::ControlFlow::Continue(())
         });
         if let Some(cx) = x.found.get(&Property::Starvation) {
@@ -157,7 +157,7 @@ fn judge_mysql(sc: &MysqlScenario) -> Result<(), Failed> {
     };
     let mut problems = expect.problems(&found);
     if report.of(Property::Starvation) == Verdict::Violated {
-        let x = locksmith_model::check::explore::explore_space(&sc.space, &mut |_| {
+        let x = locksmith_model::engine::explore::explore_space(&sc.space, &mut |_| {
             std::ops::ControlFlow::Continue(())
         });
         if let Some(cx) = x.found.get(&Property::Starvation) {
@@ -198,7 +198,7 @@ fn judge_abstraction(path: &Path) -> Result<(), Failed> {
     let mut cfg = sc.check.clone();
     cfg.abstract_sequences = true;
     let reduced = check(&cfg);
-    let lengths = |r: &locksmith_model::check::Report| -> Vec<String> {
+    let lengths = |r: &locksmith_model::zk::check::Report| -> Vec<String> {
         r.properties
             .iter()
             .map(|p| {

@@ -14,8 +14,8 @@
 
 use locksmith::sim_settings::{FaultKind, ScheduledFault, SimSettings, Target, TargetName};
 use locksmith::simulate::{run_seed, SimConfig};
-use locksmith_model::harness::Property;
-use locksmith_model::recipe::RecipeId;
+use locksmith_model::engine::harness::Property;
+use locksmith_model::zk::recipes::RecipeId;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence, TestError, TestRunner};
 

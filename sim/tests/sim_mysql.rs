@@ -9,7 +9,7 @@
 
 use locksmith::scenario::{AnyScenario, MysqlScenario};
 use locksmith::simulate::mysql::run_seed;
-use locksmith_model::harness::Property;
+use locksmith_model::engine::harness::Property;
 use std::path::Path;
 
 /// Seeds swept per scenario.
@@ -116,7 +116,7 @@ fn checker_violated(sc: &MysqlScenario) -> Vec<&'static str> {
     let mut out: Vec<Property> = e.violated.iter().map(|(p, _)| *p).collect();
     out.extend(
         e.property
-            .filter(|_| e.verdict == locksmith_model::harness::Verdict::Violated),
+            .filter(|_| e.verdict == locksmith_model::engine::harness::Verdict::Violated),
     );
     Property::ALL
         .into_iter()

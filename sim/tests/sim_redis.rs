@@ -8,7 +8,7 @@
 
 use locksmith::scenario::{AnyScenario, RedisScenario};
 use locksmith::simulate::redis::run_seed;
-use locksmith_model::harness::Property;
+use locksmith_model::engine::harness::Property;
 use std::path::Path;
 
 /// Seeds swept per scenario.

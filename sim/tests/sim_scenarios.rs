@@ -6,8 +6,8 @@
 use locksmith::scenario::{all_in, is_mysql, is_redis, Scenario};
 use locksmith::simulate::sweep::{sweep, SweepOptions};
 use locksmith::simulate::{run_seed, simulate, SimConfig, Totals};
-use locksmith_model::harness::Property;
-use locksmith_model::recipe::RecipeId;
+use locksmith_model::engine::harness::Property;
+use locksmith_model::zk::recipes::RecipeId;
 use std::path::PathBuf;
 
 fn scenarios_dir() -> PathBuf {

@@ -38,9 +38,11 @@
 //! The model has no clock, no I/O and no randomness. It is held against a
 //! real redis-server by `sim/tests/redis_conformance/` (docs/conformance.md).
 
+pub mod check;
 pub mod command;
 mod key;
 pub mod keyspace;
+pub mod recipes;
 pub mod replication;
 pub mod reply;
 pub mod server;

@@ -20,11 +20,14 @@
 //! The model has no clock, no I/O and no randomness. Time-dependent behaviour
 //! (session timeouts, container reaping) happens when a driver says so.
 
+pub mod check;
+pub mod client;
 mod error;
 mod event;
 mod name;
 mod op;
 pub mod path;
+pub mod recipes;
 mod server;
 mod service;
 mod sessions;

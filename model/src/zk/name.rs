@@ -200,12 +200,12 @@ mod tests {
         assert!("/_locknode_/lock-0000000002" != short);
         assert_ne!(short, "/_locknode_/lock-0000000002");
         assert_eq!(
-            crate::check::fingerprint::fingerprint(&short),
-            crate::check::fingerprint::fingerprint("/_locknode_/lock-0000000001")
+            crate::engine::fingerprint::fingerprint(&short),
+            crate::engine::fingerprint::fingerprint("/_locknode_/lock-0000000001")
         );
         assert_eq!(
-            crate::check::fingerprint::fingerprint(&long),
-            crate::check::fingerprint::fingerprint(long.as_str())
+            crate::engine::fingerprint::fingerprint(&long),
+            crate::engine::fingerprint::fingerprint(long.as_str())
         );
     }
 }

@@ -3,7 +3,7 @@
 //! on, no re-entrant recipe) and the resource's two (judged only with
 //! fencing) are n/a with the backend's reason; every other is judged.
 
-use locksmith_model::check::{Property, Report, Verdict};
+use locksmith_model::{zk::check::Property, zk::check::Report, zk::check::Verdict};
 
 /// `r` reports each property as judged or n/a as above, its reasons the
 /// backend's `not_judged`; `judges` agrees.

@@ -8,8 +8,8 @@
 //! it; the process stops itself at the time bound and says how far it got.
 
 use clap::Args;
-use locksmith_model::check::{check, CheckConfig, Property};
-use locksmith_model::recipe::RecipeId;
+use locksmith_model::zk::recipes::RecipeId;
+use locksmith_model::{zk::check::check, zk::check::CheckConfig, zk::check::Property};
 use serde_json::json;
 use std::process::Command;
 use std::time::{Duration, Instant};

@@ -2,9 +2,11 @@
 
 use crate::scenario::{AnyScenario, Scenario};
 use clap::Args;
-use locksmith_model::check::explore::{Bound, Progress};
-use locksmith_model::check::{check_with_progress, Report, Verdict, MAX_CLIENTS};
-use locksmith_model::harness::Writes;
+use locksmith_model::engine::explore::{Bound, Progress};
+use locksmith_model::engine::harness::Writes;
+use locksmith_model::{
+    zk::check::check_with_progress, zk::check::Report, zk::check::Verdict, zk::check::MAX_CLIENTS,
+};
 use serde_json::json;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -152,7 +154,7 @@ pub(super) fn show(bar: &indicatif::ProgressBar, p: Progress) {
 }
 
 /// The trace of the property the overall verdict is about.
-pub(super) fn headline_trace(r: &Report) -> Option<&locksmith_model::check::trace::Trace> {
+pub(super) fn headline_trace(r: &Report) -> Option<&locksmith_model::zk::check::trace::Trace> {
     let p = r.property?;
     r.properties
         .iter()

@@ -5,10 +5,10 @@
 //! ([`BackendScenario`]); `check_redis.rs` and `check_mysql.rs` hold them.
 
 use super::check::{figures, headline_trace, interrupted, progress_bar, show, CheckArgs};
-use locksmith_model::check::explore::Progress;
-use locksmith_model::check::space::Limits;
-use locksmith_model::check::trace::Trace;
-use locksmith_model::check::{Report, Verdict};
+use locksmith_model::engine::explore::Progress;
+use locksmith_model::engine::space::Limits;
+use locksmith_model::zk::check::trace::Trace;
+use locksmith_model::{zk::check::Report, zk::check::Verdict};
 use std::ops::ControlFlow;
 use std::path::Path;
 

@@ -6,10 +6,10 @@
 use super::check::{exploration_json, headline_trace, joined};
 use super::check_backend::{report_text, BackendScenario};
 use crate::scenario::MysqlScenario;
-use locksmith_model::check::explore::Progress;
-use locksmith_model::check::space::Limits;
-use locksmith_model::check::sql::trace::mermaid;
-use locksmith_model::check::Report;
+use locksmith_model::engine::explore::Progress;
+use locksmith_model::engine::space::Limits;
+use locksmith_model::mysql::check::trace::mermaid;
+use locksmith_model::zk::check::Report;
 use serde_json::json;
 use std::ops::ControlFlow;
 use std::path::Path;

@@ -6,7 +6,7 @@
 use crate::compare::cell::CellResult;
 use crate::compare::{self, faults, files, markdown, recipes, Matrix, Options, Picked, BACKENDS};
 use clap::Args;
-use locksmith_model::harness::Verdict;
+use locksmith_model::engine::harness::Verdict;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 

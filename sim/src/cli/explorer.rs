@@ -1,11 +1,11 @@
 //! `locksmith explorer`: stateright's Explorer web UI on a scenario, to step
 //! through the states by hand. Steps read like the checker's text trace
 //! and the path is drawn as a sequence diagram (see
-//! `locksmith_model::check::model`).
+//! `locksmith_model::zk::check::model`).
 
 use crate::scenario::Scenario;
 use clap::Args;
-use locksmith_model::check::model::{LockModel, EXPLORED, NOT_EXPLORED};
+use locksmith_model::zk::check::model::{LockModel, EXPLORED, NOT_EXPLORED};
 use stateright::Model;
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;
@@ -18,7 +18,7 @@ pub struct ExplorerArgs {
     #[arg(long, default_value = "127.0.0.1:3000")]
     pub addr: String,
     /// Override the number of clients.
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=locksmith_model::check::MAX_CLIENTS as i64))]
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=locksmith_model::zk::check::MAX_CLIENTS as i64))]
     pub clients: Option<u8>,
 }
 

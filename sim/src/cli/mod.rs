@@ -210,8 +210,8 @@ fn cores() -> usize {
 }
 
 /// Exit code for a verdict.
-pub fn exit_code(v: locksmith_model::check::Verdict) -> i32 {
-    use locksmith_model::check::Verdict;
+pub fn exit_code(v: locksmith_model::zk::check::Verdict) -> i32 {
+    use locksmith_model::zk::check::Verdict;
     match v {
         Verdict::Holds | Verdict::NotApplicable => 0,
         Verdict::Violated => 1,

@@ -4,7 +4,7 @@
 
 use super::real::RealArgs;
 use crate::real::threads::{Plan, Tally};
-use locksmith_model::harness::Property;
+use locksmith_model::engine::harness::Property;
 use serde_json::{json, Map, Value};
 use std::fmt::Write;
 use std::time::Duration;

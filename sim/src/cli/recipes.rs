@@ -10,8 +10,8 @@
 use crate::expect::Expectation;
 use crate::scenario::{all_in, is_mysql, is_redis, Scenario};
 use clap::Args;
-use locksmith_model::harness::Verdict;
-use locksmith_model::recipe::RecipeId;
+use locksmith_model::engine::harness::Verdict;
+use locksmith_model::zk::recipes::RecipeId;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 

@@ -414,7 +414,7 @@ pub fn throughput(cfg: &SimConfig, seeds: u64) -> (f64, f64, f64, crate::simulat
 
 pub fn run_bench(a: &BenchSimArgs) -> i32 {
     use crate::sim_settings::SimSettings;
-    use locksmith_model::recipe::RecipeId;
+    use locksmith_model::zk::recipes::RecipeId;
     let mk = |recipe, clients, acquisitions| SimConfig {
         recipe,
         clients,

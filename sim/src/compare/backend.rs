@@ -10,9 +10,9 @@
 //! cell reproduces it ([`judged`] turns the checker's report into the cell).
 
 use super::cell::{checked, CellResult};
-use locksmith_model::check::trace::Trace;
-use locksmith_model::check::Report;
-use locksmith_model::harness::Verdict;
+use locksmith_model::engine::harness::Verdict;
+use locksmith_model::zk::check::trace::Trace;
+use locksmith_model::zk::check::Report;
 use serde::Serialize;
 use std::path::Path;
 use std::time::Instant;
@@ -192,7 +192,7 @@ pub struct Checked {
 }
 
 /// Breaks the checker's run when the user presses Ctrl-C.
-pub fn interruptible(_: locksmith_model::check::explore::Progress) -> std::ops::ControlFlow<()> {
+pub fn interruptible(_: locksmith_model::engine::explore::Progress) -> std::ops::ControlFlow<()> {
     if crate::interrupt::requested() {
         std::ops::ControlFlow::Break(())
     } else {

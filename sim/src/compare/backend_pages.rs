@@ -7,7 +7,7 @@ use super::backend::{BackendMatrix, Fault, Row};
 use super::cell::CellResult;
 use super::html::esc;
 use super::markdown::{cell_text, fit_mermaid, mark, short, source_text, MERMAID_MAX};
-use locksmith_model::harness::{Property, Verdict};
+use locksmith_model::engine::harness::{Property, Verdict};
 use serde::Serialize;
 use std::fmt::Write;
 

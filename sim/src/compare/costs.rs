@@ -6,7 +6,7 @@ use super::recipes::RecipeRow;
 use crate::scenario::Scenario;
 use crate::simulate::sweep::{sweep, SweepOptions};
 use crate::simulate::SimConfig;
-use locksmith_model::recipe::RecipeId;
+use locksmith_model::zk::recipes::RecipeId;
 use serde::Serialize;
 use std::path::Path;
 

@@ -9,9 +9,9 @@
 
 use super::cell::CellConfig;
 use crate::sim_settings::{FaultKind, ScheduledFault, Target, TargetName};
-use locksmith_model::harness::Writes;
-use locksmith_model::recipe::RecipeId;
-use locksmith_model::runtime::{Recipe, RecipeConfig};
+use locksmith_model::engine::harness::Writes;
+use locksmith_model::zk::client::{Recipe, RecipeConfig};
+use locksmith_model::zk::recipes::RecipeId;
 use serde::Serialize;
 
 /// Which driver judges a cell.

@@ -6,7 +6,7 @@
 use super::cell::CellResult;
 use super::markdown::{short, source_text};
 use super::Matrix;
-use locksmith_model::harness::{Property, Verdict};
+use locksmith_model::engine::harness::{Property, Verdict};
 use std::fmt::Write;
 
 /// Escapes text for HTML.

@@ -7,7 +7,7 @@ use super::costs::CostPoint;
 use super::faults::{Driver, NOT_MODELLED, NOT_MODELLED_ISSUE};
 use super::recipes::Setup;
 use super::Matrix;
-use locksmith_model::harness::Property;
+use locksmith_model::engine::harness::Property;
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -61,7 +61,7 @@ struct Json<'a> {
 
 /// How many cells hold, are violated, are incomplete.
 pub fn counts(m: &Matrix) -> (usize, usize, usize) {
-    use locksmith_model::harness::Verdict;
+    use locksmith_model::engine::harness::Verdict;
     let n = |v| m.cells.iter().filter(|c| c.verdict == v).count();
     (
         n(Verdict::Holds),

@@ -7,7 +7,7 @@ use super::cell::{CellResult, Source};
 use super::charts::CHARTS;
 use super::faults::{Driver, NOT_MODELLED, NOT_MODELLED_ISSUE};
 use super::Matrix;
-use locksmith_model::harness::{Property, Verdict};
+use locksmith_model::engine::harness::{Property, Verdict};
 use std::fmt::Write;
 
 /// A verdict as one mark.

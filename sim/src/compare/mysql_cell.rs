@@ -6,8 +6,8 @@ use super::backend::{interruptible, run_cell, toml_faults, toml_head, Checked, F
 use super::cell::CellResult;
 use super::mysql_faults::{space, MYSQL_FAULTS, MYSQL_ROWS};
 use crate::scenario::MysqlScenario;
-use locksmith_model::check::sql::trace::mermaid;
-use locksmith_model::check::sql::SqlSpace;
+use locksmith_model::mysql::check::trace::mermaid;
+use locksmith_model::mysql::check::SqlSpace;
 
 /// The scenario file of `s` (a row's configuration under `fault`).
 pub fn to_toml(s: &SqlSpace, fault: &Fault) -> String {

@@ -5,8 +5,8 @@
 //! judged by the MySQL checker.
 
 use super::backend::{Backend, Fault, Row};
-use locksmith_model::check::sql::SqlSpace;
-use locksmith_model::recipe::sql::SqlRecipe;
+use locksmith_model::mysql::check::SqlSpace;
+use locksmith_model::mysql::recipes::SqlRecipe;
 
 /// One column of the MySQL matrix.
 pub struct MysqlFaultClass {

@@ -3,7 +3,7 @@
 //! the catalogue ([`RecipeId::ALL`]) gets a row of the matrix: one missing
 //! from the file runs with its `[default]` table.
 
-use locksmith_model::recipe::RecipeId;
+use locksmith_model::zk::recipes::RecipeId;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

@@ -7,8 +7,8 @@ use super::backend::{interruptible, run_cell, toml_faults, toml_head, Checked, F
 use super::cell::CellResult;
 use super::redis_faults::{find, space, RedisFaultClass, REDIS_ROWS};
 use crate::scenario::RedisScenario;
-use locksmith_model::check::redis::trace::mermaid;
-use locksmith_model::check::redis::RedisSpace;
+use locksmith_model::redis::check::trace::mermaid;
+use locksmith_model::redis::check::RedisSpace;
 
 /// The scenario file of `s` (a row's configuration under `fault`).
 pub fn to_toml(s: &RedisSpace, fault: &RedisFaultClass) -> String {

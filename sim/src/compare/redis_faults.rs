@@ -5,8 +5,8 @@
 //! ZooKeeper; every cell is judged by the Redis checker.
 
 use super::backend::{Backend, Fault, Row};
-use locksmith_model::check::redis::RedisSpace;
-use locksmith_model::recipe::redis::RedisRecipe;
+use locksmith_model::redis::check::RedisSpace;
+use locksmith_model::redis::recipes::RedisRecipe;
 
 /// One column of the Redis matrix.
 pub struct RedisFaultClass {

@@ -6,10 +6,10 @@
 use super::enact::{describe_client, Stage, Stop};
 use super::peer::Line;
 use super::tree::{real_tree, Owner};
-use locksmith_model::check::property;
-use locksmith_model::check::system::Message;
-use locksmith_model::harness::{judge, Property};
-use locksmith_model::runtime::{Recipe, Resume, Status, Thread};
+use locksmith_model::engine::harness::{judge, Property};
+use locksmith_model::zk::check::property;
+use locksmith_model::zk::check::system::Message;
+use locksmith_model::zk::client::{Recipe, Resume, Status, Thread};
 use locksmith_model::zk::OpResult;
 use std::time::Duration;
 

@@ -5,9 +5,9 @@
 
 use super::proxy::Proxy;
 use crate::real::zk::{CallOutcome, Detached, Notification, RawReply, Refusal, Session};
-use locksmith_model::check::system::{Message, Request};
-use locksmith_model::recipe::AnyRecipe;
-use locksmith_model::runtime::Client;
+use locksmith_model::zk::check::system::{Message, Request};
+use locksmith_model::zk::client::Client;
+use locksmith_model::zk::recipes::AnyRecipe;
 use locksmith_model::zk::Op;
 use std::collections::VecDeque;
 use std::time::Duration;

@@ -4,9 +4,11 @@
 //! what the trace does next to a reply — which decides how the proxy must
 //! treat the request now.
 
-use locksmith_model::check::explore::{explore, Counterexample};
-use locksmith_model::check::system::Action;
-use locksmith_model::check::{CheckConfig, Property, Report, Verdict};
+use locksmith_model::engine::explore::{explore, Counterexample};
+use locksmith_model::zk::check::system::Action;
+use locksmith_model::{
+    zk::check::CheckConfig, zk::check::Property, zk::check::Report, zk::check::Verdict,
+};
 
 /// The checker's shortest trace for the headline property.
 #[derive(Clone, Debug)]
@@ -85,7 +87,7 @@ pub fn reply_lost(actions: &[Action], from: usize, c: u8, mut pos: usize) -> boo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use locksmith_model::runtime::Thread;
+    use locksmith_model::zk::client::Thread;
 
     #[test]
     fn a_reply_is_lost_only_if_the_loss_comes_before_its_delivery() {

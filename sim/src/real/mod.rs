@@ -36,7 +36,7 @@
 //! `packets_per_acquisition` leaves them out as well). `simulated_ms` in
 //! the shared metrics object is the run's wall-clock time here.
 //!
-//! [`Client`]: locksmith_model::runtime::Client
+//! [`Client`]: locksmith_model::zk::client::Client
 //! [`Metrics`]: crate::simulate::Metrics
 
 pub mod calibrate;

@@ -13,8 +13,8 @@
 //! reported as deadlock, as `locksmith real` on ZooKeeper does).
 
 use super::times::{Between, Times};
-use locksmith_model::harness::resource::{Outcome as ResourceOutcome, Resource, Write};
-use locksmith_model::harness::{LockEvent, Phase, Property, StepKind};
+use locksmith_model::engine::harness::resource::{Outcome as ResourceOutcome, Resource, Write};
+use locksmith_model::engine::harness::{LockEvent, Phase, Property, StepKind};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};

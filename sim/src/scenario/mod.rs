@@ -72,10 +72,10 @@ pub use redis::RedisScenario;
 
 use crate::expect::{Expectation, RawExpect};
 use crate::sim_settings;
-use locksmith_model::check::{CheckConfig, FaultBudget, MAX_CLIENTS};
-use locksmith_model::harness::Writes;
-use locksmith_model::recipe::redis::RedisRecipe;
-use locksmith_model::recipe::RecipeId;
+use locksmith_model::engine::harness::Writes;
+use locksmith_model::redis::recipes::RedisRecipe;
+use locksmith_model::zk::recipes::RecipeId;
+use locksmith_model::{zk::check::CheckConfig, zk::check::FaultBudget, zk::check::MAX_CLIENTS};
 use serde::Deserialize;
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -43,8 +43,8 @@
 
 use super::{error_at, friendly, locate, KeyPath, ScenarioError};
 use crate::expect::{Expectation, RawExpect};
-use locksmith_model::check::sql::{SqlFaults, SqlSpace};
-use locksmith_model::recipe::sql::SqlRecipe;
+use locksmith_model::mysql::check::{SqlFaults, SqlSpace};
+use locksmith_model::mysql::recipes::SqlRecipe;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 

@@ -42,8 +42,8 @@
 
 use super::{error_at, friendly, locate, KeyPath, ScenarioError};
 use crate::expect::{Expectation, RawExpect};
-use locksmith_model::check::redis::{RedisFaults, RedisSpace};
-use locksmith_model::recipe::redis::RedisRecipe;
+use locksmith_model::redis::check::{RedisFaults, RedisSpace};
+use locksmith_model::redis::recipes::RedisRecipe;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 

@@ -7,8 +7,8 @@
 //! checker use): it judges mutual exclusion at the resource and fenced
 //! safety by what reached it.
 
-use locksmith_model::harness::resource::{Outcome, Resource, Write};
-use locksmith_model::harness::Property;
+use locksmith_model::engine::harness::resource::{Outcome, Resource, Write};
+use locksmith_model::engine::harness::Property;
 use std::collections::BTreeSet;
 
 /// What one seed found.

@@ -21,11 +21,11 @@
 //! thinks before each `lock()`, and inside the critical section it writes
 //! to the protected resource, holds, and writes again.
 //!
-//! [`Client::step`]: locksmith_model::runtime::Client::step
-//! [`Client::on_reply`]: locksmith_model::runtime::Client::on_reply
-//! [`Client::on_event`]: locksmith_model::runtime::Client::on_event
-//! [`Client::on_connection_loss`]: locksmith_model::runtime::Client::on_connection_loss
-//! [`Client::learn_expiry`]: locksmith_model::runtime::Client::learn_expiry
+//! [`Client::step`]: locksmith_model::zk::client::Client::step
+//! [`Client::on_reply`]: locksmith_model::zk::client::Client::on_reply
+//! [`Client::on_event`]: locksmith_model::zk::client::Client::on_event
+//! [`Client::on_connection_loss`]: locksmith_model::zk::client::Client::on_connection_loss
+//! [`Client::learn_expiry`]: locksmith_model::zk::client::Client::learn_expiry
 
 use super::trace::Party;
 use super::world::{
@@ -33,8 +33,8 @@ use super::world::{
     ToClient, ToServer, World, Write,
 };
 use crate::timeline::{Seen, SessionExpired};
-use locksmith_model::harness::{judge, LockEvent, Property};
-use locksmith_model::runtime::{Deadline, Output, Recipe, Status, Thread};
+use locksmith_model::engine::harness::{judge, LockEvent, Property};
+use locksmith_model::zk::client::{Deadline, Output, Recipe, Status, Thread};
 use locksmith_model::zk::Service;
 
 /// The connection dropped (reset, read timeout, or the server closed it):

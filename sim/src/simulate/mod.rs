@@ -9,7 +9,7 @@
 //! [`Client`]; nothing here re-implements one. The observer (this module's
 //! [`run_seed`]) judges deadlock and starvation by bounds and ends the run;
 //! the other properties are judged where they happen, with the harness's
-//! definitions ([`locksmith_model::harness`]).
+//! definitions ([`locksmith_model::engine::harness`]).
 //!
 //! **Why the connections are in-memory queues and not madsim's TCP.** Each
 //! session's two directions are deterministic FIFO queues ([`link`]) whose
@@ -35,7 +35,7 @@
 //! function of (scenario, seed).
 //!
 //! [`ZkServer`]: locksmith_model::zk::ZkServer
-//! [`Client`]: locksmith_model::runtime::Client
+//! [`Client`]: locksmith_model::zk::client::Client
 
 pub mod backend;
 pub mod client_lib;
@@ -54,9 +54,9 @@ use crate::scenario::Scenario;
 use crate::sim_settings::{FaultKind, SimSettings};
 use crate::timeline::Timeline;
 use link::Link;
-use locksmith_model::harness::{Property, Violations};
-use locksmith_model::recipe::RecipeId;
-use locksmith_model::runtime::{Client, Recipe, RecipeConfig, Thread};
+use locksmith_model::engine::harness::{Property, Violations};
+use locksmith_model::zk::client::{Client, Recipe, RecipeConfig, Thread};
+use locksmith_model::zk::recipes::RecipeId;
 use locksmith_model::zk::{CreateMode, Service, ZkServer};
 pub use metrics::{Metrics, Summary, Totals};
 use std::sync::{Arc, Mutex};
@@ -300,7 +300,7 @@ async fn recorded(
         to_client: (0..n).map(|_| Link::new(fifo)).collect(),
         to_resource: (0..n).map(|_| Link::new(true)).collect(),
         from_resource: (0..n).map(|_| Link::new(true)).collect(),
-        resource: locksmith_model::harness::resource::Resource::new(s.fencing),
+        resource: locksmith_model::engine::harness::resource::Resource::new(s.fencing),
         metrics: Metrics::default(),
         trace: Trace {
             on: trace_on,

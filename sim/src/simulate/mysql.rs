@@ -40,11 +40,11 @@
 //! trace is a pure function of (scenario, seed).
 
 use crate::simulate::backend::{BackendRun, Fencing};
-use locksmith_model::check::sql::SqlSpace;
-use locksmith_model::harness::{LockEvent, Phase, Property, StepKind};
-use locksmith_model::recipe::sql::{lock_name, SqlRecipe};
-use locksmith_model::sql::table::RowData;
-use locksmith_model::sql::{Completion, Reply, Session, SqlError, SqlServer, Statement};
+use locksmith_model::engine::harness::{LockEvent, Phase, Property, StepKind};
+use locksmith_model::mysql::check::SqlSpace;
+use locksmith_model::mysql::recipes::{lock_name, SqlRecipe};
+use locksmith_model::mysql::table::RowData;
+use locksmith_model::mysql::{Completion, Reply, Session, SqlError, SqlServer, Statement};
 use madsim::rand::Rng;
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -89,7 +89,7 @@ struct World {
     clients: Vec<Cl>,
     /// Each client's recipe position, for `won` (the server's side of a
     /// grant is read off the reply and the position it answers).
-    locals: Vec<locksmith_model::recipe::sql::Locals>,
+    locals: Vec<locksmith_model::mysql::recipes::Locals>,
     /// Who took the lock row, while it is taken.
     owner: Option<usize>,
     /// When the lock row last changed (the cleanup job's age).

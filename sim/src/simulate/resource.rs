@@ -5,11 +5,11 @@
 //! resource judges mutual exclusion at the resource and fenced safety by
 //! what actually reached it.
 //!
-//! [`Resource`]: locksmith_model::harness::resource::Resource
+//! [`Resource`]: locksmith_model::engine::harness::resource::Resource
 
 use super::trace::Party;
 use super::world::{lock, now, recv, resource_link, Inbox, Shared, World, Write};
-use locksmith_model::harness::resource::Outcome;
+use locksmith_model::engine::harness::resource::Outcome;
 
 /// Applies a write; returns whether it was accepted.
 pub fn apply(w: &mut World, wr: Write) -> bool {
@@ -17,7 +17,7 @@ pub fn apply(w: &mut World, wr: Write) -> bool {
     let t = now();
     let what = if wr.begin { "begin" } else { "end" };
     let outcome = w.resource.apply(wr);
-    if w.clients[c].client.phase == locksmith_model::harness::Phase::Crashed {
+    if w.clients[c].client.phase == locksmith_model::engine::harness::Phase::Crashed {
         // A write sent before the crash still arrives; no other follows.
         w.resource.writer_gone(c);
     }

@@ -16,7 +16,7 @@
 
 use super::trace::Party;
 use super::world::{lock, now, recv, server_link, Inbox, Shared, ToClient, ToServer, World};
-use locksmith_model::harness::{judge, Property};
+use locksmith_model::engine::harness::{judge, Property};
 use locksmith_model::zk::{Op, OpResult, Service, SessionId, WatchedEvent};
 
 /// The server's task for client `c`'s session. With service times, a

@@ -12,9 +12,9 @@ use super::metrics::Metrics;
 use super::trace::Trace;
 use crate::sim_settings::{LatencyDist, SimSettings};
 use crate::timeline::Timeline;
-use locksmith_model::harness::{Property, Violations};
-use locksmith_model::recipe::AnyRecipe;
-use locksmith_model::runtime::{Client, Thread};
+use locksmith_model::engine::harness::{Property, Violations};
+use locksmith_model::zk::client::{Client, Thread};
+use locksmith_model::zk::recipes::AnyRecipe;
 use locksmith_model::zk::{Op, Reply, SessionId, WatchedEvent, ZkServer};
 use std::future::Future;
 use std::pin::Pin;
@@ -168,7 +168,7 @@ impl ToClient {
     }
 }
 
-pub use locksmith_model::harness::resource::Write;
+pub use locksmith_model::engine::harness::resource::Write;
 
 /// The server's view of one session's connection.
 #[derive(Debug, Clone)]
@@ -293,7 +293,7 @@ pub struct World {
     pub to_resource: Vec<Link<Write>>,
     /// The resource's acknowledgements (accepted or rejected).
     pub from_resource: Vec<Link<bool>>,
-    pub resource: locksmith_model::harness::resource::Resource,
+    pub resource: locksmith_model::engine::harness::resource::Resource,
     pub metrics: Metrics,
     pub trace: Trace,
     /// `locksmith replay --timeline`: every client's requests, replies and

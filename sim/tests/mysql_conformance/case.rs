@@ -8,7 +8,7 @@
 
 use crate::harness::{Harness, Observed, LOCK_WAIT_TIMEOUT_S};
 use crate::ops::{Step, CONNECTIONS};
-use locksmith_model::sql::{
+use locksmith_model::mysql::{
     Completion, Name, Reply, Session, SetVersion, SqlError, SqlServer, Statement,
 };
 use std::collections::BTreeSet;

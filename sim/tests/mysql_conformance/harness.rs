@@ -13,7 +13,7 @@ use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use locksmith_model::sql::{SetVersion, Statement};
+use locksmith_model::mysql::{SetVersion, Statement};
 
 /// The rows between the lock names and after the last one (negative ids:
 /// they leave the AUTO_INCREMENT counter at 1). Without `f`, the gap of
@@ -201,7 +201,7 @@ impl Harness {
         let url = std::env::var("LOCKSMITH_MYSQL_URL")
             .unwrap_or_else(|_| "mysql://locksmith@127.0.0.1:3390/locksmith".into());
         let mut observer = connect(&url, false).unwrap_or_else(|e| panic!("{e}"));
-        // The lock table, as `locksmith_model::sql::statement` describes
+        // The lock table, as `locksmith_model::mysql::statement` describes
         // it, afresh.
         observer
             .query_drop("DROP TABLE IF EXISTS locks")

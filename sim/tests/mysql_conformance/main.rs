@@ -1,4 +1,4 @@
-//! Differential conformance: the InnoDB model (`locksmith_model::sql`)
+//! Differential conformance: the InnoDB model (`locksmith_model::mysql`)
 //! against a real MariaDB 10.11.
 //!
 //! proptest generates sequences of statements on three lock names from

@@ -1,7 +1,7 @@
 //! The generated sequences: statements on three lock names from three
 //! connections, with lock wait timeouts and killed connections.
 
-use locksmith_model::sql::{Name, SetVersion, Statement};
+use locksmith_model::mysql::{Name, SetVersion, Statement};
 use proptest::prelude::*;
 
 /// How many connections a case opens.

@@ -45,12 +45,12 @@ use super::enact::{StepRecord, Stop};
 use super::ConfirmReport;
 use crate::real::redis::wire::{self, Wire};
 use crate::real::redis::{connect, unix_ms};
-use locksmith_model::check::explore::{explore_space, Counterexample};
-use locksmith_model::check::redis::step::{FENCE_KEY, LOCK_KEY};
-use locksmith_model::check::redis::{Action, Channel, RedisSpace, State};
-use locksmith_model::check::space::Space;
-use locksmith_model::check::{Property, Verdict};
+use locksmith_model::engine::explore::{explore_space, Counterexample};
+use locksmith_model::engine::space::Space;
+use locksmith_model::redis::check::step::{FENCE_KEY, LOCK_KEY};
+use locksmith_model::redis::check::{Action, Channel, RedisSpace, State};
 use locksmith_model::redis::{Command, Key};
+use locksmith_model::{zk::check::Property, zk::check::Verdict};
 use scale::Scale;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -515,7 +515,7 @@ fn actor(a: Action) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use locksmith_model::recipe::redis::RedisRecipe;
+    use locksmith_model::redis::recipes::RedisRecipe;
 
     #[test]
     fn the_headline_trace_and_a_named_property_are_found_and_a_holding_run_has_none() {

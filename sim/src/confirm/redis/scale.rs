@@ -19,7 +19,7 @@
 //! checker's recipes read them.
 
 use crate::real::redis::wire::Wire;
-use locksmith_model::check::redis::RedisSpace;
+use locksmith_model::redis::check::RedisSpace;
 use locksmith_model::redis::{Command, Expiry, Key, Reply, Value, STAMP_FLOOR};
 
 /// One run's mapping from the model to the server.
@@ -187,7 +187,7 @@ impl Scale {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use locksmith_model::recipe::redis::RedisRecipe;
+    use locksmith_model::redis::recipes::RedisRecipe;
     use locksmith_model::redis::SetCondition;
 
     fn scale() -> Scale {

@@ -10,8 +10,8 @@
 //! no row to clean: no job runs.
 
 use super::wire;
-use locksmith_model::recipe::sql::{lock_name, status_cas, SqlRecipe};
-use locksmith_model::sql::{Reply, RowView, Statement};
+use locksmith_model::mysql::recipes::{lock_name, status_cas, SqlRecipe};
+use locksmith_model::mysql::{Reply, RowView, Statement};
 use mysql::prelude::Queryable;
 use mysql::Conn;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -25,8 +25,8 @@ pub mod cleanup;
 pub mod wire;
 
 use super::threads::{self, Plan, Stepped, Stepper, Tally};
-use locksmith_model::recipe::sql::{lock_name, Locals, SqlRecipe};
-use locksmith_model::sql::{Reply, Statement};
+use locksmith_model::mysql::recipes::{lock_name, Locals, SqlRecipe};
+use locksmith_model::mysql::{Reply, Statement};
 use mysql::prelude::Queryable;
 use mysql::Conn;
 

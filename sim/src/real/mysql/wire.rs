@@ -2,11 +2,11 @@
 //! the model's [`Reply`]: what `locksmith real --mysql` sends, on the
 //! table layout the model and the conformance test use.
 
-use locksmith_model::sql::{Reply, RowView, SetVersion, SqlError, Statement};
+use locksmith_model::mysql::{Reply, RowView, SetVersion, SqlError, Statement};
 use mysql::prelude::Queryable;
 use mysql::{Conn, Opts, OptsBuilder};
 
-/// The lock table (`locksmith_model::sql::statement`'s layout) as `table`.
+/// The lock table (`locksmith_model::mysql::statement`'s layout) as `table`.
 pub fn create_table(table: &str) -> String {
     format!(
         "CREATE TABLE {table} (\

@@ -31,7 +31,7 @@
 pub mod wire;
 
 use super::threads::{self, Plan, Stepped, Stepper, Tally};
-use locksmith_model::recipe::redis::{Me, RedisRecipe};
+use locksmith_model::redis::recipes::{Me, RedisRecipe};
 use locksmith_model::redis::{Command, Key, Reply, Value};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -146,7 +146,7 @@ pub fn run(cfg: &RedisRealConfig) -> Result<RedisRealReport, String> {
 /// One client's recipe machine on its own connection.
 struct RedisStepper {
     recipe: RedisRecipe,
-    locals: locksmith_model::recipe::redis::Locals,
+    locals: locksmith_model::redis::recipes::Locals,
     reply: Option<Reply>,
     /// The reply the last step read (a lock script's token).
     read: Option<Reply>,

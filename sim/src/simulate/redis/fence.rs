@@ -6,8 +6,8 @@
 //! the protected resource twice with it, as it begins and as it ends.
 
 use super::{lock, micros, World};
-use locksmith_model::check::redis::step::FENCE_KEY;
-use locksmith_model::recipe::redis::RedisRecipe;
+use locksmith_model::redis::check::step::FENCE_KEY;
+use locksmith_model::redis::recipes::RedisRecipe;
 use locksmith_model::redis::{Command, Key, Reply};
 use std::sync::{Arc, Mutex};
 

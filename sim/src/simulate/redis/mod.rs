@@ -18,7 +18,7 @@
 //! the checker. A crash kills the node; its keys stay.
 //!
 //! What it judges, with the checker's definitions
-//! ([`locksmith_model::harness::Property`]): **mutual exclusion** (a
+//! ([`locksmith_model::engine::harness::Property`]): **mutual exclusion** (a
 //! `lock()` returns while another live client believes it holds), **unlock
 //! by non-owner** (a command deletes or overwrites the key another client set in its
 //! current tenure, while that tenure is still valid by the recipe's own
@@ -37,10 +37,10 @@
 mod fence;
 
 use crate::simulate::backend::Fencing;
-use locksmith_model::check::redis::step::FENCE_KEY;
-use locksmith_model::check::redis::RedisSpace;
-use locksmith_model::harness::{LockEvent, Phase, Property, StepKind};
-use locksmith_model::recipe::redis::{Me, LOCK_KEY};
+use locksmith_model::engine::harness::{LockEvent, Phase, Property, StepKind};
+use locksmith_model::redis::check::step::FENCE_KEY;
+use locksmith_model::redis::check::RedisSpace;
+use locksmith_model::redis::recipes::{Me, LOCK_KEY};
 use locksmith_model::redis::{Command, Key, RedisServer, Reply, Value};
 use madsim::rand::Rng;
 use std::collections::BTreeSet;

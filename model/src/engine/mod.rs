@@ -1,0 +1,31 @@
+//! The backend-blind checker: a backend's system enters through the
+//! [`Space`](space::Space) seam, and everything here works on any of them.
+//!
+//! - [`explore`]: the breadth-first search with parent pointers and its
+//!   bounds, so that every counterexample is a shortest one; [`level`],
+//!   [`expand`], [`pipeline`]: a level's expansion on worker threads;
+//!   [`visited`], [`fingerprint`], [`shared`], [`column`], [`codes`],
+//!   [`padded`]: how states are told apart and kept;
+//! - [`graph`], [`starvation`], [`lasso`], [`stuck`]: the kept graph and
+//!   what is read off it (lassos by strongly-connected components, a lock
+//!   that is never free again); [`growth`]: why a bound was hit;
+//! - [`harness`]: the lock events every driver emits and the properties
+//!   judged over them.
+
+pub mod codes;
+pub mod column;
+pub mod expand;
+pub mod explore;
+pub mod fingerprint;
+pub mod graph;
+pub mod growth;
+pub mod harness;
+pub mod lasso;
+pub mod level;
+pub mod padded;
+pub mod pipeline;
+pub mod shared;
+pub mod space;
+pub mod starvation;
+pub mod stuck;
+pub mod visited;

@@ -1,0 +1,136 @@
+//! One MySQL configuration to explore: the recipe, the clients and their
+//! rounds, time in ticks, the fault budgets and the bounds.
+
+use crate::engine::space::Limits;
+use crate::mysql::recipes::SqlRecipe;
+
+/// The most clients a configuration may have (a client is one bit of the
+/// explorer's `u8` masks).
+pub const MAX_CLIENTS: u8 = 8;
+
+/// How many times each fault may strike in one run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SqlFaults {
+    /// A client's process stops for [`SqlSpace::pause`] ticks, at any step:
+    /// it takes no step and its work does not advance; its connection
+    /// stays open and a statement it sent is still served.
+    pub pauses: u8,
+    /// A client's process crashes at any step: its connection closes, the
+    /// server rolls back its transaction; committed rows stay.
+    pub crashes: u8,
+    /// The server drops a client's connection (`KILL`, `wait_timeout`)
+    /// while its process keeps working: the transaction rolls back and its
+    /// row locks go at once; the client learns it only from its next
+    /// statement (or the one it waits on), which fails with 2013.
+    pub connection_drops: u8,
+    /// The network between a client and the server breaks while its
+    /// process keeps working: the client's statement in flight, or its
+    /// next one, fails with 2013 at once, but the server keeps the session
+    /// — its transaction and row locks, a statement it holds waiting — until
+    /// it notices the connection is gone (TCP keepalive, `wait_timeout`),
+    /// at any later step.
+    pub network_drops: u8,
+    /// The server restarts (a crash or a clean restart): every connection
+    /// is gone, uncommitted transactions roll back, committed rows stay,
+    /// and the AUTO_INCREMENT counter is kept (MariaDB 10.11 persists it).
+    /// Each client's statement in flight, or its next one, fails with 2013.
+    pub restarts: u8,
+}
+
+/// A configuration of the MySQL system: what [`super::space`] explores.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SqlSpace {
+    pub recipe: SqlRecipe,
+    pub clients: u8,
+    /// Rounds of the harness loop per client.
+    pub acquisitions: u8,
+    /// The critical section, in ticks.
+    pub work: u8,
+    /// How long a pause lasts, in ticks.
+    pub pause: u8,
+    /// Every session's `innodb_lock_wait_timeout`, in ticks.
+    pub lock_wait_timeout: u8,
+    /// The seeds' cleanup job (seed 002, line 25): it releases a lock row
+    /// that has been taken for at least this many ticks, with its own
+    /// connection; `None`: no job.
+    pub cleanup_after: Option<u8>,
+    /// The recipe's lock row is in the table before any client runs, as
+    /// the status and `FOR UPDATE` locks expect (`false`: someone forgot
+    /// to insert it; `FOR UPDATE` then finds no row).
+    pub lock_row: bool,
+    /// Every connection sets `CLIENT_FOUND_ROWS` (Connector/J does): an
+    /// UPDATE's affected rows count matched rows, not changed ones.
+    pub found_rows: bool,
+    /// Fencing (`fencing = true`): `lock()` returns with a token the
+    /// database hands out with the lock — the unique key's AUTO_INCREMENT
+    /// id, the status row's or the locked row's version through
+    /// `LAST_INSERT_ID(version + 1)` — and each critical section writes
+    /// to the protected resource (outside the database) twice with it
+    /// ([`crate::zk::check::resource`]).
+    pub fencing: bool,
+    pub faults: SqlFaults,
+    pub limits: Limits,
+}
+
+impl SqlSpace {
+    /// Two clients, one round each, a critical section of 2 ticks, a pause
+    /// of 4, a lock wait timeout of 5, no faults.
+    pub fn new(recipe: SqlRecipe) -> SqlSpace {
+        SqlSpace {
+            recipe,
+            clients: 2,
+            acquisitions: 1,
+            work: 2,
+            pause: 4,
+            lock_wait_timeout: 5,
+            found_rows: false,
+            cleanup_after: None,
+            lock_row: true,
+            fencing: false,
+            faults: SqlFaults::default(),
+            limits: Limits {
+                max_states: 2_000_000,
+                max_depth: usize::MAX,
+                max_memory: 2 << 30,
+                max_time: None,
+                starvation: true,
+                jobs: 1,
+            },
+        }
+    }
+
+    pub fn validate(&self) -> Result<(), String> {
+        self.problem()
+            .map_or(Ok(()), |(key, why)| Err(format!("{key}: {why}")))
+    }
+
+    /// What is wrong with the configuration: the scenario file's key at
+    /// fault and what was expected.
+    pub fn problem(&self) -> Option<(&'static str, String)> {
+        if self.clients == 0 || self.clients > MAX_CLIENTS {
+            return Some((
+                "clients",
+                format!("expected 1 to {MAX_CLIENTS} clients, got {}", self.clients),
+            ));
+        }
+        if self.acquisitions == 0 {
+            return Some(("acquisitions", "expected at least 1 round".into()));
+        }
+        if self.work == 0 {
+            return Some(("mysql.critical_section", "expected at least 1 tick".into()));
+        }
+        if self.pause == 0 {
+            return Some(("mysql.pause", "expected at least 1 tick".into()));
+        }
+        if self.lock_wait_timeout == 0 {
+            return Some(("mysql.lock_wait_timeout", "expected at least 1 tick".into()));
+        }
+        if self.cleanup_after == Some(0) {
+            return Some(("mysql.cleanup_after", "expected at least 1 tick".into()));
+        }
+        if self.limits.jobs == 0 {
+            return Some(("jobs", "expected at least 1".into()));
+        }
+        None
+    }
+}

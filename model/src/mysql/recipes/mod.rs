@@ -1,0 +1,235 @@
+//! The database lock recipes of seeds 002 and 003, one file each, as
+//! sans-IO state machines over [`crate::mysql`]'s statements and replies: a
+//! client's step reads the reply its last statement got (if any) and says
+//! which statement it sends next and what the step means to the harness
+//! ([`StepKind`]). Time, faults, the critical section and the rounds of
+//! the harness loop are the driver's.
+//!
+//! | id | file |
+//! |---|---|
+//! | mysql-unique-key | [`unique_key`] |
+//! | mysql-for-update | [`for_update`] |
+//! | mysql-status-cas | [`status_cas`] |
+//!
+//! The protected resource is outside the database: a write inside the
+//! lock's own transaction would roll back with it, so the recipes' critical
+//! sections write elsewhere. Each recipe has a fenced variant (`fencing =
+//! true`): its `lock()` returns with a token the database handed out with
+//! the lock ([`SqlRecipe::token`]).
+
+pub mod for_update;
+pub mod status_cas;
+pub mod unique_key;
+
+use crate::engine::harness::StepKind;
+use crate::mysql::locks::LockKind;
+use crate::mysql::table::RowData;
+use crate::mysql::{Name, Reply, SetVersion, SqlServer, Statement};
+use serde::Serialize;
+use std::fmt;
+
+/// The name of the one lock every client takes (seed 002's `lock` column
+/// value; seed 003's "method name").
+pub const LOCK_NAME: &str = "lock";
+
+pub fn lock_name() -> Name {
+    Name::new(LOCK_NAME)
+}
+
+/// A database lock recipe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum SqlRecipe {
+    UniqueKey,
+    ForUpdate,
+    StatusCas,
+}
+
+impl SqlRecipe {
+    pub const ALL: [SqlRecipe; 3] = [
+        SqlRecipe::UniqueKey,
+        SqlRecipe::ForUpdate,
+        SqlRecipe::StatusCas,
+    ];
+
+    /// The recipe's id (as scenario files name it).
+    pub fn id(self) -> &'static str {
+        match self {
+            SqlRecipe::UniqueKey => "mysql-unique-key",
+            SqlRecipe::ForUpdate => "mysql-for-update",
+            SqlRecipe::StatusCas => "mysql-status-cas",
+        }
+    }
+
+    pub fn parse(id: &str) -> Option<SqlRecipe> {
+        SqlRecipe::ALL.into_iter().find(|r| r.id() == id.trim())
+    }
+
+    /// The lock row the recipe expects before any client runs, with its
+    /// status: seed 003's status lock keeps one row per lock, free (-1);
+    /// its `FOR UPDATE` lock locks a row that is there.
+    pub fn lock_row(self) -> Option<i64> {
+        match self {
+            SqlRecipe::UniqueKey => None,
+            SqlRecipe::ForUpdate => Some(0),
+            SqlRecipe::StatusCas => Some(status_cas::FREE),
+        }
+    }
+
+    /// A client calling `lock()` on `server` now would get the lock (the
+    /// stuck-lock analysis asks this of every state), by the recipe's own
+    /// rule: on the committed lock row with no change pending, or, for a
+    /// row lock, with no transaction holding it.
+    pub fn acquirable(self, server: &SqlServer) -> bool {
+        let name = lock_name();
+        let e = server.table().entry(&name);
+        match self {
+            SqlRecipe::UniqueKey => e.pending.is_none() && e.committed.is_none(),
+            // Free when no transaction holds the row's record lock.
+            SqlRecipe::ForUpdate => !server
+                .locks()
+                .iter()
+                .any(|l| l.name == name && !l.waiting && l.kind == LockKind::X),
+            SqlRecipe::StatusCas => {
+                e.pending.is_none() && e.committed.is_some_and(|r| r.status == status_cas::FREE)
+            }
+        }
+    }
+
+    /// `row`, the lock row as a locking read sees it, says the lock is
+    /// taken (for the owner bookkeeping of unlock by non-owner).
+    pub fn taken(self, row: Option<RowData>) -> bool {
+        match self {
+            SqlRecipe::UniqueKey => row.is_some(),
+            // The lock is a row lock, not the row's data.
+            SqlRecipe::ForUpdate => false,
+            SqlRecipe::StatusCas => row.is_some_and(|r| r.status == status_cas::TAKEN),
+        }
+    }
+
+    /// What the seeds' cleanup job sends to free a lock row it finds too
+    /// old: seed 002's deletes it; for the status row, it sets the status
+    /// back to free. A row lock has no row to clean (`None`).
+    pub fn cleanup_statement(self) -> Option<Statement> {
+        match self {
+            SqlRecipe::UniqueKey => Some(Statement::Delete { name: lock_name() }),
+            SqlRecipe::ForUpdate => None,
+            SqlRecipe::StatusCas => Some(Statement::Update {
+                name: lock_name(),
+                set_status: status_cas::FREE,
+                set_version: SetVersion::Keep,
+                where_status: None,
+                where_version: None,
+            }),
+        }
+    }
+
+    pub fn start(self) -> Locals {
+        match self {
+            SqlRecipe::UniqueKey => Locals::UniqueKey(unique_key::At::Lock),
+            SqlRecipe::ForUpdate => Locals::ForUpdate(for_update::At::Lock),
+            SqlRecipe::StatusCas => Locals::StatusCas(status_cas::At::Lock),
+        }
+    }
+
+    /// One step at `at`, reading `reply` (the reply to its last statement,
+    /// if one came since); `fenced`: the recipe's fenced variant, whose
+    /// `lock()` returns on the reply that carries its token (the OK
+    /// packet's insert id: [`SqlRecipe::token`]).
+    pub fn step(self, at: &mut Locals, reply: Option<&Reply>, fenced: bool) -> Outcome {
+        match at {
+            Locals::UniqueKey(at) => unique_key::step(at, reply),
+            Locals::ForUpdate(at) => for_update::step(at, reply, fenced),
+            Locals::StatusCas(at) => status_cas::step(at, reply, fenced),
+        }
+    }
+
+    /// The fencing token in the reply a fenced `lock()` returned on: the
+    /// unique key's AUTO_INCREMENT id, or the version `LAST_INSERT_ID(…)`
+    /// set.
+    pub fn token(reply: Option<&Reply>) -> Option<i64> {
+        match reply {
+            Some(Reply::Ok {
+                insert_id: Some(t), ..
+            }) => i64::try_from(*t).ok(),
+            _ => None,
+        }
+    }
+
+    /// The fencing token is an AUTO_INCREMENT id (which the checker
+    /// renumbers), not a version.
+    pub fn token_is_id(self) -> bool {
+        self == SqlRecipe::UniqueKey
+    }
+}
+
+impl fmt::Display for SqlRecipe {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// A client's position in its recipe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Locals {
+    UniqueKey(unique_key::At),
+    ForUpdate(for_update::At),
+    StatusCas(status_cas::At),
+}
+
+impl Locals {
+    /// The recipe waits for the reply to the statement it sent.
+    pub fn awaits_reply(self) -> bool {
+        match self {
+            Locals::UniqueKey(at) => at.awaits_reply(),
+            Locals::ForUpdate(at) => at.awaits_reply(),
+            Locals::StatusCas(at) => at.awaits_reply(),
+        }
+    }
+
+    /// `reply`, waiting to be read here, says the lock operation succeeded
+    /// at the server: the client's tenure began before it knows it.
+    pub fn won(self, reply: &Reply) -> bool {
+        match self {
+            Locals::UniqueKey(at) => at.won(reply),
+            Locals::ForUpdate(at) => at.won(reply),
+            Locals::StatusCas(at) => at.won(reply),
+        }
+    }
+}
+
+/// What one step did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The statement the step sent, if any (a step ends at the first
+    /// blocking call).
+    pub send: Option<Statement>,
+    pub kind: StepKind,
+    /// The step ends in a tick-long sleep (a retry loop's wait).
+    pub sleep: bool,
+}
+
+impl Outcome {
+    fn send(stmt: Statement, kind: StepKind) -> Outcome {
+        Outcome {
+            send: Some(stmt),
+            kind,
+            sleep: false,
+        }
+    }
+
+    fn only(kind: StepKind) -> Outcome {
+        Outcome {
+            send: None,
+            kind,
+            sleep: false,
+        }
+    }
+
+    fn sleep(kind: StepKind) -> Outcome {
+        Outcome {
+            send: None,
+            kind,
+            sleep: true,
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! One Redis configuration to explore: the recipe, the clients and their
+//! rounds, time in ticks, the fault budgets and the bounds.
+
+use crate::engine::space::Limits;
+use crate::redis::recipes::RedisRecipe;
+
+/// The most clients a configuration may have: a client is one bit of the
+/// explorer's `u8` masks.
+pub const MAX_CLIENTS: u8 = 8;
+
+/// How many times each fault may strike in one run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RedisFaults {
+    /// A client's process stops for [`RedisSpace::pause`] ticks (a GC
+    /// pause, a stopped VM), at any step: it takes no step and its work
+    /// does not advance; commands it sent are still served.
+    pub pauses: u8,
+    /// A client's process crashes at any step: its connection closes (a
+    /// command not yet served is lost), its keys stay.
+    pub crashes: u8,
+    /// The server restarts without persistence: every key is lost. Only
+    /// between commands (no command in flight: a restart would close the
+    /// connection under it, which the recipes here do not handle yet).
+    pub restarts: u8,
+    /// The primary fails and its replica takes over, without the writes it
+    /// had not received (asynchronous replication); needs
+    /// [`RedisSpace::replica`]. Only between commands, as a restart.
+    pub failovers: u8,
+    /// A client's clock jumps [`RedisSpace::skew`] ticks ahead or back.
+    pub clock_jumps: u8,
+    /// The server's clock jumps [`RedisSpace::skew`] ticks ahead (TTLs
+    /// shrink) or back (TTLs grow), at any step.
+    pub server_clock_jumps: u8,
+}
+
+/// A configuration of the Redis system: what [`super::space`] explores.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RedisSpace {
+    pub recipe: RedisRecipe,
+    pub clients: u8,
+    /// Rounds of the harness loop per client (`lock()` calls, whether
+    /// they get the lock or give up).
+    pub acquisitions: u8,
+    /// The lease (`PX`), in ticks.
+    pub lease: u8,
+    /// The critical section, in ticks: shorter than the lease.
+    pub work: u8,
+    /// How long a pause lasts, in ticks: longer than the lease.
+    pub pause: u8,
+    /// How far a clock jump moves a client's clock, in ticks.
+    pub skew: u8,
+    pub faults: RedisFaults,
+    /// The server has a replica behind an asynchronous replication stream
+    /// ([`super::action::Action::Replicate`] ships one write at a time).
+    pub replica: bool,
+    /// Fencing (`fencing = true`): a holder takes a token from `INCR` on a
+    /// key of its own as the last command of `lock()`, and its critical
+    /// section writes to the protected resource twice with it
+    /// ([`crate::zk::check::resource`]: the resource ZooKeeper's checker has).
+    pub fencing: bool,
+    /// The bounds and switches every backend's run has (the kept graph
+    /// is what the starvation and stuck-lock analyses read).
+    pub limits: Limits,
+}
+
+impl RedisSpace {
+    /// Two clients, one round each, a lease of 3 ticks, a critical section
+    /// of 2, a pause of 4, no faults.
+    pub fn new(recipe: RedisRecipe) -> RedisSpace {
+        RedisSpace {
+            recipe,
+            clients: 2,
+            acquisitions: 1,
+            lease: 3,
+            work: 2,
+            pause: 4,
+            skew: 4,
+            faults: RedisFaults::default(),
+            replica: false,
+            fencing: false,
+            limits: Limits {
+                max_states: 2_000_000,
+                max_depth: usize::MAX,
+                max_memory: 2 << 30,
+                max_time: None,
+                starvation: true,
+                jobs: 1,
+            },
+        }
+    }
+
+    /// What is wrong with the configuration, if anything.
+    pub fn validate(&self) -> Result<(), String> {
+        self.problem()
+            .map_or(Ok(()), |(key, why)| Err(format!("{key}: {why}")))
+    }
+
+    /// What is wrong with the configuration: the scenario file's key at
+    /// fault (`redis.lease`, `faults.failovers`, ...) and what was expected.
+    pub fn problem(&self) -> Option<(&'static str, String)> {
+        if self.clients == 0 || self.clients > MAX_CLIENTS {
+            return Some((
+                "clients",
+                format!("expected 1 to {MAX_CLIENTS} clients, got {}", self.clients),
+            ));
+        }
+        if self.acquisitions == 0 {
+            return Some(("acquisitions", "expected at least 1 round".into()));
+        }
+        if self.lease < 2 {
+            return Some((
+                "redis.lease",
+                format!(
+                    "expected at least 2 ticks (a critical section of a tick or more fits inside it), got {}",
+                    self.lease
+                ),
+            ));
+        }
+        if self.work == 0 || self.work >= self.lease {
+            return Some((
+                "redis.critical_section",
+                format!(
+                    "expected 1 to {} ticks (shorter than the lease), got {}",
+                    self.lease - 1,
+                    self.work
+                ),
+            ));
+        }
+        if self.pause <= self.lease {
+            return Some((
+                "redis.pause",
+                format!(
+                    "expected more than the lease ({} ticks), got {}",
+                    self.lease, self.pause
+                ),
+            ));
+        }
+        if self.faults.failovers > 0 && !self.replica {
+            return Some((
+                "faults.failovers",
+                "a failover needs a replica: expected `replica = true` in [redis]".into(),
+            ));
+        }
+        if self.drift() > 60 {
+            return Some((
+                "redis.skew",
+                format!(
+                    "skew × clock_jumps: expected at most 60 ticks of drift, got {}",
+                    self.drift()
+                ),
+            ));
+        }
+        if self.limits.jobs == 0 {
+            return Some(("jobs", "expected at least 1".into()));
+        }
+        None
+    }
+
+    /// The bound on a client clock's distance from the reference time
+    /// (the drift): every jump the budget allows, one way.
+    pub fn drift(&self) -> i64 {
+        i64::from(self.skew) * i64::from(self.faults.clock_jumps)
+    }
+}

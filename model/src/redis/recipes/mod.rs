@@ -1,0 +1,299 @@
+//! The Redis lock recipes of seeds 003 and 004, one file each, as sans-IO
+//! state machines over [`crate::redis`]'s commands and replies: a client's
+//! step reads the reply its last command got (if any), and says which
+//! command it sends next and what the step means to the harness
+//! ([`StepKind`]). Time, pauses, the critical section's length and the
+//! rounds of the harness loop are the driver's, not the recipe's.
+//!
+//! | id | file |
+//! |---|---|
+//! | redis-set-px-del | [`set_px_del`] |
+//! | redis-compare-and-delete | [`compare_and_delete`] |
+//! | redis-setnx-expire | [`setnx_expire`] |
+//! | redis-setnx-del | [`setnx_del`] |
+//! | redis-acquirelock | [`acquire_lock`] (seed 003's first caller) |
+//! | redis-acquirelock-always-release | [`acquire_lock`] (seed 003's second caller) |
+//! | redis-get-then-del | [`get_then_del`] |
+//! | redis-setnx-getset | [`setnx_getset`] |
+//! | redis-set-px-token | [`set_px_token`] |
+
+pub mod acquire_lock;
+pub mod compare_and_delete;
+pub mod get_then_del;
+pub mod set_px_del;
+pub mod set_px_token;
+pub mod setnx_del;
+pub mod setnx_expire;
+pub mod setnx_getset;
+
+use crate::engine::harness::StepKind;
+use crate::redis::{Command, Key, RedisServer, Reply, Value};
+
+/// The key every client locks (seed 003's `lockKey`).
+pub const LOCK_KEY: &str = "lock";
+use serde::Serialize;
+use std::fmt;
+
+/// A Redis recipe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum RedisRecipe {
+    SetPxDel,
+    CompareAndDelete,
+    SetNxExpire,
+    SetNxDel,
+    AcquireLock,
+    /// Seed 003's second caller: `releaseLock` in `finally` even when
+    /// `acquireLock` returned false.
+    AcquireLockAlwaysRelease,
+    GetThenDel,
+    SetNxGetSet,
+    /// `SET NX PX` and a fencing token in one script, compare-and-delete.
+    SetPxToken,
+}
+
+impl RedisRecipe {
+    pub const ALL: [RedisRecipe; 9] = [
+        RedisRecipe::SetPxDel,
+        RedisRecipe::CompareAndDelete,
+        RedisRecipe::SetNxExpire,
+        RedisRecipe::SetNxDel,
+        RedisRecipe::AcquireLock,
+        RedisRecipe::AcquireLockAlwaysRelease,
+        RedisRecipe::GetThenDel,
+        RedisRecipe::SetNxGetSet,
+        RedisRecipe::SetPxToken,
+    ];
+
+    /// The recipe's id (as scenario files and the comparison name it).
+    pub fn id(self) -> &'static str {
+        match self {
+            RedisRecipe::SetPxDel => "redis-set-px-del",
+            RedisRecipe::CompareAndDelete => "redis-compare-and-delete",
+            RedisRecipe::SetNxExpire => "redis-setnx-expire",
+            RedisRecipe::SetNxDel => "redis-setnx-del",
+            RedisRecipe::AcquireLock => "redis-acquirelock",
+            RedisRecipe::AcquireLockAlwaysRelease => "redis-acquirelock-always-release",
+            RedisRecipe::GetThenDel => "redis-get-then-del",
+            RedisRecipe::SetNxGetSet => "redis-setnx-getset",
+            RedisRecipe::SetPxToken => "redis-set-px-token",
+        }
+    }
+
+    pub fn parse(id: &str) -> Option<RedisRecipe> {
+        RedisRecipe::ALL.into_iter().find(|r| r.id() == id.trim())
+    }
+
+    /// A client calling `lock()` on `server` now would get the lock (the
+    /// stuck-lock analysis asks this of every state): for the `SET NX`
+    /// and `SETNX` recipes, the key is missing.
+    pub fn acquirable(self, server: &RedisServer, lease: i64) -> bool {
+        match self {
+            RedisRecipe::SetPxDel
+            | RedisRecipe::CompareAndDelete
+            | RedisRecipe::SetNxExpire
+            | RedisRecipe::GetThenDel
+            | RedisRecipe::SetPxToken => server.entry(&Key::new(LOCK_KEY)).is_none(),
+            // Missing, or older than the timeout by the reference clock.
+            RedisRecipe::SetNxDel => server
+                .entry(&Key::new(LOCK_KEY))
+                .is_none_or(|e| setnx_del::expired(&e.value, 0, lease)),
+            RedisRecipe::AcquireLock
+            | RedisRecipe::AcquireLockAlwaysRelease
+            | RedisRecipe::SetNxGetSet => server
+                .entry(&Key::new(LOCK_KEY))
+                .is_none_or(|e| acquire_lock::expired(&e.value, 0)),
+        }
+    }
+
+    /// Where a client of this recipe starts.
+    pub fn start(self) -> Locals {
+        match self {
+            RedisRecipe::SetPxDel | RedisRecipe::CompareAndDelete | RedisRecipe::SetPxToken => {
+                Locals::SetPx(set_px_del::At::Lock)
+            }
+            RedisRecipe::SetNxExpire => Locals::SetNx(setnx_expire::At::Lock),
+            RedisRecipe::SetNxDel => Locals::SetNxDel(setnx_del::At::Lock),
+            RedisRecipe::AcquireLock | RedisRecipe::AcquireLockAlwaysRelease => {
+                Locals::AcquireLock(acquire_lock::Locals::start())
+            }
+            RedisRecipe::GetThenDel => Locals::GetThenDel(get_then_del::At::Lock),
+            RedisRecipe::SetNxGetSet => Locals::SetNxGetSet(setnx_getset::Locals::start()),
+        }
+    }
+
+    /// One step of `me` at `at`, reading `reply` (the reply to its last
+    /// command, if one came since).
+    pub fn step(self, at: &mut Locals, reply: Option<&Reply>, me: &Me) -> Outcome {
+        match (self, at) {
+            (RedisRecipe::SetPxDel, Locals::SetPx(at)) => {
+                let cmds = set_px_del::Commands {
+                    lock: set_px_del::set_nx_px,
+                    release: set_px_del::release,
+                };
+                set_px_del::step(at, reply, me, cmds)
+            }
+            (RedisRecipe::CompareAndDelete, Locals::SetPx(at)) => {
+                let cmds = set_px_del::Commands {
+                    lock: set_px_del::set_nx_px,
+                    release: compare_and_delete::release,
+                };
+                set_px_del::step(at, reply, me, cmds)
+            }
+            (RedisRecipe::SetPxToken, Locals::SetPx(at)) => {
+                let cmds = set_px_del::Commands {
+                    lock: set_px_token::lock,
+                    release: compare_and_delete::release,
+                };
+                set_px_del::step(at, reply, me, cmds)
+            }
+            (RedisRecipe::SetNxExpire, Locals::SetNx(at)) => setnx_expire::step(at, reply, me),
+            (RedisRecipe::SetNxDel, Locals::SetNxDel(at)) => setnx_del::step(at, reply, me),
+            (RedisRecipe::AcquireLock, Locals::AcquireLock(l)) => {
+                acquire_lock::step(l, reply, me, acquire_lock::Caller::First)
+            }
+            (RedisRecipe::AcquireLockAlwaysRelease, Locals::AcquireLock(l)) => {
+                acquire_lock::step(l, reply, me, acquire_lock::Caller::Second)
+            }
+            (RedisRecipe::GetThenDel, Locals::GetThenDel(at)) => get_then_del::step(at, reply, me),
+            (RedisRecipe::SetNxGetSet, Locals::SetNxGetSet(l)) => setnx_getset::step(l, reply, me),
+            // A recipe's clients start in its own locals and stay there.
+            (_, at) => unreachable!("{self} cannot run from {at:?}"),
+        }
+    }
+}
+
+impl fmt::Display for RedisRecipe {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// A client's position in its recipe, with the locals the seed's code
+/// keeps (none yet beyond the position: the token is the client's own).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Locals {
+    /// `SET key token NX PX lease`, work, then a release in `finally`.
+    SetPx(set_px_del::At),
+    /// `SETNX key token`, then the expiry as a second command.
+    SetNx(setnx_expire::At),
+    /// `SETNX key now`; a stale timestamp is deleted and set again.
+    SetNxDel(setnx_del::At),
+    /// Seed 003's `acquireLock` with its stamps and `tryTimes`.
+    AcquireLock(acquire_lock::Locals),
+    /// `SET key token NX PX lease`, work, then `GET` and a `DEL` if ours.
+    GetThenDel(get_then_del::At),
+    /// Seed 004's blocking `SETNX`/`GET`/`GETSET` loop with its timestamp.
+    SetNxGetSet(setnx_getset::Locals),
+}
+
+impl Locals {
+    /// The recipe waits for the reply to the command it sent.
+    pub fn awaits_reply(self) -> bool {
+        match self {
+            Locals::SetPx(at) => at.awaits_reply(),
+            Locals::SetNx(at) => at.awaits_reply(),
+            Locals::SetNxDel(at) => at.awaits_reply(),
+            Locals::AcquireLock(l) => l.awaits_reply(),
+            Locals::GetThenDel(at) => at.awaits_reply(),
+            Locals::SetNxGetSet(l) => l.awaits_reply(),
+        }
+    }
+
+    /// The locals a tick later: stamps they keep age, clamped at `floor`.
+    pub fn aged(self, floor: i64) -> Locals {
+        match self {
+            Locals::AcquireLock(l) => Locals::AcquireLock(l.aged(floor)),
+            Locals::SetNxGetSet(l) => Locals::SetNxGetSet(l.aged(floor)),
+            other => other,
+        }
+    }
+
+    /// `reply`, waiting to be read here, says the lock operation succeeded
+    /// (read on the client's clock, `now`): the client's tenure began at
+    /// the server before it knows it.
+    pub fn won(self, reply: &Reply, now: i64) -> bool {
+        match self {
+            Locals::SetPx(at) => at == set_px_del::At::AwaitSet && set_px_del::took(reply),
+            Locals::SetNx(at) => at.won(reply),
+            Locals::SetNxDel(at) => at.won(reply),
+            Locals::AcquireLock(l) => l.won(reply),
+            Locals::GetThenDel(at) => at == get_then_del::At::AwaitSet && *reply == Reply::Ok,
+            Locals::SetNxGetSet(l) => l.won(reply, now),
+        }
+    }
+}
+
+/// What a client knows of itself: the lock's key, its own token (seed
+/// 003's `my_random_value`, unique per client) and the lease.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Me {
+    pub key: Key,
+    /// The key whose `INCR` numbers the lock's tenures (a fencing token
+    /// drawn by the lock command itself).
+    pub fence: Key,
+    pub token: Value,
+    /// `PX`'s argument, or a timestamp recipe's timeout, in the model's
+    /// milliseconds (one per tick).
+    pub lease: i64,
+    /// The client's clock: how far it reads ahead of the reference time.
+    pub clock: i64,
+}
+
+impl RedisRecipe {
+    /// The lock command's reply carries the fencing token: `lock()` takes
+    /// it from there, with no `INCR` of its own.
+    pub fn token_in_reply(self) -> bool {
+        self == RedisRecipe::SetPxToken
+    }
+
+    /// The recipe's own rule says the lock's value `v` has run out by a
+    /// clock reading `now` (a timestamp recipe's takeover is then by
+    /// design). A lease lock's key never has: its TTL removes it.
+    pub fn expired(self, v: &Value, now: i64, lease: i64) -> bool {
+        match self {
+            RedisRecipe::SetNxDel => setnx_del::expired(v, now, lease),
+            RedisRecipe::AcquireLock
+            | RedisRecipe::AcquireLockAlwaysRelease
+            | RedisRecipe::SetNxGetSet => acquire_lock::expired(v, now),
+            _ => false,
+        }
+    }
+}
+
+/// What one step did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The command the step sent, if any (at most one: a step ends at the
+    /// first blocking call).
+    pub send: Option<Command>,
+    pub kind: StepKind,
+    /// The step ends in a tick-long sleep (a polling loop's wait): a busy
+    /// loop costs time.
+    pub sleep: bool,
+}
+
+impl Outcome {
+    fn send(cmd: Command, kind: StepKind) -> Outcome {
+        Outcome {
+            send: Some(cmd),
+            kind,
+            sleep: false,
+        }
+    }
+
+    fn only(kind: StepKind) -> Outcome {
+        Outcome {
+            send: None,
+            kind,
+            sleep: false,
+        }
+    }
+
+    fn sleep(kind: StepKind) -> Outcome {
+        Outcome {
+            send: None,
+            kind,
+            sleep: true,
+        }
+    }
+}

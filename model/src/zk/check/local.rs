@@ -1,0 +1,146 @@
+//! What a version of a client allows by itself, read once per version.
+//!
+//! Every expanded state lists its enabled actions, and most of what that
+//! reads is one client's own: whether each thread can step or is in a
+//! timed wait, whether anything is queued either way on its connection,
+//! whether it holds, waits, is done. A version of a client is shared by
+//! the many states that differ only in the others ([`Shared`]), so these
+//! facts are computed once per version, with its digest, and
+//! [`System::actions`] combines them with what the server and the fault
+//! budgets say. The order of the actions, and so every recorded path, is
+//! the one `actions` always had.
+//!
+//! [`Shared`]: crate::engine::shared::Shared
+//! [`System::actions`]: super::system::System::actions
+
+use super::symmetry::peer_digest;
+use super::system::Peer;
+use crate::zk::client::client::Deadline;
+use crate::zk::client::{Recipe, Thread};
+
+/// What a client version's part of a state keeps about it, computed the
+/// first time a state with it is fingerprinted or expanded.
+pub struct PeerFacts {
+    /// Its digest for the fingerprint ([`peer_digest`]).
+    pub digest: u64,
+    pub local: Local,
+}
+
+pub fn peer_facts(p: &Peer) -> PeerFacts {
+    PeerFacts {
+        digest: peer_digest(p),
+        local: Local::of(p),
+    }
+}
+
+/// A client version's facts, a bit each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Local(u32);
+
+impl Local {
+    /// `Run` of `Thread::ALL[i]` at bit `RUN + i`.
+    const RUN: u32 = 0;
+    /// `TimeOut` of `Thread::ALL[i]` at bit `TIME_OUT + i`.
+    const TIME_OUT: u32 = 4;
+    pub const DEADLINE: u32 = 8;
+    pub const DELIVER: u32 = 9;
+    pub const SERVE: u32 = 10;
+    /// Reconnects if the server still holds its session.
+    pub const RECONNECT_IF_ALIVE: u32 = 11;
+    pub const GIVE_UP: u32 = 12;
+    pub const EXPIRE_OLD: u32 = 13;
+    /// Notices an expiry if the server no longer holds its session.
+    pub const NOTICE_IF_GONE: u32 = 14;
+    pub const DONE: u32 = 15;
+    pub const ABANDONED_SESSION: u32 = 16;
+    /// A connection loss can strike (with the budget for it).
+    pub const LOSABLE: u32 = 17;
+    /// A reply or event can overtake another (with the budget for it).
+    pub const OVERTAKABLE: u32 = 18;
+    /// A disconnect can strike (with the budget for it).
+    pub const DISCONNECTABLE: u32 = 19;
+    /// A client-side expiry can strike (with the budget for it).
+    pub const CLIENT_EXPIRABLE: u32 = 20;
+    pub const HOLDS: u32 = 21;
+    pub const PARKED: u32 = 22;
+    /// A call waits for the connection, and the library gives up waiting
+    /// after its connection timeout.
+    pub const CONNECT_TIMEOUT: u32 = 23;
+    /// Disconnected, and a library that gives up on a suspended session:
+    /// it gives up if the server stays down past the session timeout —
+    /// once: its new handle is LOST, not SUSPENDED, until it connects (so
+    /// not with a session it gave up on still held by the server, which
+    /// keeps a client that gave up before the stop from giving up again
+    /// during it: a narrower choice than Curator's, in a rare case).
+    pub const GIVE_UP_IF_DOWN: u32 = 24;
+
+    pub fn of(p: &Peer) -> Local {
+        let c = &p.client;
+        let mut bits = 0u32;
+        let mut set = |bit: u32, on: bool| bits |= u32::from(on) << bit;
+        for (i, &t) in Thread::ALL.iter().enumerate() {
+            set(Self::RUN + i as u32, c.can_step(t));
+            set(Self::TIME_OUT + i as u32, c.timed_wait(t).is_some());
+        }
+        set(Self::DEADLINE, c.deadline == Deadline::Running);
+        set(Self::DELIVER, !p.inbox.is_empty() && !p.disconnected);
+        set(Self::SERVE, !p.outbox.is_empty() && !p.disconnected);
+        // The library of a client whose thread died still reconnects; a
+        // gone process's, or a closed library, does not.
+        set(
+            Self::RECONNECT_IF_ALIVE,
+            p.disconnected && !p.stranded && !c.abandoned_session(),
+        );
+        set(Self::GIVE_UP, p.stranded);
+        set(Self::EXPIRE_OLD, !p.abandoned.is_empty());
+        set(
+            Self::NOTICE_IF_GONE,
+            !c.session_lost && !c.is_done() && !c.has_pending_call(),
+        );
+        set(Self::DONE, c.is_done());
+        set(Self::ABANDONED_SESSION, c.abandoned_session());
+        set(
+            Self::LOSABLE,
+            c.has_pending_call() && !c.session_lost && !p.disconnected,
+        );
+        set(Self::OVERTAKABLE, p.inbox.len() >= 2 && !p.disconnected);
+        set(
+            Self::DISCONNECTABLE,
+            !c.has_pending_call() && !c.session_lost && !c.is_done() && !p.disconnected,
+        );
+        set(
+            Self::CLIENT_EXPIRABLE,
+            c.recipe.renews_session() && !c.session_lost && !p.disconnected,
+        );
+        set(
+            Self::GIVE_UP_IF_DOWN,
+            c.recipe.renews_session()
+                && !c.session_lost
+                && p.disconnected
+                && !p.stranded
+                && p.abandoned.is_empty()
+                && !c.abandoned_session(),
+        );
+        set(
+            Self::CONNECT_TIMEOUT,
+            p.disconnected && !p.outbox.is_empty() && c.recipe.times_out_connecting(),
+        );
+        set(Self::HOLDS, c.holds());
+        set(Self::PARKED, c.is_parked());
+        Local(bits)
+    }
+
+    pub fn has(self, bit: u32) -> bool {
+        self.0 >> bit & 1 != 0
+    }
+
+    /// Thread `Thread::ALL[i]` can step.
+    pub fn runs(self, i: usize) -> bool {
+        self.has(Self::RUN + i as u32)
+    }
+
+    /// Thread `Thread::ALL[i]` is in a timed wait.
+    pub fn times_out(self, i: usize) -> bool {
+        self.has(Self::TIME_OUT + i as u32)
+    }
+}

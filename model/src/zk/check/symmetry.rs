@@ -1,0 +1,256 @@
+//! Symmetry reduction: every client runs the same recipe and every property
+//! is symmetric in the clients, so states that differ only in how the
+//! clients are numbered are one state.
+//!
+//! The explorer keeps each state as it first reached it — so a trace is the
+//! concrete path that led there — and tells states apart by a *canonical
+//! fingerprint*, the same for every renumbering of the clients:
+//!
+//! - each client gets a key: a digest of its process and both directions of
+//!   its connection, and of what the server holds for its session (its
+//!   state, its ephemeral nodes, the paths it watches) — no session id in
+//!   either;
+//! - the server contributes a digest of everything but who owns and who
+//!   watches what (the tree with owners erased, the zxid);
+//! - the fingerprint hashes the fault budgets, the server's digest and the
+//!   keys in sorted order.
+//!
+//! The owners and watchers the server's digest leaves out are in the keys,
+//! so two states with one fingerprint have the same server up to a
+//! renumbering of sessions, and the same clients up to the same
+//! renumbering (barring 64-bit collisions, as for any fingerprint). Clients
+//! with equal keys are interchangeable, so the order among them does not
+//! matter. The order the keys sort in ([`Canonical::order`]) is what the
+//! starvation analysis needs to follow one client from state to state.
+//!
+//! Digests are kept with the parts they describe ([`Shared`]), so a
+//! successor recomputes only the digests of what its action changed.
+//!
+//! [`Shared`]: crate::engine::shared::Shared
+
+use super::config::MAX_CLIENTS;
+use super::local::peer_facts;
+use super::system::{Peer, SharedPeer, System};
+use crate::engine::fingerprint::{mix, FoldHasher};
+use crate::engine::graph::Renumbering;
+pub use crate::engine::space::Canonical;
+use crate::zk::{SessionId, ZkServer};
+use std::hash::{Hash, Hasher};
+
+/// The server's part of a fingerprint.
+pub struct ServerDigest {
+    /// Everything but which session owns or watches what.
+    anonymous: u64,
+    /// Per session, in id order: its state, its ephemeral nodes and the
+    /// paths it watches, with no session id in them.
+    facts: Vec<(SessionId, u64)>,
+}
+
+impl ServerDigest {
+    /// A hash of the whole server: its anonymous part and each session's
+    /// facts with the session's id.
+    pub fn content(&self) -> u64 {
+        let mut h = FoldHasher::default();
+        h.write_u64(self.anonymous);
+        for &(id, f) in &self.facts {
+            h.write_u32(id.0);
+            h.write_u64(f);
+        }
+        h.finish()
+    }
+
+    fn facts_of(&self, s: SessionId) -> u64 {
+        // The server lists every session it opened, numbered from 1: session
+        // `s` is at `s - 1` (looked up for every client of every successor).
+        let at = (s.0 as usize)
+            .checked_sub(1)
+            .and_then(|i| self.facts.get(i));
+        if let Some(&(_, f)) = at.filter(|(id, _)| *id == s) {
+            return f;
+        }
+        match self.facts.binary_search_by_key(&s, |&(id, _)| id) {
+            Ok(i) => self.facts[i].1,
+            Err(_) => 0,
+        }
+    }
+}
+
+/// Tags that keep a session's ephemeral nodes and its two kinds of watch
+/// apart in its facts.
+const EPHEMERAL: u8 = 1;
+const DATA_WATCH: u8 = 2;
+const CHILD_WATCH: u8 = 3;
+
+pub fn server_digest(server: &ZkServer) -> ServerDigest {
+    let mut anonymous = FoldHasher::default();
+    anonymous.write_i64(server.zxid());
+    let mut facts: Vec<(SessionId, FoldHasher)> = server
+        .sessions()
+        .map(|(id, state)| {
+            let mut h = FoldHasher::default();
+            state.hash(&mut h);
+            (id, h)
+        })
+        .collect();
+    fn of(facts: &mut [(SessionId, FoldHasher)], owner: SessionId) -> Option<&mut FoldHasher> {
+        match facts.binary_search_by_key(&owner, |&(id, _)| id) {
+            Ok(i) => Some(&mut facts[i].1),
+            Err(_) => None,
+        }
+    }
+    for (path, node) in server.nodes() {
+        path.hash(&mut anonymous);
+        node.data.hash(&mut anonymous);
+        node.mode.hash(&mut anonymous);
+        let mut stat = node.stat;
+        stat.ephemeral_owner = 0;
+        stat.hash(&mut anonymous);
+        if node.is_ephemeral() {
+            let owner = node.stat.ephemeral_owner;
+            match u32::try_from(owner)
+                .ok()
+                .and_then(|o| of(&mut facts, SessionId(o)))
+            {
+                Some(h) => {
+                    h.write_u8(EPHEMERAL);
+                    path.hash(h);
+                }
+                // An owner the session table does not know: keep it as is.
+                None => anonymous.write_i64(owner),
+            }
+        }
+    }
+    let watches = server
+        .data_watches()
+        .map(|w| (DATA_WATCH, w))
+        .chain(server.child_watches().map(|w| (CHILD_WATCH, w)));
+    for (tag, (path, sessions)) in watches {
+        for &s in sessions {
+            match of(&mut facts, s) {
+                Some(h) => {
+                    h.write_u8(tag);
+                    path.hash(h);
+                }
+                None => {
+                    anonymous.write_u32(s.0);
+                    path.hash(&mut anonymous);
+                }
+            }
+        }
+    }
+    ServerDigest {
+        anonymous: anonymous.finish(),
+        facts: facts.into_iter().map(|(id, h)| (id, h.finish())).collect(),
+    }
+}
+
+/// A client's process and both directions of its connection: everything
+/// about it but its session id.
+pub fn peer_digest(p: &Peer) -> u64 {
+    let mut h = FoldHasher::default();
+    p.client.hash(&mut h);
+    p.outbox.hash(&mut h);
+    p.inbox.hash(&mut h);
+    p.disconnected.hash(&mut h);
+    p.stranded.hash(&mut h);
+    p.section.hash(&mut h);
+    h.finish()
+}
+
+/// The canonical fingerprint of `s`; with `symmetry` off, clients keep
+/// their numbers and the fingerprint tells every numbering apart.
+pub fn canonical(s: &System, symmetry: bool) -> Canonical {
+    canonical_of(s, None, symmetry)
+}
+
+/// The canonical fingerprint of `s` with client `c`'s part replaced by
+/// `part`: a successor that changed only that client, judged before it is
+/// built (most successors are states seen before, never built).
+pub fn canonical_with(s: &System, (c, part): (usize, &SharedPeer), symmetry: bool) -> Canonical {
+    canonical_of(s, Some((c, part)), symmetry)
+}
+
+fn canonical_of(s: &System, replaced: Option<(usize, &SharedPeer)>, symmetry: bool) -> Canonical {
+    let server = s.server.digest(server_digest);
+    let n = s.peers.len();
+    let peer = |i: usize| -> &SharedPeer {
+        match replaced {
+            Some((c, part)) if c == i => part,
+            _ => &s.peers[i],
+        }
+    };
+    let mut keys = [0u64; MAX_CLIENTS as usize];
+    for (i, key) in keys.iter_mut().enumerate().take(n) {
+        let p = peer(i);
+        // Hashes of hashes, for every client of every transition: mixed
+        // once, not run through a whole hasher.
+        *key = mix(p.digest(peer_facts).digest, server.facts_of(p.session));
+        // Sessions the client gave up on and the server still holds, in
+        // the order the client left them (`Action::ExpireOld` ends the
+        // oldest): renumbered with their client.
+        for &old in &p.abandoned {
+            *key = mix(*key, server.facts_of(old));
+        }
+    }
+    let mut order = [0u8, 1, 2, 3, 4, 5, 6, 7];
+    if symmetry {
+        // An insertion sort, stable: clients with equal keys keep their
+        // order (a handful of keys, sorted for every transition).
+        for i in 1..n {
+            let mut j = i;
+            while j > 0 && keys[order[j - 1] as usize] > keys[order[j] as usize] {
+                order.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+    }
+    let mut h = FoldHasher::default();
+    h.write_u128(s.faults.packed() | u128::from(s.down as u8) << 120);
+    if let Some(r) = &s.resource {
+        r.hash(&mut h);
+    }
+    h.write_u64(server.anonymous);
+    for &i in &order[..n] {
+        h.write_u64(keys[i as usize]);
+    }
+    if server.facts.len() > n {
+        // Sessions no client has any more, as a set.
+        let mut rest: Vec<u64> = server
+            .facts
+            .iter()
+            .filter(|(id, _)| {
+                !(0..n).any(|i| {
+                    let p = peer(i);
+                    p.session == *id || p.abandoned.contains(id)
+                })
+            })
+            .map(|&(_, f)| f)
+            .collect();
+        rest.sort_unstable();
+        rest.hash(&mut h);
+    }
+    Canonical {
+        fingerprint: h.finish(),
+        order: Renumbering::of(&order[..n]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::zk::{CreateMode, Op, Service};
+
+    #[test]
+    fn an_ephemeral_node_is_a_fact_of_its_owner_not_of_the_anonymous_part() {
+        let mut a = ZkServer::new();
+        let (s1, s2) = (a.open_session(), a.open_session());
+        let mut b = a.clone();
+        a.handle(s1, &Op::create("/x", CreateMode::Ephemeral));
+        b.handle(s2, &Op::create("/x", CreateMode::Ephemeral));
+        let (da, db) = (server_digest(&a), server_digest(&b));
+        // The same tree, its owner swapped: the facts move with the owner.
+        assert_eq!(da.anonymous, db.anonymous);
+        assert_eq!(da.facts_of(s1), db.facts_of(s2));
+        assert_ne!(da.facts_of(s1), da.facts_of(s2));
+    }
+}
