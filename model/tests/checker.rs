@@ -2,7 +2,7 @@
 //! reduction changes no verdict and no trace length, bounds give
 //! `incomplete` (never `holds`), traces replay to what they claim.
 
-use locksmith_model::engine::explore::explore;
+use locksmith_model::zk::check::explore::explore;
 use locksmith_model::zk::recipes::RecipeId;
 use locksmith_model::{
     zk::check::check, zk::check::CheckConfig, zk::check::FaultBudget, zk::check::Property,
@@ -23,7 +23,7 @@ fn trace_len(c: &CheckConfig, p: Property) -> Option<usize> {
 fn fair_lasso_cycle_start(c: &CheckConfig) -> usize {
     let x = explore(c);
     let cx = &x.found[&Property::Starvation];
-    locksmith_model::engine::lasso::judge(c, cx).expect("a fair, closed cycle");
+    locksmith_model::zk::check::explore::judge(c, cx).expect("a fair, closed cycle");
     cx.cycle_start.expect("a cycle")
 }
 
@@ -902,7 +902,7 @@ fn starvation_left_unjudged_is_incomplete_and_the_rest_holds() {
 fn progress_counts_as_the_report_does_and_ends_with_nothing_queued() {
     let c = cfg(RecipeId::FixedWait, 3, 1);
     let mut reports = Vec::new();
-    let x = locksmith_model::engine::explore::explore_with_progress(&c, &mut |p| {
+    let x = locksmith_model::zk::check::explore::explore_with_progress(&c, &mut |p| {
         reports.push((p.states, p.depth, p.transitions, p.table_bytes));
         std::ops::ControlFlow::Continue(())
     });
@@ -1039,7 +1039,7 @@ fn two_pollers_livelock_as_well_with_a_crash_to_spend() {
 /// its request).
 #[test]
 fn a_lasso_that_does_not_close_or_leaves_an_agent_out_is_refused() {
-    use locksmith_model::engine::lasso::judge;
+    use locksmith_model::zk::check::explore::judge;
     let mut c = cfg(RecipeId::TryOnce, 3, 1);
     c.abstract_sequences = true;
     let x = explore(&c);

@@ -33,9 +33,9 @@ use locksmith::expect::{Expectation, Found};
 use locksmith::scenario::{all_in, AnyScenario, MysqlScenario, RedisScenario, Scenario};
 use locksmith::simulate::sweep::{sweep, SweepOptions};
 use locksmith::simulate::SimConfig;
-use locksmith_model::engine::explore::explore;
 use locksmith_model::engine::harness::{Property, Verdict};
-use locksmith_model::{engine::lasso, zk::check::check};
+use locksmith_model::zk::check::explore::explore;
+use locksmith_model::{engine::lasso, zk::check::check, zk::check::explore as zk_explore};
 use locksmith_model::{zk::check::CheckConfig, zk::check::Report};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -182,7 +182,7 @@ fn judge_mysql(sc: &MysqlScenario) -> Result<(), Failed> {
 fn unfair_lasso(cfg: &CheckConfig) -> Option<String> {
     let x = explore(cfg);
     let cx = x.found.get(&Property::Starvation)?;
-    lasso::judge(cfg, cx)
+    zk_explore::judge(cfg, cx)
         .err()
         .map(|e| format!("starvation lasso: {e}"))
 }

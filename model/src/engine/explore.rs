@@ -22,10 +22,7 @@ use super::space::{Limits, Space};
 use super::starvation;
 use super::stuck;
 use super::visited::Visited;
-use crate::zk::check::config::CheckConfig;
-use crate::zk::check::property::Property;
-use crate::zk::check::space::ZkSpace;
-use crate::zk::check::system::{Action, System};
+use crate::engine::harness::Property;
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 use std::time::Instant;
@@ -58,7 +55,7 @@ impl std::fmt::Display for Bound {
 /// A counterexample: the actions from the initial state, shortest first.
 /// For starvation, `cycle_start` marks where the repeating part begins.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Counterexample<A = Action> {
+pub struct Counterexample<A> {
     pub actions: Vec<A>,
     pub cycle_start: Option<usize>,
 }
@@ -104,7 +101,7 @@ pub struct Path {
 }
 
 #[derive(Clone, Debug)]
-pub struct Exploration<A = Action> {
+pub struct Exploration<A> {
     pub states: usize,
     pub transitions: usize,
     /// Deepest BFS level reached.
@@ -152,19 +149,6 @@ pub struct Progress {
     /// Estimated bytes of the checker's tables.
     pub table_bytes: usize,
     pub elapsed: std::time::Duration,
-}
-
-pub fn explore(cfg: &CheckConfig) -> Exploration {
-    explore_with_progress(cfg, &mut |_| ControlFlow::Continue(()))
-}
-
-/// [`explore`], telling `progress` how far it has come after every batch;
-/// `progress` breaking stops the run ([`Bound::Interrupted`]).
-pub fn explore_with_progress(
-    cfg: &CheckConfig,
-    progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
-) -> Exploration {
-    explore_space(&ZkSpace::new(cfg), progress)
 }
 
 /// Explores any backend's [`Space`], telling `progress` how far it has
@@ -602,11 +586,6 @@ pub fn path_indices(parents: &Parents, mut id: u32) -> Vec<u16> {
 /// Replays a recorded path into concrete actions: the explorer keeps every
 /// state as the path it records reached it, so the path's actions are the
 /// trace.
-pub fn resolve(cfg: &CheckConfig, path: &Path) -> Counterexample {
-    resolve_in(&ZkSpace::new(cfg), path)
-}
-
-/// [`resolve`] in any backend's space.
 pub fn resolve_in<X: Space>(space: &X, path: &Path) -> Counterexample<X::Action> {
     let (_, actions) = replay_in(space, &path.ordinals);
     Counterexample {
@@ -617,11 +596,6 @@ pub fn resolve_in<X: Space>(space: &X, path: &Path) -> Counterexample<X::Action>
 
 /// The state a path of ordinals from the initial state reaches, and the
 /// actions it took.
-pub fn replay(cfg: &CheckConfig, ordinals: &[u16]) -> (System<'static>, Vec<Action>) {
-    replay_in(&ZkSpace::new(cfg), ordinals)
-}
-
-/// [`replay`] in any backend's space.
 pub fn replay_in<X: Space>(space: &X, ordinals: &[u16]) -> (X::State, Vec<X::Action>) {
     let mut s = space.initial();
     let mut enabled = Vec::new();

@@ -65,8 +65,8 @@ pub const NOT_TAKEN: u32 = u32::MAX;
 pub struct Graph {
     pub offsets: Column<u32>,
     pub targets: Column<u32>,
-    /// Per edge: the agent that acted ([`Agent::pack`](crate::zk::check::system::Agent::pack),
-    /// or [`Agent::NONE`](crate::zk::check::system::Agent::NONE) for a fault or the
+    /// Per edge: the agent that acted ([`Agent::pack`](crate::engine::agent::Agent::pack),
+    /// or [`Agent::NONE`](crate::engine::agent::Agent::NONE) for a fault or the
     /// reaper), its client numbered as in the edge's source state, and how
     /// the symmetry reduction renumbered the clients.
     labels: Codes<(u8, Renumbering)>,

@@ -14,8 +14,6 @@ use super::explore::{path_indices, replay_in, Counterexample, Parents, Path};
 use super::graph::Renumbering;
 use super::space::{Space, NO_AGENT};
 use super::starvation::Lasso;
-use crate::zk::check::config::CheckConfig;
-use crate::zk::check::space::ZkSpace;
 
 /// The lasso's ordinals, valid for a replay from the initial state.
 pub fn concrete<X: Space>(space: &X, parents: &Parents, lasso: &Lasso) -> Path {
@@ -57,11 +55,6 @@ fn follow(plays: [u8; 8], renumbering: Renumbering) -> [u8; 8] {
 /// them), some client must wait in every state of it, and every agent
 /// able to move in every state of it must take a step in it (weak
 /// fairness). `Err` says which fails.
-pub fn judge(cfg: &CheckConfig, cx: &Counterexample) -> Result<(), String> {
-    judge_in(&ZkSpace::new(cfg), cx)
-}
-
-/// [`judge`] in any backend's space.
 pub fn judge_in<X: Space>(space: &X, cx: &Counterexample<X::Action>) -> Result<(), String> {
     let start = cx.cycle_start.ok_or("no cycle")?;
     if start >= cx.actions.len() {

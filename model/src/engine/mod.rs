@@ -12,6 +12,7 @@
 //! - [`harness`]: the lock events every driver emits and the properties
 //!   judged over them.
 
+pub mod agent;
 pub mod codes;
 pub mod column;
 pub mod expand;

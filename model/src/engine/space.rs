@@ -11,7 +11,7 @@
 
 use super::graph::Renumbering;
 pub use super::growth::GrowthWords;
-use crate::zk::check::property::Property;
+use crate::engine::harness::Property;
 use std::fmt;
 
 /// The bounds and switches of one run, whatever the backend.

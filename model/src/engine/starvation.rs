@@ -26,7 +26,7 @@
 //! state is read off its edges (every enabled action is one).
 
 use super::graph::{Graph, Renumbering};
-use crate::zk::check::system::Agent;
+use crate::engine::agent::Agent;
 use std::collections::{HashMap, VecDeque};
 
 fn in_sub(g: &Graph, v: u32) -> bool {

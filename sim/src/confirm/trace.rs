@@ -4,7 +4,7 @@
 //! what the trace does next to a reply — which decides how the proxy must
 //! treat the request now.
 
-use locksmith_model::engine::explore::{explore, Counterexample};
+use locksmith_model::zk::check::explore::{explore, Counterexample};
 use locksmith_model::zk::check::system::Action;
 use locksmith_model::{
     zk::check::CheckConfig, zk::check::Property, zk::check::Report, zk::check::Verdict,

@@ -3,12 +3,12 @@
 use super::action::Action;
 use super::config::SqlSpace;
 use super::state::{Client, State};
+use crate::engine::agent::Agent;
 use crate::engine::fingerprint::FoldHasher;
 use crate::engine::graph::Renumbering;
 use crate::engine::harness::{judge, Phase};
 use crate::engine::space::{Canonical, GrowthWords, Limits, Next, Space, NO_AGENT};
 use crate::zk::check::property::Property;
-use crate::zk::check::system::Agent;
 use std::hash::{Hash, Hasher};
 
 /// The properties a MySQL state can violate. Unlock by non-owner is a

@@ -16,6 +16,7 @@
 //!   checkers and its Explorer web UI.
 
 pub mod config;
+pub mod explore;
 pub mod local;
 pub mod model;
 pub mod por;
@@ -32,8 +33,6 @@ pub use config::{CheckConfig, FaultBudget, MAX_CLIENTS};
 pub use property::Property;
 pub use verdict::{Report, Verdict};
 
-use crate::engine::explore;
-
 /// Explores `cfg` and judges every property. Call
 /// [`CheckConfig::validate`] first: a configuration it rejects is reported
 /// as incomplete here, never explored.
@@ -46,7 +45,7 @@ pub fn check(cfg: &CheckConfig) -> Report {
 /// interrupted).
 pub fn check_with_progress(
     cfg: &CheckConfig,
-    progress: &mut dyn FnMut(explore::Progress) -> std::ops::ControlFlow<()>,
+    progress: &mut dyn FnMut(crate::engine::explore::Progress) -> std::ops::ControlFlow<()>,
 ) -> Report {
     if cfg.validate().is_err() {
         let x = explore::Exploration::nothing();

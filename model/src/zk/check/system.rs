@@ -28,6 +28,7 @@ use super::config::{CheckConfig, FaultBudget, MAX_CLIENTS};
 use super::local::{peer_facts, Local, PeerFacts};
 use super::resource::{Resource, Section};
 use super::symmetry::ServerDigest;
+use crate::engine::agent::Agent;
 use crate::engine::harness::writes::{is_guarded_write, RESOURCE_NODE};
 use crate::engine::harness::{LockEvent, Phase, Writes};
 use crate::engine::shared::Shared;
@@ -284,21 +285,13 @@ impl Action {
     }
 }
 
-/// One of a client's agents that weak fairness owes a step: a thread of
-/// its process, the server's handling of its session, its connection.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Agent {
-    pub client: u8,
-    pub kind: u8,
-}
-
+// ZooKeeper's agents: a client's threads (kinds 0-3), its clock, the
+// server's handling of its session and its connection (the engine's
+// [`Agent`] packs them; its `REAPER` is the server's own timers: the
+// container reaper and the start of a stopped server, one agent for the
+// two — a stopped server reaps nothing, so they are never enabled
+// together and neither hides the other's fairness).
 impl Agent {
-    /// The server's own timers, belonging to no client (the symmetry
-    /// reduction does not renumber them): the container reaper, and the
-    /// start of a stopped server. One agent for the two: a stopped server
-    /// reaps nothing, so they are never enabled together and neither
-    /// hides the other's fairness.
-    pub const REAPER: Agent = Agent { client: 0, kind: 5 };
     /// The timers that follow a client-side expiry: the library giving up
     /// on the suspended session, the server ending the session given up
     /// on, and a timed call's deadline. One agent for the three (the
@@ -314,8 +307,6 @@ impl Agent {
     const CLOCK: u8 = 4;
     const SERVER: u8 = 6;
     const CONNECTION: u8 = 7;
-    /// No agent: the byte of an edge taken by a fault or the reaper.
-    pub const NONE: u8 = crate::engine::space::NO_AGENT;
 
     fn thread(t: Thread) -> u8 {
         match t {
@@ -324,18 +315,6 @@ impl Agent {
             Thread::SafeNotify => 2,
             Thread::Background => 3,
         }
-    }
-
-    /// Client in the high five bits, kind in the low three.
-    pub fn pack(self) -> u8 {
-        self.client << 3 | self.kind
-    }
-
-    pub fn unpack(b: u8) -> Option<Agent> {
-        (b != Self::NONE).then_some(Agent {
-            client: b >> 3,
-            kind: b & 7,
-        })
     }
 }
 

@@ -3,8 +3,8 @@
 //! diagram with the clients and the server as participants.
 
 use super::config::CheckConfig;
+use super::explore::Counterexample;
 use super::system::{Action, System};
-use crate::engine::explore::Counterexample;
 use serde::Serialize;
 use std::collections::BTreeSet;
 use std::fmt::Write;

@@ -11,6 +11,7 @@
 
 use super::config::CheckConfig;
 use super::property::{self, Property};
+use super::system::Action;
 use super::trace::{render, Trace};
 use crate::engine::explore::{Bound, Counterexample, Exploration};
 use serde::Serialize;
@@ -57,7 +58,7 @@ pub struct Report {
 }
 
 impl Report {
-    pub fn from_exploration(cfg: &CheckConfig, x: &Exploration) -> Report {
+    pub fn from_exploration(cfg: &CheckConfig, x: &Exploration<Action>) -> Report {
         let never_acquired = never_acquired(cfg, x);
         let mut properties = Vec::new();
         for p in Property::ALL {
@@ -125,7 +126,7 @@ impl Report {
 /// one client holding somewhere means every client does in the renamed
 /// states (the clients are interchangeable, which is what lets symmetry
 /// reduce), so only "nobody ever" is left to report.
-fn never_acquired(cfg: &CheckConfig, x: &Exploration) -> Vec<u8> {
+fn never_acquired(cfg: &CheckConfig, x: &Exploration<Action>) -> Vec<u8> {
     if x.bound.is_some() {
         return Vec::new();
     }
@@ -243,7 +244,7 @@ mod tests {
     /// symmetry, 1-based; with it, every client or none.
     #[test]
     fn a_zookeeper_run_names_the_clients_that_never_acquired() {
-        let mut x: Exploration = Exploration::nothing();
+        let mut x: Exploration<Action> = Exploration::nothing();
         x.bound = None;
         let mut cfg = CheckConfig::new(crate::zk::recipes::RecipeId::FixedWait, 3, 1);
         for (symmetry, acquired, named) in [
