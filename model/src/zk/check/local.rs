@@ -15,7 +15,7 @@
 
 use super::symmetry::peer_digest;
 use super::system::Peer;
-use crate::zk::client::client::Deadline;
+use crate::zk::client::process::Deadline;
 use crate::zk::client::{Recipe, Thread};
 
 /// What a client version's part of a state keeps about it, computed the

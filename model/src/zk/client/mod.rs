@@ -5,22 +5,22 @@
 //! [`Recipe::step`] is one atomic action of one Java thread. The [`Client`]
 //! around it is the process: the main and event threads, Java monitors and
 //! latches ([`monitors`]), and the client library's rules for replies,
-//! watches and connection states ([`watchers`], [`client`]). The pieces
+//! watches and connection states ([`watchers`], [`process`]). The pieces
 //! several recipes share — ranking a `getChildren` reply ([`children`]), a
 //! watcher that counts a latch down ([`latch_watcher`]), the harness loop
-//! around `lock()` and `unlock()` ([`lock_loop`]) — live here too, so `recipe/` lists recipes only. Drivers —
+//! around `lock()` and `unlock()` ([`lock_loop`]) — live here too, so `recipes/` lists recipes only. Drivers —
 //! the exhaustive checker, the simulator, a real server — move messages and
 //! choose which thread runs next; they never re-implement a recipe.
 
 pub mod children;
-pub mod client;
 pub mod latch_watcher;
 pub mod lock_loop;
 pub mod monitors;
+pub mod process;
 pub mod step;
 pub mod watchers;
 
-pub use client::{Client, Deadline, Output, Status};
+pub use process::{Client, Deadline, Output, Status};
 pub use step::{
     Action, KeeperState, Notice, Recipe, RecipeConfig, Resume, StatFields, Step, Thread, WatcherId,
 };
