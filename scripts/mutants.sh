@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Mutation testing of the code that decides verdicts (docs/reliability.md):
 # cargo-mutants plants one mistake at a time in the properties and the
-# checker (model/src/check, model/src/harness), the recipe runtime
-# (model/src/runtime: client, monitors, watchers) and the ZooKeeper server
-# rules (model/src/zk), and runs the tests that should notice.
+# checker (model/src/engine, model/src/zk/check, each backend's check/),
+# ZooKeeper's client library (model/src/zk/client: process, monitors,
+# watchers) and the ZooKeeper server rules (model/src/zk), and runs the tests that should notice.
 #
 # Per-mutant test selection keeps a full run near a night on 2 cores (the
 # whole suite takes ~10 minutes per mutant): each group runs only the model
@@ -49,12 +49,12 @@ fi
 # each of its mutants (check's search, graph and fencing serve every backend:
 # the Redis and SQL spaces' tests are its tests too, and take a second)
 GROUPS_TABLE='
-harness|model/src/harness/**||--lib --test=checker --test=runtime
-check|model/src/check/**|model/src/check/redis/** model/src/check/sql/**|--lib --test=checker --test=explorer --test=space --test=shared_session --test=server_restart --test=redis_space --test=sql_space
-check-redis|model/src/check/redis/**||--lib --test=redis_space
-check-sql|model/src/check/sql/**||--lib --test=sql_space
-runtime|model/src/runtime/**||--lib --test=runtime --test=checker
-zk|model/src/zk/**||--lib --test=zk_rules --test=zk_properties --test=zk_conformance_regressions --test=checker
+harness|model/src/engine/harness/**||--lib --test=checker --test=runtime
+check|model/src/engine/** model/src/zk/check/**|model/src/engine/harness/**|--lib --test=checker --test=explorer --test=space --test=shared_session --test=server_restart --test=redis_space --test=sql_space
+check-redis|model/src/redis/check/**||--lib --test=redis_space
+check-sql|model/src/mysql/check/**||--lib --test=sql_space
+runtime|model/src/zk/client/**||--lib --test=runtime --test=checker
+zk|model/src/zk/**|model/src/zk/check/** model/src/zk/client/** model/src/zk/recipes/**|--lib --test=zk_rules --test=zk_properties --test=zk_conformance_regressions --test=checker
 '
 # MUTANTS_WIDE=1: the test targets of the whole workspace each group ran
 # before the night selection (the sim crate's end-to-end tests too).
@@ -83,8 +83,12 @@ while IFS='|' read -r group files excluded tests; do
     fi
     out="target/mutants/$group"
     mkdir -p "$out"
-    scope=(--package locksmith-model --file "$files")
-    for x in $excluded; do scope+=(--exclude "$x"); done
+    scope=(--package locksmith-model)
+    # read -a splits on spaces without expanding the globs here.
+    read -ra fs <<< "$files"
+    read -ra xs <<< "$excluded"
+    for f in "${fs[@]}"; do scope+=(--file "$f"); done
+    for x in "${xs[@]}"; do scope+=(--exclude "$x"); done
     if $list; then
         echo "== $group ($files): $(cargo mutants "${scope[@]}" --list | wc -l) mutants"
         continue

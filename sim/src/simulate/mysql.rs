@@ -1,5 +1,5 @@
 //! The simulator for the database locks: the same sans-IO machines the
-//! checker explores (`model/src/recipe/sql/`) against the same InnoDB model
+//! checker explores (`model/src/mysql/recipes/`) against the same InnoDB model
 //! ([`SqlServer`]), in one madsim runtime per seed, with real time:
 //! milliseconds instead of ticks, latencies on every statement, a critical
 //! section drawn per acquisition, and the scenario's fault budgets spent

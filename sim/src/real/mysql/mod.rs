@@ -1,6 +1,6 @@
 //! `locksmith real --mysql`: the database locks of seeds 002 and 003
 //! against a real MariaDB (or MySQL), the same sans-IO machines the checker
-//! explores (`model/src/recipe/sql/`), one client per thread on its own
+//! explores (`model/src/mysql/recipes/`), one client per thread on its own
 //! connection ([`super::threads`]).
 //!
 //! The run's table is its own, `locksmith_<seed>_<connection id>` in the

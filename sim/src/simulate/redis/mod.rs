@@ -1,5 +1,5 @@
 //! The simulator for the Redis recipes: the same sans-IO machines the
-//! checker explores (`model/src/recipe/redis/`) against the same server
+//! checker explores (`model/src/redis/recipes/`) against the same server
 //! model ([`RedisServer`]), in one madsim runtime per seed, with real time:
 //! milliseconds instead of ticks, latencies on every command, a critical
 //! section drawn per acquisition below the lease, and the scenario's fault
