@@ -19,7 +19,11 @@ Usage: python3 scripts/imports.py [--check]   (--check: exit 1 on any)
 """
 import os
 import re
+import signal
 import sys
+
+# `| head` ends the output quietly.
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CRATES = {"model": "model/src", "sim": "sim/src"}
