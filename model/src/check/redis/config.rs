@@ -33,6 +33,20 @@ pub struct RedisFaults {
     pub server_clock_jumps: u8,
 }
 
+impl RedisFaults {
+    /// Every budget by its scenario-file key (`[faults]`), in file order.
+    pub fn by_key(&self) -> [(&'static str, u8); 6] {
+        [
+            ("pauses", self.pauses),
+            ("crashes", self.crashes),
+            ("clock_jumps", self.clock_jumps),
+            ("restarts", self.restarts),
+            ("failovers", self.failovers),
+            ("server_clock_jumps", self.server_clock_jumps),
+        ]
+    }
+}
+
 /// A configuration of the Redis system: what [`super::space`] explores.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RedisSpace {

@@ -37,6 +37,19 @@ pub struct SqlFaults {
     pub restarts: u8,
 }
 
+impl SqlFaults {
+    /// Every budget by its scenario-file key (`[faults]`), in file order.
+    pub fn by_key(&self) -> [(&'static str, u8); 5] {
+        [
+            ("pauses", self.pauses),
+            ("crashes", self.crashes),
+            ("connection_drops", self.connection_drops),
+            ("network_drops", self.network_drops),
+            ("restarts", self.restarts),
+        ]
+    }
+}
+
 /// A configuration of the MySQL system: what [`super::space`] explores.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SqlSpace {
