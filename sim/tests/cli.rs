@@ -144,6 +144,21 @@ fn a_mistyped_recipe_of_any_backend_lists_every_backend_and_suggests_the_nearest
 }
 
 #[test]
+fn the_help_speaks_of_every_backend() {
+    let (code, out, err) = locksmith(&["--help"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("in-memory ZooKeeper "), "{out}");
+    assert!(out.contains("ZooKeeper, Redis and MySQL"), "{out}");
+    let (code, out, err) = locksmith(&["recipes", "--help"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("List every backend's recipes"), "{out}");
+    assert!(
+        out.contains("15 on ZooKeeper, 9 on Redis, 3 on MySQL"),
+        "{out}"
+    );
+}
+
+#[test]
 fn a_missing_file_and_a_bad_flag_exit_2_without_a_panic() {
     let (code, _, err) = locksmith(&["check", "scenarios/no-such-file.toml"]);
     assert_eq!(code, 2);
