@@ -7,8 +7,10 @@
 //!   and the harness (lock events, properties, their judge);
 //! - [`zk`], [`redis`], [`mysql`]: one folder per backend — its server
 //!   model, its client library, its lock recipes (as sans-IO state
-//!   machines) and its checker space.
+//!   machines) and its checker space;
+//! - [`catalogue`]: every backend's recipes in one list.
 
+pub mod catalogue;
 pub mod engine;
 pub mod mysql;
 pub mod redis;

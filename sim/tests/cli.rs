@@ -118,6 +118,47 @@ fn a_malformed_scenario_names_the_file_the_line_and_what_was_expected() {
 }
 
 #[test]
+fn a_mistyped_recipe_of_any_backend_lists_every_backend_and_suggests_the_nearest() {
+    // A Redis file with its `[redis]` table: the typo is the mistake, not
+    // the table's keys.
+    let p = scenario_file(
+        "typo.toml",
+        "recipe = \"redis-set-px-dell\"\nclients = 2\n[redis]\nlease = 3\n[faults]\npauses = 1\n",
+    );
+    let p = p.to_string_lossy();
+    for cmd in ["check", "sim"] {
+        let (code, _, err) = locksmith(&[cmd, &p]);
+        assert_eq!(code, 2, "{cmd}: {err}");
+        assert!(
+            err.contains(&format!(
+                "{p}:1:1: unknown recipe `redis-set-px-dell`: expected one of predecessor,"
+            )),
+            "{cmd}: {err}"
+        );
+        assert!(err.contains("mysql-status-cas (MySQL)"), "{cmd}: {err}");
+        assert!(
+            err.contains("; did you mean `redis-set-px-del`?"),
+            "{cmd}: {err}"
+        );
+    }
+}
+
+#[test]
+fn the_help_speaks_of_every_backend() {
+    let (code, out, err) = locksmith(&["--help"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("in-memory ZooKeeper "), "{out}");
+    assert!(out.contains("ZooKeeper, Redis and MySQL"), "{out}");
+    let (code, out, err) = locksmith(&["recipes", "--help"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("List every backend's recipes"), "{out}");
+    assert!(
+        out.contains("15 on ZooKeeper, 9 on Redis, 3 on MySQL"),
+        "{out}"
+    );
+}
+
+#[test]
 fn a_missing_file_and_a_bad_flag_exit_2_without_a_panic() {
     let (code, _, err) = locksmith(&["check", "scenarios/no-such-file.toml"]);
     assert_eq!(code, 2);

@@ -73,6 +73,9 @@ fn unknown_names_are_refused_with_the_valid_ones() {
         .expect("an unknown recipe");
     assert!(e.contains("unknown recipe `predecesor`"), "{e}");
     assert!(e.contains("predecessor, racy-wait"), "{e}");
+    // Every backend's recipes, and the one meant.
+    assert!(e.contains("mysql-status-cas (MySQL)"), "{e}");
+    assert!(e.ends_with("; did you mean `predecessor`?"), "{e}");
     let e = compare_options(&[], &["gc".into()], "reports")
         .err()
         .expect("an unknown fault");

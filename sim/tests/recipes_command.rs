@@ -1,10 +1,11 @@
-//! `locksmith recipes`: every recipe of the catalogue is listed, with its
-//! claim and the breaks its scenario files pin — and only those.
+//! `locksmith recipes`: every recipe of every backend's catalogue is
+//! listed, with its backend, its claim and the breaks its scenario files
+//! pin — and only those.
 
 mod binary;
 
 use binary::locksmith;
-use locksmith_model::zk::recipes::RecipeId;
+use locksmith_model::catalogue::{self, Backend};
 use serde_json::Value;
 
 fn listing() -> Vec<Value> {
@@ -24,12 +25,13 @@ fn row<'a>(rows: &'a [Value], id: &str) -> &'a Value {
 fn every_catalogue_recipe_is_listed_in_order_with_its_fields() {
     let rows = listing();
     let ids: Vec<&str> = rows.iter().filter_map(|r| r["id"].as_str()).collect();
-    let want: Vec<&str> = RecipeId::ALL.iter().map(|r| r.name()).collect();
+    let all = catalogue::all();
+    let want: Vec<&str> = all.iter().map(|e| e.id).collect();
     assert_eq!(ids, want);
-    for (r, id) in rows.iter().zip(RecipeId::ALL) {
-        assert_eq!(r["origin"], id.origin());
-        assert_eq!(r["claim"], id.claim());
-        assert!(!id.claim().is_empty(), "{id} claims nothing");
+    for (r, e) in rows.iter().zip(&all) {
+        assert_eq!(r["backend"], e.backend.name());
+        assert_eq!(r["origin"], e.origin);
+        assert_eq!(r["claim"], e.claim);
         for b in r["broken_by"].as_array().expect("broken_by is an array") {
             assert!(
                 b["scenario"].is_string() && b["property"].is_string(),
@@ -38,6 +40,85 @@ fn every_catalogue_recipe_is_listed_in_order_with_its_fields() {
             assert!(b["faults"].is_array(), "{b}");
         }
     }
+}
+
+#[test]
+fn all_27_recipes_of_the_three_backends_are_listed_once_with_an_origin_and_a_claim() {
+    let rows = listing();
+    assert_eq!(rows.len(), 27);
+    let count = |b: Backend| rows.iter().filter(|r| r["backend"] == b.name()).count();
+    assert_eq!(
+        (
+            count(Backend::ZooKeeper),
+            count(Backend::Redis),
+            count(Backend::Mysql)
+        ),
+        (15, 9, 3)
+    );
+    let mut ids: Vec<&str> = rows.iter().filter_map(|r| r["id"].as_str()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), 27, "an id is listed twice");
+    for r in &rows {
+        for key in ["origin", "claim"] {
+            assert!(
+                r[key].as_str().is_some_and(|s| !s.trim().is_empty()),
+                "{} has no {key}",
+                r["id"]
+            );
+        }
+    }
+}
+
+#[test]
+fn redis_and_mysql_recipes_show_the_breaks_their_scenarios_pin() {
+    let rows = listing();
+    let by = |id: &str| {
+        row(&rows, id)["broken_by"]
+            .as_array()
+            .expect("array")
+            .clone()
+    };
+    let redis = by("redis-set-px-del");
+    assert!(
+        redis
+            .iter()
+            .any(|b| b["scenario"] == "redis-set-px-del-pause"
+                && b["driver"] == "check"
+                && b["faults"] == serde_json::json!(["pauses"])
+                && b["property"] == "mutual exclusion"),
+        "{redis:?}"
+    );
+    // Its fault-free scenario holds: it is no break.
+    assert!(
+        !redis.iter().any(|b| b["scenario"] == "redis-set-px-del"),
+        "{redis:?}"
+    );
+    let mysql = by("mysql-unique-key");
+    assert!(
+        mysql
+            .iter()
+            .any(|b| b["scenario"] == "mysql-unique-key-crash"
+                && b["faults"] == serde_json::json!(["crashes"])
+                && b["property"] == "stuck lock"),
+        "{mysql:?}"
+    );
+    // The seeds' cleanup job breaks it as a fault does.
+    assert!(
+        mysql
+            .iter()
+            .any(|b| b["scenario"] == "mysql-unique-key-cleanup"
+                && b["faults"] == serde_json::json!(["mysql.cleanup_after = 3"])
+                && b["property"] == "mutual exclusion"),
+        "{mysql:?}"
+    );
+    let missing_row = by("mysql-for-update");
+    assert!(
+        missing_row
+            .iter()
+            .any(|b| b["faults"] == serde_json::json!(["mysql.lock_row = false"])),
+        "{missing_row:?}"
+    );
 }
 
 #[test]
@@ -70,17 +151,22 @@ fn predecessor_is_broken_by_holder_expiry_and_herd_lowest_by_nothing_but_a_herd(
 }
 
 #[test]
-fn text_names_each_recipe_and_says_none_for_fault_free_breaks() {
+fn text_names_each_recipe_with_its_backend_and_says_none_for_fault_free_breaks() {
     let (code, out, err) = locksmith(&["recipes"]);
     assert_eq!(code, 0, "{err}");
-    for r in RecipeId::ALL {
+    for e in catalogue::all() {
+        let first = format!(" {} — {}", e.backend.name(), e.origin);
         assert!(
-            out.lines().any(|l| l.starts_with(r.name())),
-            "{r} missing:\n{out}"
+            out.lines()
+                .any(|l| l.starts_with(&format!("{} ", e.id)) && l.ends_with(&first)),
+            "{} missing:\n{out}",
+            e.id
         );
     }
     assert!(out.contains("holder_expiries → mutual exclusion"), "{out}");
     assert!(out.contains("none (no faults) → deadlock"), "{out}");
+    assert!(out.contains("pauses → mutual exclusion"), "{out}");
+    assert!(out.contains("crashes → stuck lock"), "{out}");
 }
 
 #[test]

@@ -6,6 +6,7 @@
 use crate::compare::cell::CellResult;
 use crate::compare::{self, faults, files, markdown, recipes, Matrix, Options, Picked, BACKENDS};
 use clap::Args;
+use locksmith_model::catalogue;
 use locksmith_model::engine::harness::Verdict;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -76,22 +77,12 @@ pub fn options(recipes: &[String], faults: &[String], out: &str) -> Result<Optio
     let its_recipe = |p: &Picked, n: &str| p.recipes.iter().any(|r| r.recipe == n);
     let its_fault = |p: &Picked, n: &str| p.faults.iter().any(|f| f.id == n);
     // Names of every matrix are checked together, so an unknown one lists
-    // every valid name.
-    let known =
-        |what: &str, wanted: &[String], is: &dyn Fn(&str) -> bool, names: Vec<&str>| match wanted
-            .iter()
-            .find(|w| !is(w.trim()))
-        {
-            Some(w) => Err(format!(
-                "unknown {what} `{w}`: expected one of {}",
-                names.join(", ")
-            )),
-            None => Ok(()),
-        };
-    let mut recipe_names: Vec<&str> = rows.iter().map(|r| r.id.name()).collect();
+    // every valid name (a recipe's, every backend's: the catalogue's).
+    let unknown = |wanted: &[String], is: &dyn Fn(&str) -> bool| {
+        wanted.iter().find(|w| !is(w.trim())).cloned()
+    };
     let mut fault_names: Vec<&str> = all_faults.iter().map(|f| f.id).collect();
     for p in &others {
-        recipe_names.extend(p.recipes.iter().map(|r| r.recipe));
         for f in &p.faults {
             if !fault_names.contains(&f.id) {
                 fault_names.push(f.id);
@@ -100,8 +91,15 @@ pub fn options(recipes: &[String], faults: &[String], out: &str) -> Result<Optio
     }
     let any_recipe = |n: &str| zk_recipe(n) || others.iter().any(|p| its_recipe(p, n));
     let any_fault = |n: &str| zk_fault(n) || others.iter().any(|p| its_fault(p, n));
-    known("recipe", recipes, &any_recipe, recipe_names)?;
-    known("fault class", faults, &any_fault, fault_names)?;
+    if let Some(w) = unknown(recipes, &any_recipe) {
+        return Err(catalogue::unknown_recipe(&w));
+    }
+    if let Some(w) = unknown(faults, &any_fault) {
+        return Err(format!(
+            "unknown fault class `{w}`: expected one of {}",
+            fault_names.join(", ")
+        ));
+    }
     let only = |wanted: &[String], is: &dyn Fn(&str) -> bool| -> Vec<String> {
         wanted.iter().filter(|w| is(w.trim())).cloned().collect()
     };

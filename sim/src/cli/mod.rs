@@ -25,16 +25,13 @@ pub use compare::options as compare_options;
 
 use crate::scenario::{MysqlScenario, RedisScenario};
 use clap::{Parser, Subcommand};
+use locksmith_model::catalogue::{self, Backend};
 use real_threads::RealBackend;
 
-/// locksmith finds the bugs in distributed lock recipes before production
-/// does: it runs the recipes engineers copy from blog posts against an
-/// in-memory ZooKeeper under session expiry, connection loss and every
-/// interleaving, and returns the shortest trace that breaks them.
-///
-/// Exit codes: 0 = holds, 1 = violated, 2 = incomplete or error.
+// The help's first paragraph counts and names the catalogue's backends
+// (see `about`), so it is not a doc comment.
 #[derive(Parser, Debug)]
-#[command(name = "locksmith", version, about, long_about)]
+#[command(name = "locksmith", version, about = about(), long_about = long_about())]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -113,11 +110,65 @@ pub enum Command {
     /// a cell is incomplete or an input is wrong. Example: `locksmith
     /// compare --recipes predecessor,no-recheck --faults none,waiter-expiry`.
     Compare(compare::CompareArgs),
-    /// List every recipe: its id, where it comes from, what it claims, and
-    /// the faults known to break it — read from the scenario files whose
-    /// pinned expectation (`[expect]` or `[sim.expect]`, held by `cargo
-    /// test`) is a violation. Example: `locksmith recipes --json`.
+    // `locksmith recipes`: its help names the backends it lists
+    // (`recipes_about`).
+    #[command(about = recipes_about(), long_about = recipes_long_about())]
     Recipes(recipes::RecipesArgs),
+}
+
+/// The catalogue's backends as prose: "ZooKeeper, Redis and MySQL".
+fn backend_names() -> String {
+    let names: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.concat(),
+    }
+}
+
+/// How many recipes each backend has: "15 on ZooKeeper, 9 on Redis, 3 on
+/// MySQL".
+fn recipes_per_backend() -> String {
+    let all = catalogue::all();
+    let per: Vec<String> = Backend::ALL
+        .iter()
+        .map(|&b| {
+            let n = all.iter().filter(|e| e.backend == b).count();
+            format!("{n} on {}", b.name())
+        })
+        .collect();
+    per.join(", ")
+}
+
+/// The help's first paragraph.
+fn about() -> String {
+    format!(
+        "locksmith finds the bugs in distributed lock recipes before production does: it runs the {} recipes engineers copy from blog posts ({}) against in-memory models of {} under faults (session expiry, lost connections, process pauses and crashes, clock jumps) and every interleaving, and returns the shortest trace that breaks them.",
+        catalogue::all().len(),
+        recipes_per_backend(),
+        backend_names()
+    )
+}
+
+fn long_about() -> String {
+    format!(
+        "{}\n\nExit codes: 0 = holds, 1 = violated, 2 = incomplete or error.",
+        about()
+    )
+}
+
+fn recipes_about() -> String {
+    format!(
+        "List every backend's recipes ({}): each one's id, backend, where it comes from, what it claims, and the faults known to break it",
+        backend_names()
+    )
+}
+
+fn recipes_long_about() -> String {
+    format!(
+        "List every backend's recipes ({}; {} in all): each one's id, backend, where it comes from, what it claims, and the faults known to break it — read from the scenario files whose pinned expectation (`[expect]` or `[sim.expect]`, held by `cargo test`) is a violation. Example: `locksmith recipes --json`.",
+        recipes_per_backend(),
+        catalogue::all().len()
+    )
 }
 
 /// Parses the arguments, runs the command, returns the exit code.

@@ -1,5 +1,6 @@
-//! `locksmith recipes`: every recipe of the catalogue — its id, where it
-//! comes from, what it claims — and the faults known to break it.
+//! `locksmith recipes`: every recipe of every backend's catalogue — its id,
+//! its backend, where it comes from, what it claims — and the faults known
+//! to break it.
 //!
 //! "Known" means pinned: a break is listed only if a scenario file says so
 //! in an expectation that `cargo test` holds a driver to (`[expect]` for
@@ -8,10 +9,10 @@
 //! tests show.
 
 use crate::expect::Expectation;
-use crate::scenario::{all_in, is_mysql, is_redis, Scenario};
+use crate::scenario::{all_in, AnyScenario, MysqlScenario, RedisScenario, Scenario};
 use clap::Args;
+use locksmith_model::catalogue::{self, Entry, Lock};
 use locksmith_model::engine::harness::Verdict;
-use locksmith_model::zk::recipes::RecipeId;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
@@ -52,7 +53,7 @@ pub fn run(a: &RecipesArgs) -> i32 {
 }
 
 /// Every pinned violation in `dir`, by recipe, in file-name order.
-pub(super) fn breaks_in(dir: &Path) -> Result<Vec<(RecipeId, Break)>, String> {
+pub(super) fn breaks_in(dir: &Path) -> Result<Vec<(Lock, Break)>, String> {
     let files = all_in(dir).map_err(|e| {
         format!(
             "cannot list {}: {e} (run from the repository root, or pass --scenarios <folder>)",
@@ -60,22 +61,33 @@ pub(super) fn breaks_in(dir: &Path) -> Result<Vec<(RecipeId, Break)>, String> {
         )
     })?;
     let mut out = Vec::new();
-    // The catalogue lists ZooKeeper's recipes; Redis's are not in it yet.
-    for f in files.into_iter().filter(|f| !is_redis(f) && !is_mysql(f)) {
-        let sc = Scenario::load(&f).map_err(|e| e.to_string())?;
-        let check_faults = budget_faults(&sc);
-        let mut sim_faults = check_faults.clone();
-        sim_faults.extend(sim_only_faults(&sc));
-        let drivers = [
-            ("check", &sc.expect, check_faults),
-            ("sim", &sc.sim_expect, sim_faults),
-        ];
+    for f in files {
+        let (lock, name, drivers) = match AnyScenario::load(&f).map_err(|e| e.to_string())? {
+            AnyScenario::ZooKeeper(sc) => {
+                let check_faults = budget_faults(&sc);
+                let mut sim_faults = check_faults.clone();
+                sim_faults.extend(sim_only_faults(&sc));
+                let drivers = vec![
+                    ("check", sc.expect.clone(), check_faults),
+                    ("sim", sc.sim_expect.clone(), sim_faults),
+                ];
+                (Lock::Zk(sc.recipe()), sc.name.clone(), drivers)
+            }
+            AnyScenario::Redis(sc) => {
+                let drivers = vec![("check", sc.expect.clone(), redis_faults(&sc))];
+                (Lock::Redis(sc.recipe()), sc.name.clone(), drivers)
+            }
+            AnyScenario::Mysql(sc) => {
+                let drivers = vec![("check", sc.expect.clone(), mysql_faults(&sc))];
+                (Lock::Mysql(sc.recipe()), sc.name.clone(), drivers)
+            }
+        };
         for (driver, expect, faults) in drivers {
             if let Some(property) = violated(expect.as_ref()) {
                 out.push((
-                    sc.recipe(),
+                    lock,
                     Break {
-                        scenario: sc.name.clone(),
+                        scenario: name.clone(),
                         path: f.clone(),
                         driver,
                         faults,
@@ -121,6 +133,37 @@ fn budget_faults(sc: &Scenario) -> Vec<String> {
     keys
 }
 
+/// A Redis scenario's `[faults]` budgets, by their keys (its `[redis]`
+/// settings size the faults — a pause's length, a jump's skew — but break
+/// nothing by themselves).
+fn redis_faults(sc: &RedisScenario) -> Vec<String> {
+    nonzero(&sc.space.faults.by_key())
+}
+
+/// A MySQL scenario's `[faults]` budgets, by their keys, and the `[mysql]`
+/// settings that break a lock as a fault does: the seeds' cleanup job,
+/// which frees a row that is only old, and a lock row that is not there.
+fn mysql_faults(sc: &MysqlScenario) -> Vec<String> {
+    let s = &sc.space;
+    let mut keys = nonzero(&s.faults.by_key());
+    if let Some(ticks) = s.cleanup_after {
+        keys.push(format!("mysql.cleanup_after = {ticks}"));
+    }
+    if !s.lock_row {
+        keys.push("mysql.lock_row = false".into());
+    }
+    keys
+}
+
+/// The keys of the budgets that are not 0.
+fn nonzero(by_key: &[(&'static str, u8)]) -> Vec<String> {
+    by_key
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(k, _)| k.to_string())
+        .collect()
+}
+
 /// What only the simulator injects: `[sim.rates]`, `[[sim.schedule]]` and
 /// the unsafe reordering, by the keys a scenario file uses.
 fn sim_only_faults(sc: &Scenario) -> Vec<String> {
@@ -146,18 +189,18 @@ fn sim_only_faults(sc: &Scenario) -> Vec<String> {
     out
 }
 
-fn of(breaks: &[(RecipeId, Break)], r: RecipeId) -> impl Iterator<Item = &Break> {
+fn of(breaks: &[(Lock, Break)], r: Lock) -> impl Iterator<Item = &Break> {
     breaks
         .iter()
         .filter(move |(id, _)| *id == r)
         .map(|(_, b)| b)
 }
 
-fn to_json(breaks: &[(RecipeId, Break)]) -> String {
-    let rows: Vec<_> = RecipeId::ALL
+fn to_json(breaks: &[(Lock, Break)]) -> String {
+    let rows: Vec<_> = catalogue::all()
         .iter()
-        .map(|&r| {
-            let by: Vec<_> = of(breaks, r)
+        .map(|e| {
+            let by: Vec<_> = of(breaks, e.lock)
                 .map(|b| {
                     json!({
                         "scenario": b.scenario,
@@ -168,9 +211,10 @@ fn to_json(breaks: &[(RecipeId, Break)]) -> String {
                 })
                 .collect();
             json!({
-                "id": r.name(),
-                "origin": r.origin(),
-                "claim": r.claim(),
+                "id": e.id,
+                "backend": e.backend.name(),
+                "origin": e.origin,
+                "claim": e.claim,
                 "broken_by": by,
             })
         })
@@ -178,20 +222,17 @@ fn to_json(breaks: &[(RecipeId, Break)]) -> String {
     serde_json::Value::Array(rows).to_string()
 }
 
-fn to_text(breaks: &[(RecipeId, Break)]) -> String {
-    let width = RecipeId::ALL
-        .iter()
-        .map(|r| r.name().len())
-        .max()
-        .unwrap_or(0);
+fn to_text(breaks: &[(Lock, Break)]) -> String {
+    let entries: Vec<Entry> = catalogue::all();
+    let width = entries.iter().map(|e| e.id.len()).max().unwrap_or(0);
     let pad = " ".repeat(width + 2);
     let mut out = String::new();
-    for &r in RecipeId::ALL {
-        out += &format!("{:width$}  {}\n", r.name(), r.origin());
-        out += &format!("{pad}claims:    {}\n", r.claim());
+    for e in &entries {
+        out += &format!("{:width$}  {} — {}\n", e.id, e.backend.name(), e.origin);
+        out += &format!("{pad}claims:    {}\n", e.claim);
         let mut label = "broken by:";
         let mut any = false;
-        for b in of(breaks, r) {
+        for b in of(breaks, e.lock) {
             let faults = if b.faults.is_empty() {
                 "none (no faults)".to_string()
             } else {

@@ -72,8 +72,8 @@ pub use redis::RedisScenario;
 
 use crate::expect::{Expectation, RawExpect};
 use crate::sim_settings;
+use locksmith_model::catalogue::{self, Backend};
 use locksmith_model::engine::harness::Writes;
-use locksmith_model::redis::recipes::RedisRecipe;
 use locksmith_model::zk::recipes::RecipeId;
 use locksmith_model::{zk::check::CheckConfig, zk::check::FaultBudget, zk::check::MAX_CLIENTS};
 use serde::Deserialize;
@@ -273,6 +273,9 @@ impl Scenario {
                 ),
             ));
         }
+        if let Some(e) = unknown_recipe(path, text) {
+            return Err(e);
+        }
         let raw: Raw = match with_profile(path, text) {
             Some(Ok(table)) => Raw::deserialize(table).map_err(|e| {
                 at(
@@ -288,16 +291,9 @@ impl Scenario {
         };
         let top = |key: &str| KeyPath::of(None, key);
         let recipe = RecipeId::parse(&raw.recipe).ok_or_else(|| {
-            let names: Vec<&str> = RecipeId::ALL.iter().map(|r| r.name()).collect();
-            let redis: Vec<&str> = RedisRecipe::ALL.iter().map(|r| r.id()).collect();
             at(
                 &top("recipe"),
-                format!(
-                    "unknown recipe `{}`: expected one of {} (ZooKeeper) or {} (Redis)",
-                    raw.recipe,
-                    names.join(", "),
-                    redis.join(", ")
-                ),
+                not_this_backend(&raw.recipe, Backend::ZooKeeper),
             )
         })?;
         if raw.clients == 0 {
@@ -515,6 +511,36 @@ pub fn is_redis(path: &Path) -> bool {
 /// Whether the scenario file at `path` names a MySQL recipe.
 pub fn is_mysql(path: &Path) -> bool {
     std::fs::read_to_string(path).is_ok_and(|t| mysql::recipe_of(&t).is_some())
+}
+
+/// The error for a file whose recipe no backend has, at its `recipe` key;
+/// `None` for any other file (one that is not TOML, or names no recipe, is
+/// left to its loader). Asked before the file's other keys are read: which
+/// keys are valid depends on the recipe's backend, so a file that is only
+/// wrong in its recipe's name must be told that, not about its keys.
+fn unknown_recipe(path: &Path, text: &str) -> Option<ScenarioError> {
+    let table: toml::Table = toml::from_str(text).ok()?;
+    let id = table.get("recipe")?.as_str()?;
+    // The Redis and MySQL loaders take an id with spaces around it.
+    if catalogue::find(id.trim()).is_some() {
+        return None;
+    }
+    let span = locate::span_of(text, &KeyPath::of(None, "recipe"));
+    Some(error_at(path, text, span, &catalogue::unknown_recipe(id)))
+}
+
+/// The message for a recipe `backend`'s loader does not take: another
+/// backend's, or one no backend has.
+fn not_this_backend(id: &str, backend: Backend) -> String {
+    match catalogue::find(id.trim()) {
+        Some(e) if e.backend != backend => format!(
+            "recipe `{id}` runs on {}: expected a {} recipe here",
+            e.backend.name(),
+            backend.name()
+        ),
+        // A ZooKeeper id with spaces around it is none.
+        _ => catalogue::unknown_recipe(id),
+    }
 }
 
 /// A scenario file's bytes, refusing one too large to be a scenario.

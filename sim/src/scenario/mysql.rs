@@ -43,6 +43,7 @@
 
 use super::{error_at, friendly, locate, KeyPath, ScenarioError};
 use crate::expect::{Expectation, RawExpect};
+use locksmith_model::catalogue::Backend;
 use locksmith_model::mysql::check::{SqlFaults, SqlSpace};
 use locksmith_model::mysql::recipes::SqlRecipe;
 use serde::Deserialize;
@@ -134,6 +135,9 @@ impl MysqlScenario {
             error_at(path, text, span, &message)
         };
         let at = |key: &KeyPath, message: String| at_span(locate::span_of(text, key), message);
+        if let Some(e) = super::unknown_recipe(path, text) {
+            return Err(e);
+        }
         let raw: Raw = toml::from_str(text).map_err(|e| {
             let span = e.span().filter(|r| !(r.start == 0 && r.end >= text.len()));
             at_span(span.or(e.span()), friendly(e.message()))
@@ -145,7 +149,7 @@ impl MysqlScenario {
         let recipe = SqlRecipe::parse(&raw.recipe).ok_or_else(|| {
             at(
                 &key("recipe"),
-                format!("unknown MySQL recipe `{}`", raw.recipe),
+                super::not_this_backend(&raw.recipe, Backend::Mysql),
             )
         })?;
         let mut space = SqlSpace::new(recipe);

@@ -42,6 +42,7 @@
 
 use super::{error_at, friendly, locate, KeyPath, ScenarioError};
 use crate::expect::{Expectation, RawExpect};
+use locksmith_model::catalogue::Backend;
 use locksmith_model::redis::check::{RedisFaults, RedisSpace};
 use locksmith_model::redis::recipes::RedisRecipe;
 use serde::Deserialize;
@@ -137,6 +138,9 @@ impl RedisScenario {
             error_at(path, text, span, &message)
         };
         let at = |key: &KeyPath, message: String| at_span(locate::span_of(text, key), message);
+        if let Some(e) = super::unknown_recipe(path, text) {
+            return Err(e);
+        }
         let raw: Raw = toml::from_str(text).map_err(|e| {
             let span = e.span().filter(|r| !(r.start == 0 && r.end >= text.len()));
             at_span(span.or(e.span()), friendly(e.message()))
@@ -148,7 +152,7 @@ impl RedisScenario {
         let recipe = RedisRecipe::parse(&raw.recipe).ok_or_else(|| {
             at(
                 &key("recipe"),
-                format!("unknown Redis recipe `{}`", raw.recipe),
+                super::not_this_backend(&raw.recipe, Backend::Redis),
             )
         })?;
         let mut space = RedisSpace::new(recipe);
@@ -283,6 +287,29 @@ mod tests {
             "{HEAD}[expect]\nverdict = \"holds\"\nholds = [\"unlock by stranger\"]\n"
         ));
         assert!(e.starts_with("r.toml:5:10: unknown property"), "{e}");
+    }
+
+    #[test]
+    fn a_recipe_no_backend_has_is_named_before_the_keys_are_read() {
+        let e = error("clients = 2\nrecipe = \"redis-setnx-expir\"\n[redis]\nlease = 3\n");
+        assert!(
+            e.starts_with("r.toml:2:1: unknown recipe `redis-setnx-expir`: expected one of"),
+            "{e}"
+        );
+        assert!(e.contains("(ZooKeeper), redis-set-px-del"), "{e}");
+        assert!(
+            e.ends_with("(MySQL); did you mean `redis-setnx-expire`?"),
+            "{e}"
+        );
+        // The Redis loader itself, handed another backend's recipe.
+        let e =
+            super::RedisScenario::parse(Path::new("r.toml"), "recipe = \"curator\"\nclients = 2\n")
+                .unwrap_err()
+                .to_string();
+        assert_eq!(
+            e,
+            "r.toml:1:1: recipe `curator` runs on ZooKeeper: expected a Redis recipe here"
+        );
     }
 
     #[test]

@@ -37,6 +37,19 @@ pub struct SqlFaults {
     pub restarts: u8,
 }
 
+impl SqlFaults {
+    /// Every budget by its scenario-file key (`[faults]`), in file order.
+    pub fn by_key(&self) -> [(&'static str, u8); 5] {
+        [
+            ("pauses", self.pauses),
+            ("crashes", self.crashes),
+            ("connection_drops", self.connection_drops),
+            ("network_drops", self.network_drops),
+            ("restarts", self.restarts),
+        ]
+    }
+}
+
 /// A configuration of the MySQL system: what [`super::space`] explores.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SqlSpace {
@@ -132,5 +145,36 @@ impl SqlSpace {
             return Some(("jobs", "expected at least 1".into()));
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SqlFaults;
+
+    /// `locksmith recipes` prints the budgets by these names: the scenario
+    /// file's `[faults]` keys, in its order.
+    #[test]
+    fn each_budget_is_listed_under_its_scenario_key_in_file_order() {
+        let budget = SqlFaults {
+            pauses: 1,
+            crashes: 2,
+            connection_drops: 3,
+            network_drops: 4,
+            restarts: 5,
+        };
+        let keys: Vec<&str> = budget.by_key().iter().map(|(k, _)| *k).collect();
+        assert_eq!(
+            keys,
+            [
+                "pauses",
+                "crashes",
+                "connection_drops",
+                "network_drops",
+                "restarts"
+            ]
+        );
+        let values: Vec<u8> = budget.by_key().iter().map(|(_, n)| *n).collect();
+        assert_eq!(values, (1..=5).collect::<Vec<u8>>());
     }
 }

@@ -64,6 +64,33 @@ impl SqlRecipe {
         SqlRecipe::ALL.into_iter().find(|r| r.id() == id.trim())
     }
 
+    /// Where the recipe comes from, in a line: the seed and its lines (as
+    /// the recipe's file cites them).
+    pub fn origin(self) -> &'static str {
+        match self {
+            SqlRecipe::UniqueKey => {
+                "seed 002, lines 5–27: INSERT under a unique key, DELETE to release, the INSERT retried in a loop"
+            }
+            SqlRecipe::ForUpdate => {
+                "seed 003, line 38: SELECT … FOR UPDATE in a transaction, released by COMMIT"
+            }
+            SqlRecipe::StatusCas => {
+                "seed 003, line 39: UPDATE … SET status = 1 WHERE status = -1, released by setting it back"
+            }
+        }
+    }
+
+    /// What the recipe claims, in a sentence from its file's doc comment.
+    pub fn claim(self) -> &'static str {
+        match self {
+            SqlRecipe::UniqueKey => "exactly one INSERT succeeds",
+            SqlRecipe::ForUpdate => {
+                "the lock lives exactly as long as the transaction, so a crashed holder's lock goes with its connection"
+            }
+            SqlRecipe::StatusCas => "one holder at a time: the guarded UPDATE succeeds for one client only",
+        }
+    }
+
     /// The lock row the recipe expects before any client runs, with its
     /// status: seed 003's status lock keeps one row per lock, free (-1);
     /// its `FOR UPDATE` lock locks a row that is there.

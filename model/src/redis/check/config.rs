@@ -33,6 +33,20 @@ pub struct RedisFaults {
     pub server_clock_jumps: u8,
 }
 
+impl RedisFaults {
+    /// Every budget by its scenario-file key (`[faults]`), in file order.
+    pub fn by_key(&self) -> [(&'static str, u8); 6] {
+        [
+            ("pauses", self.pauses),
+            ("crashes", self.crashes),
+            ("clock_jumps", self.clock_jumps),
+            ("restarts", self.restarts),
+            ("failovers", self.failovers),
+            ("server_clock_jumps", self.server_clock_jumps),
+        ]
+    }
+}
+
 /// A configuration of the Redis system: what [`super::space`] explores.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RedisSpace {
@@ -160,5 +174,38 @@ impl RedisSpace {
     /// (the drift): every jump the budget allows, one way.
     pub fn drift(&self) -> i64 {
         i64::from(self.skew) * i64::from(self.faults.clock_jumps)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RedisFaults;
+
+    /// `locksmith recipes` prints the budgets by these names: the scenario
+    /// file's `[faults]` keys, in its order.
+    #[test]
+    fn each_budget_is_listed_under_its_scenario_key_in_file_order() {
+        let budget = RedisFaults {
+            pauses: 1,
+            crashes: 2,
+            clock_jumps: 3,
+            restarts: 4,
+            failovers: 5,
+            server_clock_jumps: 6,
+        };
+        let keys: Vec<&str> = budget.by_key().iter().map(|(k, _)| *k).collect();
+        assert_eq!(
+            keys,
+            [
+                "pauses",
+                "crashes",
+                "clock_jumps",
+                "restarts",
+                "failovers",
+                "server_clock_jumps"
+            ]
+        );
+        let values: Vec<u8> = budget.by_key().iter().map(|(_, n)| *n).collect();
+        assert_eq!(values, (1..=6).collect::<Vec<u8>>());
     }
 }

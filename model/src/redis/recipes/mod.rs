@@ -83,6 +83,64 @@ impl RedisRecipe {
         RedisRecipe::ALL.into_iter().find(|r| r.id() == id.trim())
     }
 
+    /// Where the recipe comes from, in a line: the seed and its lines (as
+    /// the recipe's file cites them).
+    pub fn origin(self) -> &'static str {
+        match self {
+            RedisRecipe::SetPxDel => {
+                "seed 003, lines 45–66: SET NX PX, the business, a plain DEL in finally"
+            }
+            RedisRecipe::CompareAndDelete => {
+                "seed 003's SET NX PX caller (lines 45–66) with the release lines 76–78 ask for, as an atomic compare-and-delete script"
+            }
+            RedisRecipe::SetNxExpire => {
+                "seed 004, lines 39–45: SETNX, then the timeout as a second command"
+            }
+            RedisRecipe::SetNxDel => {
+                "seed 004's method 1, lines 52–61: SETNX of a timestamp; a stale one is deleted and set again"
+            }
+            RedisRecipe::AcquireLock => {
+                "seed 003's acquireLock (lines 83–140) / releaseLock (lines 153–167), called by its first caller (lines 55–66)"
+            }
+            RedisRecipe::AcquireLockAlwaysRelease => {
+                "seed 003's acquireLock / releaseLock, called by its second caller (lines 180–188): releaseLock in finally even when acquireLock returned false"
+            }
+            RedisRecipe::GetThenDel => {
+                "seed 003, lines 194–213: SET NX PX, released by GET, compare, then DEL"
+            }
+            RedisRecipe::SetNxGetSet => {
+                "seed 004's method 2, lines 77–92: a blocking SETNX / GET / GETSET loop on an expiry timestamp"
+            }
+            RedisRecipe::SetPxToken => {
+                "seed 003's SET NX PX lock (line 45) with the version its line 217 asks for, drawn by the lock command itself"
+            }
+        }
+    }
+
+    /// What the recipe claims, in a sentence from its file's doc comment.
+    pub fn claim(self) -> &'static str {
+        match self {
+            RedisRecipe::SetPxDel => {
+                "the key's TTL frees the lock if its holder dies, and NX lets only one client set it"
+            }
+            RedisRecipe::CompareAndDelete => "a client never deletes a key another client set",
+            RedisRecipe::GetThenDel => "a client deletes only its own key",
+            RedisRecipe::SetNxExpire => "the timeout frees the lock if its holder dies",
+            RedisRecipe::SetNxDel => {
+                "a crashed holder's lock is taken over once its timestamp is older than the timeout"
+            }
+            RedisRecipe::AcquireLock | RedisRecipe::AcquireLockAlwaysRelease => {
+                "a crashed holder's expired timestamp is taken over by exactly one client (GETSET returns the old value to one of them), and a late holder does not delete a fresh lock"
+            }
+            RedisRecipe::SetNxGetSet => {
+                "a crashed holder's expired timestamp is taken over by one client only: the one whose GETSET returns the expired value"
+            }
+            RedisRecipe::SetPxToken => {
+                "the versions follow the order in which the server gave the lock, so a resource that refuses an older version keeps every stale write out"
+            }
+        }
+    }
+
     /// A client calling `lock()` on `server` now would get the lock (the
     /// stuck-lock analysis asks this of every state): for the `SET NX`
     /// and `SETNX` recipes, the key is missing.
