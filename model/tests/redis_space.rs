@@ -669,7 +669,7 @@ fn a_states_bytes_and_growth_are_read_from_its_clients_and_keys() {
     assert_eq!(space.state_bytes(&s), own + 96);
     assert_eq!(space.growth_marks(&s), (0, 1));
     // The resource marks every other client's section on a write.
-    use locksmith_model::zk::check::resource::Sections;
+    use locksmith_model::engine::resource::Sections;
     assert_eq!(Sections::clients(&s), 2);
 
     let mut bounded = with_pauses(RedisRecipe::SetPxDel, 1);

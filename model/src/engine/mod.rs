@@ -10,7 +10,10 @@
 //!   what is read off it (lassos by strongly-connected components, a lock
 //!   that is never free again); [`growth`]: why a bound was hit;
 //! - [`harness`]: the lock events every driver emits and the properties
-//!   judged over them.
+//!   judged over them; [`resource`]: the protected resource as part of a
+//!   checked system (tenures, fenced and guarded writes); [`trace`]: a
+//!   counterexample as text and as a Mermaid diagram; [`verdict`]: holds,
+//!   violated or incomplete, per property, in one report.
 
 pub mod agent;
 pub mod codes;
@@ -25,8 +28,11 @@ pub mod lasso;
 pub mod level;
 pub mod padded;
 pub mod pipeline;
+pub mod resource;
 pub mod shared;
 pub mod space;
 pub mod starvation;
 pub mod stuck;
+pub mod trace;
+pub mod verdict;
 pub mod visited;

@@ -154,7 +154,7 @@ pub(super) fn show(bar: &indicatif::ProgressBar, p: Progress) {
 }
 
 /// The trace of the property the overall verdict is about.
-pub(super) fn headline_trace(r: &Report) -> Option<&locksmith_model::zk::check::trace::Trace> {
+pub(super) fn headline_trace(r: &Report) -> Option<&locksmith_model::engine::trace::Trace> {
     let p = r.property?;
     r.properties
         .iter()

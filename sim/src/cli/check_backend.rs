@@ -7,7 +7,7 @@
 use super::check::{figures, headline_trace, interrupted, progress_bar, show, CheckArgs};
 use locksmith_model::engine::explore::Progress;
 use locksmith_model::engine::space::Limits;
-use locksmith_model::zk::check::trace::Trace;
+use locksmith_model::engine::trace::Trace;
 use locksmith_model::{zk::check::Report, zk::check::Verdict};
 use std::ops::ControlFlow;
 use std::path::Path;

@@ -11,7 +11,7 @@
 
 use super::cell::{checked, CellResult};
 use locksmith_model::engine::harness::Verdict;
-use locksmith_model::zk::check::trace::Trace;
+use locksmith_model::engine::trace::Trace;
 use locksmith_model::zk::check::Report;
 use serde::Serialize;
 use std::path::Path;

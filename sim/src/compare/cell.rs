@@ -10,7 +10,7 @@ use crate::sim_settings::SimSettings;
 use crate::simulate::sweep::{sweep, SweepOptions};
 use crate::simulate::{run_seed, SimConfig};
 use locksmith_model::engine::harness::{Property, Verdict, Writes};
-use locksmith_model::zk::check::trace::Trace;
+use locksmith_model::engine::trace::Trace;
 use locksmith_model::zk::recipes::RecipeId;
 use locksmith_model::{zk::check::check_with_progress, zk::check::FaultBudget, zk::check::Report};
 use serde::Serialize;

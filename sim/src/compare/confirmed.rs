@@ -12,7 +12,7 @@
 //! `sim/tests/confirm_redis.rs` (CI: `scripts/ci-conformance.sh`,
 //! `scripts/ci-redis.sh`).
 
-use locksmith_model::zk::check::trace::TraceStep;
+use locksmith_model::engine::trace::TraceStep;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 

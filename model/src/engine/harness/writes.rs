@@ -15,15 +15,10 @@
 //!   write refused atomically by ZooKeeper itself; the holder treats a
 //!   failed write as the end of its critical section (it lost the lock).
 
-use crate::zk::{Name, Op, TxnOp};
 use serde::Serialize;
 
 /// Writes per critical section.
 pub const WRITES: u8 = 2;
-
-/// The znode the guarded writes set: the resource, kept in ZooKeeper so
-/// that the guard and the write are one transaction.
-pub const RESOURCE_NODE: &str = "/resource";
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub enum Writes {
@@ -39,25 +34,4 @@ impl Writes {
     pub fn is_on(self) -> bool {
         self != Writes::Off
     }
-}
-
-/// The guarded write of a holder whose lock node is `own`.
-pub fn guarded_write(own: &str) -> Op {
-    Op::Multi(vec![
-        TxnOp::Check {
-            path: Name::from(own),
-            version: -1,
-        },
-        TxnOp::SetData {
-            path: Name::from(RESOURCE_NODE),
-            data: Vec::new(),
-            version: -1,
-        },
-    ])
-}
-
-/// Whether `op` is a guarded write (what the checker's server judges at
-/// the resource when it succeeds).
-pub fn is_guarded_write(op: &Op) -> bool {
-    matches!(op, Op::Multi(ops) if matches!(ops.last(), Some(TxnOp::SetData { path, .. }) if path.as_str() == RESOURCE_NODE))
 }

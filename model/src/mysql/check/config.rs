@@ -79,7 +79,7 @@ pub struct SqlSpace {
     /// id, the status row's or the locked row's version through
     /// `LAST_INSERT_ID(version + 1)` — and each critical section writes
     /// to the protected resource (outside the database) twice with it
-    /// ([`crate::zk::check::resource`]).
+    /// ([`crate::engine::resource`]).
     pub fencing: bool,
     pub faults: SqlFaults,
     pub limits: Limits,

@@ -6,9 +6,9 @@ use super::state::{Client, State};
 use crate::engine::agent::Agent;
 use crate::engine::fingerprint::FoldHasher;
 use crate::engine::graph::Renumbering;
+use crate::engine::harness::Property;
 use crate::engine::harness::{judge, Phase};
 use crate::engine::space::{Canonical, GrowthWords, Limits, Next, Space, NO_AGENT};
-use crate::zk::check::property::Property;
 use std::hash::{Hash, Hasher};
 
 /// The properties a MySQL state can violate. Unlock by non-owner is a

@@ -3,9 +3,9 @@
 
 use super::config::SqlFaults;
 use crate::engine::harness::Phase;
+use crate::engine::resource::{Resource, Section, Sections};
 use crate::mysql::recipes::Locals;
 use crate::mysql::{Reply, SqlServer, Statement};
-use crate::zk::check::resource::{Resource, Section, Sections};
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {

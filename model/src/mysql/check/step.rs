@@ -6,10 +6,10 @@ use super::config::SqlSpace;
 use super::state::{Channel, Client, State};
 use crate::engine::harness::writes::WRITES;
 use crate::engine::harness::{LockEvent, Phase, StepKind, Writes};
+use crate::engine::resource::{self, Resource, Section};
 use crate::mysql::recipes::{lock_name, SqlRecipe};
 use crate::mysql::table::RowData;
 use crate::mysql::{Completion, Reply, Session, SqlError, SqlServer};
-use crate::zk::check::resource::{self, Resource, Section};
 
 impl SqlSpace {
     pub fn initial_state(&self) -> State {

@@ -7,9 +7,9 @@ use super::config::SqlSpace;
 use super::state::{Channel, State};
 use crate::engine::explore::Counterexample;
 use crate::engine::harness::{Phase, Writes};
+use crate::engine::resource;
+use crate::engine::trace::{Trace, TraceStep};
 use crate::mysql::recipes::lock_name;
-use crate::zk::check::resource;
-use crate::zk::check::trace::{Trace, TraceStep};
 use std::fmt::Write;
 
 impl SqlSpace {
@@ -218,7 +218,7 @@ pub fn mermaid(trace: &Trace, clients: u8) -> String {
         }
         let line = if let Some(c) = s.actor.strip_prefix("mysql<-") {
             format!("    {c}->>MySQL: {}", clean(&s.text))
-        } else if crate::zk::check::trace::on_client_lane(&s.actor) {
+        } else if crate::engine::trace::on_client_lane(&s.actor) {
             format!("    Note over {}: {}", s.actor, clean(&s.text))
         } else {
             format!("    Note over MySQL: {}: {}", s.actor, clean(&s.text))

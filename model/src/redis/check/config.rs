@@ -70,7 +70,7 @@ pub struct RedisSpace {
     /// Fencing (`fencing = true`): a holder takes a token from `INCR` on a
     /// key of its own as the last command of `lock()`, and its critical
     /// section writes to the protected resource twice with it
-    /// ([`crate::zk::check::resource`]: the resource ZooKeeper's checker has).
+    /// ([`crate::engine::resource`]: the resource ZooKeeper's checker has).
     pub fencing: bool,
     /// The bounds and switches every backend's run has (the kept graph
     /// is what the starvation and stuck-lock analyses read).

@@ -6,8 +6,8 @@
 use super::action::Action;
 use super::config::RedisSpace;
 use crate::engine::explore::{explore_space, Exploration, Progress};
-use crate::zk::check::verdict::{BackendJudging, Report};
-use crate::zk::check::Property;
+use crate::engine::harness::Property;
+use crate::engine::verdict::{BackendJudging, Report};
 use std::ops::ControlFlow;
 
 impl RedisSpace {

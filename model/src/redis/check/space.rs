@@ -5,9 +5,9 @@ use super::config::RedisSpace;
 use super::state::State;
 use crate::engine::fingerprint::FoldHasher;
 use crate::engine::graph::Renumbering;
+use crate::engine::harness::Property;
 use crate::engine::harness::{judge, Phase};
 use crate::engine::space::{Canonical, GrowthWords, Limits, Next, Space, NO_AGENT};
-use crate::zk::check::property::Property;
 use std::hash::{Hash, Hasher};
 
 /// The properties a Redis state can violate.

@@ -3,9 +3,9 @@
 
 use super::config::RedisFaults;
 use crate::engine::harness::Phase;
+use crate::engine::resource::{Resource, Section, Sections};
 use crate::redis::recipes::Locals;
 use crate::redis::{Command, RedisServer, Reply};
-use crate::zk::check::resource::{Resource, Section, Sections};
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {

@@ -6,9 +6,9 @@ use super::config::RedisSpace;
 use super::state::{Channel, Client, Fence, State};
 use crate::engine::harness::writes::WRITES;
 use crate::engine::harness::{LockEvent, Phase, StepKind, Writes};
+use crate::engine::resource::{self, Resource, Section};
 use crate::redis::recipes::Me;
 use crate::redis::{Command, Key, RedisServer, Reply, Value};
-use crate::zk::check::resource::{self, Resource, Section};
 
 pub use crate::redis::recipes::LOCK_KEY;
 

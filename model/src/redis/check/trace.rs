@@ -8,9 +8,9 @@ use crate::engine::explore::Counterexample;
 use crate::engine::harness::writes::WRITES;
 use crate::engine::harness::Phase;
 use crate::engine::harness::Writes;
+use crate::engine::resource;
+use crate::engine::trace::{Trace, TraceStep};
 use crate::redis::Key;
-use crate::zk::check::resource;
-use crate::zk::check::trace::{Trace, TraceStep};
 use std::fmt::Write;
 
 impl RedisSpace {
@@ -242,7 +242,7 @@ pub fn mermaid(trace: &Trace, clients: u8) -> String {
         }
         let line = if let Some(c) = s.actor.strip_prefix("redis<-") {
             format!("    {c}->>Redis: {}", clean(&s.text))
-        } else if crate::zk::check::trace::on_client_lane(&s.actor) {
+        } else if crate::engine::trace::on_client_lane(&s.actor) {
             format!("    Note over {}: {}", s.actor, clean(&s.text))
         } else {
             format!("    Note over Redis: {}: {}", s.actor, clean(&s.text))

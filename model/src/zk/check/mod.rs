@@ -29,9 +29,9 @@ pub mod system;
 pub mod trace;
 pub mod verdict;
 
+pub use crate::engine::verdict::{Report, Verdict};
 pub use config::{CheckConfig, FaultBudget, MAX_CLIENTS};
 pub use property::Property;
-pub use verdict::{Report, Verdict};
 
 /// Explores `cfg` and judges every property. Call
 /// [`CheckConfig::validate`] first: a configuration it rejects is reported

@@ -11,7 +11,8 @@
 use super::config::CheckConfig;
 use super::property::{self, Property};
 use super::system::{Action, System};
-use super::trace::{self, TraceStep};
+use super::trace;
+use crate::engine::trace::TraceStep;
 use stateright::{Model, Path};
 use std::fmt::Write;
 

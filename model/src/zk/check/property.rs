@@ -5,11 +5,11 @@
 //! (a state, and a cycle analysis in [`starvation`](crate::engine::starvation)).
 
 use super::config::CheckConfig;
-use super::resource;
 use super::system::{Effect, Message, Peer, System};
 use crate::engine::harness::judge;
 pub use crate::engine::harness::Property;
 use crate::engine::harness::{Phase, Writes};
+use crate::engine::resource;
 use crate::zk::client::{Client, Recipe, Resume, Status};
 use crate::zk::OpResult;
 

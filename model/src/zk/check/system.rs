@@ -26,12 +26,12 @@
 
 use super::config::{CheckConfig, FaultBudget, MAX_CLIENTS};
 use super::local::{peer_facts, Local, PeerFacts};
-use super::resource::{Resource, Section};
 use super::symmetry::ServerDigest;
 use crate::engine::agent::Agent;
-use crate::engine::harness::writes::{is_guarded_write, RESOURCE_NODE};
 use crate::engine::harness::{LockEvent, Phase, Writes};
+use crate::engine::resource::{Resource, Section};
 use crate::engine::shared::Shared;
+use crate::zk::client::guarded::{is_guarded_write, RESOURCE_NODE};
 use crate::zk::client::{Client, Output, Recipe, RecipeConfig, Status, Thread};
 use crate::zk::recipes::AnyRecipe;
 use crate::zk::{
@@ -690,7 +690,7 @@ impl<'a> System<'a> {
                 let accepted = self.write(c);
                 if describe {
                     let writes = self.resource.map_or(Writes::Off, |r| r.writes);
-                    fx.text.push_str(&super::resource::describe(
+                    fx.text.push_str(&crate::engine::resource::describe(
                         &self.peers[c].section,
                         accepted,
                         writes,

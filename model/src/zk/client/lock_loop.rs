@@ -6,10 +6,11 @@
 //! counting rounds, finishing — once for every recipe, and is the
 //! [`Recipe`] the drivers step.
 
+use super::guarded::guarded_write;
 use super::step::{
     act, call, throw, Action, Recipe, RecipeConfig, Resume, StatFields, Step, Thread,
 };
-use crate::engine::harness::writes::{guarded_write, Writes, WRITES};
+use crate::engine::harness::writes::{Writes, WRITES};
 use crate::zk::Name;
 
 /// A lock recipe's own code: what `lock()`, `unlock()` and its watchers do.

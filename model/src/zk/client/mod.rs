@@ -13,6 +13,7 @@
 //! choose which thread runs next; they never re-implement a recipe.
 
 pub mod children;
+pub mod guarded;
 pub mod latch_watcher;
 pub mod lock_loop;
 pub mod monitors;
