@@ -765,7 +765,7 @@ fn a_fenced_trace_reads_as_the_docs_show_it() {
 /// of the catalogue has them all).
 #[test]
 fn every_kind_of_step_has_its_words() {
-    use locksmith_model::engine::explore::Counterexample;
+    use locksmith_model::engine::path::Counterexample;
     let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
     space.replica = true;
     space.skew = 2;
@@ -824,7 +824,7 @@ fn every_kind_of_step_has_its_words() {
 /// write.
 #[test]
 fn a_fenced_round_writes_twice_and_only_where_the_trace_says() {
-    use locksmith_model::engine::explore::Counterexample;
+    use locksmith_model::engine::path::Counterexample;
     use locksmith_model::engine::space::Space;
     let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
     space.clients = 1;

@@ -6,9 +6,10 @@
 //! under a staged race, a fair cycle nobody waits in, and a run that ends
 //! exactly at its depth bound.
 
-use locksmith_model::engine::explore::{explore_space, Counterexample, Exploration};
+use locksmith_model::engine::explore::{explore_space, Exploration};
 use locksmith_model::engine::graph::Renumbering;
 use locksmith_model::engine::lasso;
+use locksmith_model::engine::path::Counterexample;
 use locksmith_model::engine::space::{Canonical, GrowthWords, Limits, Next, Space};
 use locksmith_model::zk::check::Property;
 use std::fmt;

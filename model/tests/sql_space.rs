@@ -548,7 +548,7 @@ fn an_auto_increment_token_keeps_its_order_through_the_renumbering() {
 /// the statements it let finish.
 #[test]
 fn a_loser_sleeps_a_tick_and_a_winner_hears_its_token_once() {
-    use locksmith_model::engine::explore::Counterexample;
+    use locksmith_model::engine::path::Counterexample;
     use locksmith_model::mysql::check::Action;
     let mut space = SqlSpace::new(SqlRecipe::UniqueKey);
     space.fencing = true;

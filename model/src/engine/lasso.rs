@@ -10,8 +10,8 @@
 //! along the cycle each kept action is renamed to the client that plays its
 //! part in the replay, and that client's ordinal is recorded instead.
 
-use super::explore::{path_indices, replay_in, Counterexample, Parents, Path};
 use super::graph::Renumbering;
+use super::path::{path_indices, replay_in, Counterexample, Parents, Path};
 use super::space::{Space, NO_AGENT};
 use super::starvation::Lasso;
 

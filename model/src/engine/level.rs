@@ -8,7 +8,10 @@
 //! moved once, and a batch's memory is a size the allocator reuses.
 
 use super::column::Column;
-use super::pipeline::BATCH;
+
+/// States per batch: small enough that a batch's successors are still in
+/// the cache when they are merged.
+pub const BATCH: usize = 128;
 
 pub type Level<S> = Column<S, BATCH>;
 

@@ -2,7 +2,8 @@
 //! [`Space`](space::Space) seam, and everything here works on any of them.
 //!
 //! - [`explore`]: the breadth-first search with parent pointers and its
-//!   bounds, so that every counterexample is a shortest one; [`level`],
+//!   bounds, so that every counterexample is a shortest one; [`path`]: a
+//!   recorded path and its replay; [`level`],
 //!   [`expand`], [`pipeline`]: a level's expansion on worker threads;
 //!   [`visited`], [`fingerprint`], [`shared`], [`column`], [`codes`],
 //!   [`padded`]: how states are told apart and kept;
@@ -27,6 +28,7 @@ pub mod harness;
 pub mod lasso;
 pub mod level;
 pub mod padded;
+pub mod path;
 pub mod pipeline;
 pub mod resource;
 pub mod shared;

@@ -11,16 +11,12 @@
 //! traces, counts and bounds are the same for any number of jobs.
 
 use super::expand::{self, Batch};
-use super::level::Level;
+use super::level::{Level, BATCH};
 use super::space::Space;
 use super::visited::Visited;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Condvar, Mutex};
-
-/// States per batch: small enough that a batch's successors are still in
-/// the cache when they are merged.
-pub const BATCH: usize = 128;
 
 /// How many batches workers may run ahead of the merger, per worker: bounds
 /// the successors held at once.

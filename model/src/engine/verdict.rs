@@ -9,8 +9,9 @@
 //! incomplete, naming those clients ([`Report::never_acquired`]); its
 //! violations stand.
 
-use crate::engine::explore::{Counterexample, Exploration};
+use crate::engine::explore::Exploration;
 use crate::engine::harness::Property;
+use crate::engine::path::Counterexample;
 use crate::engine::trace::Trace;
 use serde::Serialize;
 

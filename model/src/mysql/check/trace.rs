@@ -5,8 +5,8 @@
 use super::action::Action;
 use super::config::SqlSpace;
 use super::state::{Channel, State};
-use crate::engine::explore::Counterexample;
 use crate::engine::harness::{Phase, Writes};
+use crate::engine::path::Counterexample;
 use crate::engine::resource;
 use crate::engine::trace::{Trace, TraceStep};
 use crate::mysql::recipes::lock_name;

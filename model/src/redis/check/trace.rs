@@ -4,10 +4,10 @@
 use super::action::Action;
 use super::config::RedisSpace;
 use super::state::{Channel, Fence, State};
-use crate::engine::explore::Counterexample;
 use crate::engine::harness::writes::WRITES;
 use crate::engine::harness::Phase;
 use crate::engine::harness::Writes;
+use crate::engine::path::Counterexample;
 use crate::engine::resource;
 use crate::engine::trace::{Trace, TraceStep};
 use crate::redis::Key;

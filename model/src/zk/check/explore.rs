@@ -5,14 +5,15 @@
 use super::config::CheckConfig;
 use super::space::ZkSpace;
 use super::system::{Action, System};
-use crate::engine::explore::{self as engine, Path, Progress};
+use crate::engine::explore::{self as engine, Progress};
 use crate::engine::lasso;
+use crate::engine::path::{self, Path};
 use std::ops::ControlFlow;
 
 /// A ZooKeeper run's exploration.
 pub type Exploration = engine::Exploration<Action>;
 /// A ZooKeeper counterexample.
-pub type Counterexample = engine::Counterexample<Action>;
+pub type Counterexample = path::Counterexample<Action>;
 
 pub fn explore(cfg: &CheckConfig) -> Exploration {
     explore_with_progress(cfg, &mut |_| ControlFlow::Continue(()))
@@ -32,13 +33,13 @@ pub fn explore_with_progress(
 /// state as the path it records reached it, so the path's actions are the
 /// trace.
 pub fn resolve(cfg: &CheckConfig, path: &Path) -> Counterexample {
-    engine::resolve_in(&ZkSpace::new(cfg), path)
+    path::resolve_in(&ZkSpace::new(cfg), path)
 }
 
 /// The state a path of ordinals from the initial state reaches, and the
 /// actions it took.
 pub fn replay(cfg: &CheckConfig, ordinals: &[u16]) -> (System<'static>, Vec<Action>) {
-    engine::replay_in(&ZkSpace::new(cfg), ordinals)
+    path::replay_in(&ZkSpace::new(cfg), ordinals)
 }
 
 /// Judges a starvation counterexample by replaying it apart from the
