@@ -50,9 +50,9 @@ fi
 # the Redis and SQL spaces' tests are its tests too, and take a second)
 GROUPS_TABLE='
 harness|model/src/engine/harness/**||--lib --test=checker --test=runtime
-check|model/src/engine/** model/src/zk/check/**|model/src/engine/harness/**|--lib --test=checker --test=explorer --test=space --test=shared_session --test=server_restart --test=redis_space --test=sql_space
+check|model/src/engine/** model/src/zk/check/**|model/src/engine/harness/**|--lib --test=checker --test=explorer --test=space --test=shared_session --test=server_restart --test=redis_space --test=mysql_space
 check-redis|model/src/redis/check/**||--lib --test=redis_space
-check-sql|model/src/mysql/check/**||--lib --test=sql_space
+check-mysql|model/src/mysql/check/**||--lib --test=mysql_space
 runtime|model/src/zk/client/**||--lib --test=runtime --test=checker
 zk|model/src/zk/**|model/src/zk/check/** model/src/zk/client/** model/src/zk/recipes/**|--lib --test=zk_rules --test=zk_properties --test=zk_conformance_regressions --test=checker
 '
@@ -62,7 +62,7 @@ WIDE_TABLE='
 harness|--lib --test=checker --test=runtime --test=properties --test=sim_scenarios --test=sim_fault_schedules --test=scenarios --test=cli
 check|--lib --test=checker --test=explorer --test=properties --test=scenarios --test=cli
 check-redis|--lib --test=redis_space --test=sim_redis --test=scenarios
-check-sql|--lib --test=sql_space --test=sim_mysql --test=scenarios
+check-mysql|--lib --test=mysql_space --test=sim_mysql --test=scenarios
 runtime|--lib --test=runtime --test=checker --test=properties --test=scenarios
 zk|--lib --test=zk_rules --test=zk_properties --test=zk_conformance_regressions --test=checker --test=scenarios
 '

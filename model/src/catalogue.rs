@@ -5,10 +5,10 @@
 //!
 //! Each backend keeps its own catalogue beside its recipes
 //! ([`RecipeId`] for ZooKeeper in [`crate::zk::recipes::catalogue`],
-//! [`RedisRecipe`] and [`SqlRecipe`] in their `mod.rs`), with each recipe's
+//! [`RedisRecipe`] and [`MysqlRecipe`] in their `mod.rs`), with each recipe's
 //! id, origin and claim; this module only joins them, in that order.
 
-use crate::mysql::recipes::SqlRecipe;
+use crate::mysql::recipes::MysqlRecipe;
 use crate::redis::recipes::RedisRecipe;
 use crate::zk::recipes::RecipeId;
 
@@ -40,7 +40,7 @@ impl Backend {
 pub enum Lock {
     Zk(RecipeId),
     Redis(RedisRecipe),
-    Mysql(SqlRecipe),
+    Mysql(MysqlRecipe),
 }
 
 impl Lock {
@@ -94,11 +94,11 @@ impl Entry {
 }
 
 /// Every recipe: ZooKeeper's in [`RecipeId::ALL`] order, then Redis's in
-/// [`RedisRecipe::ALL`] order, then MySQL's in [`SqlRecipe::ALL`] order.
+/// [`RedisRecipe::ALL`] order, then MySQL's in [`MysqlRecipe::ALL`] order.
 pub fn all() -> Vec<Entry> {
     let zk = RecipeId::ALL.iter().map(|&r| Lock::Zk(r));
     let redis = RedisRecipe::ALL.into_iter().map(Lock::Redis);
-    let mysql = SqlRecipe::ALL.into_iter().map(Lock::Mysql);
+    let mysql = MysqlRecipe::ALL.into_iter().map(Lock::Mysql);
     zk.chain(redis).chain(mysql).map(Entry::of).collect()
 }
 
@@ -185,7 +185,7 @@ mod tests {
         let mut ids: Vec<&str> = all.iter().map(|e| e.id).collect();
         assert_eq!(ids[0], RecipeId::ALL[0].name());
         assert_eq!(ids[15], RedisRecipe::ALL[0].id());
-        assert_eq!(ids[24], SqlRecipe::ALL[0].id());
+        assert_eq!(ids[24], MysqlRecipe::ALL[0].id());
         ids.sort_unstable();
         ids.dedup();
         assert_eq!(ids.len(), 27, "an id is listed twice");

@@ -13,7 +13,7 @@ use locksmith::real::mysql::{run, MysqlRealConfig, MysqlRealReport};
 use locksmith::real::threads::Plan;
 use locksmith::real::times::Between;
 use locksmith_model::engine::harness::Property;
-use locksmith_model::mysql::recipes::SqlRecipe;
+use locksmith_model::mysql::recipes::MysqlRecipe;
 use mysql::prelude::Queryable;
 use std::time::Duration;
 
@@ -26,11 +26,11 @@ fn ms(s: &str) -> Between {
     Between::parse_ms(s).unwrap_or_else(|e| panic!("{s}: {e}"))
 }
 
-fn real(recipe: SqlRecipe, clients: usize, lock_row: bool) -> MysqlRealReport {
+fn real(recipe: MysqlRecipe, clients: usize, lock_row: bool) -> MysqlRealReport {
     run_with(recipe, clients, lock_row, false)
 }
 
-fn run_with(recipe: SqlRecipe, clients: usize, lock_row: bool, fencing: bool) -> MysqlRealReport {
+fn run_with(recipe: MysqlRecipe, clients: usize, lock_row: bool, fencing: bool) -> MysqlRealReport {
     let cfg = MysqlRealConfig {
         recipe,
         url: url(),
@@ -69,7 +69,7 @@ fn run_with(recipe: SqlRecipe, clients: usize, lock_row: bool, fencing: bool) ->
 #[test]
 #[ignore = "needs a MariaDB: scripts/mariadb.sh start; cargo test --test real_mysql -- --ignored"]
 fn every_recipe_keeps_mutual_exclusion_with_its_lock_row() {
-    for recipe in SqlRecipe::ALL {
+    for recipe in MysqlRecipe::ALL {
         let r = real(recipe, 3, true);
         assert_eq!(r.run.violation, None, "{recipe}");
         assert_eq!(r.run.max_holders, 1, "{recipe}");
@@ -83,7 +83,7 @@ fn every_recipe_keeps_mutual_exclusion_with_its_lock_row() {
         // over (docs/real.md). Nothing else may throw.
         for what in r.run.exceptions.keys() {
             assert!(
-                recipe == SqlRecipe::UniqueKey && what.contains("ERROR 1213"),
+                recipe == MysqlRecipe::UniqueKey && what.contains("ERROR 1213"),
                 "{recipe}: {what}"
             );
         }
@@ -93,7 +93,7 @@ fn every_recipe_keeps_mutual_exclusion_with_its_lock_row() {
 #[test]
 #[ignore = "needs a MariaDB: scripts/mariadb.sh start; cargo test --test real_mysql -- --ignored"]
 fn for_update_on_a_missing_row_lets_every_client_in() {
-    let r = real(SqlRecipe::ForUpdate, 3, false);
+    let r = real(MysqlRecipe::ForUpdate, 3, false);
     let (p, why) = r.run.violation.clone().expect("a violation");
     assert_eq!(p, Property::MutualExclusion, "{why}");
     assert!(r.run.max_holders >= 2);
@@ -113,7 +113,7 @@ fn a_run_touches_no_table_but_its_own() {
             .expect("tables")
     };
     let before = tables(&mut c);
-    for recipe in SqlRecipe::ALL {
+    for recipe in MysqlRecipe::ALL {
         real(recipe, 2, true);
     }
     assert_eq!(
@@ -137,7 +137,7 @@ fn a_run_touches_no_table_but_its_own() {
 #[test]
 #[ignore = "needs a MariaDB: scripts/mariadb.sh start; cargo test --test real_mysql -- --ignored"]
 fn fenced_tokens_come_in_lock_order_but_the_unique_keys_ids() {
-    for recipe in [SqlRecipe::StatusCas, SqlRecipe::ForUpdate] {
+    for recipe in [MysqlRecipe::StatusCas, MysqlRecipe::ForUpdate] {
         let r = run_with(recipe, 3, true, true);
         assert_eq!(r.run.violation, None, "{recipe}");
         assert!(
@@ -148,7 +148,7 @@ fn fenced_tokens_come_in_lock_order_but_the_unique_keys_ids() {
         assert_eq!(r.run.rejected_writes, 0, "{recipe}");
         assert!(r.run.acquisitions >= 20, "{recipe}: {}", r.run.acquisitions);
     }
-    let r = run_with(SqlRecipe::UniqueKey, 3, true, true);
+    let r = run_with(MysqlRecipe::UniqueKey, 3, true, true);
     assert_eq!(r.run.violation, None);
     assert!(r.run.at_resource.is_empty(), "{:?}", r.run.at_resource);
 }
@@ -161,7 +161,7 @@ fn fenced_tokens_come_in_lock_order_but_the_unique_keys_ids() {
 #[test]
 #[ignore = "needs a MariaDB: scripts/mariadb.sh start; cargo test --test real_mysql -- --ignored"]
 fn the_cleanup_job_frees_a_slow_holders_row_and_lets_another_in() {
-    for recipe in [SqlRecipe::UniqueKey, SqlRecipe::StatusCas] {
+    for recipe in [MysqlRecipe::UniqueKey, MysqlRecipe::StatusCas] {
         for (hold, after, overlaps) in [("8,12", 4, true), ("0,1", 50, false)] {
             let cfg = MysqlRealConfig {
                 recipe,

@@ -15,12 +15,12 @@
 //! - [`locks`]: record locks (X, S), gap locks that never conflict with
 //!   each other, insert intention, one queue served first come first
 //!   served;
-//! - [`server`]: [`SqlServer::execute`] (autocommit, or inside an explicit
+//! - [`server`]: [`MysqlServer::execute`] (autocommit, or inside an explicit
 //!   transaction; a statement that must wait is *blocked*, a state, and
-//!   finishes later), [`SqlServer::advance`] (time, explicit: lock wait
+//!   finishes later), [`MysqlServer::advance`] (time, explicit: lock wait
 //!   timeout 1205 rolls back the statement only), deadlock detection
 //!   (1213 rolls back the transaction of least weight),
-//!   [`SqlServer::disconnect`] (rolls back and releases everything),
+//!   [`MysqlServer::disconnect`] (rolls back and releases everything),
 //!   `CLIENT_FOUND_ROWS` per session ([`Session`]).
 //!
 //! Isolation is REPEATABLE READ, MariaDB's default: locking statements read
@@ -56,8 +56,10 @@ pub mod table;
 /// A connection (and its transaction: one at a time per connection).
 pub type ConnId = usize;
 
-pub use reply::{Reply, RowView, SqlError};
-pub use server::{Blocked, Completion, Refused, Session, SqlServer, DEFAULT_LOCK_WAIT_TIMEOUT_MS};
+pub use reply::{MysqlError, Reply, RowView};
+pub use server::{
+    Blocked, Completion, MysqlServer, Refused, Session, DEFAULT_LOCK_WAIT_TIMEOUT_MS,
+};
 pub use statement::{Name, SetVersion, Statement};
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ pub struct RowView {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-pub enum SqlError {
+pub enum MysqlError {
     /// 1062 (23000): the unique key `name` is taken by a committed row (or
     /// one the statement's own transaction wrote).
     Duplicate(Name),
@@ -28,27 +28,27 @@ pub enum SqlError {
     ConnectionLost,
 }
 
-impl SqlError {
+impl MysqlError {
     pub fn code(&self) -> u16 {
         match self {
-            SqlError::Duplicate(_) => 1062,
-            SqlError::LockWaitTimeout => 1205,
-            SqlError::Deadlock => 1213,
-            SqlError::ConnectionLost => 2013,
+            MysqlError::Duplicate(_) => 1062,
+            MysqlError::LockWaitTimeout => 1205,
+            MysqlError::Deadlock => 1213,
+            MysqlError::ConnectionLost => 2013,
         }
     }
 
     /// MariaDB 10.11's message text.
     pub fn message(&self) -> String {
         match self {
-            SqlError::Duplicate(name) => format!("Duplicate entry '{name}' for key 'name'"),
-            SqlError::LockWaitTimeout => {
+            MysqlError::Duplicate(name) => format!("Duplicate entry '{name}' for key 'name'"),
+            MysqlError::LockWaitTimeout => {
                 "Lock wait timeout exceeded; try restarting transaction".into()
             }
-            SqlError::Deadlock => {
+            MysqlError::Deadlock => {
                 "Deadlock found when trying to get lock; try restarting transaction".into()
             }
-            SqlError::ConnectionLost => "Lost connection to server during query".into(),
+            MysqlError::ConnectionLost => "Lost connection to server during query".into(),
         }
     }
 }
@@ -62,7 +62,7 @@ pub enum Reply {
     },
     /// A result set (0 or 1 rows: `name` is unique).
     Rows(Option<RowView>),
-    Err(SqlError),
+    Err(MysqlError),
 }
 
 impl Reply {

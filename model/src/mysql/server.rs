@@ -3,7 +3,7 @@
 
 use super::locks::{LockKind, Locks, Mode};
 use super::table::{RowData, Table};
-use super::{ConnId, Name, Reply, SetVersion, SqlError, Statement};
+use super::{ConnId, MysqlError, Name, Reply, SetVersion, Statement};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -61,7 +61,7 @@ pub struct Completion {
     pub reply: Reply,
 }
 
-/// Why [`SqlServer::execute`] refused a statement.
+/// Why [`MysqlServer::execute`] refused a statement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Refused {
     /// The connection's previous statement is still waiting for a lock.
@@ -80,17 +80,17 @@ enum Attempt {
 /// machine: statements, time and dropped connections in; the replies of
 /// the statements that finish out.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct SqlServer {
+pub struct MysqlServer {
     table: Table,
     locks: Locks,
     conns: Vec<Conn>,
     now_ms: u64,
 }
 
-impl SqlServer {
+impl MysqlServer {
     /// A server with an empty lock table and one connection per session.
-    pub fn new(sessions: &[Session]) -> SqlServer {
-        SqlServer {
+    pub fn new(sessions: &[Session]) -> MysqlServer {
+        MysqlServer {
             table: Table::default(),
             locks: Locks::default(),
             conns: sessions
@@ -177,7 +177,7 @@ impl SqlServer {
         self.renumber_ids_keeping(&[]);
     }
 
-    /// [`SqlServer::renumber_ids`], with `held` — ids a driver keeps
+    /// [`MysqlServer::renumber_ids`], with `held` — ids a driver keeps
     /// outside the server (fencing tokens) — among those whose order is
     /// kept. Returns the old ids in order: the one at index `i` is now
     /// `i + 1`.
@@ -271,7 +271,7 @@ impl SqlServer {
             if !self.conns[conn].explicit {
                 self.end(conn, false);
             }
-            out.push(done(conn, Reply::Err(SqlError::LockWaitTimeout)));
+            out.push(done(conn, Reply::Err(MysqlError::LockWaitTimeout)));
             self.wake(&mut out);
         }
         out
@@ -384,7 +384,7 @@ impl SqlServer {
             cycle.push(next);
             at = next;
         }
-        let weight = |s: &SqlServer, i: ConnId| {
+        let weight = |s: &MysqlServer, i: ConnId| {
             let c = &s.conns[i];
             // A waiting INSERT has already put its row in the clustered
             // index (InnoDB inserts there first, then checks the unique
@@ -411,7 +411,7 @@ impl SqlServer {
         self.locks.cancel_wait(victim);
         self.conns[victim].blocked = None;
         self.end(victim, false);
-        out.push(done(victim, Reply::Err(SqlError::Deadlock)));
+        out.push(done(victim, Reply::Err(MysqlError::Deadlock)));
     }
 
     /// One attempt at a row statement, as InnoDB runs it (after a lock
@@ -515,7 +515,7 @@ impl SqlServer {
         }
         let e = self.table.entry(name);
         if e.current().is_some() {
-            return Attempt::Done(Reply::Err(SqlError::Duplicate(name.clone())));
+            return Attempt::Done(Reply::Err(MysqlError::Duplicate(name.clone())));
         }
         if !self
             .locks
@@ -564,7 +564,7 @@ impl SqlServer {
 impl Attempt {
     /// An INSERT takes its AUTO_INCREMENT id at its first attempt, and
     /// keeps it through its waits.
-    fn with_id(self, s: &mut SqlServer, conn: ConnId, b: &Blocked) -> Attempt {
+    fn with_id(self, s: &mut MysqlServer, conn: ConnId, b: &Blocked) -> Attempt {
         if matches!(b.stmt, Statement::Insert { .. }) && b.insert_id.is_none() {
             let id = s.table.next_id;
             s.table.next_id += 1;

@@ -8,8 +8,8 @@ const A: ConnId = 0;
 const B: ConnId = 1;
 const C: ConnId = 2;
 
-fn server(n: usize) -> SqlServer {
-    SqlServer::new(&vec![Session::default(); n])
+fn server(n: usize) -> MysqlServer {
+    MysqlServer::new(&vec![Session::default(); n])
 }
 
 fn n(s: &str) -> Name {
@@ -56,7 +56,7 @@ fn set_status(name: &str, to: i64) -> Statement {
 }
 
 /// Runs `stmt` and returns what finished, as (conn, reply) pairs.
-fn run(s: &mut SqlServer, conn: ConnId, stmt: &Statement) -> Vec<(ConnId, Reply)> {
+fn run(s: &mut MysqlServer, conn: ConnId, stmt: &Statement) -> Vec<(ConnId, Reply)> {
     s.execute(conn, stmt)
         .expect("connection ready")
         .into_iter()
@@ -65,7 +65,7 @@ fn run(s: &mut SqlServer, conn: ConnId, stmt: &Statement) -> Vec<(ConnId, Reply)
 }
 
 /// Runs `stmt` and expects exactly `conn`'s reply.
-fn reply(s: &mut SqlServer, conn: ConnId, stmt: &Statement) -> Reply {
+fn reply(s: &mut MysqlServer, conn: ConnId, stmt: &Statement) -> Reply {
     let out = run(s, conn, stmt);
     assert_eq!(out.len(), 1, "{stmt}: {out:?}");
     assert_eq!(out[0].0, conn);
@@ -95,7 +95,7 @@ fn row(id: u64, status: i64, version: i64) -> Reply {
 }
 
 fn dup(name: &str) -> Reply {
-    Reply::Err(SqlError::Duplicate(n(name)))
+    Reply::Err(MysqlError::Duplicate(n(name)))
 }
 
 #[test]
@@ -183,7 +183,7 @@ fn lock_wait_timeout_rolls_back_the_statement_only() {
         lock_wait_timeout_ms: 1000,
         ..Session::default()
     }; 2];
-    let mut s = SqlServer::new(&sessions);
+    let mut s = MysqlServer::new(&sessions);
     reply(&mut s, A, &insert("l", 0));
     reply(&mut s, A, &insert("m", 0));
     reply(&mut s, A, &Statement::Begin);
@@ -197,7 +197,7 @@ fn lock_wait_timeout_rolls_back_the_statement_only() {
         s.advance(1),
         vec![Completion {
             conn: B,
-            reply: Reply::Err(SqlError::LockWaitTimeout)
+            reply: Reply::Err(MysqlError::LockWaitTimeout)
         }]
     );
     assert!(s.in_transaction(B), "the transaction goes on");
@@ -215,7 +215,7 @@ fn an_autocommit_statement_that_times_out_keeps_nothing() {
         lock_wait_timeout_ms: 1000,
         ..Session::default()
     }; 2];
-    let mut s = SqlServer::new(&sessions);
+    let mut s = MysqlServer::new(&sessions);
     reply(&mut s, A, &Statement::Begin);
     reply(&mut s, A, &insert("l", 0));
     assert!(run(&mut s, B, &insert("l", 0)).is_empty());
@@ -237,7 +237,7 @@ fn deadlock_rolls_back_the_requester_on_a_tie() {
     // its rollback lets A have m.
     assert_eq!(
         run(&mut s, B, &for_update("l")),
-        vec![(B, Reply::Err(SqlError::Deadlock)), (A, row(2, 0, 0))]
+        vec![(B, Reply::Err(MysqlError::Deadlock)), (A, row(2, 0, 0))]
     );
     assert!(!s.in_transaction(B), "the whole transaction is gone");
     assert!(s.in_transaction(A));
@@ -256,13 +256,13 @@ fn deadlock_rolls_back_the_lighter_transaction() {
     assert!(run(&mut s, A, &for_update("m")).is_empty());
     assert_eq!(
         run(&mut s, B, &for_update("l")),
-        vec![(A, Reply::Err(SqlError::Deadlock)), (B, row(1, 0, 0))]
+        vec![(A, Reply::Err(MysqlError::Deadlock)), (B, row(1, 0, 0))]
     );
 }
 
 /// Lock objects as MariaDB 10.11 counts them (`trx_lock_structs` in
 /// `information_schema.INNODB_TRX`, the IX table lock included).
-fn structs(s: &SqlServer, conn: ConnId) -> u64 {
+fn structs(s: &MysqlServer, conn: ConnId) -> u64 {
     s.locks().objects(conn) + 1
 }
 
@@ -300,7 +300,7 @@ fn a_locking_read_of_its_own_insert_locks_only_the_unique_key() {
     );
     assert_eq!(
         run(&mut s, A, &delete("e")),
-        vec![(B, Reply::Err(SqlError::Deadlock)), (A, ok(0))]
+        vec![(B, Reply::Err(MysqlError::Deadlock)), (A, ok(0))]
     );
 }
 
@@ -348,7 +348,7 @@ fn an_implicit_lock_its_owner_already_covers_is_not_converted() {
     assert_eq!(
         run(&mut s, B, &insert("a", 0)),
         vec![
-            (B, Reply::Err(SqlError::Deadlock)),
+            (B, Reply::Err(MysqlError::Deadlock)),
             (
                 C,
                 Reply::Ok {
@@ -388,7 +388,7 @@ fn two_gap_holders_inserting_deadlock() {
     assert!(run(&mut s, A, &insert("l", 0)).is_empty());
     assert_eq!(
         run(&mut s, B, &insert("l", 0)),
-        vec![(B, Reply::Err(SqlError::Deadlock)), (A, inserted(1))]
+        vec![(B, Reply::Err(MysqlError::Deadlock)), (A, inserted(1))]
     );
 }
 
@@ -401,7 +401,7 @@ fn update_counts_changed_rows_unless_client_found_rows() {
             ..Session::default()
         },
     ];
-    let mut s = SqlServer::new(&sessions);
+    let mut s = MysqlServer::new(&sessions);
     reply(&mut s, A, &insert("l", 1));
     // Seed 003's unguarded "UPDATE ... SET status = 1": already 1.
     assert_eq!(reply(&mut s, A, &set_status("l", 1)), ok(0));
@@ -560,7 +560,7 @@ fn a_waiting_insert_weighs_its_clustered_row_in_a_deadlock() {
     // duplicate (as MariaDB 10.11 answered in the conformance test).
     assert_eq!(
         run(&mut s, B, &insert("l", 0)),
-        vec![(A, Reply::Err(SqlError::Deadlock)), (B, dup("l"))]
+        vec![(A, Reply::Err(MysqlError::Deadlock)), (B, dup("l"))]
     );
 }
 
@@ -573,7 +573,7 @@ fn a_waiting_insert_weighs_its_clustered_row_in_a_deadlock() {
 #[test]
 fn a_waiting_insert_has_used_up_its_id_however_its_wait_ends() {
     for end in ["commit", "delete", "timeout", "kill"] {
-        let mut s = SqlServer::new(&[
+        let mut s = MysqlServer::new(&[
             Session::default(),
             Session {
                 found_rows: false,
@@ -606,7 +606,7 @@ fn a_waiting_insert_has_used_up_its_id_however_its_wait_ends() {
         let expected = match end {
             "commit" => Some(dup("a")),
             "delete" => Some(inserted(2)),
-            "timeout" => Some(Reply::Err(SqlError::LockWaitTimeout)),
+            "timeout" => Some(Reply::Err(MysqlError::LockWaitTimeout)),
             _ => None,
         };
         assert_eq!(b, expected, "{end}");
@@ -616,7 +616,7 @@ fn a_waiting_insert_has_used_up_its_id_however_its_wait_ends() {
 
 #[test]
 fn the_checker_can_forget_the_hour_and_the_ids_nobody_holds() {
-    let mut s = SqlServer::new(&[
+    let mut s = MysqlServer::new(&[
         Session::default(),
         Session {
             found_rows: false,
@@ -641,5 +641,5 @@ fn the_checker_can_forget_the_hour_and_the_ids_nobody_holds() {
     // The same futures: the wait times out two ms later on both.
     let out = s.advance(2);
     assert_eq!(out, t.advance(2));
-    assert_eq!(out[0].reply, Reply::Err(SqlError::LockWaitTimeout));
+    assert_eq!(out[0].reply, Reply::Err(MysqlError::LockWaitTimeout));
 }

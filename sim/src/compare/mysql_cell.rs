@@ -7,10 +7,10 @@ use super::cell::CellResult;
 use super::mysql_faults::{space, MYSQL_FAULTS, MYSQL_ROWS};
 use crate::scenario::MysqlScenario;
 use locksmith_model::mysql::check::trace::mermaid;
-use locksmith_model::mysql::check::SqlSpace;
+use locksmith_model::mysql::check::MysqlSpace;
 
 /// The scenario file of `s` (a row's configuration under `fault`).
-pub fn to_toml(s: &SqlSpace, fault: &Fault) -> String {
+pub fn to_toml(s: &MysqlSpace, fault: &Fault) -> String {
     let mut out = toml_head(s.recipe.id(), fault, s.clients, s.acquisitions);
     if s.fencing {
         out.push_str("fencing = true\n");

@@ -5,14 +5,14 @@
 //! judged by the MySQL checker.
 
 use super::backend::{Backend, Fault, Row};
-use locksmith_model::mysql::check::SqlSpace;
-use locksmith_model::mysql::recipes::SqlRecipe;
+use locksmith_model::mysql::check::MysqlSpace;
+use locksmith_model::mysql::recipes::MysqlRecipe;
 
 /// One column of the MySQL matrix.
 pub struct MysqlFaultClass {
     pub fault: Fault,
     /// Turns the row's configuration into this class's.
-    pub apply: fn(&mut SqlSpace),
+    pub apply: fn(&mut MysqlSpace),
 }
 
 /// Every MySQL fault class, in column order. Time in ticks: a critical
@@ -114,7 +114,7 @@ pub static MYSQL_FAULTS: &[MysqlFaultClass] = &[
     },
 ];
 
-/// Every database lock, in [`SqlRecipe::ALL`]'s order.
+/// Every database lock, in [`MysqlRecipe::ALL`]'s order.
 pub static MYSQL_ROWS: &[Row] = &[
     Row {
         recipe: "mysql-unique-key",
@@ -138,8 +138,8 @@ pub static MYSQL_ROWS: &[Row] = &[
 
 /// A row's configuration before its column's fault: the comparison's
 /// sizes and times (`None`: not a MySQL recipe).
-pub fn space(row: &Row) -> Option<SqlSpace> {
-    let mut s = SqlSpace::new(SqlRecipe::parse(row.recipe)?);
+pub fn space(row: &Row) -> Option<MysqlSpace> {
+    let mut s = MysqlSpace::new(MysqlRecipe::parse(row.recipe)?);
     s.clients = row.clients;
     s.acquisitions = 1;
     s.work = 2;

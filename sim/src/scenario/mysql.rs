@@ -44,15 +44,15 @@
 use super::{error_at, friendly, locate, KeyPath, ScenarioError};
 use crate::expect::{Expectation, RawExpect};
 use locksmith_model::catalogue::Backend;
-use locksmith_model::mysql::check::{SqlFaults, SqlSpace};
-use locksmith_model::mysql::recipes::SqlRecipe;
+use locksmith_model::mysql::check::{MysqlFaults, MysqlSpace};
+use locksmith_model::mysql::recipes::MysqlRecipe;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
 /// The MySQL recipe a scenario's text names, if it names one.
-pub fn recipe_of(text: &str) -> Option<SqlRecipe> {
+pub fn recipe_of(text: &str) -> Option<MysqlRecipe> {
     let table: toml::Table = toml::from_str(text).ok()?;
-    SqlRecipe::parse(table.get("recipe")?.as_str()?)
+    MysqlRecipe::parse(table.get("recipe")?.as_str()?)
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -121,12 +121,12 @@ pub struct MysqlScenario {
     pub name: String,
     pub path: PathBuf,
     pub description: String,
-    pub space: SqlSpace,
+    pub space: MysqlSpace,
     pub expect: Option<Expectation>,
 }
 
 impl MysqlScenario {
-    pub fn recipe(&self) -> SqlRecipe {
+    pub fn recipe(&self) -> MysqlRecipe {
         self.space.recipe
     }
 
@@ -146,13 +146,13 @@ impl MysqlScenario {
             Some((table, k)) => KeyPath::of(Some(table), k),
             None => KeyPath::of(None, dotted),
         };
-        let recipe = SqlRecipe::parse(&raw.recipe).ok_or_else(|| {
+        let recipe = MysqlRecipe::parse(&raw.recipe).ok_or_else(|| {
             at(
                 &key("recipe"),
                 super::not_this_backend(&raw.recipe, Backend::Mysql),
             )
         })?;
-        let mut space = SqlSpace::new(recipe);
+        let mut space = MysqlSpace::new(recipe);
         space.clients = raw.clients;
         space.acquisitions = raw.acquisitions;
         let t = &raw.mysql;
@@ -163,7 +163,7 @@ impl MysqlScenario {
         space.fencing = raw.fencing;
         space.cleanup_after = t.cleanup_after;
         space.lock_row = t.lock_row.unwrap_or(true);
-        space.faults = SqlFaults {
+        space.faults = MysqlFaults {
             pauses: raw.faults.pauses,
             crashes: raw.faults.crashes,
             connection_drops: raw.faults.connection_drops,

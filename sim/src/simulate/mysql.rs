@@ -1,6 +1,6 @@
 //! The simulator for the database locks: the same sans-IO machines the
 //! checker explores (`model/src/mysql/recipes/`) against the same InnoDB model
-//! ([`SqlServer`]), in one madsim runtime per seed, with real time:
+//! ([`MysqlServer`]), in one madsim runtime per seed, with real time:
 //! milliseconds instead of ticks, latencies on every statement, a critical
 //! section drawn per acquisition, and the scenario's fault budgets spent
 //! at random instants.
@@ -9,7 +9,7 @@
 //! critical section, a pause, `innodb_lock_wait_timeout` and the cleanup
 //! job's age are the scenario's ticks times that. The server's clock is
 //! madsim's: a server task advances the model every millisecond
-//! ([`SqlServer::advance`]), so a statement waiting for a row lock times
+//! ([`MysqlServer::advance`]), so a statement waiting for a row lock times
 //! out (1205) when its session's timeout has passed.
 //!
 //! Each client runs on its own madsim node with one connection, so a pause
@@ -41,10 +41,10 @@
 
 use crate::simulate::backend::{BackendRun, Fencing};
 use locksmith_model::engine::harness::{LockEvent, Phase, Property, StepKind};
-use locksmith_model::mysql::check::SqlSpace;
-use locksmith_model::mysql::recipes::{lock_name, SqlRecipe};
+use locksmith_model::mysql::check::MysqlSpace;
+use locksmith_model::mysql::recipes::{lock_name, MysqlRecipe};
 use locksmith_model::mysql::table::RowData;
-use locksmith_model::mysql::{Completion, Reply, Session, SqlError, SqlServer, Statement};
+use locksmith_model::mysql::{Completion, MysqlError, MysqlServer, Reply, Session, Statement};
 use madsim::rand::Rng;
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -82,8 +82,8 @@ impl Cl {
 }
 
 struct World {
-    space: SqlSpace,
-    server: SqlServer,
+    space: MysqlSpace,
+    server: MysqlServer,
     /// The server's clock last advanced to, in ms.
     server_ms: u64,
     clients: Vec<Cl>,
@@ -227,7 +227,7 @@ impl World {
         cl.connected = false;
         if cl.in_flight {
             cl.in_flight = false;
-            cl.reply = Some(Reply::Err(SqlError::ConnectionLost));
+            cl.reply = Some(Reply::Err(MysqlError::ConnectionLost));
         }
     }
 
@@ -288,7 +288,7 @@ async fn exchange(world: &Arc<Mutex<World>>, c: usize, stmt: Statement) -> Reply
                 w.deliver(done);
             });
         } else {
-            w.clients[c].reply = Some(Reply::Err(SqlError::ConnectionLost));
+            w.clients[c].reply = Some(Reply::Err(MysqlError::ConnectionLost));
         }
     }
     loop {
@@ -345,7 +345,7 @@ async fn client(world: Arc<Mutex<World>>, c: usize) {
         let got = read.take();
         let out = recipe.step(&mut locals, got.as_ref(), fenced);
         let token = (out.kind == StepKind::Acquired && fenced)
-            .then(|| SqlRecipe::token(got.as_ref()).and_then(|t| u64::try_from(t).ok()))
+            .then(|| MysqlRecipe::token(got.as_ref()).and_then(|t| u64::try_from(t).ok()))
             .flatten();
         {
             let mut w = lock(&world);
@@ -541,7 +541,7 @@ async fn chaos(world: Arc<Mutex<World>>, horizon: u64) {
 }
 
 /// Runs one seed of `space` (its recipe, clients, rounds, times, faults).
-pub fn run_seed(space: &SqlSpace, seed: u64, trace: bool) -> BackendRun {
+pub fn run_seed(space: &MysqlSpace, seed: u64, trace: bool) -> BackendRun {
     let rt = madsim::runtime::Runtime::with_seed_and_config(seed, madsim::Config::default());
     BackendRun {
         seed,
@@ -549,7 +549,7 @@ pub fn run_seed(space: &SqlSpace, seed: u64, trace: bool) -> BackendRun {
     }
 }
 
-async fn simulate(space: SqlSpace, trace: bool) -> BackendRun {
+async fn simulate(space: MysqlSpace, trace: bool) -> BackendRun {
     START.with(|s| s.set(Some(madsim::time::Instant::now())));
     let n = usize::from(space.clients);
     let session = Session {
@@ -557,7 +557,7 @@ async fn simulate(space: SqlSpace, trace: bool) -> BackendRun {
         lock_wait_timeout_ms: u64::from(space.lock_wait_timeout) * TICK_MS,
     };
     // One connection per client, and the cleanup job's after them.
-    let mut db = SqlServer::new(&vec![session; n + 1]);
+    let mut db = MysqlServer::new(&vec![session; n + 1]);
     if let Some(status) = space.recipe.lock_row().filter(|_| space.lock_row) {
         db.preload(&lock_name(), status);
     }

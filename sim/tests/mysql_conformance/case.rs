@@ -9,7 +9,7 @@
 use crate::harness::{Harness, Observed, LOCK_WAIT_TIMEOUT_S};
 use crate::ops::{Step, CONNECTIONS};
 use locksmith_model::mysql::{
-    Completion, Name, Reply, Session, SetVersion, SqlError, SqlServer, Statement,
+    Completion, MysqlError, MysqlServer, Name, Reply, Session, SetVersion, Statement,
 };
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -57,7 +57,7 @@ fn coverage_key(stmt: Option<&Statement>, reply: &Reply) -> String {
     format!("{kind:<24} {reply}")
 }
 
-fn blocked_count(m: &SqlServer) -> usize {
+fn blocked_count(m: &MysqlServer) -> usize {
     (0..m.connections())
         .filter(|&c| m.blocked(c).is_some())
         .count()
@@ -65,7 +65,7 @@ fn blocked_count(m: &SqlServer) -> usize {
 
 struct Run<'a> {
     h: &'a Harness,
-    model: SqlServer,
+    model: MysqlServer,
     started: Instant,
     transcript: String,
     /// What each slot last sent, for the transcript and the coverage.
@@ -104,8 +104,8 @@ impl Run<'_> {
                 return Err(std::mem::take(&mut self.transcript));
             }
             match c.reply {
-                Reply::Err(SqlError::LockWaitTimeout) => f.timeouts += 1,
-                Reply::Err(SqlError::Deadlock) => f.deadlocks += 1,
+                Reply::Err(MysqlError::LockWaitTimeout) => f.timeouts += 1,
+                Reply::Err(MysqlError::Deadlock) => f.deadlocks += 1,
                 _ => {}
             }
             let key = coverage_key(self.sent[c.conn].as_ref(), &c.reply);
@@ -295,7 +295,7 @@ pub fn run_case(h: &Harness, seq: &[Step]) -> Result<String, String> {
 fn run_steps(h: &Harness, seq: &[Step]) -> Result<String, String> {
     let mut run = Run {
         h,
-        model: SqlServer::new(&sessions()),
+        model: MysqlServer::new(&sessions()),
         started: Instant::now(),
         transcript: String::new(),
         sent: Default::default(),

@@ -2,7 +2,7 @@
 //! rounds, time in ticks, the fault budgets and the bounds.
 
 use crate::engine::space::Limits;
-use crate::mysql::recipes::SqlRecipe;
+use crate::mysql::recipes::MysqlRecipe;
 
 /// The most clients a configuration may have (a client is one bit of the
 /// explorer's `u8` masks).
@@ -10,8 +10,8 @@ pub const MAX_CLIENTS: u8 = 8;
 
 /// How many times each fault may strike in one run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct SqlFaults {
-    /// A client's process stops for [`SqlSpace::pause`] ticks, at any step:
+pub struct MysqlFaults {
+    /// A client's process stops for [`MysqlSpace::pause`] ticks, at any step:
     /// it takes no step and its work does not advance; its connection
     /// stays open and a statement it sent is still served.
     pub pauses: u8,
@@ -37,7 +37,7 @@ pub struct SqlFaults {
     pub restarts: u8,
 }
 
-impl SqlFaults {
+impl MysqlFaults {
     /// Every budget by its scenario-file key (`[faults]`), in file order.
     pub fn by_key(&self) -> [(&'static str, u8); 5] {
         [
@@ -52,8 +52,8 @@ impl SqlFaults {
 
 /// A configuration of the MySQL system: what [`super::space`] explores.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SqlSpace {
-    pub recipe: SqlRecipe,
+pub struct MysqlSpace {
+    pub recipe: MysqlRecipe,
     pub clients: u8,
     /// Rounds of the harness loop per client.
     pub acquisitions: u8,
@@ -81,15 +81,15 @@ pub struct SqlSpace {
     /// to the protected resource (outside the database) twice with it
     /// ([`crate::engine::resource`]).
     pub fencing: bool,
-    pub faults: SqlFaults,
+    pub faults: MysqlFaults,
     pub limits: Limits,
 }
 
-impl SqlSpace {
+impl MysqlSpace {
     /// Two clients, one round each, a critical section of 2 ticks, a pause
     /// of 4, a lock wait timeout of 5, no faults.
-    pub fn new(recipe: SqlRecipe) -> SqlSpace {
-        SqlSpace {
+    pub fn new(recipe: MysqlRecipe) -> MysqlSpace {
+        MysqlSpace {
             recipe,
             clients: 2,
             acquisitions: 1,
@@ -100,7 +100,7 @@ impl SqlSpace {
             cleanup_after: None,
             lock_row: true,
             fencing: false,
-            faults: SqlFaults::default(),
+            faults: MysqlFaults::default(),
             limits: Limits {
                 max_states: 2_000_000,
                 max_depth: usize::MAX,
@@ -150,13 +150,13 @@ impl SqlSpace {
 
 #[cfg(test)]
 mod tests {
-    use super::SqlFaults;
+    use super::MysqlFaults;
 
     /// `locksmith recipes` prints the budgets by these names: the scenario
     /// file's `[faults]` keys, in its order.
     #[test]
     fn each_budget_is_listed_under_its_scenario_key_in_file_order() {
-        let budget = SqlFaults {
+        let budget = MysqlFaults {
             pauses: 1,
             crashes: 2,
             connection_drops: 3,

@@ -3,14 +3,14 @@
 //! through the [`Space`](crate::engine::space::Space) seam with the same search,
 //! bounds and shortest traces as ZooKeeper's and Redis's systems.
 //!
-//! - [`config`]: [`SqlSpace`], one configuration — recipe, clients, rounds,
+//! - [`config`]: [`MysqlSpace`], one configuration — recipe, clients, rounds,
 //!   the critical section, a pause and the lock wait timeout in ticks,
 //!   `CLIENT_FOUND_ROWS`, fault budgets (pauses, crashes), bounds;
 //! - [`state`]: the server and, per client, its recipe position, harness
 //!   [`Phase`](crate::engine::harness::Phase), its connection and its timers;
 //! - [`action`]: what can happen;
 //! - [`step`]: which actions are enabled and what each does;
-//! - [`space`]: `impl Space for SqlSpace`;
+//! - [`space`]: `impl Space for MysqlSpace`;
 //! - [`trace`]: a counterexample narrated step by step;
 //! - [`report`]: every property's verdict, as the other checkers report.
 //!
@@ -19,8 +19,8 @@
 //! only when nothing instantaneous is left and something counts down (a
 //! client's work, sleep or pause, or a statement waiting for a row lock,
 //! whose `innodb_lock_wait_timeout` runs). The server keeps time relative
-//! ([`crate::mysql::SqlServer::rebase_time`]) and renumbers its
-//! AUTO_INCREMENT ids after every step ([`crate::mysql::SqlServer::renumber_ids`]):
+//! ([`crate::mysql::MysqlServer::rebase_time`]) and renumbers its
+//! AUTO_INCREMENT ids after every step ([`crate::mysql::MysqlServer::renumber_ids`]):
 //! the recipes here read no id, and a retry loop that uses an id up on
 //! every failed `INSERT` would otherwise never repeat a state.
 //!
@@ -34,7 +34,7 @@
 //! transition that changed the lock row of another client whose tenure is
 //! current ([`State::foreign_unlock`]); stuck lock by reachability in the
 //! kept graph, as the Redis checker judges it ([`crate::engine::stuck`]: no
-//! state where [`crate::mysql::recipes::SqlRecipe::acquirable`] holds is
+//! state where [`crate::mysql::recipes::MysqlRecipe::acquirable`] holds is
 //! reachable).
 //!
 //! **No symmetry reduction yet**, as for Redis.
@@ -48,5 +48,5 @@ pub mod step;
 pub mod trace;
 
 pub use action::Action;
-pub use config::{SqlFaults, SqlSpace};
+pub use config::{MysqlFaults, MysqlSpace};
 pub use state::{Channel, Client, State};

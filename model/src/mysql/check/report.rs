@@ -4,13 +4,13 @@
 //! ZooKeeper's checker reports, so the CLI, JSON and `[expect]` read both.
 
 use super::action::Action;
-use super::config::SqlSpace;
+use super::config::MysqlSpace;
 use crate::engine::explore::{explore_space, Exploration, Progress};
 use crate::engine::harness::Property;
 use crate::engine::verdict::{BackendJudging, Report};
 use std::ops::ControlFlow;
 
-impl SqlSpace {
+impl MysqlSpace {
     /// Whether the MySQL checker judges `p`: the others are `n/a` (the
     /// resource's without fencing, no watches to herd, no sequential
     /// nodes).
@@ -43,7 +43,7 @@ impl SqlSpace {
 
     /// Explores the configuration and judges every property; `progress`
     /// breaking stops the run (incomplete: interrupted). A configuration
-    /// [`SqlSpace::validate`] refuses is reported incomplete, never
+    /// [`MysqlSpace::validate`] refuses is reported incomplete, never
     /// explored.
     pub fn check_with_progress(
         &self,

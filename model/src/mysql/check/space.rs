@@ -1,7 +1,7 @@
-//! [`SqlSpace`] as a [`Space`]: what the explorer walks.
+//! [`MysqlSpace`] as a [`Space`]: what the explorer walks.
 
 use super::action::Action;
-use super::config::SqlSpace;
+use super::config::MysqlSpace;
 use super::state::{Client, State};
 use crate::engine::agent::Agent;
 use crate::engine::fingerprint::FoldHasher;
@@ -26,7 +26,7 @@ const STATE_PROPERTIES: [Property; 5] = [
 const PROCESS: u8 = 0;
 const SERVER: u8 = 1;
 
-impl Space for SqlSpace {
+impl Space for MysqlSpace {
     type State = State;
     type Action = Action;
 

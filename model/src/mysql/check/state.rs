@@ -1,18 +1,18 @@
 //! A state of the MySQL system: the server, and each client's place in its
 //! recipe and in the harness loop, its connection and its timers.
 
-use super::config::SqlFaults;
+use super::config::MysqlFaults;
 use crate::engine::harness::Phase;
 use crate::engine::resource::{Resource, Section, Sections};
 use crate::mysql::recipes::Locals;
-use crate::mysql::{Reply, SqlServer, Statement};
+use crate::mysql::{MysqlServer, Reply, Statement};
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
-    pub server: SqlServer,
+    pub server: MysqlServer,
     pub clients: Vec<Client>,
     /// The faults still allowed.
-    pub left: SqlFaults,
+    pub left: MysqlFaults,
     /// The action that made this state changed the lock row while another
     /// client's tenure was current (a mark of the last transition only).
     pub foreign_unlock: bool,
@@ -56,7 +56,7 @@ pub enum Channel {
     Idle,
     Sent(Statement),
     /// The server has the statement waiting for a lock
-    /// ([`SqlServer::blocked`]); its reply comes when the wait ends.
+    /// ([`MysqlServer::blocked`]); its reply comes when the wait ends.
     Waiting,
     Replied(Reply),
 }

@@ -2,16 +2,16 @@
 //! fixed order, and what each one does.
 
 use super::action::Action;
-use super::config::SqlSpace;
+use super::config::MysqlSpace;
 use super::state::{Channel, Client, State};
 use crate::engine::harness::writes::WRITES;
 use crate::engine::harness::{LockEvent, Phase, StepKind, Writes};
 use crate::engine::resource::{self, Resource, Section};
-use crate::mysql::recipes::{lock_name, SqlRecipe};
+use crate::mysql::recipes::{lock_name, MysqlRecipe};
 use crate::mysql::table::RowData;
-use crate::mysql::{Completion, Reply, Session, SqlError, SqlServer};
+use crate::mysql::{Completion, MysqlError, MysqlServer, Reply, Session};
 
-impl SqlSpace {
+impl MysqlSpace {
     pub fn initial_state(&self) -> State {
         let session = Session {
             found_rows: self.found_rows,
@@ -19,7 +19,7 @@ impl SqlSpace {
         };
         // One connection per client, and the cleanup job's after them.
         let conns = self.clients as usize + usize::from(self.cleanup_after.is_some());
-        let mut server = SqlServer::new(&vec![session; conns]);
+        let mut server = MysqlServer::new(&vec![session; conns]);
         if let Some(status) = self.recipe.lock_row().filter(|_| self.lock_row) {
             server.preload(&lock_name(), status);
         }
@@ -225,7 +225,7 @@ impl SqlSpace {
         }
     }
 
-    /// Renumbers the AUTO_INCREMENT ids as [`crate::mysql::SqlServer::renumber_ids`]
+    /// Renumbers the AUTO_INCREMENT ids as [`crate::mysql::MysqlServer::renumber_ids`]
     /// does, keeping the order of the ids the harness holds as fencing
     /// tokens too: the resource's newest, each tenure's, and those in
     /// replies not read yet (a version token is no id: left alone).
@@ -301,7 +301,8 @@ impl SqlSpace {
         };
         let stmt = stmt.clone();
         if !s.clients[c as usize].connected {
-            s.clients[c as usize].channel = Channel::Replied(Reply::Err(SqlError::ConnectionLost));
+            s.clients[c as usize].channel =
+                Channel::Replied(Reply::Err(MysqlError::ConnectionLost));
             return;
         }
         let before = Self::lock_row(s);
@@ -351,7 +352,7 @@ impl SqlSpace {
                 // `lock()` returns with the token its last reply carried;
                 // the opening write starts the work.
                 cl.wrote = 0;
-                let token = SqlRecipe::token(reply.as_ref()).unwrap_or(0);
+                let token = MysqlRecipe::token(reply.as_ref()).unwrap_or(0);
                 resource::token(s, c as usize, token);
                 return;
             }
@@ -398,6 +399,6 @@ fn lose_connection(s: &mut State, c: u8) {
     let cl = &mut s.clients[c as usize];
     cl.connected = false;
     if matches!(cl.channel, Channel::Sent(_) | Channel::Waiting) {
-        cl.channel = Channel::Replied(Reply::Err(SqlError::ConnectionLost));
+        cl.channel = Channel::Replied(Reply::Err(MysqlError::ConnectionLost));
     }
 }

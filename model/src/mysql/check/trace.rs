@@ -3,7 +3,7 @@
 //! row after it.
 
 use super::action::Action;
-use super::config::SqlSpace;
+use super::config::MysqlSpace;
 use super::state::{Channel, State};
 use crate::engine::harness::{Phase, Writes};
 use crate::engine::path::Counterexample;
@@ -12,7 +12,7 @@ use crate::engine::trace::{Trace, TraceStep};
 use crate::mysql::recipes::lock_name;
 use std::fmt::Write;
 
-impl SqlSpace {
+impl MysqlSpace {
     /// Replays `cx` and describes every step as the CLI and JSON show a
     /// trace. `None` if an action is not enabled where the trace takes it.
     pub fn render(&self, cx: &Counterexample<Action>) -> Option<Trace> {
@@ -175,7 +175,7 @@ fn phase_words(p: Phase) -> &'static str {
     }
 }
 
-impl SqlSpace {
+impl MysqlSpace {
     /// What client `c`'s write from `before` did at the resource (replayed
     /// on a copy: the state keeps no mark of it).
     fn resource_write(&self, before: &State, c: u8) -> String {

@@ -15,7 +15,7 @@
 //! lock's own transaction would roll back with it, so the recipes' critical
 //! sections write elsewhere. Each recipe has a fenced variant (`fencing =
 //! true`): its `lock()` returns with a token the database handed out with
-//! the lock ([`SqlRecipe::token`]).
+//! the lock ([`MysqlRecipe::token`]).
 
 pub mod for_update;
 pub mod status_cas;
@@ -24,7 +24,7 @@ pub mod unique_key;
 use crate::engine::harness::StepKind;
 use crate::mysql::locks::LockKind;
 use crate::mysql::table::RowData;
-use crate::mysql::{Name, Reply, SetVersion, SqlServer, Statement};
+use crate::mysql::{MysqlServer, Name, Reply, SetVersion, Statement};
 use serde::Serialize;
 use std::fmt;
 
@@ -38,43 +38,43 @@ pub fn lock_name() -> Name {
 
 /// A database lock recipe.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-pub enum SqlRecipe {
+pub enum MysqlRecipe {
     UniqueKey,
     ForUpdate,
     StatusCas,
 }
 
-impl SqlRecipe {
-    pub const ALL: [SqlRecipe; 3] = [
-        SqlRecipe::UniqueKey,
-        SqlRecipe::ForUpdate,
-        SqlRecipe::StatusCas,
+impl MysqlRecipe {
+    pub const ALL: [MysqlRecipe; 3] = [
+        MysqlRecipe::UniqueKey,
+        MysqlRecipe::ForUpdate,
+        MysqlRecipe::StatusCas,
     ];
 
     /// The recipe's id (as scenario files name it).
     pub fn id(self) -> &'static str {
         match self {
-            SqlRecipe::UniqueKey => "mysql-unique-key",
-            SqlRecipe::ForUpdate => "mysql-for-update",
-            SqlRecipe::StatusCas => "mysql-status-cas",
+            MysqlRecipe::UniqueKey => "mysql-unique-key",
+            MysqlRecipe::ForUpdate => "mysql-for-update",
+            MysqlRecipe::StatusCas => "mysql-status-cas",
         }
     }
 
-    pub fn parse(id: &str) -> Option<SqlRecipe> {
-        SqlRecipe::ALL.into_iter().find(|r| r.id() == id.trim())
+    pub fn parse(id: &str) -> Option<MysqlRecipe> {
+        MysqlRecipe::ALL.into_iter().find(|r| r.id() == id.trim())
     }
 
     /// Where the recipe comes from, in a line: the seed and its lines (as
     /// the recipe's file cites them).
     pub fn origin(self) -> &'static str {
         match self {
-            SqlRecipe::UniqueKey => {
+            MysqlRecipe::UniqueKey => {
                 "seed 002, lines 5–27: INSERT under a unique key, DELETE to release, the INSERT retried in a loop"
             }
-            SqlRecipe::ForUpdate => {
+            MysqlRecipe::ForUpdate => {
                 "seed 003, line 38: SELECT … FOR UPDATE in a transaction, released by COMMIT"
             }
-            SqlRecipe::StatusCas => {
+            MysqlRecipe::StatusCas => {
                 "seed 003, line 39: UPDATE … SET status = 1 WHERE status = -1, released by setting it back"
             }
         }
@@ -83,11 +83,11 @@ impl SqlRecipe {
     /// What the recipe claims, in a sentence from its file's doc comment.
     pub fn claim(self) -> &'static str {
         match self {
-            SqlRecipe::UniqueKey => "exactly one INSERT succeeds",
-            SqlRecipe::ForUpdate => {
+            MysqlRecipe::UniqueKey => "exactly one INSERT succeeds",
+            MysqlRecipe::ForUpdate => {
                 "the lock lives exactly as long as the transaction, so a crashed holder's lock goes with its connection"
             }
-            SqlRecipe::StatusCas => "one holder at a time: the guarded UPDATE succeeds for one client only",
+            MysqlRecipe::StatusCas => "one holder at a time: the guarded UPDATE succeeds for one client only",
         }
     }
 
@@ -96,9 +96,9 @@ impl SqlRecipe {
     /// its `FOR UPDATE` lock locks a row that is there.
     pub fn lock_row(self) -> Option<i64> {
         match self {
-            SqlRecipe::UniqueKey => None,
-            SqlRecipe::ForUpdate => Some(0),
-            SqlRecipe::StatusCas => Some(status_cas::FREE),
+            MysqlRecipe::UniqueKey => None,
+            MysqlRecipe::ForUpdate => Some(0),
+            MysqlRecipe::StatusCas => Some(status_cas::FREE),
         }
     }
 
@@ -106,17 +106,17 @@ impl SqlRecipe {
     /// stuck-lock analysis asks this of every state), by the recipe's own
     /// rule: on the committed lock row with no change pending, or, for a
     /// row lock, with no transaction holding it.
-    pub fn acquirable(self, server: &SqlServer) -> bool {
+    pub fn acquirable(self, server: &MysqlServer) -> bool {
         let name = lock_name();
         let e = server.table().entry(&name);
         match self {
-            SqlRecipe::UniqueKey => e.pending.is_none() && e.committed.is_none(),
+            MysqlRecipe::UniqueKey => e.pending.is_none() && e.committed.is_none(),
             // Free when no transaction holds the row's record lock.
-            SqlRecipe::ForUpdate => !server
+            MysqlRecipe::ForUpdate => !server
                 .locks()
                 .iter()
                 .any(|l| l.name == name && !l.waiting && l.kind == LockKind::X),
-            SqlRecipe::StatusCas => {
+            MysqlRecipe::StatusCas => {
                 e.pending.is_none() && e.committed.is_some_and(|r| r.status == status_cas::FREE)
             }
         }
@@ -126,10 +126,10 @@ impl SqlRecipe {
     /// taken (for the owner bookkeeping of unlock by non-owner).
     pub fn taken(self, row: Option<RowData>) -> bool {
         match self {
-            SqlRecipe::UniqueKey => row.is_some(),
+            MysqlRecipe::UniqueKey => row.is_some(),
             // The lock is a row lock, not the row's data.
-            SqlRecipe::ForUpdate => false,
-            SqlRecipe::StatusCas => row.is_some_and(|r| r.status == status_cas::TAKEN),
+            MysqlRecipe::ForUpdate => false,
+            MysqlRecipe::StatusCas => row.is_some_and(|r| r.status == status_cas::TAKEN),
         }
     }
 
@@ -138,9 +138,9 @@ impl SqlRecipe {
     /// back to free. A row lock has no row to clean (`None`).
     pub fn cleanup_statement(self) -> Option<Statement> {
         match self {
-            SqlRecipe::UniqueKey => Some(Statement::Delete { name: lock_name() }),
-            SqlRecipe::ForUpdate => None,
-            SqlRecipe::StatusCas => Some(Statement::Update {
+            MysqlRecipe::UniqueKey => Some(Statement::Delete { name: lock_name() }),
+            MysqlRecipe::ForUpdate => None,
+            MysqlRecipe::StatusCas => Some(Statement::Update {
                 name: lock_name(),
                 set_status: status_cas::FREE,
                 set_version: SetVersion::Keep,
@@ -152,16 +152,16 @@ impl SqlRecipe {
 
     pub fn start(self) -> Locals {
         match self {
-            SqlRecipe::UniqueKey => Locals::UniqueKey(unique_key::At::Lock),
-            SqlRecipe::ForUpdate => Locals::ForUpdate(for_update::At::Lock),
-            SqlRecipe::StatusCas => Locals::StatusCas(status_cas::At::Lock),
+            MysqlRecipe::UniqueKey => Locals::UniqueKey(unique_key::At::Lock),
+            MysqlRecipe::ForUpdate => Locals::ForUpdate(for_update::At::Lock),
+            MysqlRecipe::StatusCas => Locals::StatusCas(status_cas::At::Lock),
         }
     }
 
     /// One step at `at`, reading `reply` (the reply to its last statement,
     /// if one came since); `fenced`: the recipe's fenced variant, whose
     /// `lock()` returns on the reply that carries its token (the OK
-    /// packet's insert id: [`SqlRecipe::token`]).
+    /// packet's insert id: [`MysqlRecipe::token`]).
     pub fn step(self, at: &mut Locals, reply: Option<&Reply>, fenced: bool) -> Outcome {
         match at {
             Locals::UniqueKey(at) => unique_key::step(at, reply),
@@ -185,11 +185,11 @@ impl SqlRecipe {
     /// The fencing token is an AUTO_INCREMENT id (which the checker
     /// renumbers), not a version.
     pub fn token_is_id(self) -> bool {
-        self == SqlRecipe::UniqueKey
+        self == MysqlRecipe::UniqueKey
     }
 }
 
-impl fmt::Display for SqlRecipe {
+impl fmt::Display for MysqlRecipe {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.id())
     }

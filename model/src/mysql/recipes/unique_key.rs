@@ -17,7 +17,7 @@
 
 use super::{lock_name, Outcome};
 use crate::engine::harness::StepKind;
-use crate::mysql::{Reply, SqlError, Statement};
+use crate::mysql::{MysqlError, Reply, Statement};
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -62,7 +62,7 @@ pub fn step(at: &mut At, reply: Option<&Reply>) -> Outcome {
         (At::AwaitInsert, Some(Reply::Ok { .. })) => {
             (At::Business, Outcome::only(StepKind::Acquired))
         }
-        (At::AwaitInsert, Some(Reply::Err(SqlError::Duplicate(_)))) => {
+        (At::AwaitInsert, Some(Reply::Err(MysqlError::Duplicate(_)))) => {
             (At::Retry, Outcome::sleep(StepKind::Other))
         }
         // Any other error reaches the caller as an SQLException.

@@ -10,7 +10,7 @@
 //! no row to clean: no job runs.
 
 use super::wire;
-use locksmith_model::mysql::recipes::{lock_name, status_cas, SqlRecipe};
+use locksmith_model::mysql::recipes::{lock_name, status_cas, MysqlRecipe};
 use locksmith_model::mysql::{Reply, RowView, Statement};
 use mysql::prelude::Queryable;
 use mysql::Conn;
@@ -28,7 +28,7 @@ pub struct Job {
 impl Job {
     /// Starts the job for `recipe`'s lock row in `table` (`None`: the
     /// recipe's lock has no row to clean).
-    pub fn start(recipe: SqlRecipe, mut conn: Conn, table: &str, after: Duration) -> Option<Job> {
+    pub fn start(recipe: MysqlRecipe, mut conn: Conn, table: &str, after: Duration) -> Option<Job> {
         recipe.cleanup_statement()?;
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
@@ -72,24 +72,24 @@ impl Job {
     }
 }
 
-fn taken(recipe: SqlRecipe, r: &RowView) -> bool {
+fn taken(recipe: MysqlRecipe, r: &RowView) -> bool {
     match recipe {
-        SqlRecipe::StatusCas => r.status == status_cas::TAKEN,
-        SqlRecipe::UniqueKey | SqlRecipe::ForUpdate => true,
+        MysqlRecipe::StatusCas => r.status == status_cas::TAKEN,
+        MysqlRecipe::UniqueKey | MysqlRecipe::ForUpdate => true,
     }
 }
 
 /// The statement that frees exactly the row the job timed.
-fn free(recipe: SqlRecipe, table: &str, r: &RowView) -> String {
+fn free(recipe: MysqlRecipe, table: &str, r: &RowView) -> String {
     let name = lock_name();
     match recipe {
-        SqlRecipe::StatusCas => format!(
+        MysqlRecipe::StatusCas => format!(
             "UPDATE {table} SET status = {} WHERE name = '{name}' AND status = {} AND version = {}",
             status_cas::FREE,
             status_cas::TAKEN,
             r.version
         ),
-        SqlRecipe::UniqueKey | SqlRecipe::ForUpdate => {
+        MysqlRecipe::UniqueKey | MysqlRecipe::ForUpdate => {
             format!(
                 "DELETE FROM {table} WHERE name = '{name}' AND id = {}",
                 r.id

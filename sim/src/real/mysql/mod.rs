@@ -25,7 +25,7 @@ pub mod cleanup;
 pub mod wire;
 
 use super::threads::{self, Plan, Stepped, Stepper, Tally};
-use locksmith_model::mysql::recipes::{lock_name, Locals, SqlRecipe};
+use locksmith_model::mysql::recipes::{lock_name, Locals, MysqlRecipe};
 use locksmith_model::mysql::{Reply, Statement};
 use mysql::prelude::Queryable;
 use mysql::Conn;
@@ -33,7 +33,7 @@ use mysql::Conn;
 /// A real MariaDB run, as the flags and the scenario ask for it.
 #[derive(Clone, Debug)]
 pub struct MysqlRealConfig {
-    pub recipe: SqlRecipe,
+    pub recipe: MysqlRecipe,
     /// mysql://user[:password]@host:port/database
     pub url: String,
     /// Every connection sets `CLIENT_FOUND_ROWS`.
@@ -148,7 +148,7 @@ fn start(
 
 /// One client's recipe machine on its own connection.
 struct MysqlStepper {
-    recipe: SqlRecipe,
+    recipe: MysqlRecipe,
     locals: Locals,
     reply: Option<Reply>,
     /// The reply the last step read (what an exception was about).
@@ -190,6 +190,6 @@ impl Stepper for MysqlStepper {
     /// The token came with the reply `lock()` returned on: the INSERT's
     /// id, or the version `LAST_INSERT_ID(…)` set.
     fn token(&mut self) -> Result<Option<u64>, String> {
-        Ok(SqlRecipe::token(self.read.as_ref()).and_then(|t| u64::try_from(t).ok()))
+        Ok(MysqlRecipe::token(self.read.as_ref()).and_then(|t| u64::try_from(t).ok()))
     }
 }

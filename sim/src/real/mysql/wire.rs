@@ -2,7 +2,7 @@
 //! the model's [`Reply`]: what `locksmith real --mysql` sends, on the
 //! table layout the model and the conformance test use.
 
-use locksmith_model::mysql::{Reply, RowView, SetVersion, SqlError, Statement};
+use locksmith_model::mysql::{MysqlError, Reply, RowView, SetVersion, Statement};
 use mysql::prelude::Queryable;
 use mysql::{Conn, Opts, OptsBuilder};
 
@@ -62,9 +62,9 @@ pub fn execute(c: &mut Conn, table: &str, stmt: &Statement) -> Result<Reply, Str
     match result {
         Ok(reply) => Ok(reply),
         Err(mysql::Error::MySqlError(e)) => match (e.code, stmt.name()) {
-            (1062, Some(name)) => Ok(Reply::Err(SqlError::Duplicate(name.clone()))),
-            (1205, _) => Ok(Reply::Err(SqlError::LockWaitTimeout)),
-            (1213, _) => Ok(Reply::Err(SqlError::Deadlock)),
+            (1062, Some(name)) => Ok(Reply::Err(MysqlError::Duplicate(name.clone()))),
+            (1205, _) => Ok(Reply::Err(MysqlError::LockWaitTimeout)),
+            (1213, _) => Ok(Reply::Err(MysqlError::Deadlock)),
             _ => Err(format!("{sql}: ERROR {}: {}", e.code, e.message)),
         },
         Err(e) => Err(format!("{sql}: {e}")),

@@ -1,18 +1,18 @@
 //! The seeds' database locks in the exhaustive checker, through the
 //! `Space` seam (issue 15): each verdict, trace length and state count
-//! here comes from exploring `SqlSpace` — two clients, one round each, a
+//! here comes from exploring `MysqlSpace` — two clients, one round each, a
 //! critical section of 2 ticks, a lock wait timeout of 5 — and each can
 //! fail.
 
 mod backend_report;
 mod reachable;
 
-use locksmith_model::mysql::check::SqlSpace;
-use locksmith_model::mysql::recipes::SqlRecipe;
+use locksmith_model::mysql::check::MysqlSpace;
+use locksmith_model::mysql::recipes::MysqlRecipe;
 use locksmith_model::{zk::check::Property, zk::check::Report, zk::check::Verdict};
 
-fn check(recipe: SqlRecipe, crashes: u8) -> Report {
-    let mut space = SqlSpace::new(recipe);
+fn check(recipe: MysqlRecipe, crashes: u8) -> Report {
+    let mut space = MysqlSpace::new(recipe);
     space.faults.crashes = crashes;
     space.validate().expect("a valid configuration");
     let r = space.check();
@@ -39,7 +39,7 @@ fn steps(r: &Report, p: Property) -> usize {
 
 #[test]
 fn without_faults_the_unique_key_and_the_status_cas_hold() {
-    let found: Vec<_> = [SqlRecipe::UniqueKey, SqlRecipe::StatusCas]
+    let found: Vec<_> = [MysqlRecipe::UniqueKey, MysqlRecipe::StatusCas]
         .into_iter()
         .map(|recipe| (recipe, check(recipe, 0)))
         .collect();
@@ -62,7 +62,7 @@ fn without_faults_the_unique_key_and_the_status_cas_hold() {
 
 #[test]
 fn a_crashed_holder_leaves_either_lock_stuck_forever() {
-    let found: Vec<_> = [SqlRecipe::UniqueKey, SqlRecipe::StatusCas]
+    let found: Vec<_> = [MysqlRecipe::UniqueKey, MysqlRecipe::StatusCas]
         .into_iter()
         .map(|recipe| (recipe, check(recipe, 1)))
         .collect();
@@ -98,7 +98,7 @@ fn a_crashed_holder_leaves_either_lock_stuck_forever() {
 }
 
 fn for_update(work: u8, timeout: u8, drops: u8, crashes: u8) -> Report {
-    let mut space = SqlSpace::new(SqlRecipe::ForUpdate);
+    let mut space = MysqlSpace::new(MysqlRecipe::ForUpdate);
     space.work = work;
     space.lock_wait_timeout = timeout;
     space.faults.connection_drops = drops;
@@ -142,7 +142,7 @@ fn a_dropped_connection_lets_the_next_client_in_while_the_holder_works() {
 }
 
 fn with_cleanup(work: u8, crashes: u8) -> Report {
-    let mut space = SqlSpace::new(SqlRecipe::UniqueKey);
+    let mut space = MysqlSpace::new(MysqlRecipe::UniqueKey);
     space.cleanup_after = Some(3);
     space.work = work;
     space.faults.crashes = crashes;
@@ -168,7 +168,7 @@ fn the_cleanup_job_frees_a_crashed_holders_row_and_a_slow_holders_too() {
 
 #[test]
 fn for_update_on_a_missing_row_takes_gap_locks_and_both_clients_proceed() {
-    let mut space = SqlSpace::new(SqlRecipe::ForUpdate);
+    let mut space = MysqlSpace::new(MysqlRecipe::ForUpdate);
     space.lock_row = false;
     let r = space.check();
     assert_eq!(r.property, Some(Property::MutualExclusion));
@@ -180,7 +180,7 @@ fn for_update_on_a_missing_row_takes_gap_locks_and_both_clients_proceed() {
 /// changed rows (the server's default) the same count.
 #[test]
 fn the_status_cas_holds_under_client_found_rows_too() {
-    let mut space = SqlSpace::new(SqlRecipe::StatusCas);
+    let mut space = MysqlSpace::new(MysqlRecipe::StatusCas);
     space.found_rows = true;
     let r = space.check();
     assert_eq!((r.verdict, r.states), (Verdict::Holds, 120));
@@ -193,7 +193,7 @@ fn the_status_cas_holds_under_client_found_rows_too() {
 /// closing one.
 #[test]
 fn a_fenced_trace_tells_a_holders_opening_write_from_its_closing_one() {
-    let mut space = SqlSpace::new(SqlRecipe::ForUpdate);
+    let mut space = MysqlSpace::new(MysqlRecipe::ForUpdate);
     space.work = 2;
     space.lock_wait_timeout = 5;
     space.faults.connection_drops = 1;
@@ -221,12 +221,12 @@ fn a_fenced_trace_tells_a_holders_opening_write_from_its_closing_one() {
 /// incomplete, never explored.
 #[test]
 fn a_configuration_out_of_range_is_refused_with_its_key() {
-    let ok = SqlSpace::new(SqlRecipe::UniqueKey);
+    let ok = MysqlSpace::new(MysqlRecipe::UniqueKey);
     assert_eq!(ok.validate(), Ok(()));
     let mut most = ok.clone();
     most.clients = 8;
     assert_eq!(most.validate(), Ok(()));
-    type Breaks = fn(&mut SqlSpace);
+    type Breaks = fn(&mut MysqlSpace);
     let cases: [(Breaks, &str); 8] = [
         (|s| s.clients = 0, "clients: expected 1 to 8 clients, got 0"),
         (|s| s.clients = 9, "clients: expected 1 to 8 clients, got 9"),
@@ -259,8 +259,8 @@ fn a_configuration_out_of_range_is_refused_with_its_key() {
 /// The report names what the MySQL checker does not judge, and why.
 #[test]
 fn the_properties_sql_does_not_judge_are_n_a_with_their_reason() {
-    let plain = SqlSpace::new(SqlRecipe::StatusCas);
-    let mut fenced = SqlSpace::new(SqlRecipe::StatusCas);
+    let plain = MysqlSpace::new(MysqlRecipe::StatusCas);
+    let mut fenced = MysqlSpace::new(MysqlRecipe::StatusCas);
     fenced.fencing = true;
     for (space, fencing) in [(&plain, false), (&fenced, true)] {
         backend_report::judged_or_n_a(
@@ -280,7 +280,7 @@ fn the_properties_sql_does_not_judge_are_n_a_with_their_reason() {
 fn fairness_owes_processes_servers_and_the_job_and_nothing_to_a_fault() {
     use locksmith_model::engine::space::{Space, NO_AGENT};
     use locksmith_model::mysql::check::Action;
-    let space = SqlSpace::new(SqlRecipe::ForUpdate);
+    let space = MysqlSpace::new(MysqlRecipe::ForUpdate);
     let agent = |a: Action| space.agent(a);
     assert_eq!(agent(Action::Step(1)), agent(Action::Think(1)));
     assert_eq!(agent(Action::Serve(1)), agent(Action::ServerNotices(1)));
@@ -354,7 +354,7 @@ fn fairness_owes_processes_servers_and_the_job_and_nothing_to_a_fault() {
 /// row while it works — mutual exclusion, as with a section of 4.
 #[test]
 fn a_paused_holder_is_one_the_cleanup_job_frees() {
-    let mut space = SqlSpace::new(SqlRecipe::UniqueKey);
+    let mut space = MysqlSpace::new(MysqlRecipe::UniqueKey);
     space.cleanup_after = Some(3);
     space.work = 2;
     assert_eq!(space.check().verdict, Verdict::Holds);
@@ -373,7 +373,7 @@ fn a_client_inside_lock_waits_and_a_states_bytes_count_its_rows() {
     use locksmith_model::engine::space::Space;
     use locksmith_model::mysql::check::{Action, Client, State};
     use std::mem::size_of;
-    let space = SqlSpace::new(SqlRecipe::UniqueKey);
+    let space = MysqlSpace::new(MysqlRecipe::UniqueKey);
     let mut s = space.initial();
     let own = size_of::<State>() + 2 * size_of::<Client>();
     assert_eq!((space.waiting(&s), space.state_bytes(&s)), (0, own));
@@ -387,7 +387,7 @@ fn a_client_inside_lock_waits_and_a_states_bytes_count_its_rows() {
     assert_eq!(space.growth_words().unit, "rows");
 
     // A row lock counts too: c1's SELECT … FOR UPDATE holds one.
-    let space = SqlSpace::new(SqlRecipe::ForUpdate);
+    let space = MysqlSpace::new(MysqlRecipe::ForUpdate);
     let mut s = space.initial();
     assert_eq!(space.state_bytes(&s), own + 96, "the lock row");
     for a in [
@@ -403,7 +403,7 @@ fn a_client_inside_lock_waits_and_a_states_bytes_count_its_rows() {
 
     // A run stopped by a bound explains itself in MySQL's words, and
     // never suggests abstracting sequence suffixes.
-    let mut bounded = SqlSpace::new(SqlRecipe::UniqueKey);
+    let mut bounded = MysqlSpace::new(MysqlRecipe::UniqueKey);
     bounded.limits.max_depth = 8;
     let r = bounded.check();
     let why = r.growth.expect("an explanation");
@@ -418,7 +418,7 @@ fn a_client_inside_lock_waits_and_a_states_bytes_count_its_rows() {
 /// selection).
 #[test]
 fn a_network_drop_and_a_restart_break_what_the_scenarios_say() {
-    let mut drop = SqlSpace::new(SqlRecipe::ForUpdate);
+    let mut drop = MysqlSpace::new(MysqlRecipe::ForUpdate);
     drop.faults.network_drops = 1;
     let r = drop.check();
     assert_eq!(r.property, Some(Property::MutualExclusion));
@@ -431,7 +431,7 @@ fn a_network_drop_and_a_restart_break_what_the_scenarios_say() {
         (12, 3, 1070)
     );
     assert_eq!(r.of(Property::StuckLock), Verdict::Holds);
-    let mut restart = SqlSpace::new(SqlRecipe::UniqueKey);
+    let mut restart = MysqlSpace::new(MysqlRecipe::UniqueKey);
     restart.faults.restarts = 1;
     let r = restart.check();
     assert_eq!(r.property, Some(Property::StuckLock));
@@ -454,7 +454,7 @@ fn a_network_drop_and_a_restart_break_what_the_scenarios_say() {
 #[test]
 fn a_traces_words_and_lanes_read_as_the_docs_show_them() {
     use locksmith_model::mysql::check::trace::mermaid;
-    let mut space = SqlSpace::new(SqlRecipe::ForUpdate);
+    let mut space = MysqlSpace::new(MysqlRecipe::ForUpdate);
     space.faults.network_drops = 1;
     let r = space.check();
     let t = r.trace_of(Property::MutualExclusion).expect("a trace");
@@ -497,7 +497,7 @@ fn a_traces_words_and_lanes_read_as_the_docs_show_them() {
         ]
     );
 
-    let mut space = SqlSpace::new(SqlRecipe::UniqueKey);
+    let mut space = MysqlSpace::new(MysqlRecipe::UniqueKey);
     space.cleanup_after = Some(3);
     space.work = 4;
     let r = space.check();
@@ -524,7 +524,7 @@ fn a_traces_words_and_lanes_read_as_the_docs_show_them() {
 /// holder's larger id fences the older one's writes.
 #[test]
 fn an_auto_increment_token_keeps_its_order_through_the_renumbering() {
-    let mut space = SqlSpace::new(SqlRecipe::UniqueKey);
+    let mut space = MysqlSpace::new(MysqlRecipe::UniqueKey);
     space.cleanup_after = Some(3);
     space.work = 4;
     space.fencing = true;
@@ -550,7 +550,7 @@ fn an_auto_increment_token_keeps_its_order_through_the_renumbering() {
 fn a_loser_sleeps_a_tick_and_a_winner_hears_its_token_once() {
     use locksmith_model::engine::path::Counterexample;
     use locksmith_model::mysql::check::Action;
-    let mut space = SqlSpace::new(SqlRecipe::UniqueKey);
+    let mut space = MysqlSpace::new(MysqlRecipe::UniqueKey);
     space.fencing = true;
     let path = |actions: Vec<Action>| {
         let t = (space.render(&Counterexample {
@@ -584,7 +584,7 @@ fn a_loser_sleeps_a_tick_and_a_winner_hears_its_token_once() {
 /// Takes `path` from `s`, each action enabled where it is taken, and
 /// returns what is enabled after it.
 fn walk(
-    space: &SqlSpace,
+    space: &MysqlSpace,
     s: &mut locksmith_model::mysql::check::State,
     path: &[locksmith_model::mysql::check::Action],
 ) -> Vec<locksmith_model::mysql::check::Action> {
@@ -608,7 +608,7 @@ fn walk(
 fn a_row_outlives_its_holders_connection_and_keeps_its_owner() {
     use locksmith_model::engine::space::Space;
     use locksmith_model::mysql::check::Action::*;
-    let mut space = SqlSpace::new(SqlRecipe::UniqueKey);
+    let mut space = MysqlSpace::new(MysqlRecipe::UniqueKey);
     space.cleanup_after = Some(3);
     space.work = 4;
     space.faults.connection_drops = 1;
@@ -642,7 +642,7 @@ fn a_row_outlives_its_holders_connection_and_keeps_its_owner() {
 fn time_passes_only_while_something_counts_down() {
     use locksmith_model::engine::space::Space;
     use locksmith_model::mysql::check::Action::*;
-    let mut space = SqlSpace::new(SqlRecipe::UniqueKey);
+    let mut space = MysqlSpace::new(MysqlRecipe::UniqueKey);
     space.clients = 1;
     space.validate().expect("a valid configuration");
     let mut s = space.initial();
@@ -676,9 +676,9 @@ fn time_passes_only_while_something_counts_down() {
 fn no_live_sql_client_is_left_with_nothing_to_wait_for() {
     use locksmith_model::mysql::check::{Action, Channel};
     let mut reached = 0;
-    for recipe in SqlRecipe::ALL {
+    for recipe in MysqlRecipe::ALL {
         for fault in 0..6 {
-            let mut space = SqlSpace::new(recipe);
+            let mut space = MysqlSpace::new(recipe);
             match fault {
                 0 => {}
                 1 => space.faults.crashes = 1,
@@ -711,7 +711,7 @@ fn no_live_sql_client_is_left_with_nothing_to_wait_for() {
 /// would split states the tree keeps as one (539 → 623).
 #[test]
 fn a_version_token_is_left_alone_by_the_renumbering() {
-    let mut space = SqlSpace::new(SqlRecipe::StatusCas);
+    let mut space = MysqlSpace::new(MysqlRecipe::StatusCas);
     space.fencing = true;
     space.acquisitions = 2;
     space.validate().expect("a valid configuration");
