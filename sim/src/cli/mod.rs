@@ -23,10 +23,8 @@ pub use check_mysql::to_text as mysql_check_report_text;
 pub use check_redis::to_text as redis_check_report_text;
 pub use compare::options as compare_options;
 
-use crate::scenario::{MysqlScenario, RedisScenario};
 use clap::{Parser, Subcommand};
 use locksmith_model::catalogue::{self, Backend};
-use real_threads::RealBackend;
 
 // The help's first paragraph counts and names the catalogue's backends
 // (see `about`), so it is not a doc comment.
@@ -207,26 +205,8 @@ where
     match &cli.command {
         Command::Check(a) => check::plan(a).map(drop),
         Command::Explorer(a) => explorer::plan(a).map(drop),
-        Command::Sim(a) if crate::scenario::is_redis(&a.scenario) => {
-            simulate_backend::plan::<RedisScenario>(a).map(drop)
-        }
-        Command::Sim(a) if crate::scenario::is_mysql(&a.scenario) => {
-            simulate_backend::plan::<MysqlScenario>(a).map(drop)
-        }
-        Command::Sim(a) => simulate::plan_sim(a).map(drop),
-        Command::Replay(a) if crate::scenario::is_redis(&a.scenario) => {
-            simulate_backend::load_replay::<RedisScenario>(a).map(drop)
-        }
-        Command::Replay(a) if crate::scenario::is_mysql(&a.scenario) => {
-            simulate_backend::load_replay::<MysqlScenario>(a).map(drop)
-        }
-        Command::Replay(a) => simulate::load(&a.scenario, a.clients, a.acquisitions).map(drop),
-        Command::Real(a) if crate::scenario::is_redis(&a.scenario) => {
-            real_redis::Redis::plan(a).map(drop)
-        }
-        Command::Real(a) if crate::scenario::is_mysql(&a.scenario) => {
-            real_mysql::Mysql::plan(a).map(drop)
-        }
+        Command::Sim(a) => simulate::plan(a).map(drop),
+        Command::Replay(a) => simulate::plan_replay(a).map(drop),
         Command::Real(a) => real::plan(a).map(drop),
         Command::Confirm(a) => confirm::plan(a).map(drop),
         Command::Calibrate(a) => calibrate::plan(a),

@@ -109,8 +109,27 @@ pub(super) fn check_server(zk: &str) -> Result<(), String> {
 
 /// The run the flags ask for, checked before any connection: the
 /// configuration, or the error `run_real` exits 2 with.
-pub fn plan(a: &RealArgs) -> Result<RealConfig, String> {
-    let sc = crate::scenario::Scenario::load(&a.scenario).map_err(|e| e.to_string())?;
+pub fn plan(a: &RealArgs) -> Result<RealPlan, String> {
+    use super::real_threads::RealBackend;
+    use crate::scenario::AnyScenario;
+    Ok(
+        match AnyScenario::load(&a.scenario).map_err(|e| e.to_string())? {
+            AnyScenario::ZooKeeper(sc) => RealPlan::ZooKeeper(plan_zookeeper(a, *sc)?),
+            AnyScenario::Redis(sc) => RealPlan::Redis(super::real_redis::Redis::plan(a, *sc)?),
+            AnyScenario::Mysql(sc) => RealPlan::Mysql(super::real_mysql::Mysql::plan(a, *sc)?),
+        },
+    )
+}
+
+/// What `locksmith real` runs: the scenario file read once, planned for
+/// its backend.
+pub enum RealPlan {
+    ZooKeeper(RealConfig),
+    Redis(crate::real::redis::RedisRealConfig),
+    Mysql(crate::real::mysql::MysqlRealConfig),
+}
+
+fn plan_zookeeper(a: &RealArgs, sc: crate::scenario::Scenario) -> Result<RealConfig, String> {
     if a.redis.is_some() || a.mysql.is_some() {
         return Err(format!(
             "{}: --redis/--mysql: recipe `{}` runs on ZooKeeper (pass --zk)",
@@ -157,14 +176,14 @@ pub fn plan(a: &RealArgs) -> Result<RealConfig, String> {
 /// Runs the command; exit code 0 clean, 1 violated (overlap or stall), 2
 /// error (no server, bad scenario, the run's root not deleted), 130 Ctrl-C.
 pub fn run_real(a: &RealArgs) -> i32 {
-    if crate::scenario::is_redis(&a.scenario) {
-        return super::real_threads::run::<super::real_redis::Redis>(a);
-    }
-    if crate::scenario::is_mysql(&a.scenario) {
-        return super::real_threads::run::<super::real_mysql::Mysql>(a);
-    }
     let mut cfg = match plan(a) {
-        Ok(c) => c,
+        Ok(RealPlan::ZooKeeper(c)) => c,
+        Ok(RealPlan::Redis(c)) => {
+            return super::real_threads::run::<super::real_redis::Redis>(a, c)
+        }
+        Ok(RealPlan::Mysql(c)) => {
+            return super::real_threads::run::<super::real_mysql::Mysql>(a, c)
+        }
         Err(e) => {
             eprintln!("error: {e}");
             return 2;

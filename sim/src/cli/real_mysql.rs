@@ -5,17 +5,11 @@ use super::real::RealArgs;
 use super::real_threads::RealBackend;
 use crate::real::mysql::{run as run_mysql, MysqlRealConfig, MysqlRealReport};
 use crate::real::threads::{Plan, Tally};
-use crate::scenario::AnyScenario;
+use crate::scenario::MysqlScenario;
 use serde_json::json;
 
 /// The run the flags ask for, checked before any connection.
-fn plan(a: &RealArgs) -> Result<MysqlRealConfig, String> {
-    let sc = match AnyScenario::load(&a.scenario).map_err(|e| e.to_string())? {
-        AnyScenario::Mysql(sc) => sc,
-        AnyScenario::ZooKeeper(_) | AnyScenario::Redis(_) => {
-            return Err(format!("{}: not a MySQL scenario", a.scenario.display()))
-        }
-    };
+fn plan(a: &RealArgs, sc: MysqlScenario) -> Result<MysqlRealConfig, String> {
     if a.timeline.is_some() {
         return Err(crate::timeline::refused(&a.scenario, "MySQL"));
     }
@@ -116,8 +110,10 @@ impl RealBackend for Mysql {
     type Config = MysqlRealConfig;
     type Report = MysqlRealReport;
 
-    fn plan(a: &RealArgs) -> Result<MysqlRealConfig, String> {
-        plan(a)
+    type Scenario = MysqlScenario;
+
+    fn plan(a: &RealArgs, sc: MysqlScenario) -> Result<MysqlRealConfig, String> {
+        plan(a, sc)
     }
 
     fn plan_mut(cfg: &mut MysqlRealConfig) -> &mut Plan {

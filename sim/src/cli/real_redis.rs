@@ -5,7 +5,7 @@ use super::real::RealArgs;
 use super::real_threads::RealBackend;
 use crate::real::redis::{run as run_redis, RedisRealConfig, RedisRealReport};
 use crate::real::threads::{Plan, Tally};
-use crate::scenario::AnyScenario;
+use crate::scenario::RedisScenario;
 use serde_json::json;
 
 /// `--redis`'s HOST:PORT, checked before any connection.
@@ -23,13 +23,7 @@ pub(super) fn check_addr(addr: &str) -> Result<(), String> {
 }
 
 /// The run the flags ask for, checked before any connection.
-fn plan(a: &RealArgs) -> Result<RedisRealConfig, String> {
-    let sc = match AnyScenario::load(&a.scenario).map_err(|e| e.to_string())? {
-        AnyScenario::Redis(sc) => sc,
-        AnyScenario::ZooKeeper(_) | AnyScenario::Mysql(_) => {
-            return Err(format!("{}: not a Redis scenario", a.scenario.display()))
-        }
-    };
+fn plan(a: &RealArgs, sc: RedisScenario) -> Result<RedisRealConfig, String> {
     if a.mysql.is_some() {
         return Err(format!(
             "{}: --mysql: recipe `{}` runs on Redis (pass --redis HOST:PORT)",
@@ -109,8 +103,10 @@ impl RealBackend for Redis {
     type Config = RedisRealConfig;
     type Report = RedisRealReport;
 
-    fn plan(a: &RealArgs) -> Result<RedisRealConfig, String> {
-        plan(a)
+    type Scenario = RedisScenario;
+
+    fn plan(a: &RealArgs, sc: RedisScenario) -> Result<RedisRealConfig, String> {
+        plan(a, sc)
     }
 
     fn plan_mut(cfg: &mut RedisRealConfig) -> &mut Plan {

@@ -28,8 +28,10 @@ pub fn plan(a: &RealArgs, clients: usize) -> Plan {
 pub trait RealBackend {
     type Config;
     type Report;
-    /// The run the flags ask for, checked before any connection.
-    fn plan(a: &RealArgs) -> Result<Self::Config, String>;
+    type Scenario;
+    /// The run the flags ask for on the scenario, checked before any
+    /// connection.
+    fn plan(a: &RealArgs, sc: Self::Scenario) -> Result<Self::Config, String>;
     fn plan_mut(cfg: &mut Self::Config) -> &mut Plan;
     /// `Err` only when the run could not start or a connection failed.
     fn run(cfg: &Self::Config) -> Result<Self::Report, String>;
@@ -42,14 +44,7 @@ pub trait RealBackend {
 
 /// Runs the command; exit codes as for ZooKeeper: 0 clean, 1 violated, 2
 /// error (what the run created not removed included), 130 Ctrl-C.
-pub fn run<B: RealBackend>(a: &RealArgs) -> i32 {
-    let mut cfg = match B::plan(a) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 2;
-        }
-    };
+pub fn run<B: RealBackend>(a: &RealArgs, mut cfg: B::Config) -> i32 {
     crate::interrupt::install();
     B::plan_mut(&mut cfg).interrupt = Some(crate::interrupt::shared());
     match B::run(&cfg) {

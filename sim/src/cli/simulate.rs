@@ -1,7 +1,7 @@
 //! `locksmith sim`, `locksmith replay` and `locksmith bench-sim`: the
 //! deterministic simulator from the command line.
 
-use crate::scenario::{MysqlScenario, RedisScenario, Scenario};
+use crate::scenario::{AnyScenario, MysqlScenario, RedisScenario, Scenario};
 use crate::simulate::sweep::{sweep, SweepOptions, SweepReport};
 use crate::simulate::{run_seed, run_seed_with_timeline, SimConfig, Summary, Totals};
 use clap::Args;
@@ -73,13 +73,14 @@ pub struct BenchSimArgs {
     pub seeds: u64,
 }
 
-/// Loads the scenario and applies the overrides; errors name the file.
-pub fn load(
+/// A ZooKeeper scenario with the overrides applied, as the simulator
+/// runs it; errors name the file.
+pub fn prepare(
     path: &Path,
+    sc: Scenario,
     clients: Option<u8>,
     acquisitions: Option<u8>,
 ) -> Result<SimConfig, String> {
-    let sc = Scenario::load(path).map_err(|e| e.to_string())?;
     // The file was validated for its own client count; a fault aimed at a
     // client number must still name a client with the override.
     if let Some(n) = clients {
@@ -137,10 +138,40 @@ fn replay_command(path: &Path, seed: u64, a: &SimArgs) -> String {
     cmd
 }
 
-/// The configuration and the seeds `first .. first + count` that `run_sim`
-/// sweeps, or the error it exits 2 with.
-pub fn plan_sim(a: &SimArgs) -> Result<(SimConfig, u64, u64), String> {
-    let cfg = load(&a.scenario, a.clients, a.acquisitions)?;
+/// What `locksmith sim` runs: the scenario file read once, and its
+/// backend's configuration with the seeds `first .. first + count`.
+pub enum SimPlan {
+    ZooKeeper(SimConfig, u64, u64),
+    Redis(RedisScenario, u64, u64),
+    Mysql(MysqlScenario, u64, u64),
+}
+
+/// The file read once and planned for its backend, or the error the
+/// command exits 2 with.
+pub fn plan(a: &SimArgs) -> Result<SimPlan, String> {
+    use super::simulate_backend::plan as backend_plan;
+    Ok(
+        match AnyScenario::load(&a.scenario).map_err(|e| e.to_string())? {
+            AnyScenario::ZooKeeper(sc) => {
+                let (cfg, first, count) = plan_sim(a, *sc)?;
+                SimPlan::ZooKeeper(cfg, first, count)
+            }
+            AnyScenario::Redis(sc) => {
+                let (sc, first, count) = backend_plan(a, *sc)?;
+                SimPlan::Redis(sc, first, count)
+            }
+            AnyScenario::Mysql(sc) => {
+                let (sc, first, count) = backend_plan(a, *sc)?;
+                SimPlan::Mysql(sc, first, count)
+            }
+        },
+    )
+}
+
+/// A ZooKeeper scenario's configuration and the seeds `first .. first +
+/// count` that `run_sim` sweeps.
+fn plan_sim(a: &SimArgs, sc: Scenario) -> Result<(SimConfig, u64, u64), String> {
+    let cfg = prepare(&a.scenario, sc, a.clients, a.acquisitions)?;
     let first = a.seed.unwrap_or(0);
     let count = a.seeds.unwrap_or(if a.seed.is_some() {
         1
@@ -160,14 +191,14 @@ pub fn plan_sim(a: &SimArgs) -> Result<(SimConfig, u64, u64), String> {
 }
 
 pub fn run_sim(a: &SimArgs) -> i32 {
-    if crate::scenario::is_redis(&a.scenario) {
-        return super::simulate_backend::run_sim::<RedisScenario>(a);
-    }
-    if crate::scenario::is_mysql(&a.scenario) {
-        return super::simulate_backend::run_sim::<MysqlScenario>(a);
-    }
-    let (cfg, first, count) = match plan_sim(a) {
-        Ok(p) => p,
+    let (cfg, first, count) = match plan(a) {
+        Ok(SimPlan::ZooKeeper(cfg, first, count)) => (cfg, first, count),
+        Ok(SimPlan::Redis(sc, first, count)) => {
+            return super::simulate_backend::run_sim(a, (sc, first, count))
+        }
+        Ok(SimPlan::Mysql(sc, first, count)) => {
+            return super::simulate_backend::run_sim(a, (sc, first, count))
+        }
         Err(e) => {
             eprintln!("error: {e}");
             return 2;
@@ -330,15 +361,34 @@ fn seeds_asked(a: &SimArgs, cfg: &SimConfig) -> u64 {
     })
 }
 
+/// What `locksmith replay` runs: the scenario file read once, planned for
+/// its backend.
+pub enum ReplayPlan {
+    ZooKeeper(SimConfig),
+    Redis(RedisScenario),
+    Mysql(MysqlScenario),
+}
+
+/// The file read once and planned for its backend, or the error the
+/// command exits 2 with.
+pub fn plan_replay(a: &ReplayArgs) -> Result<ReplayPlan, String> {
+    use super::simulate_backend::load_replay;
+    Ok(
+        match AnyScenario::load(&a.scenario).map_err(|e| e.to_string())? {
+            AnyScenario::ZooKeeper(sc) => {
+                ReplayPlan::ZooKeeper(prepare(&a.scenario, *sc, a.clients, a.acquisitions)?)
+            }
+            AnyScenario::Redis(sc) => ReplayPlan::Redis(load_replay(a, *sc)?),
+            AnyScenario::Mysql(sc) => ReplayPlan::Mysql(load_replay(a, *sc)?),
+        },
+    )
+}
+
 pub fn run_replay(a: &ReplayArgs) -> i32 {
-    if crate::scenario::is_redis(&a.scenario) {
-        return super::simulate_backend::run_replay::<RedisScenario>(a);
-    }
-    if crate::scenario::is_mysql(&a.scenario) {
-        return super::simulate_backend::run_replay::<MysqlScenario>(a);
-    }
-    let cfg = match load(&a.scenario, a.clients, a.acquisitions) {
-        Ok(c) => c,
+    let cfg = match plan_replay(a) {
+        Ok(ReplayPlan::ZooKeeper(cfg)) => cfg,
+        Ok(ReplayPlan::Redis(sc)) => return super::simulate_backend::run_replay(a, sc),
+        Ok(ReplayPlan::Mysql(sc)) => return super::simulate_backend::run_replay(a, sc),
         Err(e) => {
             eprintln!("error: {e}");
             return 2;

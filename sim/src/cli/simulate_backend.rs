@@ -3,10 +3,9 @@
 //! over many seeds, one seed's trace.
 
 use super::simulate::{ReplayArgs, SimArgs};
-use crate::scenario::{AnyScenario, MysqlScenario, RedisScenario};
+use crate::scenario::{MysqlScenario, RedisScenario};
 use crate::simulate::backend::BackendRun;
 use serde_json::json;
-use std::path::Path;
 use std::time::Instant;
 
 /// Seeds a scenario sweeps when neither `--seeds` nor `--seed` says.
@@ -26,7 +25,6 @@ pub trait Simulated: Sized {
     const KEY: &'static str;
     /// Simulated milliseconds per checker tick.
     const TICK_MS: u64;
-    fn from_any(any: AnyScenario) -> Option<Self>;
     fn recipe_id(&self) -> &'static str;
     /// The clients and rounds, to override.
     fn sizes(&mut self) -> (&mut u8, &mut u8);
@@ -37,13 +35,6 @@ impl Simulated for RedisScenario {
     const NAME: &'static str = "Redis";
     const KEY: &'static str = "redis";
     const TICK_MS: u64 = crate::simulate::redis::TICK_MS;
-
-    fn from_any(any: AnyScenario) -> Option<Self> {
-        match any {
-            AnyScenario::Redis(sc) => Some(*sc),
-            _ => None,
-        }
-    }
 
     fn recipe_id(&self) -> &'static str {
         self.recipe().id()
@@ -63,13 +54,6 @@ impl Simulated for MysqlScenario {
     const KEY: &'static str = "mysql";
     const TICK_MS: u64 = crate::simulate::mysql::TICK_MS;
 
-    fn from_any(any: AnyScenario) -> Option<Self> {
-        match any {
-            AnyScenario::Mysql(sc) => Some(*sc),
-            _ => None,
-        }
-    }
-
     fn recipe_id(&self) -> &'static str {
         self.recipe().id()
     }
@@ -83,27 +67,20 @@ impl Simulated for MysqlScenario {
     }
 }
 
-/// The scenario with the overrides, or the error the command exits 2 with.
-pub fn load<S: Simulated>(
-    path: &Path,
-    clients: Option<u8>,
-    acquisitions: Option<u8>,
-) -> Result<S, String> {
-    let any = AnyScenario::load(path).map_err(|e| e.to_string())?;
-    let mut sc = S::from_any(any)
-        .ok_or_else(|| format!("{}: not a {} scenario", path.display(), S::NAME))?;
+/// The scenario with the overrides applied.
+pub fn with_overrides<S: Simulated>(mut sc: S, clients: Option<u8>, acquisitions: Option<u8>) -> S {
     // The file's own configuration was validated as it loaded; the
     // simulator takes any number of clients and rounds (the checker's
     // limit on clients is its state space's, not the simulator's).
     let (c, k) = sc.sizes();
     *c = clients.unwrap_or((*c).max(MIN_CLIENTS));
     *k = acquisitions.unwrap_or((*k).max(MIN_ACQUISITIONS));
-    Ok(sc)
+    sc
 }
 
 /// The scenario and the seeds `first .. first + count`.
-pub fn plan<S: Simulated>(a: &SimArgs) -> Result<(S, u64, u64), String> {
-    let sc = load(&a.scenario, a.clients, a.acquisitions)?;
+pub fn plan<S: Simulated>(a: &SimArgs, sc: S) -> Result<(S, u64, u64), String> {
+    let sc = with_overrides(sc, a.clients, a.acquisitions);
     let first = a.seed.unwrap_or(0);
     let count = a
         .seeds
@@ -133,14 +110,7 @@ fn replay_command(a: &SimArgs, seed: u64) -> String {
 
 /// Seeds in order until the first violation (all of them with
 /// `--keep-going`); 0 none, 1 violated, 130 Ctrl-C.
-pub fn run_sim<S: Simulated>(a: &SimArgs) -> i32 {
-    let (mut sc, first, count) = match plan::<S>(a) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 2;
-        }
-    };
+pub fn run_sim<S: Simulated>(a: &SimArgs, (mut sc, first, count): (S, u64, u64)) -> i32 {
     crate::interrupt::install();
     let started = Instant::now();
     let mut failures: Vec<BackendRun> = Vec::new();
@@ -238,22 +208,15 @@ pub fn run_sim<S: Simulated>(a: &SimArgs) -> i32 {
 
 /// One seed's whole trace; 0 no violation, 1 violated.
 /// A replay's scenario; a timeline is the ZooKeeper simulator's only.
-pub fn load_replay<S: Simulated>(a: &ReplayArgs) -> Result<S, String> {
-    let sc: S = load(&a.scenario, a.clients, a.acquisitions)?;
+pub fn load_replay<S: Simulated>(a: &ReplayArgs, sc: S) -> Result<S, String> {
+    let sc = with_overrides(sc, a.clients, a.acquisitions);
     if a.timeline.is_some() {
         return Err(crate::timeline::refused(&a.scenario, S::NAME));
     }
     Ok(sc)
 }
 
-pub fn run_replay<S: Simulated>(a: &ReplayArgs) -> i32 {
-    let sc: S = match load_replay(a) {
-        Ok(sc) => sc,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 2;
-        }
-    };
+pub fn run_replay<S: Simulated>(a: &ReplayArgs, sc: S) -> i32 {
     let r = sc.run_seed(a.seed, true);
     for line in &r.trace {
         println!("{line}");
