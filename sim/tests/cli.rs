@@ -143,6 +143,38 @@ fn a_mistyped_recipe_of_any_backend_lists_every_backend_and_suggests_the_nearest
     }
 }
 
+/// A command a scenario's backend cannot serve is refused by one message
+/// that names the missing capability, at the file's `recipe` line, and
+/// exits 2 before any connection or server is tried.
+#[test]
+fn a_command_the_backend_cannot_serve_names_the_missing_capability() {
+    let (code, _, err) = locksmith(&[
+        "confirm",
+        "scenarios/mysql-status-cas.toml",
+        "--zk",
+        "127.0.0.1:1",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(
+            "scenarios/mysql-status-cas.toml:7:1: recipe `mysql-status-cas` runs on MySQL: \
+             `locksmith confirm` needs a trace re-enacted on a real server, which MySQL does \
+             not have (it is there for ZooKeeper and Redis)"
+        ),
+        "{err}"
+    );
+    let (code, _, err) = locksmith(&["explorer", "scenarios/redis-set-px-del.toml"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(
+            "scenarios/redis-set-px-del.toml:4:1: recipe `redis-set-px-del` runs on Redis: \
+             `locksmith explorer` needs the Explorer web UI, which Redis does not have (it is \
+             there for ZooKeeper)"
+        ),
+        "{err}"
+    );
+}
+
 #[test]
 fn the_help_speaks_of_every_backend() {
     let (code, out, err) = locksmith(&["--help"]);

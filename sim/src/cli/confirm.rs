@@ -1,6 +1,7 @@
 //! `locksmith confirm`: the checker's shortest trace of a scenario,
 //! re-enacted step for step on a real ZooKeeper or redis-server.
 
+use crate::backend::Capability;
 use crate::confirm::redis::{self, RedisConfirmConfig};
 use crate::confirm::{run, ConfirmConfig, ConfirmReport, Outcome};
 use crate::real::root;
@@ -46,10 +47,11 @@ pub enum Plan {
 /// The confirmation the flags ask for, checked before any connection.
 pub fn plan(a: &ConfirmArgs) -> Result<Plan, String> {
     let path = a.scenario.display();
-    match AnyScenario::load(&a.scenario).map_err(|e| e.to_string())? {
-        AnyScenario::Mysql(sc) => Err(format!(
-            "{path}: recipe `{}` runs on MySQL: confirm re-enacts ZooKeeper and Redis traces",
-            sc.recipe()
+    match AnyScenario::load_for(&a.scenario, "confirm", Capability::Confirm)
+        .map_err(|e| e.to_string())?
+    {
+        AnyScenario::Mysql(_) => Err(format!(
+            "{path}: confirm re-enacts ZooKeeper and Redis traces"
         )),
         AnyScenario::Redis(mut sc) => {
             let Some(addr) = &a.redis else {

@@ -3,7 +3,8 @@
 //! and the path is drawn as a sequence diagram (see
 //! `locksmith_model::zk::check::model`).
 
-use crate::scenario::Scenario;
+use crate::backend::Capability;
+use crate::scenario::{AnyScenario, Scenario};
 use clap::Args;
 use locksmith_model::zk::check::model::{LockModel, EXPLORED, NOT_EXPLORED};
 use stateright::Model;
@@ -25,7 +26,15 @@ pub struct ExplorerArgs {
 /// The scenario and the address to serve on, or the error `run` exits 2
 /// with. Nothing is bound here.
 pub fn plan(args: &ExplorerArgs) -> Result<(Scenario, SocketAddr), String> {
-    let mut sc = Scenario::load(&args.scenario).map_err(|e| e.to_string())?;
+    let any = AnyScenario::load_for(&args.scenario, "explorer", Capability::Explorer)
+        .map_err(|e| e.to_string())?;
+    let AnyScenario::ZooKeeper(sc) = any else {
+        return Err(format!(
+            "{}: the Explorer serves ZooKeeper's model only",
+            args.scenario.display()
+        ));
+    };
+    let mut sc = *sc;
     if let Some(n) = args.clients {
         sc.check.clients = n;
     }

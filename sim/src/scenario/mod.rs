@@ -269,7 +269,7 @@ impl Scenario {
             return Err(at(
                 &KeyPath::of(None, "recipe"),
                 format!(
-                    "recipe `{recipe}` runs on MySQL, which only `locksmith check` explores so far: expected a ZooKeeper recipe for this command"
+                    "recipe `{recipe}` runs on MySQL, which `check`, `sim`, `replay`, `real --mysql` and `compare` take: expected a ZooKeeper recipe for this command"
                 ),
             ));
         }
@@ -489,6 +489,44 @@ impl AnyScenario {
     /// first byte that is not).
     pub fn parse_bytes(path: &Path, bytes: &[u8]) -> Result<AnyScenario, ScenarioError> {
         AnyScenario::parse(path, utf8(path, bytes)?)
+    }
+
+    /// Reads a scenario file for `locksmith command`, which needs `need` of
+    /// the scenario's backend: a backend without it is refused at the
+    /// file's `recipe` line ([`crate::backend::refusal`]).
+    pub fn load_for(
+        path: &Path,
+        command: &str,
+        need: crate::backend::Capability,
+    ) -> Result<AnyScenario, ScenarioError> {
+        let bytes = read(path)?;
+        let text = utf8(path, &bytes)?;
+        let sc = AnyScenario::parse(path, text)?;
+        let backend = sc.backend();
+        if crate::backend::has(backend, need) {
+            return Ok(sc);
+        }
+        let span = locate::span_of(text, &KeyPath::of(None, "recipe"));
+        let why = crate::backend::refusal(command, backend, sc.recipe_id(), need);
+        Err(error_at(path, text, span, &why))
+    }
+
+    /// The backend the scenario's recipe runs on.
+    pub fn backend(&self) -> catalogue::Backend {
+        match self {
+            AnyScenario::ZooKeeper(_) => catalogue::Backend::ZooKeeper,
+            AnyScenario::Redis(_) => catalogue::Backend::Redis,
+            AnyScenario::Mysql(_) => catalogue::Backend::Mysql,
+        }
+    }
+
+    /// The recipe's id, as the file names it.
+    pub fn recipe_id(&self) -> &'static str {
+        match self {
+            AnyScenario::ZooKeeper(sc) => sc.recipe().name(),
+            AnyScenario::Redis(sc) => sc.recipe().id(),
+            AnyScenario::Mysql(sc) => sc.recipe().id(),
+        }
     }
 
     pub fn parse(path: &Path, text: &str) -> Result<AnyScenario, ScenarioError> {
