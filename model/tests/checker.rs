@@ -1,6 +1,9 @@
 //! The checker's own guarantees: counterexamples are shortest, symmetry
 //! reduction changes no verdict and no trace length, bounds give
 //! `incomplete` (never `holds`), traces replay to what they claim.
+//!
+//! The three that sweep many configurations (symmetry and reduction on
+//! and off) are the heavy tier: `bash scripts/heavy-tests.sh` runs them.
 
 use locksmith_model::zk::check::explore::explore;
 use locksmith_model::zk::recipes::RecipeId;
@@ -401,6 +404,7 @@ fn a_state_bound_gives_incomplete_and_names_the_bound() {
 }
 
 #[test]
+#[ignore = "heavy tier (~15 s): bash scripts/heavy-tests.sh"]
 fn symmetry_changes_no_verdict_and_no_trace_length() {
     let mut cases = vec![
         cfg(RecipeId::RacyWait, 2, 1),
@@ -762,6 +766,7 @@ fn por_keeps_the_verdict_and_can_lengthen_the_trace() {
 /// that it completes what the plain search cannot: fixed-wait with six
 /// clients holds.
 #[test]
+#[ignore = "heavy tier (~15 s): bash scripts/heavy-tests.sh"]
 fn por_gives_the_counts_the_docs_state() {
     for (recipe, clients, acquisitions, states) in [
         (RecipeId::Predecessor, 3, 2, 416_647),
@@ -798,6 +803,7 @@ fn por_completes_predecessor_with_four_clients_twice_each() {
 /// than the shortest; and the reduced counts, pinned (a change to what
 /// makes an ample set changes one of them).
 #[test]
+#[ignore = "heavy tier (~15 s): bash scripts/heavy-tests.sh"]
 fn por_changes_no_verdict_under_any_fault() {
     let mut cases = vec![
         cfg(RecipeId::RacyWait, 3, 1),

@@ -8,7 +8,8 @@
 //! In-process (`locksmith::cli::validate` runs each command's own checks
 //! without running it), so thousands of cases take seconds; a small
 //! sample runs the binary to prove the exit codes. Deterministic by
-//! default; `LOCKSMITH_FUZZ_CASES` (cases per property, default 1500),
+//! default; `LOCKSMITH_FUZZ_CASES` (cases per property, default 300; the
+//! heavy tier, `bash scripts/heavy-tests.sh`, runs 1500),
 //! `LOCKSMITH_FUZZ_SEED` (any number) and `LOCKSMITH_FUZZ_BINARY_FILES`
 //! (broken files run through the binary, default 12) widen it —
 //! `scripts/fuzz.sh` does.
@@ -27,7 +28,7 @@ fn cases() -> u32 {
     std::env::var("LOCKSMITH_FUZZ_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(1500)
+        .unwrap_or(300)
 }
 
 fn runner(cases: u32) -> TestRunner {

@@ -26,6 +26,14 @@
 //! finds may be longer: that is why it is off by default.
 //!
 //! The three share one run without either reduction per scenario.
+//!
+//! **Tiers.** A scenario whose `[expect]` pins more than
+//! [`HEAVY_STATES`] states (the five long Curator explorations, minutes
+//! each) is the heavy tier: its `check::`, `abstract::` and `por::` trials
+//! are ignored by a plain `cargo test` and run, two at a time, by
+//! `cargo test -p locksmith --test scenarios -- --ignored` (CI runs it
+//! after the README's command: `.ci/run`). Its `sim::` trial stays in the
+//! default tier.
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use locksmith::cli::{check_report_text, mysql_check_report_text, redis_check_report_text};
@@ -40,6 +48,10 @@ use locksmith_model::{zk::check::CheckConfig, zk::check::Report};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
+
+/// Above this many pinned states a scenario's explorations are the heavy
+/// tier (the next largest pins 1,353,407).
+const HEAVY_STATES: usize = 2_000_000;
 
 /// The report of a scenario's own configuration, explored once for every
 /// trial that compares against it.
@@ -364,12 +376,16 @@ fn main() {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         // A file that does not load fails as its own test.
-        let (check, abstracted, sim, shared) = match AnyScenario::load(&f) {
+        let (check, abstracted, sim, shared, heavy) = match AnyScenario::load(&f) {
             Ok(AnyScenario::ZooKeeper(s)) => (
                 s.expect.is_some(),
                 s.check.abstract_sequences,
                 s.sim_expect.is_some(),
                 s.check.shared_session,
+                s.expect
+                    .as_ref()
+                    .and_then(|e| e.states)
+                    .is_some_and(|n| n > HEAVY_STATES),
             ),
             Ok(AnyScenario::Redis(s)) => {
                 if s.expect.is_some() {
@@ -387,27 +403,31 @@ fn main() {
                 }
                 continue;
             }
-            Err(_) => (true, false, false, false),
+            Err(_) => (true, false, false, false, false),
         };
         if check {
             let f = f.clone();
-            trials.push(Trial::test(format!("check::{name}"), move || {
-                judge_check(&f)
-            }));
+            trials.push(
+                Trial::test(format!("check::{name}"), move || judge_check(&f))
+                    .with_ignored_flag(heavy),
+            );
         }
         // A scenario that turns the abstraction on is pinned with it (its
         // run without it may never end).
         if check && !abstracted {
             let f = f.clone();
-            trials.push(Trial::test(format!("abstract::{name}"), move || {
-                judge_abstraction(&f)
-            }));
+            trials.push(
+                Trial::test(format!("abstract::{name}"), move || judge_abstraction(&f))
+                    .with_ignored_flag(heavy),
+            );
         }
         // The reduction stands aside on a shared session (one client's
         // fault strikes its mates): the reduced run would be the plain one.
         if check && !shared {
             let f = f.clone();
-            trials.push(Trial::test(format!("por::{name}"), move || judge_por(&f)));
+            trials.push(
+                Trial::test(format!("por::{name}"), move || judge_por(&f)).with_ignored_flag(heavy),
+            );
         }
         if sim {
             trials.push(Trial::test(format!("sim::{name}"), move || judge_sim(&f)));

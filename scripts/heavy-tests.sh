@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The heavy test tier: what a plain `cargo test` leaves out to stay fast,
+# run in full. CI runs it after the README's `cargo test` (.ci/run).
+#
+#   - the explorations of the scenarios that pin more than 2,000,000
+#     states (the long Curator ones: check::, abstract::, por::), two at
+#     a time (sim/tests/scenarios.rs, HEAVY_STATES);
+#   - reports_are_up_to_date: the whole comparison against reports/;
+#   - the checker's sweeps of symmetry and reduction on and off;
+#   - the input fuzzer at 1,500 cases per property (300 in cargo test).
+#
+# Tests that need a real server stay out: scripts/ci-*.sh run those.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+unset RUSTFLAGS
+
+cargo test -p locksmith --test scenarios --test compare_reports -- --ignored
+cargo test -p locksmith-model --test checker -- --ignored --skip por_completes
+LOCKSMITH_FUZZ_CASES=1500 cargo test -p locksmith --test fuzz_inputs
