@@ -18,7 +18,7 @@
 //! holds = ["mutual exclusion at the resource"]
 //! ```
 
-use crate::scenario::KeyPath;
+use crate::scenario::locate::KeyPath;
 use locksmith_model::engine::harness::{Property, Verdict};
 use serde::{Deserialize, Serialize};
 

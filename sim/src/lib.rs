@@ -1,6 +1,7 @@
 //! The `locksmith` crate: scenario files, the drivers that need a runtime
 //! (the deterministic simulator), and the command-line interface.
 
+mod atomic_file;
 pub mod backend;
 pub mod cli;
 pub mod compare;

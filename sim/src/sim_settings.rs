@@ -42,7 +42,7 @@
 //! applied = true                # connection-loss: was the request in flight applied?
 //! ```
 
-use crate::scenario::KeyPath;
+use crate::scenario::locate::KeyPath;
 use serde::{Deserialize, Serialize};
 
 fn d_timeout() -> f64 {

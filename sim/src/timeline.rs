@@ -80,7 +80,7 @@ impl Timeline {
     /// Writes the lines to `path` (through a temporary file and a rename:
     /// never half a file).
     pub fn write(&self, path: &Path) -> Result<(), String> {
-        crate::compare::files::write_atomic(path, &self.text)
+        crate::atomic_file::write_atomic(path, &self.text)
             .map_err(|e| format!("--timeline {}: cannot write it: {e}", path.display()))
     }
 }

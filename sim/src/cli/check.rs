@@ -1,53 +1,14 @@
 //! `locksmith check`: the exhaustive checker on one scenario file.
 
-use crate::scenario::{AnyScenario, Scenario};
-use clap::Args;
-use locksmith_model::engine::explore::{Bound, Progress};
-use locksmith_model::engine::harness::Writes;
-use locksmith_model::{
-    zk::check::check_with_progress, zk::check::Report, zk::check::Verdict, zk::check::MAX_CLIENTS,
+pub use super::check_args::CheckArgs;
+use super::check_output::{
+    exploration_json, figures, headline_trace, interrupted, joined, progress_bar, show,
 };
+use crate::scenario::{AnyScenario, Scenario};
+use locksmith_model::engine::harness::Writes;
+use locksmith_model::{zk::check::check_with_progress, zk::check::Report, zk::check::Verdict};
 use serde_json::json;
 use std::ops::ControlFlow;
-use std::path::PathBuf;
-
-#[derive(Args, Debug)]
-pub struct CheckArgs {
-    /// The scenario file (TOML), e.g. scenarios/racy-wait.toml.
-    pub scenario: PathBuf,
-    /// Override the number of clients (1–8).
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=MAX_CLIENTS as i64))]
-    pub clients: Option<u8>,
-    /// Override the acquisitions per client.
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..))]
-    pub acquisitions: Option<u8>,
-    /// Stop after this many distinct states (the verdict is then
-    /// `incomplete` unless a violation was already found).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_states: Option<u64>,
-    /// Stop when the checker's tables are estimated to exceed this many MB
-    /// (default 4096; the verdict is then `incomplete`).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_memory_mb: Option<u64>,
-    /// States that differ only in sequence suffixes and unread zxids are
-    /// one state (as `[check] abstract_sequences = true`): makes a polling
-    /// recipe's exploration finite.
-    #[arg(long)]
-    pub abstract_sequences: bool,
-    /// Partial-order reduction (as `[check] por = true`): where one
-    /// client's next steps touch only that client and change nothing a
-    /// property reads, only they are expanded. Fewer states; a trace it
-    /// finds may be longer than the shortest.
-    #[arg(long)]
-    pub por: bool,
-    /// Threads that expand states (default: every core). The verdict, the
-    /// traces and the counts are the same for any number.
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
-    pub jobs: Option<u16>,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    pub json: bool,
-}
 
 /// The scenario with the flags applied, checked as the run needs it: what
 /// `run` explores, or the error it exits 2 with. A scenario names its
@@ -121,84 +82,6 @@ pub fn run(args: &CheckArgs) -> i32 {
     super::exit_code(report.verdict)
 }
 
-/// The run stopped on Ctrl-C.
-pub(super) fn interrupted(r: &Report) -> bool {
-    r.bound.as_deref() == Some(&Bound::Interrupted.to_string())
-}
-
-/// A progress line on stderr (drawn only when stderr is a terminal).
-pub(super) fn progress_bar() -> indicatif::ProgressBar {
-    let bar =
-        indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{spinner} {msg}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
-    );
-    bar
-}
-
-/// Runs under a second stay quiet.
-pub(super) fn show(bar: &indicatif::ProgressBar, p: Progress) {
-    let secs = p.elapsed.as_secs_f64();
-    if secs < 1.0 {
-        return;
-    }
-    bar.set_message(format!(
-        "{} states, {:.0} states/s, depth {}, tables ≈ {:.0} MB",
-        p.states,
-        p.states as f64 / secs,
-        p.depth,
-        p.table_bytes as f64 / 1e6
-    ));
-    bar.tick();
-}
-
-/// The trace of the property the overall verdict is about.
-pub(super) fn headline_trace(r: &Report) -> Option<&locksmith_model::engine::trace::Trace> {
-    let p = r.property?;
-    r.properties
-        .iter()
-        .find(|x| x.property == p)?
-        .trace
-        .as_ref()
-}
-
-/// The exploration's part of `--json` — verdicts, figures, bounds — the
-/// same fields for every backend; each backend adds its configuration and
-/// its trace.
-pub(super) fn exploration_json(r: &Report, jobs: usize) -> serde_json::Value {
-    json!({
-        "verdict": r.verdict.name(),
-        "property": r.property.map(|p| p.name()),
-        "states": r.states,
-        "transitions": r.transitions,
-        "depth": r.depth,
-        "jobs": jobs,
-        "elapsed_ms": r.elapsed_ms,
-        "states_per_second": r.states as f64 / (r.elapsed_ms.max(1) as f64 / 1e3),
-        "peak_bytes": r.peak_bytes,
-        "bytes_per_state": r.peak_bytes / r.states.max(1),
-        "peak_memory_bytes": super::peak_memory_bytes(),
-        "bound": r.bound,
-        "growth": r.growth,
-        "never_acquired": r.never_acquired,
-        "properties": r.properties.iter().map(|p| json!({
-            "property": p.property.name(),
-            "verdict": p.verdict.name(),
-            "trace_steps": p.trace.as_ref().map(|t| t.steps.len()),
-            "reason": p.reason,
-        })).collect::<Vec<_>>(),
-    })
-}
-
-/// `value`'s fields followed by `more`'s (both JSON objects).
-pub(super) fn joined(mut value: serde_json::Value, more: serde_json::Value) -> serde_json::Value {
-    if let (Some(a), serde_json::Value::Object(b)) = (value.as_object_mut(), more) {
-        a.extend(b);
-    }
-    value
-}
-
 pub fn to_json(sc: &Scenario, r: &Report) -> serde_json::Value {
     let trace = headline_trace(r);
     let config = json!({
@@ -216,62 +99,6 @@ pub fn to_json(sc: &Scenario, r: &Report) -> serde_json::Value {
         "mermaid": trace.map(|t| t.mermaid(sc.check.clients)),
     });
     joined(config, exploration_json(r, sc.check.jobs))
-}
-
-/// The verdict, every property's, the figures, and why a run that is not
-/// exhaustive or not vacuous-free says nothing holds — for any backend.
-pub(super) fn figures(out: &mut String, r: &Report) {
-    use std::fmt::Write;
-    let about = match r.property {
-        Some(p) => format!("{}: {}", r.verdict, p),
-        None => r.verdict.to_string(),
-    };
-    let _ = writeln!(out, "verdict: {about}");
-    for p in &r.properties {
-        let steps = match (&p.trace, p.reason) {
-            // A reduced state's left-out steps may hide a shorter path.
-            (Some(t), _) if r.reduced > 0 => format!(" (trace: {} steps)", t.steps.len()),
-            (Some(t), _) => format!(" (shortest trace: {} steps)", t.steps.len()),
-            (None, Some(why)) => format!(" ({why})"),
-            (None, None) => String::new(),
-        };
-        let _ = writeln!(out, "  {:<33} {}{}", p.property.name(), p.verdict, steps);
-    }
-    let _ = writeln!(
-        out,
-        "explored {} states, {} transitions, depth {}, in {} ms ({:.0} states/s; checker tables ≈ {:.1} MB, {} bytes/state; peak memory {:.0} MB)",
-        r.states,
-        r.transitions,
-        r.depth,
-        r.elapsed_ms,
-        r.states as f64 / (r.elapsed_ms.max(1) as f64 / 1e3),
-        r.peak_bytes as f64 / 1e6,
-        r.peak_bytes / r.states.max(1),
-        super::peak_memory_bytes().unwrap_or(0) as f64 / 1e6
-    );
-    if interrupted(r) {
-        let _ = writeln!(
-            out,
-            "interrupted (Ctrl-C) after {} states — the run stopped early; properties not violated so far are incomplete, not holding",
-            r.states
-        );
-    } else if let Some(b) = &r.bound {
-        let _ = writeln!(
-            out,
-            "bound hit: {b} — the run stopped early; properties not violated so far are incomplete, not holding"
-        );
-        if let Some(why) = &r.growth {
-            let _ = writeln!(out, "still growing: {why}");
-        }
-    }
-    if !r.never_acquired.is_empty() {
-        let who: Vec<String> = r.never_acquired.iter().map(|c| format!("c{c}")).collect();
-        let _ = writeln!(
-            out,
-            "vacuous: {} never acquired the lock on any explored path — the properties nothing broke say nothing about this lock: incomplete, not holding",
-            who.join(", ")
-        );
-    }
 }
 
 pub fn to_text(sc: &Scenario, r: &Report) -> String {

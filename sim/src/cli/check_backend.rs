@@ -4,7 +4,8 @@
 //! text report. A backend brings its scenario's configuration lines
 //! ([`BackendScenario`]); `check_redis.rs` and `check_mysql.rs` hold them.
 
-use super::check::{figures, headline_trace, interrupted, progress_bar, show, CheckArgs};
+use super::check_args::CheckArgs;
+use super::check_output::{figures, headline_trace, interrupted, progress_bar, show};
 use locksmith_model::engine::explore::Progress;
 use locksmith_model::engine::space::Limits;
 use locksmith_model::engine::trace::Trace;

@@ -3,8 +3,8 @@
 //! statement with its reply or its lock wait, the lock row after every
 //! step, ticks and faults).
 
-use super::check::{exploration_json, headline_trace, joined};
 use super::check_backend::{report_text, BackendScenario};
+use super::check_output::{exploration_json, headline_trace, joined};
 use crate::scenario::MysqlScenario;
 use locksmith_model::engine::explore::Progress;
 use locksmith_model::engine::space::Limits;

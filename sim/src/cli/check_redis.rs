@@ -2,8 +2,8 @@
 //! and exit codes as ZooKeeper's, with the Redis trace (each command with
 //! its reply, the lock's key after every step, ticks and faults).
 
-use super::check::{exploration_json, headline_trace, joined};
 use super::check_backend::{report_text, BackendScenario};
+use super::check_output::{exploration_json, headline_trace, joined};
 use crate::scenario::RedisScenario;
 use locksmith_model::engine::explore::Progress;
 use locksmith_model::engine::space::Limits;

@@ -4,7 +4,9 @@
 //! or violated), 2 a cell is incomplete or an input is wrong.
 
 use crate::compare::cell::CellResult;
-use crate::compare::{self, faults, files, markdown, recipes, Matrix, Options, Picked, BACKENDS};
+use crate::compare::{
+    self, cell_markdown, faults, files, recipes, Matrix, Options, Picked, BACKENDS,
+};
 use clap::Args;
 use locksmith_model::catalogue;
 use locksmith_model::engine::harness::Verdict;
@@ -337,13 +339,13 @@ fn grid<'m>(
             let s = match (c.verdict, c.property) {
                 (Verdict::Violated, Some(p)) => format!(
                     "✗ {}{}",
-                    markdown::short(p),
+                    cell_markdown::short(p),
                     c.trace
                         .as_ref()
                         .map(|t| format!(" {}", t.steps))
                         .unwrap_or_default()
                 ),
-                (Verdict::Incomplete, Some(p)) => format!("? {}", markdown::short(p)),
+                (Verdict::Incomplete, Some(p)) => format!("? {}", cell_markdown::short(p)),
                 _ => "✓ holds".into(),
             };
             let _ = write!(o, "{s:<width$}");

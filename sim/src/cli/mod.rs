@@ -4,18 +4,22 @@
 mod bench;
 mod calibrate;
 mod check;
+mod check_args;
 mod check_backend;
 mod check_mysql;
+mod check_output;
 mod check_redis;
 mod compare;
 mod confirm;
 mod explorer;
 mod real;
+mod real_args;
 mod real_mysql;
 mod real_redis;
 mod real_threads;
 mod recipes;
 mod simulate;
+mod simulate_args;
 mod simulate_backend;
 
 pub use check::to_text as check_report_text;

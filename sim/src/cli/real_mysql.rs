@@ -1,7 +1,7 @@
 //! `locksmith real SCENARIO --mysql URL`: a MySQL scenario's recipe
 //! against a real MariaDB (sim/src/real/mysql).
 
-use super::real::RealArgs;
+use super::real_args::RealArgs;
 use super::real_threads::RealBackend;
 use crate::real::mysql::{run as run_mysql, MysqlRealConfig, MysqlRealReport};
 use crate::real::threads::{Plan, Tally};

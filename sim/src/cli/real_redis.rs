@@ -1,7 +1,7 @@
 //! `locksmith real SCENARIO --redis HOST:PORT`: a Redis scenario's recipe
 //! against a real redis-server (sim/src/real/redis).
 
-use super::real::RealArgs;
+use super::real_args::RealArgs;
 use super::real_threads::RealBackend;
 use crate::real::redis::{run as run_redis, RedisRealConfig, RedisRealReport};
 use crate::real::threads::{Plan, Tally};

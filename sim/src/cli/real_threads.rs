@@ -2,7 +2,7 @@
 //! the figures of [`Tally`] under the same names in text and `--json`, and
 //! the exit code.
 
-use super::real::RealArgs;
+use super::real_args::RealArgs;
 use crate::real::threads::{Plan, Tally};
 use locksmith_model::engine::harness::Property;
 use serde_json::{json, Map, Value};
@@ -96,8 +96,8 @@ pub fn json_fields(a: &RealArgs, recipe: &str, plan: &Plan, r: &Tally) -> Map<St
         "recipe": recipe,
         "clients": plan.clients,
         "seconds": plan.seconds,
-        "hold_ms": super::real::ms(plan.hold),
-        "think_ms": super::real::ms(plan.think),
+        "hold_ms": super::real_args::ms(plan.hold),
+        "think_ms": super::real_args::ms(plan.think),
         "seed": plan.seed,
         "interrupted": r.interrupted,
         "verdict": verdict(r),

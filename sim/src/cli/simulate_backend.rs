@@ -2,7 +2,7 @@
 //! that backend's simulator (sim/src/simulate/redis/, sim/src/simulate/mysql.rs)
 //! over many seeds, one seed's trace.
 
-use super::simulate::{ReplayArgs, SimArgs};
+use super::simulate_args::{ReplayArgs, SimArgs};
 use crate::scenario::{MysqlScenario, RedisScenario};
 use crate::simulate::backend::BackendRun;
 use serde_json::json;

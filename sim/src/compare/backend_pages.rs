@@ -5,8 +5,8 @@
 
 use super::backend::{BackendMatrix, Fault, Row};
 use super::cell::CellResult;
-use super::html::esc;
-use super::markdown::{cell_text, fit_mermaid, mark, short, source_text, MERMAID_MAX};
+use super::cell_html::esc;
+use super::cell_markdown::{cell_text, fit_mermaid, mark, short, source_text, MERMAID_MAX};
 use locksmith_model::engine::harness::{Property, Verdict};
 use serde::Serialize;
 use std::fmt::Write;
@@ -208,7 +208,7 @@ pub fn html(o: &mut String, m: &BackendMatrix, cell_html: &dyn Fn(&CellResult) -
             let c = m.cell(r, f);
             let _ = write!(o, "<tr><td>{}</td>{}", esc(fault.label), cell_html(c));
             for p in &c.properties {
-                let _ = write!(o, "<td>{}</td>", super::html::mark(p.verdict));
+                let _ = write!(o, "<td>{}</td>", super::cell_html::mark(p.verdict));
             }
             let _ = writeln!(
                 o,

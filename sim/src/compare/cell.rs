@@ -3,6 +3,7 @@
 //! file the way `locksmith check` / `locksmith sim` load it — so the
 //! command printed beside the cell reproduces it.
 
+pub use super::cell_config::CellConfig;
 use super::faults::{Driver, FaultClass};
 use super::recipes::RecipeRow;
 use crate::scenario::Scenario;
@@ -16,27 +17,6 @@ use locksmith_model::{zk::check::check_with_progress, zk::check::FaultBudget, zk
 use serde::Serialize;
 use std::path::Path;
 use std::time::Instant;
-
-/// What a fault class changes: the configuration a cell's scenario file
-/// spells out.
-#[derive(Clone, Debug)]
-pub struct CellConfig {
-    pub recipe: RecipeId,
-    pub clients: u8,
-    pub acquisitions: u8,
-    /// The checker's fault budgets (`[faults]`).
-    pub faults: FaultBudget,
-    /// The simulator's settings (`[sim]`, seeds included).
-    pub sim: SimSettings,
-    /// The checker's bound (`[check] max_states`).
-    pub max_states: usize,
-    /// The checker's sequence-suffix abstraction (`[check]
-    /// abstract_sequences`).
-    pub abstract_sequences: bool,
-    /// The critical section's writes to the protected resource (`fencing`,
-    /// `guarded`; the checker's).
-    pub writes: Writes,
-}
 
 /// The cell's name, as file names and `--json` spell it.
 pub fn cell_id(recipe: RecipeId, fault: &FaultClass) -> String {

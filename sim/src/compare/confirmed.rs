@@ -12,6 +12,7 @@
 //! `sim/tests/confirm_redis.rs` (CI: `scripts/ci-conformance.sh`,
 //! `scripts/ci-redis.sh`).
 
+use crate::confirm::trace::line_of;
 use locksmith_model::engine::trace::TraceStep;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -59,16 +60,6 @@ pub fn short(server: &str) -> &'static str {
     } else {
         "ZK"
     }
-}
-
-/// A trace step as `confirm` shows the model's side: the step's line with
-/// the nodes it created and deleted.
-pub fn line_of(s: &TraceStep) -> String {
-    let mut line = s.text.clone();
-    if !s.tree.is_empty() {
-        line.push_str(&format!("   [{}]", s.tree.join(" ")));
-    }
-    line
 }
 
 /// FNV-1a (64 bits) of every step's actor and line, in hex.

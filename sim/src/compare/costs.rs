@@ -12,8 +12,7 @@ use std::path::Path;
 
 /// The client counts of every cost series.
 pub const CLIENTS: [u8; 4] = [2, 5, 10, 20];
-/// Acquisitions per client in a cost run.
-pub const ACQUISITIONS: u8 = 10;
+pub use super::recipes::ACQUISITIONS;
 /// Seeds per point.
 pub const SEEDS: u64 = 20;
 

@@ -7,7 +7,7 @@
 //! [`NOT_MODELLED`], so the report says so instead of leaving them out
 //! silently.
 
-use super::cell::CellConfig;
+use super::cell_config::CellConfig;
 use crate::sim_settings::{FaultKind, ScheduledFault, Target, TargetName};
 use locksmith_model::engine::harness::Writes;
 use locksmith_model::zk::client::{Recipe, RecipeConfig};

@@ -4,6 +4,7 @@
 //! excerpt inside the repository's README, between two markers.
 
 use super::{backend_pages, charts, costs, html, json, markdown, Matrix, BACKENDS};
+pub use crate::atomic_file::write_atomic;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -71,22 +72,6 @@ pub fn write(dir: &Path, files: &BTreeMap<String, String>) -> std::io::Result<()
         std::fs::remove_file(dir.join(stale))?;
     }
     Ok(())
-}
-
-/// Writes `text` to `path` through a temporary file beside it and a
-/// rename, so that a reader (or a run stopped half-way) never sees half a
-/// file.
-pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, text)
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .inspect_err(|_| {
-            let _ = std::fs::remove_file(&tmp);
-        })
 }
 
 /// Files in the owned folders of `dir` that `files` does not have.

@@ -4,42 +4,17 @@
 //! (the Markdown pages under `traces/` render them on GitHub).
 
 use super::cell::CellResult;
-use super::markdown::{short, source_text};
+use super::cell_html::{esc, mark};
+use super::cell_markdown::{short, source_text};
 use super::Matrix;
 use locksmith_model::engine::harness::{Property, Verdict};
 use std::fmt::Write;
-
-/// Escapes text for HTML.
-pub fn esc(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for ch in s.chars() {
-        match ch {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            c => o.push(c),
-        }
-    }
-    o
-}
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em;max-width:1400px;color:#222}\
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;vertical-align:top;font-size:14px}\
 th{background:#f3f3f3}td.holds{background:#e8f6e8}td.violated{background:#fbe4e4}td.incomplete{background:#fff4d6}\
 pre{background:#f7f7f7;padding:8px;overflow-x:auto;font-size:12px}details{margin:.5em 0}summary{cursor:pointer;font-weight:600}\
 .charts{display:flex;flex-wrap:wrap;gap:12px}.charts svg{border:1px solid #ddd}code{font-size:13px}";
-
-/// A verdict as one mark: plain symbols every font has (no emoji, which a
-/// machine without an emoji font draws as boxes).
-pub fn mark(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Holds => "✓",
-        Verdict::Violated => "✗",
-        Verdict::Incomplete => "?",
-        Verdict::NotApplicable => "–",
-    }
-}
 
 fn anchor(c: &CellResult) -> String {
     format!("{}--{}", c.recipe, c.fault)

@@ -3,60 +3,13 @@
 //! the excerpt the repository's README carries. Every verdict here is read
 //! off the [`Matrix`]; only the recipes' claims and advice are prose.
 
-use super::cell::{CellResult, Source};
+use super::cell::CellResult;
+use super::cell_markdown::{cell_text, fit_mermaid, mark, short, source_text, MERMAID_MAX};
 use super::charts::CHARTS;
 use super::faults::{Driver, NOT_MODELLED, NOT_MODELLED_ISSUE};
 use super::Matrix;
 use locksmith_model::engine::harness::{Property, Verdict};
 use std::fmt::Write;
-
-/// A verdict as one mark.
-pub fn mark(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Holds => "✅",
-        Verdict::Violated => "❌",
-        Verdict::Incomplete => "⚠️",
-        Verdict::NotApplicable => "–",
-    }
-}
-
-/// A short name for a property, for narrow columns.
-pub fn short(p: Property) -> &'static str {
-    match p {
-        Property::MutualExclusionAtResource => "ME@res",
-        Property::MutualExclusion => "ME",
-        Property::FencedSafety => "fenced",
-        Property::Deadlock => "deadlock",
-        Property::Starvation => "starv.",
-        Property::ThreadDied => "died",
-        Property::Herd => "herd",
-        Property::OrphanedNode => "orphan",
-        Property::UnlockByNonOwner => "non-owner",
-        Property::StuckLock => "stuck",
-        Property::Reentrancy => "re-entry",
-    }
-}
-
-/// A cell as the matrix shows it; links start with `prefix`.
-pub fn cell_text(c: &CellResult, prefix: &str) -> String {
-    match (c.verdict, c.property) {
-        (Verdict::Violated, Some(p)) => match &c.trace {
-            Some(t) => format!(
-                "❌ [{p}]({prefix}{}) ({} {}{})",
-                t.page,
-                t.steps,
-                if t.seed.is_some() { "entries" } else { "steps" },
-                c.confirmed.as_deref().map_or(String::new(), |s| format!(
-                    ", ✔ {}",
-                    super::confirmed::short(s)
-                ))
-            ),
-            None => format!("❌ {p}"),
-        },
-        (Verdict::Incomplete, Some(p)) => format!("⚠️ incomplete: {p}"),
-        (v, _) => format!("{} {v}", mark(v)),
-    }
-}
 
 /// The matrix as a GitHub table; links start with `prefix`.
 pub fn matrix_table(m: &Matrix, prefix: &str) -> String {
@@ -75,34 +28,6 @@ pub fn matrix_table(m: &Matrix, prefix: &str) -> String {
         out.push('\n');
     }
     out
-}
-
-/// Where a cell's verdict came from, in words.
-pub fn source_text(c: &CellResult) -> String {
-    match &c.source {
-        Source::Check {
-            clients,
-            acquisitions,
-            states,
-            bound,
-            ..
-        } => {
-            let b = bound
-                .as_ref()
-                .map(|b| format!(", bound hit: {b}"))
-                .unwrap_or_default();
-            format!("check {clients}×{acquisitions}, {states} states{b}")
-        }
-        Source::Sim {
-            clients,
-            acquisitions,
-            seeds,
-            failing_seeds,
-        } => format!(
-            "sim {clients}×{acquisitions}, {seeds} seeds, {} failing",
-            failing_seeds.len()
-        ),
-    }
 }
 
 fn summary_line(m: &Matrix) -> String {
@@ -367,26 +292,4 @@ pub fn trace_page(m: &Matrix, c: &CellResult) -> Option<String> {
     }
     let _ = writeln!(o, "```mermaid\n{diagram}```");
     Some(o)
-}
-
-/// The most Mermaid source a page carries: GitHub refuses to render more
-/// than 50,000 characters.
-pub const MERMAID_MAX: usize = 45_000;
-
-/// `mermaid` cut at a line so that it fits [`MERMAID_MAX`], and how many
-/// lines were kept if it was cut.
-pub fn fit_mermaid(mermaid: &str) -> (String, Option<usize>) {
-    if mermaid.len() <= MERMAID_MAX {
-        return (mermaid.to_string(), None);
-    }
-    let mut out = String::new();
-    let mut lines = 0;
-    for line in mermaid.split_inclusive('\n') {
-        if out.len() + line.len() > MERMAID_MAX {
-            break;
-        }
-        out.push_str(line);
-        lines += 1;
-    }
-    (out, Some(lines))
 }

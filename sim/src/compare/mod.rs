@@ -22,6 +22,9 @@
 pub mod backend;
 pub mod backend_pages;
 pub mod cell;
+pub mod cell_config;
+pub mod cell_html;
+pub mod cell_markdown;
 pub mod charts;
 pub mod confirmed;
 pub mod costs;
@@ -78,7 +81,7 @@ impl Matrix {
 }
 
 /// Every backend with a matrix of its own, in the report's order.
-pub static BACKENDS: [&Backend; 2] = [&redis_faults::REDIS, &mysql_faults::MYSQL];
+pub static BACKENDS: [&Backend; 2] = [&redis_cell::REDIS, &mysql_cell::MYSQL];
 
 /// A backend's rows and columns, as picked for a run.
 pub struct Picked {

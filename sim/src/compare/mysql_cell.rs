@@ -2,7 +2,7 @@
 //! class, written as a MySQL scenario file and judged by loading that very
 //! file as `locksmith check` loads it.
 
-use super::backend::{interruptible, run_cell, toml_faults, toml_head, Checked, Fault};
+use super::backend::{interruptible, run_cell, toml_faults, toml_head, Backend, Checked, Fault};
 use super::cell::CellResult;
 use super::mysql_faults::{space, MYSQL_FAULTS, MYSQL_ROWS};
 use crate::scenario::MysqlScenario;
@@ -62,3 +62,25 @@ pub fn run(recipe: &str, fault: &str, out: &str) -> Result<CellResult, String> {
         })
     })
 }
+
+/// The MySQL matrix, as the report's pages draw it.
+pub static MYSQL: Backend = Backend {
+    name: "MySQL",
+    key: "mysql",
+    intro: "The database locks of seeds 002 and 003 on the InnoDB model (MariaDB 10.11, held \
+            against a real server: docs/conformance.md), each cell judged by the MySQL checker \
+            (`locksmith check`: every interleaving of the clients' statements, the server's lock \
+            waits and time in ticks; shortest traces). A database lock has no lease: what ends a \
+            holder's tenure is a crash, a dropped connection or the seeds' cleanup job, so these \
+            locks have a matrix of their own, with the same properties, marks and conventions.",
+    notes: "Unlock by non-owner: a client, or the cleanup job, deletes or frees the lock row \
+            another client took in its current tenure. Stuck lock: from some reachable state no \
+            client can ever acquire again. Mutual exclusion at the resource and fenced safety \
+            are judged in the fenced columns only (the resource is outside the database: a \
+            write inside the lock's own transaction would roll back with it); orphaned node, \
+            herd and re-entrancy are ZooKeeper's (n/a).",
+    explored: "the clients, the InnoDB server and time in ticks",
+    rows: || MYSQL_ROWS.to_vec(),
+    faults: || MYSQL_FAULTS.iter().map(|f| f.fault.clone()).collect(),
+    run,
+};

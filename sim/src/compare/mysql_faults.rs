@@ -4,7 +4,7 @@
 //! crash, a dropped connection, or the seeds' cleanup job. Every cell is
 //! judged by the MySQL checker.
 
-use super::backend::{Backend, Fault, Row};
+use super::backend::{Fault, Row};
 use locksmith_model::mysql::check::MysqlSpace;
 use locksmith_model::mysql::recipes::MysqlRecipe;
 
@@ -147,25 +147,3 @@ pub fn space(row: &Row) -> Option<MysqlSpace> {
     s.lock_wait_timeout = 5;
     Some(s)
 }
-
-/// The MySQL matrix, as the report's pages draw it.
-pub static MYSQL: Backend = Backend {
-    name: "MySQL",
-    key: "mysql",
-    intro: "The database locks of seeds 002 and 003 on the InnoDB model (MariaDB 10.11, held \
-            against a real server: docs/conformance.md), each cell judged by the MySQL checker \
-            (`locksmith check`: every interleaving of the clients' statements, the server's lock \
-            waits and time in ticks; shortest traces). A database lock has no lease: what ends a \
-            holder's tenure is a crash, a dropped connection or the seeds' cleanup job, so these \
-            locks have a matrix of their own, with the same properties, marks and conventions.",
-    notes: "Unlock by non-owner: a client, or the cleanup job, deletes or frees the lock row \
-            another client took in its current tenure. Stuck lock: from some reachable state no \
-            client can ever acquire again. Mutual exclusion at the resource and fenced safety \
-            are judged in the fenced columns only (the resource is outside the database: a \
-            write inside the lock's own transaction would roll back with it); orphaned node, \
-            herd and re-entrancy are ZooKeeper's (n/a).",
-    explored: "the clients, the InnoDB server and time in ticks",
-    rows: || MYSQL_ROWS.to_vec(),
-    faults: || MYSQL_FAULTS.iter().map(|f| f.fault.clone()).collect(),
-    run: super::mysql_cell::run,
-};

@@ -7,6 +7,10 @@ use locksmith_model::zk::recipes::RecipeId;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+/// Acquisitions per client in a cost run, unless a recipe's row says
+/// fewer.
+pub const ACQUISITIONS: u8 = 10;
+
 const TEXT: &str = include_str!("recipes.toml");
 
 /// The file as written: `[default]` and one optional `[recipe.<id>]` each.
@@ -31,7 +35,7 @@ struct Partial {
     /// abstract_sequences`): a polling recipe's cells need it to finish.
     abstract_sequences: Option<bool>,
     /// Acquisitions per client in the cost runs, if not
-    /// [`costs::ACQUISITIONS`](super::costs::ACQUISITIONS): 1 for a recipe
+    /// [`ACQUISITIONS`]: 1 for a recipe
     /// whose release ends its client (`close()`).
     cost_acquisitions: Option<u8>,
     #[serde(default)]
@@ -148,9 +152,7 @@ pub fn rows() -> Result<Vec<RecipeRow>, String> {
                 claim: p.map(|p| p.claim.clone()).unwrap_or_default(),
                 instead: p.map(|p| p.instead.clone()).unwrap_or_default(),
                 per_fault: p.map(|p| p.faults.clone()).unwrap_or_default(),
-                cost_acquisitions: p
-                    .and_then(|p| p.cost_acquisitions)
-                    .unwrap_or(super::costs::ACQUISITIONS),
+                cost_acquisitions: p.and_then(|p| p.cost_acquisitions).unwrap_or(ACQUISITIONS),
             }
         })
         .collect())

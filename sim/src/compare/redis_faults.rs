@@ -4,7 +4,6 @@
 //! lost key). One registry, [`REDIS_FAULTS`], as [`super::faults`] is for
 //! ZooKeeper; every cell is judged by the Redis checker.
 
-use super::backend::{Backend, Fault, Row};
 use locksmith_model::redis::check::RedisSpace;
 use locksmith_model::redis::recipes::RedisRecipe;
 
@@ -166,47 +165,3 @@ pub fn space(row: &RedisRow) -> RedisSpace {
 pub fn find(id: &str) -> Option<&'static RedisFaultClass> {
     REDIS_FAULTS.iter().find(|f| f.id == id)
 }
-
-/// The Redis matrix, as the report's pages draw it.
-pub static REDIS: Backend = Backend {
-    name: "Redis",
-    key: "redis",
-    intro:
-        "The lease locks of seeds 003 and 004 on the Redis model, each cell judged by the Redis \
-            checker (`locksmith check`: every interleaving of the clients' commands, the server \
-            and time in ticks; shortest traces). Redis's faults are not ZooKeeper's — a Redis \
-            client has no session; its lock ends with a TTL, a clock or a lost key — so they have \
-            a matrix of their own, with the same properties, marks and conventions.",
-    notes: "Unlock by non-owner: a client deletes or overwrites the key another client set in its \
-            current tenure, while that tenure is still valid by the recipe's own rule. Stuck lock: \
-            from some reachable state no client can ever acquire again (reachability, not \"a key \
-            without a TTL\"). Mutual exclusion at the resource and fenced safety are judged in the \
-            fenced column only; orphaned node and herd are ZooKeeper's (n/a). *✔ Redis*: the \
-            cell's trace re-enacted step for step on a real redis-server by `locksmith confirm \
-            --redis`, which showed the same violation (the record `confirmed-redis.toml`, checked \
-            against the server in CI); the failover column's traces need a replica server, which \
-            confirm does not run, so they carry no mark.",
-    explored: "the clients, the Redis server and time in ticks",
-    rows: || {
-        REDIS_ROWS
-            .iter()
-            .map(|r| Row {
-                recipe: r.recipe.id(),
-                clients: r.clients,
-                claim: r.claim,
-                instead: r.instead,
-            })
-            .collect()
-    },
-    faults: || {
-        REDIS_FAULTS
-            .iter()
-            .map(|f| Fault {
-                id: f.id,
-                label: f.label,
-                about: f.about,
-            })
-            .collect()
-    },
-    run: super::redis_cell::run,
-};

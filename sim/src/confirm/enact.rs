@@ -309,7 +309,7 @@ impl Stage {
         self.agree(n, a).await?;
         self.records.push(StepRecord {
             step: n,
-            model: crate::compare::confirmed::line_of(&told),
+            model: super::trace::line_of(&told),
             actor: told.actor,
             real,
         });

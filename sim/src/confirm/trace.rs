@@ -4,6 +4,7 @@
 //! what the trace does next to a reply — which decides how the proxy must
 //! treat the request now.
 
+use locksmith_model::engine::trace::TraceStep;
 use locksmith_model::zk::check::explore::{explore, Counterexample};
 use locksmith_model::zk::check::system::Action;
 use locksmith_model::{
@@ -106,4 +107,14 @@ mod tests {
         assert!(!reply_lost(&[Action::Deliver(0)], 0, 0, 0));
         assert!(!reply_lost(&lost, 3, 0, 0));
     }
+}
+
+/// A trace step as `confirm` shows the model's side: the step's line with
+/// the nodes it created and deleted.
+pub fn line_of(s: &TraceStep) -> String {
+    let mut line = s.text.clone();
+    if !s.tree.is_empty() {
+        line.push_str(&format!("   [{}]", s.tree.join(" ")));
+    }
+    line
 }

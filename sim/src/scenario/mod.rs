@@ -62,7 +62,7 @@
 //! [`crate::expect`]) are validated here, when the file is loaded, so every
 //! command rejects a broken file the same way, with its line.
 
-mod locate;
+pub(crate) mod locate;
 mod mysql;
 mod redis;
 

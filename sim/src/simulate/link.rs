@@ -70,7 +70,7 @@ impl<T> Link<T> {
         // A parked receiver is woken when the packet arrives, not now.
         if let Some(w) = &self.waker {
             if self.armed.is_none_or(|armed| at < armed) {
-                super::world::wake_at(at, w);
+                super::clock::wake_at(at, w);
                 self.armed = Some(at);
             }
         }

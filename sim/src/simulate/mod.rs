@@ -24,7 +24,7 @@
 //! bar (with our links: 64,000–80,000 end to end; see
 //! `docs/simulation.md`); `Endpoint` also reorders datagrams on one link,
 //! which a ZooKeeper session must not. A sender arms the receiver's
-//! wake-up for the packet's arrival ([`world::wake_at`]), so each packet
+//! wake-up for the packet's arrival ([`clock::wake_at`]), so each packet
 //! costs one timer and one poll. Partitions are therefore our links' `clog`/`unclog`
 //! (packets wait, as TCP's do); process pauses are madsim's own
 //! `pause`/`resume` of the client's node, which freezes its threads, timers
@@ -39,6 +39,7 @@
 
 pub mod backend;
 pub mod client_lib;
+pub mod clock;
 pub mod faults;
 pub mod link;
 pub mod metrics;

@@ -1,0 +1,69 @@
+//! The flags of `locksmith sim`, `replay` and `bench-sim`, the same for
+//! every backend.
+
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct SimArgs {
+    /// The scenario file (TOML), e.g. scenarios/predecessor.toml.
+    pub scenario: PathBuf,
+    /// How many seeds to run, at least 1 (default: the scenario's `[sim]
+    /// seeds`, or 1 with --seed).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub seeds: Option<u64>,
+    /// The first seed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Override the number of clients (1–255).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..))]
+    pub clients: Option<u8>,
+    /// Override the acquisitions per client.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..))]
+    pub acquisitions: Option<u8>,
+    /// Go on after a failing seed (report all of them).
+    #[arg(long)]
+    pub keep_going: bool,
+    /// Parallel runs (OS threads).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: u16,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// The scenario file (TOML).
+    pub scenario: PathBuf,
+    /// The seed to replay.
+    #[arg(long)]
+    pub seed: u64,
+    /// Override the number of clients (as given to `locksmith sim`).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..))]
+    pub clients: Option<u8>,
+    /// Override the acquisitions per client.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..))]
+    pub acquisitions: Option<u8>,
+    /// Print the trace only as text (no Mermaid).
+    #[arg(long)]
+    pub no_mermaid: bool,
+    /// Also write every request, reply and notification of every client,
+    /// with its simulated time, to this file (ZooKeeper scenarios; the
+    /// lines `locksmith real --timeline` writes for a real run).
+    #[arg(long, value_name = "FILE")]
+    pub timeline: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct BenchSimArgs {
+    /// Seeds for the 10,000-seed sweep figure.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub sweep_seeds: u64,
+    /// Threads for the sweep figure.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: u16,
+    /// Seeds per throughput figure.
+    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..))]
+    pub seeds: u64,
+}
