@@ -8,6 +8,7 @@ pub mod compare;
 pub mod confirm;
 pub mod expect;
 pub mod interrupt;
+pub mod metrics;
 pub mod real;
 pub mod scenario;
 pub mod sim_settings;

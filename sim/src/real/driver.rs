@@ -4,7 +4,7 @@
 use super::root;
 use super::times::{Between, Times};
 use super::zk::{CallOutcome, Notification, Session};
-use crate::simulate::Metrics;
+use crate::metrics::Metrics;
 use crate::timeline::{Seen, SessionExpired, Timeline};
 use locksmith_model::engine::harness::{judge, LockEvent, Phase, Property};
 use locksmith_model::zk::client::{Client, Deadline, Output, Recipe, RecipeConfig, Status, Thread};

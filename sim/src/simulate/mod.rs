@@ -42,7 +42,7 @@ pub mod client_lib;
 pub mod clock;
 pub mod faults;
 pub mod link;
-pub mod metrics;
+
 pub mod mysql;
 pub mod redis;
 pub mod resource;
@@ -51,6 +51,7 @@ pub mod sweep;
 pub mod trace;
 pub mod world;
 
+pub use crate::metrics::{Metrics, Summary, Totals};
 use crate::scenario::Scenario;
 use crate::sim_settings::{FaultKind, SimSettings};
 use crate::timeline::Timeline;
@@ -59,7 +60,6 @@ use locksmith_model::engine::harness::{Property, Violations};
 use locksmith_model::zk::client::{Client, Recipe, RecipeConfig, Thread};
 use locksmith_model::zk::recipes::RecipeId;
 use locksmith_model::zk::{CreateMode, Service, ZkServer};
-pub use metrics::{Metrics, Summary, Totals};
 use std::sync::{Arc, Mutex};
 use trace::Trace;
 use world::{lock, now, ClientProc, Conn, Params, ServerSession, Shared, World};

@@ -9,8 +9,8 @@
 
 pub use super::clock::{bind_clock, now, rng, sleep_ns, wake_at, SCALE};
 use super::link::{Link, Next};
-use super::metrics::Metrics;
 use super::trace::Trace;
+use crate::metrics::Metrics;
 use crate::sim_settings::{LatencyDist, SimSettings};
 use crate::timeline::Timeline;
 use locksmith_model::engine::harness::{Property, Violations};

@@ -13,10 +13,24 @@
 //! [`Shared`]: crate::engine::shared::Shared
 //! [`System::actions`]: super::system::System::actions
 
-use super::symmetry::peer_digest;
-use super::system::Peer;
+use super::peer::Peer;
+use crate::engine::fingerprint::FoldHasher;
 use crate::zk::client::process::Deadline;
 use crate::zk::client::{Recipe, Thread};
+use std::hash::{Hash, Hasher};
+
+/// A client's process and both directions of its connection: everything
+/// about it but its session id.
+pub fn peer_digest(p: &Peer) -> u64 {
+    let mut h = FoldHasher::default();
+    p.client.hash(&mut h);
+    p.outbox.hash(&mut h);
+    p.inbox.hash(&mut h);
+    p.disconnected.hash(&mut h);
+    p.stranded.hash(&mut h);
+    p.section.hash(&mut h);
+    h.finish()
+}
 
 /// What a client version's part of a state keeps about it, computed the
 /// first time a state with it is fingerprinted or expanded.

@@ -57,9 +57,9 @@
 //! verdict of every scenario, with the lengths it finds beside the
 //! shortest ones.
 
+use super::own_step::own_step;
 use super::property;
 use super::system::{Action, Downtime, System};
-use crate::zk::check::space::own_step;
 use crate::zk::Service;
 
 /// The ample set of `s` (a bit per position of `actions`, its enabled

@@ -26,14 +26,14 @@
 
 use super::config::{CheckConfig, FaultBudget, MAX_CLIENTS};
 use super::local::{peer_facts, Local, PeerFacts};
-use super::symmetry::ServerDigest;
+pub use super::peer::{Message, Peer, Request};
+use super::server_digest::ServerDigest;
 use crate::engine::agent::Agent;
 use crate::engine::harness::{LockEvent, Phase, Writes};
 use crate::engine::resource::{Resource, Section};
 use crate::engine::shared::Shared;
 use crate::zk::client::guarded::{is_guarded_write, RESOURCE_NODE};
 use crate::zk::client::{Client, Output, Recipe, RecipeConfig, Status, Thread};
-use crate::zk::recipes::AnyRecipe;
 use crate::zk::{
     CreateMode, Op, OpResult, Reply, Service, SessionId, WatchedEvent, ZkError, ZkServer,
 };
@@ -41,51 +41,15 @@ use smallvec::SmallVec;
 use std::collections::{BTreeSet, VecDeque};
 use std::fmt;
 
-/// A message from the server to one client, in its session's FIFO order.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Message {
-    Reply(Thread, Reply),
-    Event(WatchedEvent),
-}
-
-/// A request on its way to the server.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Request {
-    pub thread: Thread,
-    pub op: Op,
-    /// The recipe's release operation (for the herd property).
-    pub release: bool,
-}
-
-/// A client process with its session and both directions of its connection.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Peer {
-    pub session: SessionId,
-    pub client: Client<AnyRecipe>,
-    /// Requests on the way to the server.
-    pub outbox: VecDeque<Request>,
-    /// Replies and events on the way to the client.
-    pub inbox: VecDeque<Message>,
-    /// The connection dropped and the library has not reconnected yet:
-    /// nothing moves on it.
-    pub disconnected: bool,
-    /// The connection stopped answering for good (a client-side expiry is
-    /// under way): the library will not reconnect on this session, it
-    /// gives up on it ([`Action::GiveUp`]).
-    pub stranded: bool,
-    /// Sessions this client's library gave up on ([`Action::GiveUp`])
-    /// that the server still holds, oldest first. Kept with the client so
-    /// that the symmetry reduction renumbers them with it, and
-    /// [`Action::ExpireOld`] names one by its client.
-    pub abandoned: Vec<SessionId>,
-    /// Its side of the protected resource, when the scenario has one.
-    pub section: Section,
-}
+/// The steps a client's part remembers the outcome of
+/// ([`own_step`](super::own_step::own_step)): a step of each of its
+/// threads, and a delivery to it.
+pub const PEER_MEMO: usize = Thread::ALL.len() + 1;
 
 /// A client as a state holds it: shared with the states around it until an
 /// action changes it, with its digest (see [`symmetry`](super::symmetry))
 /// and what its own steps make of it (see [`ZkSpace`](crate::zk::check::space::ZkSpace)).
-pub type SharedPeer<'a> = Shared<'a, Peer, PeerFacts, { crate::zk::check::space::PEER_MEMO }>;
+pub type SharedPeer<'a> = Shared<'a, Peer, PeerFacts, PEER_MEMO>;
 /// The server as a state holds it, likewise.
 pub type SharedServer<'a> = Shared<'a, ZkServer, ServerDigest>;
 /// The clients of a state, in place: listing a state's actions reads every

@@ -44,7 +44,7 @@ pub mod scale;
 use super::enact::{StepRecord, Stop};
 use super::ConfirmReport;
 use crate::real::redis::wire::{self, Wire};
-use crate::real::redis::{connect, unix_ms};
+use crate::real::redis::wire::{connect, unix_ms};
 use locksmith_model::engine::explore::explore_space;
 use locksmith_model::engine::path::Counterexample;
 use locksmith_model::engine::space::Space;

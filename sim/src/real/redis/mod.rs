@@ -30,14 +30,11 @@
 
 pub mod wire;
 
+pub(crate) use wire::{connect, unix_ms};
+
 use super::threads::{self, Plan, Stepped, Stepper, Tally};
 use locksmith_model::redis::recipes::{Me, RedisRecipe};
 use locksmith_model::redis::{Command, Key, Reply, Value};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
-
-/// How long a connection, a command or a reply may take before the run
-/// gives up on the server.
-const IO_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// A real Redis run, as the flags ask for it.
 #[derive(Clone, Debug)]
@@ -59,27 +56,6 @@ pub struct RedisRealReport {
     /// Whether the key was deleted at the end (`Ok(true)`: it was there),
     /// or why it could not be.
     pub cleanup: Result<bool, String>,
-}
-
-/// The wall clock in Unix milliseconds: what the seeds' recipes read.
-pub(crate) fn unix_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
-
-/// A blocking connection to the server at `addr`, with the run's I/O
-/// timeouts (`confirm --redis` uses it too).
-pub(crate) fn connect(addr: &str) -> Result<redis::Connection, String> {
-    let client = redis::Client::open(format!("redis://{addr}/"))
-        .map_err(|e| format!("--redis {addr}: {e}"))?;
-    let conn = client
-        .get_connection_with_timeout(IO_TIMEOUT)
-        .map_err(|e| format!("cannot connect to Redis at {addr}: {e}"))?;
-    conn.set_read_timeout(Some(IO_TIMEOUT))
-        .and_then(|()| conn.set_write_timeout(Some(IO_TIMEOUT)))
-        .map_err(|e| format!("Redis at {addr}: {e}"))?;
-    Ok(conn)
 }
 
 /// Runs the recipe's clients against the server for the configured time.

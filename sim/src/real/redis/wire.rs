@@ -6,6 +6,7 @@ use locksmith_model::redis::{
     SET_NX_PX_INCR_LUA, STAMP_FLOOR,
 };
 use std::fmt;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// A reply as it is on the wire (RESP2).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -232,4 +233,29 @@ pub fn reply(w: &Wire, now_unix_ms: i64) -> Result<Reply, String> {
         Wire::Err(e) => return Err(format!("the server answered an error: {e}")),
         Wire::Other(o) => return Err(format!("an unexpected reply: {o}")),
     })
+}
+
+/// How long a connection, a command or a reply may take before the run
+/// gives up on the server.
+const IO_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The wall clock in Unix milliseconds: what the seeds' recipes read.
+pub(crate) fn unix_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// A blocking connection to the server at `addr`, with the run's I/O
+/// timeouts (`confirm --redis` uses it too).
+pub(crate) fn connect(addr: &str) -> Result<redis::Connection, String> {
+    let client = redis::Client::open(format!("redis://{addr}/"))
+        .map_err(|e| format!("--redis {addr}: {e}"))?;
+    let conn = client
+        .get_connection_with_timeout(IO_TIMEOUT)
+        .map_err(|e| format!("cannot connect to Redis at {addr}: {e}"))?;
+    conn.set_read_timeout(Some(IO_TIMEOUT))
+        .and_then(|()| conn.set_write_timeout(Some(IO_TIMEOUT)))
+        .map_err(|e| format!("Redis at {addr}: {e}"))?;
+    Ok(conn)
 }
