@@ -16,7 +16,8 @@
 # an output like any other), 2 on a missing binary or folder.
 #
 # LOCKSMITH (default target/release/locksmith) names the binary to run;
-# SEEDS (default 100) the replayed seeds per file.
+# SEEDS (default 100) the replayed seeds per file; FILES (default
+# scenarios/*.toml) the scenario files, e.g. to leave out the heavy tier's.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -58,7 +59,7 @@ json.dump(figures, open(sys.argv[1] + ".figures", "w"), indent=1, sort_keys=True
 ' "$1"
 }
 
-for f in scenarios/*.toml; do
+for f in ${FILES:-scenarios/*.toml}; do
   name=$(basename "$f" .toml)
   if grep -q '^\[expect\]' "$f"; then
     for jobs in 1 2; do

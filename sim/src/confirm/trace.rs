@@ -85,6 +85,16 @@ pub fn reply_lost(actions: &[Action], from: usize, c: u8, mut pos: usize) -> boo
     false
 }
 
+/// A trace step as `confirm` shows the model's side: the step's line with
+/// the nodes it created and deleted.
+pub fn line_of(s: &TraceStep) -> String {
+    let mut line = s.text.clone();
+    if !s.tree.is_empty() {
+        line.push_str(&format!("   [{}]", s.tree.join(" ")));
+    }
+    line
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,14 +117,4 @@ mod tests {
         assert!(!reply_lost(&[Action::Deliver(0)], 0, 0, 0));
         assert!(!reply_lost(&lost, 3, 0, 0));
     }
-}
-
-/// A trace step as `confirm` shows the model's side: the step's line with
-/// the nodes it created and deleted.
-pub fn line_of(s: &TraceStep) -> String {
-    let mut line = s.text.clone();
-    if !s.tree.is_empty() {
-        line.push_str(&format!("   [{}]", s.tree.join(" ")));
-    }
-    line
 }
