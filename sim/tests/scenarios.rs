@@ -370,6 +370,11 @@ fn main() {
         }
     };
     let mut trials = Vec::new();
+    // The heavy tier's trials, run first and in the order that keeps both
+    // threads busy: every plain exploration, largest first, then the runs
+    // with a reduction, which reuse them (in file order a `por::` trial
+    // waited beside its own `check::` for the run they share).
+    let mut heavy_trials: Vec<((u8, std::cmp::Reverse<usize>), Trial)> = Vec::new();
     for f in files {
         let name = f
             .file_stem()
@@ -385,7 +390,7 @@ fn main() {
                 s.expect
                     .as_ref()
                     .and_then(|e| e.states)
-                    .is_some_and(|n| n > HEAVY_STATES),
+                    .filter(|&n| n > HEAVY_STATES),
             ),
             Ok(AnyScenario::Redis(s)) => {
                 if s.expect.is_some() {
@@ -403,35 +408,50 @@ fn main() {
                 }
                 continue;
             }
-            Err(_) => (true, false, false, false, false),
+            Err(_) => (true, false, false, false, None),
+        };
+        let mut push = |first: u8, trial: Trial| match heavy {
+            Some(states) => heavy_trials.push((
+                (first, std::cmp::Reverse(states)),
+                trial.with_ignored_flag(true),
+            )),
+            None => trials.push(trial),
         };
         if check {
             let f = f.clone();
-            trials.push(
-                Trial::test(format!("check::{name}"), move || judge_check(&f))
-                    .with_ignored_flag(heavy),
+            push(
+                0,
+                Trial::test(format!("check::{name}"), move || judge_check(&f)),
             );
         }
         // A scenario that turns the abstraction on is pinned with it (its
         // run without it may never end).
         if check && !abstracted {
             let f = f.clone();
-            trials.push(
-                Trial::test(format!("abstract::{name}"), move || judge_abstraction(&f))
-                    .with_ignored_flag(heavy),
+            push(
+                1,
+                Trial::test(format!("abstract::{name}"), move || judge_abstraction(&f)),
             );
         }
         // The reduction stands aside on a shared session (one client's
         // fault strikes its mates): the reduced run would be the plain one.
         if check && !shared {
             let f = f.clone();
-            trials.push(
-                Trial::test(format!("por::{name}"), move || judge_por(&f)).with_ignored_flag(heavy),
+            push(
+                1,
+                Trial::test(format!("por::{name}"), move || judge_por(&f)),
             );
         }
+        // The simulator's sweep of a heavy scenario is as quick as any.
         if sim {
             trials.push(Trial::test(format!("sim::{name}"), move || judge_sim(&f)));
         }
     }
+    heavy_trials.sort_by_key(|(key, _)| *key);
+    let trials: Vec<Trial> = heavy_trials
+        .into_iter()
+        .map(|(_, t)| t)
+        .chain(trials)
+        .collect();
     libtest_mimic::run(&args, trials).exit();
 }
