@@ -2,6 +2,7 @@
 //! line while it runs, the verdicts and figures after, their `--json` part.
 
 use locksmith_model::engine::explore::{Bound, Progress};
+use locksmith_model::engine::harness::{Severity, Verdict};
 use locksmith_model::zk::check::Report;
 use serde_json::json;
 
@@ -47,6 +48,13 @@ pub fn headline_trace(r: &Report) -> Option<&locksmith_model::engine::trace::Tra
         .as_ref()
 }
 
+/// How bad the headline violation is (none unless violated).
+fn severity(r: &Report) -> Option<Severity> {
+    r.property
+        .filter(|_| r.verdict == Verdict::Violated)
+        .map(|p| p.severity())
+}
+
 /// The exploration's part of `--json` — verdicts, figures, bounds — the
 /// same fields for every backend; each backend adds its configuration and
 /// its trace.
@@ -54,6 +62,7 @@ pub fn exploration_json(r: &Report, jobs: usize) -> serde_json::Value {
     json!({
         "verdict": r.verdict.name(),
         "property": r.property.map(|p| p.name()),
+        "severity": severity(r).map(|s| s.name()),
         "states": r.states,
         "transitions": r.transitions,
         "depth": r.depth,
@@ -87,9 +96,10 @@ pub fn joined(mut value: serde_json::Value, more: serde_json::Value) -> serde_js
 /// exhaustive or not vacuous-free says nothing holds — for any backend.
 pub fn figures(out: &mut String, r: &Report) {
     use std::fmt::Write;
-    let about = match r.property {
-        Some(p) => format!("{}: {}", r.verdict, p),
-        None => r.verdict.to_string(),
+    let about = match (r.property, severity(r)) {
+        (Some(p), Some(s)) => format!("{}: {p} ({s})", r.verdict),
+        (Some(p), None) => format!("{}: {p}", r.verdict),
+        (None, _) => r.verdict.to_string(),
     };
     let _ = writeln!(out, "verdict: {about}");
     for p in &r.properties {

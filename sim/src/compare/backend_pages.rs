@@ -6,7 +6,9 @@
 use super::backend::{BackendMatrix, Fault, Row};
 use super::cell::CellResult;
 use super::cell_html::esc;
-use super::cell_markdown::{cell_text, fit_mermaid, mark, short, source_text, MERMAID_MAX};
+use super::cell_markdown::{
+    cell_text, fit_mermaid, mark, short, source_text, trace_headline, MERMAID_MAX,
+};
 use locksmith_model::engine::harness::{Property, Verdict};
 use serde::Serialize;
 use std::fmt::Write;
@@ -117,7 +119,7 @@ fn recipe_section(o: &mut String, m: &BackendMatrix, r: usize, row: &Row) {
     for (f, c) in &cells {
         let _ = write!(o, "| {} | {} |", f.label, cell_text(c, ""));
         for p in &c.properties {
-            let _ = write!(o, " {} |", mark(p.verdict));
+            let _ = write!(o, " {} |", mark(p.property, p.verdict));
         }
         let _ = writeln!(o, " {} | `{}` |", source_text(c), c.command);
     }
@@ -128,10 +130,10 @@ fn recipe_section(o: &mut String, m: &BackendMatrix, r: usize, row: &Row) {
 pub fn trace_page(m: &BackendMatrix, c: &CellResult) -> Option<String> {
     let t = c.trace.as_ref()?;
     let fault = m.faults.iter().find(|f| f.id == c.fault)?;
-    let p = c.property?;
+    let p = t.property;
     let mut o = String::new();
     let _ = writeln!(o, "# {} × {}\n", c.recipe, fault.label);
-    let _ = writeln!(o, "**violated: {p}** — {}.\n", source_text(c));
+    let _ = writeln!(o, "{}\n", trace_headline(c, t));
     let _ = writeln!(o, "Fault: {}.\n", fault.about);
     let _ = writeln!(
         o,
@@ -208,7 +210,7 @@ pub fn html(o: &mut String, m: &BackendMatrix, cell_html: &dyn Fn(&CellResult) -
             let c = m.cell(r, f);
             let _ = write!(o, "<tr><td>{}</td>{}", esc(fault.label), cell_html(c));
             for p in &c.properties {
-                let _ = write!(o, "<td>{}</td>", super::cell_html::mark(p.verdict));
+                o.push_str(&super::cell_html::property_td(p));
             }
             let _ = writeln!(
                 o,

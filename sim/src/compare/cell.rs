@@ -10,7 +10,7 @@ use crate::scenario::Scenario;
 use crate::sim_settings::SimSettings;
 use crate::simulate::sweep::{sweep, SweepOptions};
 use crate::simulate::{run_seed, SimConfig};
-use locksmith_model::engine::harness::{Property, Verdict, Writes};
+use locksmith_model::engine::harness::{Property, Severity, Verdict, Writes};
 use locksmith_model::engine::trace::Trace;
 use locksmith_model::zk::recipes::RecipeId;
 use locksmith_model::{zk::check::check_with_progress, zk::check::FaultBudget, zk::check::Report};
@@ -139,6 +139,10 @@ pub enum Source {
 /// The shortest trace of a cell's headline violation.
 #[derive(Clone, Debug, Serialize)]
 pub struct CellTrace {
+    /// The property it shows violated: the headline's, or mutual exclusion
+    /// by belief where the resource was safe.
+    #[serde(serialize_with = "one_property_name")]
+    pub property: Property,
     /// Steps (checker) or trace entries (simulator).
     pub steps: usize,
     /// The simulator's seed (the failing seed with the shortest trace).
@@ -166,9 +170,18 @@ pub struct CellResult {
     /// The headline verdict: violated if any property is, else incomplete
     /// if any is, else holds.
     pub verdict: Verdict,
-    /// The first violated (or incomplete) property in `Property::ALL` order.
+    /// The first violated (or incomplete) property in `Property::ALL` order
+    /// (worst first); where the cell protects its resource (fencing,
+    /// guarded writes), mutual exclusion by belief is left to `belief`.
     #[serde(serialize_with = "property_name")]
     pub property: Option<Property>,
+    /// How bad the headline violation is (none unless violated).
+    pub severity: Option<Severity>,
+    /// Where the cell protects its resource: what the clients believed
+    /// (the cell's second line) — the first violated property of safety
+    /// by belief (mutual exclusion, unlock by non-owner), else how they
+    /// held; none elsewhere.
+    pub belief: Option<PropertyVerdict>,
     /// Every property's verdict, in `Property::ALL` order.
     pub properties: Vec<PropertyVerdict>,
     pub source: Source,
@@ -203,14 +216,47 @@ fn one_property_name<S: serde::Serializer>(p: &Property, s: S) -> Result<S::Ok, 
     s.serialize_str(p.name())
 }
 
-/// The overall verdict of per-property verdicts, as the checker's report
-/// forms it.
-pub(super) fn headline(props: &[PropertyVerdict]) -> (Verdict, Option<Property>) {
-    let first = |v: Verdict| props.iter().find(|p| p.verdict == v).map(|p| p.property);
-    match (first(Verdict::Violated), first(Verdict::Incomplete)) {
+/// Sets the cell's headline from its per-property verdicts, as the
+/// checker's report forms it — except that a cell which `protects` its
+/// resource (fenced or guarded writes) headlines what the resource saw and
+/// reports mutual exclusion by belief as its second line: two clients that
+/// believe they hold the lock are what fencing exists to make harmless.
+/// Returns the property whose trace the cell shows: the headline's, or the
+/// belief's when only the belief broke.
+pub(super) fn judge_headline(r: &mut CellResult, protects: bool) -> Option<Property> {
+    let by_belief =
+        |p: &&PropertyVerdict| protects && p.property.severity() == Severity::SafetyByBelief;
+    let first = |v: Verdict| {
+        r.properties
+            .iter()
+            .filter(|p| !by_belief(p))
+            .find(|p| p.verdict == v)
+            .map(|p| p.property)
+    };
+    (r.verdict, r.property) = match (first(Verdict::Violated), first(Verdict::Incomplete)) {
         (Some(p), _) => (Verdict::Violated, Some(p)),
         (None, Some(p)) => (Verdict::Incomplete, Some(p)),
         (None, None) => (Verdict::Holds, None),
+    };
+    r.severity = r
+        .property
+        .filter(|_| r.verdict == Verdict::Violated)
+        .map(|p| p.severity());
+    let beliefs: Vec<&PropertyVerdict> = r
+        .properties
+        .iter()
+        .filter(by_belief)
+        .filter(|p| p.verdict != Verdict::NotApplicable)
+        .collect();
+    let of = |v: Verdict| beliefs.iter().find(|p| p.verdict == v).copied();
+    r.belief = of(Verdict::Violated)
+        .or(of(Verdict::Incomplete))
+        .or(beliefs.first().copied())
+        .cloned();
+    match (r.verdict, &r.belief) {
+        (Verdict::Violated, _) => r.property,
+        (_, Some(b)) if b.verdict == Verdict::Violated => Some(b.property),
+        _ => None,
     }
 }
 
@@ -249,6 +295,8 @@ pub(super) fn blank(source: Source, command: String) -> CellResult {
         fault: String::new(),
         verdict: Verdict::Holds,
         property: None,
+        severity: None,
+        belief: None,
         properties: Vec::new(),
         source,
         trace: None,
@@ -311,22 +359,48 @@ pub(super) fn checked(
             verdict: p.verdict,
         })
         .collect();
-    (r.verdict, r.property) = headline(&r.properties);
-    if r.verdict == Verdict::Violated {
-        if let Some(t) = r.property.and_then(|p| report.trace_of(p)) {
+    // The resource is in the checked system exactly when mutual exclusion
+    // at it is judged (fenced or guarded writes).
+    let protects = r.properties.iter().any(|p| {
+        p.property == Property::MutualExclusionAtResource && p.verdict != Verdict::NotApplicable
+    });
+    if let Some(shown) = judge_headline(&mut r, protects) {
+        if let Some(t) = report.trace_of(shown) {
             r.trace = Some(CellTrace {
+                property: shown,
                 steps: t.steps.len(),
                 seed: None,
                 why: None,
                 page,
                 command,
-                text: t.text(),
+                text: marked(t, shown),
                 mermaid: mermaid(t),
                 fingerprint: fingerprint(t),
             });
         }
     }
     r
+}
+
+/// The checker's trace as text, its failing step marked. A breadth-first
+/// trace ends at the first state that breaks a safety property or at the
+/// step that wakes the herd; a deadlock is the state after its last step;
+/// starvation's cycle is already marked where it begins. (The simulator's
+/// traces carry their own `VIOLATION` entries.)
+fn marked(t: &Trace, p: Property) -> String {
+    let text = t.text();
+    let mark = match p {
+        Property::Starvation => return text,
+        Property::Deadlock => {
+            "   ◀ deadlock: from here nothing but a fault can happen, and a client still waits"
+                .to_string()
+        }
+        p => format!("   ◀ {p} violated here"),
+    };
+    match text.strip_suffix('\n') {
+        Some(body) => format!("{body}{mark}\n"),
+        None => text,
+    }
 }
 
 /// How many failing seeds are replayed with a trace to find the shortest.
@@ -365,8 +439,7 @@ fn run_sim(sc: &Scenario, path: &str, page: String) -> CellResult {
             },
         })
         .collect();
-    (r.verdict, r.property) = headline(&r.properties);
-    if let (Verdict::Violated, Some(p)) = (r.verdict, r.property) {
+    if let Some(p) = judge_headline(&mut r, cfg.settings.fencing) {
         // The failing seed with the fewest trace entries (lowest on a tie).
         let best = sweep
             .failures
@@ -388,6 +461,7 @@ fn run_sim(sc: &Scenario, path: &str, page: String) -> CellResult {
                 );
             }
             r.trace = Some(CellTrace {
+                property: p,
                 steps,
                 seed: Some(run.seed),
                 why: run.violations.get(p).map(str::to_string),

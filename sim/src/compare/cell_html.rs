@@ -1,6 +1,7 @@
 //! How text and a verdict read in the report's HTML.
 
-use locksmith_model::engine::harness::Verdict;
+use super::cell::{CellResult, PropertyVerdict};
+use locksmith_model::engine::harness::{Severity, Verdict};
 
 /// Escapes text for HTML.
 pub fn esc(s: &str) -> String {
@@ -27,3 +28,37 @@ pub fn mark(v: Verdict) -> &'static str {
         Verdict::NotApplicable => "–",
     }
 }
+
+/// The class that colours a cell: its headline's severity (`safety`,
+/// `liveness`, `cost`), else its verdict (`holds`, `incomplete`).
+pub fn class(c: &CellResult) -> &'static str {
+    match c.severity {
+        Some(s) => severity_class(s),
+        None => c.verdict.name(),
+    }
+}
+
+fn severity_class(s: Severity) -> &'static str {
+    match s {
+        Severity::SafetyAtResource | Severity::SafetyByBelief => "safety",
+        Severity::Liveness => "liveness",
+        Severity::Cost => "cost",
+    }
+}
+
+/// One property's verdict as a table cell, coloured as a headline of it
+/// would be.
+pub fn property_td(p: &PropertyVerdict) -> String {
+    match p.verdict {
+        Verdict::Violated => format!(
+            "<td class=\"{}\">{}</td>",
+            severity_class(p.property.severity()),
+            mark(p.verdict)
+        ),
+        v => format!("<td>{}</td>", mark(v)),
+    }
+}
+
+/// The style sheet's colours for [`class`].
+pub const COLOURS: &str = ".holds{background:#e3f4e3}.safety{background:#f8d4d4}\
+.liveness{background:#fde3c4}.cost{background:#fbf3b8}.incomplete{background:#e6e6e6}";

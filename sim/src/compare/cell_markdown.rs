@@ -2,18 +2,36 @@
 //! short name, its link to its trace page, where its verdict came from, and
 //! a trace diagram cut to what GitHub renders.
 
-use super::cell::{CellResult, Source};
-use locksmith_model::engine::harness::{Property, Verdict};
+use super::cell::{CellResult, CellTrace, Source};
+use locksmith_model::engine::harness::{Property, Severity, Verdict};
 
-/// A verdict as one mark.
-pub fn mark(v: Verdict) -> &'static str {
+/// A property's verdict as one mark, coloured by how bad its violation
+/// is: red for safety, orange for liveness, yellow for cost.
+pub fn mark(p: Property, v: Verdict) -> &'static str {
     match v {
         Verdict::Holds => "✅",
-        Verdict::Violated => "❌",
+        Verdict::Violated => severity_mark(p.severity()),
         Verdict::Incomplete => "⚠️",
         Verdict::NotApplicable => "–",
     }
 }
+
+/// A violation's colour.
+pub fn severity_mark(s: Severity) -> &'static str {
+    match s {
+        Severity::SafetyAtResource | Severity::SafetyByBelief => "🔴",
+        Severity::Liveness => "🟠",
+        Severity::Cost => "🟡",
+    }
+}
+
+/// The legend's sentence on marks and colours.
+pub const COLOURS: &str = "🔴 safety (first what reached the protected resource, then what the \
+     clients believed), 🟠 liveness (deadlock, starvation, stuck lock, orphaned node, thread \
+     died, re-entrancy), 🟡 cost (herd), ⚠️ incomplete (a bound stopped the run, never shown as \
+     holds); a fenced or guarded cell headlines what its resource accepted and gives the clients' belief \
+     (mutual exclusion, unlock by non-owner) as its second line, since two clients that believe they hold the lock \
+     are what fencing exists to make harmless.";
 
 /// A short name for a property, for narrow columns.
 pub fn short(p: Property) -> &'static str {
@@ -32,25 +50,71 @@ pub fn short(p: Property) -> &'static str {
     }
 }
 
+/// A link to the cell's trace: the property, its length, where confirmed.
+fn trace_link(c: &CellResult, t: &CellTrace, prefix: &str) -> String {
+    format!(
+        "[{}]({prefix}{}) ({} {}{})",
+        t.property,
+        t.page,
+        t.steps,
+        if t.seed.is_some() { "entries" } else { "steps" },
+        c.confirmed.as_deref().map_or(String::new(), |s| format!(
+            ", ✔ {}",
+            super::confirmed::short(s)
+        ))
+    )
+}
+
 /// A cell as the matrix shows it; links start with `prefix`.
 pub fn cell_text(c: &CellResult, prefix: &str) -> String {
-    match (c.verdict, c.property) {
-        (Verdict::Violated, Some(p)) => match &c.trace {
-            Some(t) => format!(
-                "❌ [{p}]({prefix}{}) ({} {}{})",
-                t.page,
-                t.steps,
-                if t.seed.is_some() { "entries" } else { "steps" },
-                c.confirmed.as_deref().map_or(String::new(), |s| format!(
-                    ", ✔ {}",
-                    super::confirmed::short(s)
-                ))
-            ),
-            None => format!("❌ {p}"),
-        },
+    let linked = |p: Property| c.trace.as_ref().filter(|t| t.property == p);
+    let first = match (c.verdict, c.property) {
+        (Verdict::Violated, Some(p)) => {
+            let m = mark(p, Verdict::Violated);
+            match linked(p) {
+                Some(t) => format!("{m} {}", trace_link(c, t, prefix)),
+                None => format!("{m} {p}"),
+            }
+        }
         (Verdict::Incomplete, Some(p)) => format!("⚠️ incomplete: {p}"),
-        (v, _) => format!("{} {v}", mark(v)),
+        // A headline is never n/a, and names its property unless it holds.
+        _ if c.belief.is_some() => "✅ holds at the resource".to_string(),
+        _ => "✅ holds".to_string(),
+    };
+    let second = match &c.belief {
+        None => String::new(),
+        Some(b) => match linked(b.property).filter(|_| b.verdict == Verdict::Violated) {
+            Some(t) => format!(
+                "<br>belief: {} {}",
+                mark(b.property, b.verdict),
+                trace_link(c, t, prefix)
+            ),
+            None if b.verdict == Verdict::Violated => {
+                format!("<br>belief: {} {}", mark(b.property, b.verdict), b.property)
+            }
+            None => format!("<br>belief: {} {}", mark(b.property, b.verdict), b.verdict),
+        },
+    };
+    first + &second
+}
+
+/// A trace page's first line: the violation it shows and how bad it is;
+/// for a belief-only one, what the resource saw.
+pub fn trace_headline(c: &CellResult, t: &CellTrace) -> String {
+    let p = t.property;
+    if c.verdict == Verdict::Violated && c.property == Some(p) {
+        return format!("**violated: {p}** ({}) — {}.", p.severity(), source_text(c));
     }
+    let resource = match (c.verdict, c.property) {
+        (Verdict::Holds, _) => "holds (it accepted no write out of turn)".to_string(),
+        (v, Some(q)) => format!("{v}: {q}"),
+        (v, None) => v.to_string(),
+    };
+    format!(
+        "**violated by belief: {p}** ({}); at the resource: {resource} — {}.",
+        p.severity(),
+        source_text(c)
+    )
 }
 
 /// Where a cell's verdict came from, in words.

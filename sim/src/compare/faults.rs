@@ -71,6 +71,11 @@ fn owns_a_node(recipe: RecipeId) -> bool {
     recipe.instantiate(RecipeConfig::new(1, 0)).owns_a_node()
 }
 
+/// Fault classes ZooKeeper never produces (shown in the matrix to say
+/// which recipes rely on the guarantee they break): the answer leaves them
+/// out ([`super::answer`]).
+pub const NEVER_BY_THE_SERVER: &[&str] = &["reorder"];
+
 /// Every fault class, in the matrix's column order.
 pub static FAULTS: &[FaultClass] = &[
     FaultClass {

@@ -3,8 +3,8 @@
 //! offline. Mermaid needs a script, so the diagrams stay as their source
 //! (the Markdown pages under `traces/` render them on GitHub).
 
-use super::cell::CellResult;
-use super::cell_html::{esc, mark};
+use super::cell::{CellResult, CellTrace};
+use super::cell_html::{class, esc, mark, property_td, COLOURS};
 use super::cell_markdown::{short, source_text};
 use super::Matrix;
 use locksmith_model::engine::harness::{Property, Verdict};
@@ -12,7 +12,7 @@ use std::fmt::Write;
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em;max-width:1400px;color:#222}\
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;vertical-align:top;font-size:14px}\
-th{background:#f3f3f3}td.holds{background:#e8f6e8}td.violated{background:#fbe4e4}td.incomplete{background:#fff4d6}\
+th{background:#f3f3f3}\
 pre{background:#f7f7f7;padding:8px;overflow-x:auto;font-size:12px}details{margin:.5em 0}summary{cursor:pointer;font-weight:600}\
 .charts{display:flex;flex-wrap:wrap;gap:12px}.charts svg{border:1px solid #ddd}code{font-size:13px}";
 
@@ -20,29 +20,48 @@ fn anchor(c: &CellResult) -> String {
     format!("{}--{}", c.recipe, c.fault)
 }
 
+fn trace_link(c: &CellResult, t: &CellTrace) -> String {
+    format!(
+        "<a href=\"#{}\">{}</a> ({} {}{})",
+        anchor(c),
+        esc(t.property.name()),
+        t.steps,
+        if t.seed.is_some() { "entries" } else { "steps" },
+        match &c.confirmed {
+            Some(s) => format!(
+                ", <span title=\"confirmed on {}\">✔ {}</span>",
+                esc(s),
+                super::confirmed::short(s)
+            ),
+            None => String::new(),
+        }
+    )
+}
+
 fn cell_html(c: &CellResult) -> String {
-    let class = c.verdict.name();
-    let body = match (c.verdict, c.property, &c.trace) {
-        (Verdict::Violated, Some(p), Some(t)) => format!(
-            "✗ <a href=\"#{}\">{}</a> ({} {}{})",
-            anchor(c),
-            esc(p.name()),
-            t.steps,
-            if t.seed.is_some() { "entries" } else { "steps" },
-            match &c.confirmed {
-                Some(s) => format!(
-                    ", <span title=\"confirmed on {}\">✔ {}</span>",
-                    esc(s),
-                    super::confirmed::short(s)
-                ),
-                None => String::new(),
+    let linked = |p: Property| c.trace.as_ref().filter(|t| t.property == p);
+    let first = match (c.verdict, c.property) {
+        (Verdict::Violated, Some(p)) => match linked(p) {
+            Some(t) => format!("✗ {}", trace_link(c, t)),
+            None => format!("✗ {}", esc(p.name())),
+        },
+        (Verdict::Incomplete, Some(p)) => format!("? incomplete: {}", esc(p.name())),
+        _ if c.belief.is_some() => "✓ holds at the resource".to_string(),
+        _ => "✓ holds".to_string(),
+    };
+    let second = match &c.belief {
+        None => String::new(),
+        Some(b) => match linked(b.property).filter(|_| b.verdict == Verdict::Violated) {
+            Some(t) => format!("<br>belief: ✗ {}", trace_link(c, t)),
+            None if b.verdict == Verdict::Violated => {
+                format!("<br>belief: ✗ {}", esc(b.property.name()))
             }
-        ),
-        (Verdict::Incomplete, Some(p), _) => format!("? incomplete: {}", esc(p.name())),
-        (v, _, _) => format!("{} {v}", mark(v)),
+            None => format!("<br>belief: {} {}", mark(b.verdict), b.verdict),
+        },
     };
     format!(
-        "<td class=\"{class}\" title=\"{}\">{body}</td>",
+        "<td class=\"{}\" title=\"{}\">{first}{second}</td>",
+        class(c),
         esc(&source_text(c))
     )
 }
@@ -53,14 +72,15 @@ pub fn page(m: &Matrix, readme_intro: &str, charts: &[String]) -> String {
     let _ = write!(
         o,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <title>locksmith compare</title><style>{STYLE}</style></head><body>\n\
+         <title>locksmith compare</title><style>{STYLE}{COLOURS}</style></head><body>\n\
          <h1>Which lock recipe should I use?</h1>\n<p>{}</p>\n",
         esc(readme_intro)
     );
+    let _ = writeln!(o, "<h2>The answer</h2>\n{}", super::answer::html(m));
     let (holds, violated, incomplete) = super::json::counts(m);
     let _ = writeln!(
         o,
-        "<h2>The matrix</h2><p>{} recipes × {} fault classes: {violated} violated, {holds} hold, {incomplete} incomplete. Hover a cell for its source.</p>",
+        "<h2>The matrix</h2><p>{} recipes × {} fault classes: {violated} violated, {holds} hold, {incomplete} incomplete. Hover a cell for its source. A cell shows the first violated property, worst first, coloured by how bad it is: <span class=\"safety\">safety</span> (what the protected resource accepted, then what the clients believed), <span class=\"liveness\">liveness</span>, <span class=\"cost\">cost</span> (a herd), <span class=\"holds\">holds</span>, <span class=\"incomplete\">incomplete</span>; a fenced or guarded cell headlines its resource and gives the clients' belief as its second line.</p>",
         m.recipes.len(),
         m.faults.len()
     );
@@ -139,7 +159,7 @@ pub fn page(m: &Matrix, readme_intro: &str, charts: &[String]) -> String {
             let c = m.cell(r, f);
             let _ = write!(o, "<tr><td>{}</td>{}", esc(fault.label), cell_html(c));
             for p in &c.properties {
-                let _ = write!(o, "<td>{}</td>", mark(p.verdict));
+                o.push_str(&property_td(p));
             }
             let _ = writeln!(
                 o,
@@ -159,9 +179,10 @@ pub fn page(m: &Matrix, readme_intro: &str, charts: &[String]) -> String {
         .iter()
         .chain(m.backends.iter().flat_map(|b| &b.cells))
     {
-        let (Some(t), Some(p)) = (&c.trace, c.property) else {
+        let Some(t) = &c.trace else {
             continue;
         };
+        let p = t.property;
         let _ = writeln!(
             o,
             "<details id=\"{}\"><summary>{} × {}: {} ({} {})</summary>\n<p>{}<br>Reproduce: <code>{}</code><br>This trace: <code>{}</code></p>\

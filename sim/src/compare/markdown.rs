@@ -4,7 +4,9 @@
 //! off the [`Matrix`]; only the recipes' claims and advice are prose.
 
 use super::cell::CellResult;
-use super::cell_markdown::{cell_text, fit_mermaid, mark, short, source_text, MERMAID_MAX};
+use super::cell_markdown::{
+    cell_text, fit_mermaid, mark, short, source_text, trace_headline, MERMAID_MAX,
+};
 use super::charts::CHARTS;
 use super::faults::{Driver, NOT_MODELLED, NOT_MODELLED_ISSUE};
 use super::Matrix;
@@ -40,25 +42,15 @@ fn summary_line(m: &Matrix) -> String {
     )
 }
 
-/// The excerpt for the repository's README (links into `reports/`).
+/// The excerpt for the repository's README: the answer, and where the
+/// matrices are.
 pub fn excerpt(m: &Matrix) -> String {
-    let others: String = m
-        .backends
-        .iter()
-        .filter(|b| !b.cells.is_empty())
-        .map(|b| {
-            format!(
-                "\n{} locks (their own fault classes): {}\n\n{}",
-                b.backend.name,
-                super::backend_pages::summary_line(b),
-                super::backend_pages::matrix_table(b, "reports/")
-            )
-        })
-        .collect();
+    let answer = super::answer::markdown(m).replace("### ", "#### ");
     format!(
-        "{}\n\n{}{others}\nEvery cell, its properties, its reproduce command and the cost charts: [reports/README.md](reports/README.md).\n",
-        summary_line(m),
-        matrix_table(m, "reports/")
+        "{answer}Every cell of every backend, its trace, its reproduce command and the cost \
+         charts: [reports/README.md](reports/README.md) ({}; one offline page: \
+         [reports/index.html](reports/index.html)).\n",
+        summary_line(m)
     )
 }
 
@@ -72,6 +64,12 @@ pub fn readme(m: &Matrix) -> String {
          (test `compare_reports`) fails when this folder differs from what that command \
          produces now. For machines: [compare.json](compare.json); one offline page with \
          everything: [index.html](index.html).\n"
+    );
+    let _ = writeln!(
+        o,
+        "## The answer\n\nRead off the cells below by `locksmith compare` (how: \
+         `sim/src/compare/answer.rs`); every fault class is a column of its backend's matrix.\n\n{}",
+        super::answer::markdown(m)
     );
     let _ = writeln!(o, "## The matrix\n\n{}\n", summary_line(m));
     o.push_str(&matrix_table(m, ""));
@@ -93,12 +91,12 @@ fn legend(o: &mut String, m: &Matrix) {
     let _ = writeln!(o, "### Legend\n");
     let _ = writeln!(
         o,
-        "A cell is the headline of one run: the first violated property in this order — {} — \
-         with a link to its shortest trace (checker: steps; simulator: the entries of the \
-         failing seed with the shortest trace). ✅ holds: the checker explored every reachable \
-         state (*check*), or no seed violated any property (*sim*: evidence, not proof). \
-         ❌ violated; *✔ ZK*: its trace re-enacted step for step on a real {} by \
-         `locksmith confirm`, which showed the same violation. ⚠️ incomplete: a bound stopped the run first (never shown as holds). \
+        "A cell is the headline of one run: the first violated property in this order, worst \
+         first — {} — with a link to its shortest trace (checker: steps; simulator: the entries \
+         of the failing seed with the shortest trace). Marks: {} ✅ holds: the checker explored \
+         every reachable state (*check*), or no seed violated any property (*sim*: evidence, not \
+         proof). *✔ ZK*: its trace re-enacted step for step on a real {} by \
+         `locksmith confirm`, which showed the same violation. \
          – n/a: the driver does not judge the property on this run (the checker has the \
          protected resource only in the guarded column; fenced safety needs fencing tokens; \
          unlock by non-owner and stuck lock are the Redis checker's: the ZooKeeper checker does \
@@ -106,6 +104,7 @@ fn legend(o: &mut String, m: &Matrix) {
          state when their lock is free, and the simulator judges neither — \
          `locksmith check --json` gives each n/a its `reason`).\n",
         Property::ALL.map(|p| p.name()).join(", "),
+        super::cell_markdown::COLOURS,
         super::confirmed::server()
     );
     let _ = writeln!(o, "| fault class | driver | what strikes |\n|---|---|---|");
@@ -237,7 +236,7 @@ fn recipe_section(o: &mut String, m: &Matrix, r: usize) {
     for (label, c) in &cells {
         let _ = write!(o, "| {label} | {} |", cell_text(c, ""));
         for p in &c.properties {
-            let _ = write!(o, " {} |", mark(p.verdict));
+            let _ = write!(o, " {} |", mark(p.property, p.verdict));
         }
         let _ = writeln!(o, " {} | `{}` |", source_text(c), c.command);
     }
@@ -248,10 +247,10 @@ fn recipe_section(o: &mut String, m: &Matrix, r: usize) {
 pub fn trace_page(m: &Matrix, c: &CellResult) -> Option<String> {
     let t = c.trace.as_ref()?;
     let fault = m.faults.iter().find(|f| f.id == c.fault)?;
-    let p = c.property?;
+    let p = t.property;
     let mut o = String::new();
     let _ = writeln!(o, "# {} × {}\n", c.recipe, fault.label);
-    let _ = writeln!(o, "**violated: {p}** — {}.\n", source_text(c));
+    let _ = writeln!(o, "{}\n", trace_headline(c, t));
     let _ = writeln!(o, "Fault: {}.\n", fault.about);
     match fault.driver {
         Driver::Check => {

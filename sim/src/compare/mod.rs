@@ -3,6 +3,7 @@
 //! with the simulator's costs beside the verdicts, written as the report in
 //! `reports/`.
 //!
+//! - [`answer`]: which lock to use, read off the cells (first in every page);
 //! - [`faults`]: the registry of fault classes (the matrix's columns);
 //! - [`recipes`]: each recipe's comparison configuration and prose (rows);
 //! - [`cell`]: one cell, as a scenario file, judged;
@@ -19,6 +20,7 @@
 //! model: no timestamps, no timings (those go to stderr), so `cargo test`
 //! can hold the committed report to what this run produces.
 
+pub mod answer;
 pub mod backend;
 pub mod backend_pages;
 pub mod cell;

@@ -73,6 +73,9 @@ pub struct ConfirmConfig {
     pub session_timeout: Duration,
     /// Set (by Ctrl-C) to stop early; it still cleans up.
     pub interrupt: Option<Arc<AtomicBool>>,
+    /// The property whose shortest trace is re-enacted; `None`: the first
+    /// violated one the server can show ([`trace::shortest`]).
+    pub property: Option<Property>,
 }
 
 impl ConfirmConfig {
@@ -83,6 +86,7 @@ impl ConfirmConfig {
             base: "/".into(),
             session_timeout: Duration::from_secs(10),
             interrupt: None,
+            property: None,
         }
     }
 }
@@ -148,7 +152,7 @@ async fn create_resource(observer: &mut Session, run_root: &str) -> Result<(), S
 /// An error: no violation to confirm, no server, or the run's root could
 /// not be set up.
 pub fn run(cfg: &ConfirmConfig) -> Result<ConfirmReport, String> {
-    let found = trace::shortest(&cfg.check)?;
+    let found = trace::shortest(&cfg.check, cfg.property)?;
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -25,14 +25,19 @@ pub struct CheckerTrace {
 /// Explores `cfg` and returns the shortest trace of the property the
 /// verdict is about; an error if nothing is violated (there is nothing to
 /// confirm) or the exploration stopped early without a violation.
-pub fn shortest(cfg: &CheckConfig) -> Result<CheckerTrace, String> {
+pub fn shortest(cfg: &CheckConfig, wanted: Option<Property>) -> Result<CheckerTrace, String> {
     cfg.validate()?;
     let x = explore(cfg);
     let report = Report::from_exploration(cfg, &x);
-    let Some(property) = report
-        .property
-        .filter(|_| report.verdict == Verdict::Violated)
-    else {
+    // The headline, unless it is a property only the model's side can show
+    // (the protected resource is the model's): then the next one violated.
+    let property = report
+        .properties
+        .iter()
+        .filter(|p| p.verdict == Verdict::Violated)
+        .map(|p| p.property)
+        .find(|&p| wanted.map_or(super::judge::on_the_server(p), |w| w == p));
+    let Some(property) = property.filter(|_| report.verdict == Verdict::Violated) else {
         return Err(match report.verdict {
             Verdict::Incomplete => format!(
                 "the checker's run is incomplete ({}) and found no violation: nothing to confirm",

@@ -8,6 +8,7 @@
 //! - [`property`]: every property's one name ([`Property`]) and the
 //!   [`Verdict`]s;
 //! - [`judge`]: the property definitions every driver shares;
+//! - [`severity`]: how bad a violation is, worst first ([`Severity`]);
 //! - [`resource`]: the protected resource that judges mutual exclusion by
 //!   what reaches it, with or without fencing tokens;
 //! - [`writes`]: how a critical section writes to the resource when a
@@ -18,10 +19,12 @@ pub mod judge;
 pub mod phase;
 pub mod property;
 pub mod resource;
+pub mod severity;
 pub mod writes;
 
 pub use event::LockEvent;
 pub use judge::Violations;
 pub use phase::{Phase, StepKind};
 pub use property::{Property, Verdict};
+pub use severity::Severity;
 pub use writes::Writes;

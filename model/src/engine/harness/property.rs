@@ -59,22 +59,23 @@ pub enum Property {
 
 impl Property {
     /// Every property, in the comparison's fixed order (the order in which
-    /// a headline picks the first violated one): what every driver reports
+    /// a headline picks the first violated one: worst first, by
+    /// [`severity`](Self::severity)): what every driver reports
     /// for every backend — a property a driver does not judge on a run is
     /// n/a there, with [`crate::zk::check::verdict::PropertyResult::reason`] —
     /// and what a scenario file may name.
     pub const ALL: [Property; 11] = [
         Property::MutualExclusionAtResource,
-        Property::MutualExclusion,
         Property::FencedSafety,
+        Property::MutualExclusion,
         Property::UnlockByNonOwner,
         Property::StuckLock,
         Property::Deadlock,
         Property::Starvation,
         Property::OrphanedNode,
         Property::ThreadDied,
-        Property::Herd,
         Property::Reentrancy,
+        Property::Herd,
     ];
 
     pub fn name(self) -> &'static str {
