@@ -106,19 +106,6 @@ pub async fn violated(stage: &mut Stage, p: Property) -> Result<String, Stop> {
     }
 }
 
-/// Whether confirm can show `p` on the real server: not the protected
-/// resource's properties (the resource is the model's) nor those only the
-/// Redis checker judges.
-pub fn on_the_server(p: Property) -> bool {
-    !matches!(
-        p,
-        Property::MutualExclusionAtResource
-            | Property::FencedSafety
-            | Property::UnlockByNonOwner
-            | Property::StuckLock
-    )
-}
-
 fn holders(stage: &Stage) -> Vec<String> {
     stage
         .peers

@@ -36,7 +36,7 @@ pub fn shortest(cfg: &CheckConfig, wanted: Option<Property>) -> Result<CheckerTr
         .iter()
         .filter(|p| p.verdict == Verdict::Violated)
         .map(|p| p.property)
-        .find(|&p| wanted.map_or(super::judge::on_the_server(p), |w| w == p));
+        .find(|&p| wanted.map_or(on_the_server(p), |w| w == p));
     let Some(property) = property.filter(|_| report.verdict == Verdict::Violated) else {
         return Err(match report.verdict {
             Verdict::Incomplete => format!(
@@ -98,6 +98,19 @@ pub fn line_of(s: &TraceStep) -> String {
         line.push_str(&format!("   [{}]", s.tree.join(" ")));
     }
     line
+}
+
+/// Whether confirm can show `p` on the real server: not the protected
+/// resource's properties (the resource is the model's) nor those only the
+/// Redis checker judges (`judge` answers them `Unforced`).
+pub fn on_the_server(p: Property) -> bool {
+    !matches!(
+        p,
+        Property::MutualExclusionAtResource
+            | Property::FencedSafety
+            | Property::UnlockByNonOwner
+            | Property::StuckLock
+    )
 }
 
 #[cfg(test)]
