@@ -6,6 +6,7 @@
 #     states (the long Curator ones: check::, abstract::, por::), two at
 #     a time (sim/tests/scenarios.rs, HEAVY_STATES);
 #   - reports_are_up_to_date: the whole comparison against reports/;
+#   - every fault column struck where it says (fault_columns.rs);
 #   - the checker's sweeps of symmetry and reduction on and off;
 #   - the input fuzzer at 1,500 cases per property (300 in cargo test).
 #
@@ -14,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 unset RUSTFLAGS
 
-cargo test -p locksmith --test scenarios --test compare_reports -- --ignored
+cargo test -p locksmith --test scenarios --test compare_reports --test fault_columns -- --ignored
 # Without `-p`: selecting the model crate alone would unify its features
 # differently and rebuild it (about 50 s).
 cargo test --test checker -- --ignored --skip por_completes

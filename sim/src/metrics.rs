@@ -34,6 +34,10 @@ pub struct Metrics {
     pub out_of_order_acquisitions: u64,
     /// Sessions the server expired.
     pub expiries: u64,
+    /// Of those, sessions whose client was inside its critical section
+    /// when the server expired them: a holder fault that struck where
+    /// its column says (a stale holder).
+    pub holder_expiries: u64,
     /// Faults injected.
     pub faults: u64,
     /// Timed `wait(millis)`s that ran out before a notification came.
@@ -83,12 +87,16 @@ pub struct Summary {
 pub struct Totals {
     m: Metrics,
     runs: u64,
+    /// Runs in which some session expired inside its critical section.
+    stale_holder_runs: u64,
 }
 
 impl Totals {
     pub fn add(&mut self, r: &Metrics) {
         let m = &mut self.m;
         self.runs += 1;
+        self.stale_holder_runs += u64::from(r.holder_expiries > 0);
+        m.holder_expiries += r.holder_expiries;
         m.acquisitions += r.acquisitions;
         m.contended_acquisitions += r.contended_acquisitions;
         m.requests += r.requests;
@@ -113,9 +121,16 @@ impl Totals {
     }
 
     pub fn merge(&mut self, o: &Totals) {
-        let runs = self.runs;
+        let (runs, stale) = (self.runs, self.stale_holder_runs);
         self.add(&o.m);
         self.runs = runs + o.runs;
+        self.stale_holder_runs = stale + o.stale_holder_runs;
+    }
+
+    /// In how many runs a session expired while its client was inside its
+    /// critical section.
+    pub fn stale_holder_runs(&self) -> u64 {
+        self.stale_holder_runs
     }
 
     pub fn summary(&self) -> Summary {

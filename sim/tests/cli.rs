@@ -426,3 +426,45 @@ fn mutexes_on_one_session_are_the_checkers_and_confirms_and_the_other_drivers_re
         "{err}"
     );
 }
+
+/// The README's quick start, command by command as a newcomer types it
+/// (after `cargo build --release`): each exits as the README says and
+/// shows what the README says it shows.
+#[test]
+fn the_readme_quick_start_runs() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
+        .expect("README.md");
+    let section = readme
+        .split("## Quick start")
+        .nth(1)
+        .and_then(|s| s.split("```sh\n").nth(1))
+        .and_then(|s| s.split("```").next())
+        .expect("a sh block under ## Quick start");
+    let commands: Vec<Vec<&str>> = section
+        .lines()
+        .filter_map(|l| l.strip_prefix("target/release/locksmith "))
+        .map(|l| {
+            l.split('#')
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .collect()
+        })
+        .collect();
+    let want: [(&str, i32, &str); 4] = [
+        ("check", 1, "verdict: violated: deadlock (liveness)"),
+        ("sim", 1, "seed 12: no acquisition or release"),
+        ("replay", 1, "verdict: violated: deadlock (seed 12)"),
+        ("recipes", 0, "mysql-for-update"),
+    ];
+    assert_eq!(commands.len(), want.len(), "{commands:?}");
+    for (args, (command, code, shows)) in commands.iter().zip(want) {
+        assert_eq!(args[0], command, "{args:?}");
+        let (got, out, err) = locksmith(args);
+        assert_eq!(got, code, "{args:?}: {err}");
+        assert!(
+            out.contains(shows),
+            "{args:?} does not show {shows:?}:\n{out}"
+        );
+    }
+}

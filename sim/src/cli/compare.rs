@@ -3,7 +3,7 @@
 //! charts/, scenarios/). Exit codes: 0 every cell reached a verdict (holds
 //! or violated), 2 a cell is incomplete or an input is wrong.
 
-use crate::compare::cell::CellResult;
+use crate::compare::cell::{CellResult, Counts};
 use crate::compare::{
     self, cell_markdown, faults, files, recipes, Matrix, Options, Picked, BACKENDS,
 };
@@ -282,25 +282,25 @@ pub fn run(a: &CompareArgs) -> i32 {
 /// the report went.
 fn text(m: &Matrix, out: &Path, files: usize) -> String {
     use std::fmt::Write;
-    let (holds, violated, incomplete) = compare::json::counts(m);
     let mut o = format!(
-        "locksmith compare: {} recipes × {} fault classes = {} cells: {violated} violated, {holds} hold, {incomplete} incomplete\n\n",
+        "locksmith compare: {} recipes × {} fault classes = {} cells: {}\n\n",
         m.recipes.len(),
         m.faults.len(),
-        m.cells.len()
+        m.cells.len(),
+        Counts::of(&m.cells)
     );
     let faults: Vec<&str> = m.faults.iter().map(|f| f.id).collect();
     let rows: Vec<&str> = m.recipes.iter().map(|r| r.id.name()).collect();
     grid(&mut o, 15, &faults, &rows, &|r, f| m.cell(r, f));
     for r in m.backends.iter().filter(|b| !b.cells.is_empty()) {
-        let (holds, violated, incomplete) = r.counts();
         let _ = writeln!(
             o,
-            "\n{}: {} recipes × {} fault classes = {} cells: {violated} violated, {holds} hold, {incomplete} incomplete\n",
+            "\n{}: {} recipes × {} fault classes = {} cells: {}\n",
             r.backend.name,
             r.recipes.len(),
             r.faults.len(),
-            r.cells.len()
+            r.cells.len(),
+            Counts::of(&r.cells)
         );
         let faults: Vec<&str> = r.faults.iter().map(|f| f.id).collect();
         let rows: Vec<&str> = r.recipes.iter().map(|x| x.recipe).collect();
@@ -309,7 +309,7 @@ fn text(m: &Matrix, out: &Path, files: usize) -> String {
     }
     let _ = writeln!(
         o,
-        "\n✓ holds, ✗ violated (property, shortest trace length), ? incomplete; check columns explored exhaustively, sim columns over seeds.\nreport: {dir}/README.md (matrix, legend, charts, recipes), {dir}/index.html (one offline page), {dir}/compare.json, {dir}/traces/ — {files} files",
+        "\n✓ holds (✓ at res.: fenced or guarded, the resource accepted no write out of turn), ✗ violated (property, shortest trace length), ? incomplete, – n/a (the holder fault never struck inside a critical section); check columns explored exhaustively, sim columns over seeds.\nreport: {dir}/README.md (matrix, legend, charts, recipes), {dir}/index.html (one offline page), {dir}/compare.json, {dir}/traces/ — {files} files",
         dir = out.display()
     );
     o
@@ -346,6 +346,8 @@ fn grid<'m>(
                         .unwrap_or_default()
                 ),
                 (Verdict::Incomplete, Some(p)) => format!("? {}", cell_markdown::short(p)),
+                (Verdict::NotApplicable, _) => "– n/a".into(),
+                _ if c.belief.is_some() => "✓ at res.".into(),
                 _ => "✓ holds".into(),
             };
             let _ = write!(o, "{s:<width$}");

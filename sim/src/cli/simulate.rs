@@ -199,6 +199,9 @@ fn to_json(cfg: &SimConfig, a: &SimArgs, r: &SweepReport) -> serde_json::Value {
         "failing_seeds": r.failures.iter().map(|f| f.seed).collect::<Vec<_>>(),
         "replay": f.map(|f| replay_command(&a.scenario, f.seed, a)),
         "seeds_run": r.seeds_run,
+        // Seeds in which a session expired while its client was inside its
+        // critical section: whether a holder fault struck a holder.
+        "stale_holder_seeds": r.totals.stale_holder_runs(),
         "elapsed_ms": r.elapsed_ms,
         "metrics": s,
     })

@@ -39,6 +39,7 @@ pub struct Profile<'a> {
     pub liveness: Vec<&'a str>,
     pub cost: Vec<&'a str>,
     pub holds: Vec<&'a str>,
+    /// Incomplete, or n/a (the fault never struck where the column says).
     pub incomplete: Vec<&'a str>,
     /// The columns where fencing or guarded writes kept the resource safe
     /// although clients' beliefs overlapped.
@@ -100,7 +101,7 @@ fn profiles<'a>(g: &Grid<'a>) -> Vec<Profile<'a>> {
                     (Verdict::Violated, Some(s)) if s.is_safety() => &mut p.safety,
                     (Verdict::Violated, Some(Severity::Liveness)) => &mut p.liveness,
                     (Verdict::Violated, _) => &mut p.cost,
-                    (Verdict::Incomplete, _) => &mut p.incomplete,
+                    (Verdict::Incomplete | Verdict::NotApplicable, _) => &mut p.incomplete,
                     _ => &mut p.holds,
                 };
                 into.push(fault);
@@ -192,7 +193,7 @@ fn ids(v: &[&str]) -> String {
 pub fn profile_cells(p: &Profile) -> Vec<String> {
     let mut holds = p.holds.len().to_string();
     if !p.incomplete.is_empty() {
-        holds.push_str(&format!(" (incomplete: {})", ids(&p.incomplete)));
+        holds.push_str(&format!(" (incomplete or n/a: {})", ids(&p.incomplete)));
     }
     let mut cells = vec![
         format!("**{}**", p.recipe),
@@ -399,6 +400,7 @@ mod tests {
                 acquisitions: 1,
                 seeds: 1,
                 failing_seeds: Vec::new(),
+                struck_seeds: None,
             },
             String::new(),
         );

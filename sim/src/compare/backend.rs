@@ -10,7 +10,6 @@
 //! cell reproduces it ([`judged`] turns the checker's report into the cell).
 
 use super::cell::{checked, CellResult};
-use locksmith_model::engine::harness::Verdict;
 use locksmith_model::engine::trace::Trace;
 use locksmith_model::zk::check::Report;
 use serde::Serialize;
@@ -74,16 +73,6 @@ impl BackendMatrix {
     pub fn cell(&self, recipe: usize, fault: usize) -> &CellResult {
         &self.cells[recipe * self.faults.len() + fault]
     }
-
-    /// How many cells hold, are violated, are incomplete.
-    pub fn counts(&self) -> (usize, usize, usize) {
-        let n = |v| self.cells.iter().filter(|c| c.verdict == v).count();
-        (
-            n(Verdict::Holds),
-            n(Verdict::Violated),
-            n(Verdict::Incomplete),
-        )
-    }
 }
 
 /// The cell's name, as file names and `--json` spell it.
@@ -127,6 +116,8 @@ pub struct Judged<'a> {
     pub out: &'a str,
     pub clients: u8,
     pub acquisitions: u8,
+    /// The states without the file's faults (none without a budget).
+    pub unfaulted: Option<usize>,
 }
 
 /// The cell, from the checker's report.
@@ -137,6 +128,7 @@ pub fn judged(j: Judged, report: &Report, mermaid: &dyn Fn(&Trace) -> String) ->
     let mut r = checked(
         report,
         (j.clients, j.acquisitions),
+        j.unfaulted,
         command,
         page,
         mermaid,
@@ -176,6 +168,7 @@ pub fn run_cell(
         out,
         clients: c.clients,
         acquisitions: c.acquisitions,
+        unfaulted: c.unfaulted,
     };
     let mut r = judged(j, &c.report, &*c.mermaid);
     r.elapsed_ms = started.elapsed().as_millis();
@@ -187,6 +180,9 @@ pub struct Checked {
     pub report: Report,
     pub clients: u8,
     pub acquisitions: u8,
+    /// The states of the same file with its fault budget zeroed; none if
+    /// it has no budget (see [`super::cell::Source::Check`]).
+    pub unfaulted: Option<usize>,
     /// Draws one of its traces as a Mermaid sequence diagram.
     pub mermaid: Box<dyn Fn(&Trace) -> String>,
 }

@@ -4,7 +4,7 @@
 //! matrix's marks, cell text, trace and reproduce-command conventions.
 
 use super::backend::{BackendMatrix, Fault, Row};
-use super::cell::CellResult;
+use super::cell::{CellResult, Counts};
 use super::cell_html::esc;
 use super::cell_markdown::{
     cell_text, fit_mermaid, mark, short, source_text, trace_headline, MERMAID_MAX,
@@ -14,12 +14,12 @@ use serde::Serialize;
 use std::fmt::Write;
 
 pub fn summary_line(m: &BackendMatrix) -> String {
-    let (holds, violated, incomplete) = m.counts();
     format!(
-        "{} {name} recipes × {} {name} fault classes = {} cells: {violated} violated, {holds} hold, {incomplete} incomplete.",
+        "{} {name} recipes × {} {name} fault classes = {} cells: {}.",
         m.recipes.len(),
         m.faults.len(),
         m.cells.len(),
+        Counts::of(&m.cells),
         name = m.backend.name
     )
 }
@@ -224,33 +224,19 @@ pub fn html(o: &mut String, m: &BackendMatrix, cell_html: &dyn Fn(&CellResult) -
 }
 
 #[derive(Serialize)]
-struct Summary {
-    cells: usize,
-    holds: usize,
-    violated: usize,
-    incomplete: usize,
-}
-
-#[derive(Serialize)]
 struct Json<'a> {
     faults: &'a [Fault],
     recipes: &'a [Row],
-    summary: Summary,
+    summary: Counts,
     cells: &'a [CellResult],
 }
 
 /// A backend's part of `compare.json`.
 pub fn json(m: &BackendMatrix) -> serde_json::Value {
-    let (holds, violated, incomplete) = m.counts();
     let j = Json {
         faults: &m.faults,
         recipes: &m.recipes,
-        summary: Summary {
-            cells: m.cells.len(),
-            holds,
-            violated,
-            incomplete,
-        },
+        summary: Counts::of(&m.cells),
         cells: &m.cells,
     };
     serde_json::to_value(&j).unwrap_or(serde_json::Value::Null)

@@ -7,7 +7,7 @@ pub use super::cell_config::CellConfig;
 use super::faults::{Driver, FaultClass};
 use super::recipes::RecipeRow;
 use crate::scenario::Scenario;
-use crate::sim_settings::SimSettings;
+use crate::sim_settings::{SimSettings, Target, TargetName};
 use crate::simulate::sweep::{sweep, SweepOptions};
 use crate::simulate::{run_seed, SimConfig};
 use locksmith_model::engine::harness::{Property, Severity, Verdict, Writes};
@@ -126,6 +126,11 @@ pub enum Source {
         depth: usize,
         /// The bound that stopped the run, if one did (then incomplete).
         bound: Option<String>,
+        /// Whether the fault budget was spent on at least one explored
+        /// path: the exploration reached more states than the same file
+        /// with its budget zeroed (every fault transition takes one from
+        /// the budget, which is part of the state); none without a budget.
+        fault_struck: Option<bool>,
     },
     /// The simulator, seeds `0 .. seeds`, every one run.
     Sim {
@@ -133,6 +138,10 @@ pub enum Source {
         acquisitions: u8,
         seeds: u64,
         failing_seeds: Vec<u64>,
+        /// For a fault aimed at the holder: in how many seeds a session
+        /// expired while its client was inside its critical section (the
+        /// fault struck where the column says); none for other columns.
+        struck_seeds: Option<u64>,
     },
 }
 
@@ -160,6 +169,14 @@ pub struct CellTrace {
     /// The checker trace's fingerprint ([`super::confirmed::of_trace`]).
     #[serde(skip)]
     pub fingerprint: String,
+}
+
+impl CellTrace {
+    /// The trace's own HTML page, beside its Markdown one.
+    pub fn html_page(&self) -> String {
+        let stem = self.page.strip_suffix(".md").unwrap_or(&self.page);
+        format!("{stem}.html")
+    }
 }
 
 /// A judged cell.
@@ -289,6 +306,54 @@ pub fn run(row: &RecipeRow, fault: &FaultClass, out: &str) -> Result<CellResult,
     Ok(r)
 }
 
+/// How many cells read each headline verdict: what every summary line and
+/// `compare.json`'s `summary` say.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Counts {
+    pub cells: usize,
+    pub holds: usize,
+    pub violated: usize,
+    pub incomplete: usize,
+    /// The fault never struck where its column says.
+    #[serde(rename = "n/a")]
+    pub not_applicable: usize,
+}
+
+impl Counts {
+    pub fn of(cells: &[CellResult]) -> Counts {
+        let n = |v| cells.iter().filter(|c| c.verdict == v).count();
+        Counts {
+            cells: cells.len(),
+            holds: n(Verdict::Holds),
+            violated: n(Verdict::Violated),
+            incomplete: n(Verdict::Incomplete),
+            not_applicable: n(Verdict::NotApplicable),
+        }
+    }
+}
+
+impl std::fmt::Display for Counts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} violated, {} hold, {} incomplete, {} n/a",
+            self.violated, self.holds, self.incomplete, self.not_applicable
+        )
+    }
+}
+
+/// A cell whose fault never struck where its column says shows nothing of
+/// that column — a verdict it reached is the no-fault column's — so it is
+/// n/a, never "holds", and carries no trace. Returns the (no) property to
+/// trace.
+pub(super) fn never_struck(r: &mut CellResult) -> Option<Property> {
+    r.verdict = Verdict::NotApplicable;
+    r.property = None;
+    r.severity = None;
+    r.belief = None;
+    None
+}
+
 pub(super) fn blank(source: Source, command: String) -> CellResult {
     CellResult {
         recipe: String::new(),
@@ -319,9 +384,15 @@ fn run_check(sc: &Scenario, path: &str, page: String) -> CellResult {
     });
     let command = format!("cargo run --release -- check {path}");
     let c = &sc.check;
+    let unfaulted = (c.faults != FaultBudget::default()).then(|| {
+        let mut none = c.clone();
+        none.faults = FaultBudget::default();
+        locksmith_model::zk::check::check(&none).states
+    });
     checked(
         &report,
         (c.clients, c.acquisitions),
+        unfaulted,
         command,
         page,
         &|t| t.mermaid(c.clients),
@@ -331,10 +402,13 @@ fn run_check(sc: &Scenario, path: &str, page: String) -> CellResult {
 
 /// The cell a checker's `report` makes: its verdicts, its headline and,
 /// if violated, the headline's shortest trace (on `page`, drawn by
-/// `mermaid`, with its `fingerprint`). `size` is (clients, rounds).
+/// `mermaid`, with its `fingerprint`). `size` is (clients, rounds);
+/// `unfaulted` the states of the same file with its fault budget zeroed
+/// (none if it has no budget).
 pub(super) fn checked(
     report: &Report,
     size: (u8, u8),
+    unfaulted: Option<usize>,
     command: String,
     page: String,
     mermaid: &dyn Fn(&Trace) -> String,
@@ -348,6 +422,7 @@ pub(super) fn checked(
             transitions: report.transitions,
             depth: report.depth,
             bound: report.bound.clone(),
+            fault_struck: unfaulted.map(|none| report.states > none),
         },
         command.clone(),
     );
@@ -364,7 +439,11 @@ pub(super) fn checked(
     let protects = r.properties.iter().any(|p| {
         p.property == Property::MutualExclusionAtResource && p.verdict != Verdict::NotApplicable
     });
-    if let Some(shown) = judge_headline(&mut r, protects) {
+    let mut shown = judge_headline(&mut r, protects);
+    if unfaulted.is_some_and(|none| report.states <= none) {
+        shown = never_struck(&mut r);
+    }
+    if let Some(shown) = shown {
         if let Some(t) = report.trace_of(shown) {
             r.trace = Some(CellTrace {
                 property: shown,
@@ -408,19 +487,22 @@ const TRACE_CANDIDATES: usize = 20;
 
 /// The most entries of a simulator trace a report shows: its last ones.
 /// (Pollers under a long pause write tens of thousands.)
-const SHOWN_ENTRIES: usize = 2_000;
+const SHOWN_ENTRIES: usize = 1_000;
 
 fn run_sim(sc: &Scenario, path: &str, page: String) -> CellResult {
     let cfg = SimConfig::of(sc);
     let opts = SweepOptions::every_seed(sc.sim.seeds);
     let sweep = sweep(&cfg, &opts, &|| {});
     let command = format!("cargo run --release -- sim {path} --keep-going");
+    let holder = Target::Named(TargetName::Holder);
+    let at_the_holder = cfg.settings.schedule.iter().any(|f| f.target == holder);
     let mut r = blank(
         Source::Sim {
             clients: cfg.clients as u8,
             acquisitions: cfg.acquisitions,
             seeds: sweep.seeds_run,
             failing_seeds: sweep.failures.iter().map(|f| f.seed).collect(),
+            struck_seeds: at_the_holder.then(|| sweep.totals.stale_holder_runs()),
         },
         command,
     );
@@ -439,7 +521,11 @@ fn run_sim(sc: &Scenario, path: &str, page: String) -> CellResult {
             },
         })
         .collect();
-    if let Some(p) = judge_headline(&mut r, cfg.settings.fencing) {
+    let mut shown = judge_headline(&mut r, cfg.settings.fencing);
+    if at_the_holder && sweep.totals.stale_holder_runs() == 0 {
+        shown = never_struck(&mut r);
+    }
+    if let Some(p) = shown {
         // The failing seed with the fewest trace entries (lowest on a tie).
         let best = sweep
             .failures

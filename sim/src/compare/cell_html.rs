@@ -32,9 +32,10 @@ pub fn mark(v: Verdict) -> &'static str {
 /// The class that colours a cell: its headline's severity (`safety`,
 /// `liveness`, `cost`), else its verdict (`holds`, `incomplete`).
 pub fn class(c: &CellResult) -> &'static str {
-    match c.severity {
-        Some(s) => severity_class(s),
-        None => c.verdict.name(),
+    match (c.severity, c.verdict) {
+        (Some(s), _) => severity_class(s),
+        (None, Verdict::NotApplicable) => "incomplete",
+        (None, v) => v.name(),
     }
 }
 

@@ -29,9 +29,17 @@ pub fn severity_mark(s: Severity) -> &'static str {
 pub const COLOURS: &str = "🔴 safety (first what reached the protected resource, then what the \
      clients believed), 🟠 liveness (deadlock, starvation, stuck lock, orphaned node, thread \
      died, re-entrancy), 🟡 cost (herd), ⚠️ incomplete (a bound stopped the run, never shown as \
-     holds); a fenced or guarded cell headlines what its resource accepted and gives the clients' belief \
+     holds), – n/a (the fault never struck where its column says: no explored path spent the \
+     checker's budget, or in no seed did a holder's session expire inside its critical section \
+     — never shown as holds); a fenced or guarded cell headlines what its resource accepted and gives the clients' belief \
      (mutual exclusion, unlock by non-owner) as its second line, since two clients that believe they hold the lock \
      are what fencing exists to make harmless.";
+
+/// Why a cell is n/a: its fault never struck where its column says (the
+/// checker: no explored path spent the budget; the simulator: no holder's
+/// session expired inside its critical section), so it shows nothing of
+/// what its column names.
+pub const NEVER_STRUCK: &str = "the fault never struck where the column says";
 
 /// A short name for a property, for narrow columns.
 pub fn short(p: Property) -> &'static str {
@@ -77,7 +85,8 @@ pub fn cell_text(c: &CellResult, prefix: &str) -> String {
             }
         }
         (Verdict::Incomplete, Some(p)) => format!("⚠️ incomplete: {p}"),
-        // A headline is never n/a, and names its property unless it holds.
+        (Verdict::NotApplicable, _) => format!("– n/a ({NEVER_STRUCK})"),
+        // A headline names its property unless it holds.
         _ if c.belief.is_some() => "✅ holds at the resource".to_string(),
         _ => "✅ holds".to_string(),
     };
@@ -125,22 +134,31 @@ pub fn source_text(c: &CellResult) -> String {
             acquisitions,
             states,
             bound,
+            fault_struck,
             ..
         } => {
             let b = bound
                 .as_ref()
                 .map(|b| format!(", bound hit: {b}"))
                 .unwrap_or_default();
-            format!("check {clients}×{acquisitions}, {states} states{b}")
+            let f = match fault_struck {
+                Some(false) => ", no explored path spent the fault budget",
+                _ => "",
+            };
+            format!("check {clients}×{acquisitions}, {states} states{b}{f}")
         }
         Source::Sim {
             clients,
             acquisitions,
             seeds,
             failing_seeds,
+            struck_seeds,
         } => format!(
-            "sim {clients}×{acquisitions}, {seeds} seeds, {} failing",
-            failing_seeds.len()
+            "sim {clients}×{acquisitions}, {seeds} seeds, {} failing{}",
+            failing_seeds.len(),
+            struck_seeds.map_or(String::new(), |n| format!(
+                ", a holder's session expired inside its critical section in {n}"
+            ))
         ),
     }
 }

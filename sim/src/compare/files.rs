@@ -3,14 +3,19 @@
 //! with one — what keeps the committed `reports/` true. Also the generated
 //! excerpt inside the repository's README, between two markers.
 
-use super::{backend_pages, charts, costs, html, json, markdown, Matrix, BACKENDS};
+use super::{backend_pages, charts, costs, html, json, markdown, trace_html, Matrix, BACKENDS};
 pub use crate::atomic_file::write_atomic;
 use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The folders whose files the report owns: a file there that this run did
 /// not produce is stale and goes.
-pub const OWNED: [(&str, &str); 3] = [("traces", "md"), ("scenarios", "toml"), ("charts", "svg")];
+pub const OWNED: [(&str, &str); 4] = [
+    ("traces", "md"),
+    ("traces", "html"),
+    ("scenarios", "toml"),
+    ("charts", "svg"),
+];
 
 /// Where the generated excerpt starts and ends in the repository's README.
 pub const BEGIN: &str =
@@ -38,6 +43,9 @@ pub fn build(m: &Matrix) -> Result<BTreeMap<String, String>, String> {
         files.insert(c.scenario.clone(), c.scenario_text.clone());
         if let (Some(t), Some(page)) = (&c.trace, markdown::trace_page(m, c)) {
             files.insert(t.page.clone(), page);
+            if let Some(f) = m.faults.iter().find(|f| f.id == c.fault) {
+                files.insert(t.html_page(), trace_html::page(c, t, f.label, f.about));
+            }
         }
     }
     for b in &m.backends {
@@ -45,6 +53,9 @@ pub fn build(m: &Matrix) -> Result<BTreeMap<String, String>, String> {
             files.insert(c.scenario.clone(), c.scenario_text.clone());
             if let (Some(t), Some(page)) = (&c.trace, backend_pages::trace_page(b, c)) {
                 files.insert(t.page.clone(), page);
+                if let Some(f) = b.faults.iter().find(|f| f.id == c.fault) {
+                    files.insert(t.html_page(), trace_html::page(c, t, f.label, f.about));
+                }
             }
         }
     }

@@ -16,14 +16,10 @@ th{background:#f3f3f3}\
 pre{background:#f7f7f7;padding:8px;overflow-x:auto;font-size:12px}details{margin:.5em 0}summary{cursor:pointer;font-weight:600}\
 .charts{display:flex;flex-wrap:wrap;gap:12px}.charts svg{border:1px solid #ddd}code{font-size:13px}";
 
-fn anchor(c: &CellResult) -> String {
-    format!("{}--{}", c.recipe, c.fault)
-}
-
 fn trace_link(c: &CellResult, t: &CellTrace) -> String {
     format!(
-        "<a href=\"#{}\">{}</a> ({} {}{})",
-        anchor(c),
+        "<a href=\"{}\">{}</a> ({} {}{})",
+        esc(&t.html_page()),
         esc(t.property.name()),
         t.steps,
         if t.seed.is_some() { "entries" } else { "steps" },
@@ -46,6 +42,9 @@ fn cell_html(c: &CellResult) -> String {
             None => format!("✗ {}", esc(p.name())),
         },
         (Verdict::Incomplete, Some(p)) => format!("? incomplete: {}", esc(p.name())),
+        (Verdict::NotApplicable, _) => {
+            format!("– n/a ({})", super::cell_markdown::NEVER_STRUCK)
+        }
         _ if c.belief.is_some() => "✓ holds at the resource".to_string(),
         _ => "✓ holds".to_string(),
     };
@@ -66,6 +65,27 @@ fn cell_html(c: &CellResult) -> String {
     )
 }
 
+/// The table of contents: the answer, one section per backend, the costs,
+/// every ZooKeeper cell.
+fn contents(m: &Matrix) -> String {
+    let mut o = String::from(
+        "<nav><b>Contents:</b> <a href=\"#answer\">the answer</a> · \
+         <a href=\"#zookeeper-locks\">ZooKeeper locks</a>",
+    );
+    for b in m.backends.iter().filter(|b| !b.cells.is_empty()) {
+        let _ = write!(
+            o,
+            " · <a href=\"#{}-locks\">{} locks</a>",
+            b.backend.key, b.backend.name
+        );
+    }
+    if !m.costs.is_empty() {
+        o.push_str(" · <a href=\"#costs\">what it costs</a>");
+    }
+    o.push_str(" · <a href=\"#cells\">every ZooKeeper cell</a></nav>\n");
+    o
+}
+
 /// The whole page; `charts` are the SVGs in [`super::charts::CHARTS`] order.
 pub fn page(m: &Matrix, readme_intro: &str, charts: &[String]) -> String {
     let mut o = String::new();
@@ -76,11 +96,16 @@ pub fn page(m: &Matrix, readme_intro: &str, charts: &[String]) -> String {
          <h1>Which lock recipe should I use?</h1>\n<p>{}</p>\n",
         esc(readme_intro)
     );
-    let _ = writeln!(o, "<h2>The answer</h2>\n{}", super::answer::html(m));
-    let (holds, violated, incomplete) = super::json::counts(m);
+    o.push_str(&contents(m));
     let _ = writeln!(
         o,
-        "<h2>The matrix</h2><p>{} recipes × {} fault classes: {violated} violated, {holds} hold, {incomplete} incomplete. Hover a cell for its source. A cell shows the first violated property, worst first, coloured by how bad it is: <span class=\"safety\">safety</span> (what the protected resource accepted, then what the clients believed), <span class=\"liveness\">liveness</span>, <span class=\"cost\">cost</span> (a herd), <span class=\"holds\">holds</span>, <span class=\"incomplete\">incomplete</span>; a fenced or guarded cell headlines its resource and gives the clients' belief as its second line.</p>",
+        "<h2 id=\"answer\">The answer</h2>\n{}",
+        super::answer::html(m)
+    );
+    let counts = super::cell::Counts::of(&m.cells);
+    let _ = writeln!(
+        o,
+        "<h2 id=\"zookeeper-locks\">ZooKeeper locks</h2><p>{} recipes × {} fault classes: {counts}. Hover a cell for its source. A cell shows the first violated property, worst first, coloured by how bad it is: <span class=\"safety\">safety</span> (what the protected resource accepted, then what the clients believed), <span class=\"liveness\">liveness</span>, <span class=\"cost\">cost</span> (a herd), <span class=\"holds\">holds</span>, <span class=\"incomplete\">incomplete or n/a</span> (n/a: the fault never struck where its column says); a fenced or guarded cell headlines its resource and gives the clients' belief as its second line.</p>",
         m.recipes.len(),
         m.faults.len()
     );
@@ -125,7 +150,7 @@ pub fn page(m: &Matrix, readme_intro: &str, charts: &[String]) -> String {
     if !charts.is_empty() {
         let _ = writeln!(
             o,
-            "<h2>What it costs</h2><p>The simulator without faults, {}, {} seeds per point.</p><div class=\"charts\">",
+            "<h2 id=\"costs\">What it costs</h2><p>The simulator without faults, {}, {} seeds per point.</p><div class=\"charts\">",
             esc(&super::costs::acquisitions_text(&m.recipes)),
             super::costs::SEEDS
         );
@@ -139,7 +164,7 @@ pub fn page(m: &Matrix, readme_intro: &str, charts: &[String]) -> String {
         }
         o.push_str("</div>\n");
     }
-    o.push_str("<h2>Every cell</h2>\n");
+    o.push_str("<h2 id=\"cells\">Every ZooKeeper cell</h2>\n");
     for (r, row) in m.recipes.iter().enumerate() {
         let _ = writeln!(
             o,
@@ -172,33 +197,6 @@ pub fn page(m: &Matrix, readme_intro: &str, charts: &[String]) -> String {
     }
     for b in &m.backends {
         super::backend_pages::html(&mut o, b, &cell_html);
-    }
-    o.push_str("<h2>Traces</h2>\n");
-    for c in m
-        .cells
-        .iter()
-        .chain(m.backends.iter().flat_map(|b| &b.cells))
-    {
-        let Some(t) = &c.trace else {
-            continue;
-        };
-        let p = t.property;
-        let _ = writeln!(
-            o,
-            "<details id=\"{}\"><summary>{} × {}: {} ({} {})</summary>\n<p>{}<br>Reproduce: <code>{}</code><br>This trace: <code>{}</code></p>\
-             <pre>{}</pre><details><summary>Mermaid source</summary><pre>{}</pre></details></details>",
-            anchor(c),
-            esc(&c.recipe),
-            esc(&c.fault),
-            esc(p.name()),
-            t.steps,
-            if t.seed.is_some() { "entries" } else { "steps" },
-            esc(&source_text(c)),
-            esc(&c.command),
-            esc(&t.command),
-            esc(&t.text),
-            esc(&t.mermaid)
-        );
     }
     o.push_str("</body></html>\n");
     o

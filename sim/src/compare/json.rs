@@ -2,7 +2,7 @@
 //! machines, with the same names as every other `--json` (property names,
 //! verdicts `holds` / `violated` / `incomplete` / `n/a`).
 
-use super::cell::CellResult;
+use super::cell::{CellResult, Counts};
 use super::costs::CostPoint;
 use super::faults::{Driver, NOT_MODELLED, NOT_MODELLED_ISSUE};
 use super::recipes::Setup;
@@ -35,14 +35,6 @@ struct Recipe<'a> {
 }
 
 #[derive(Serialize)]
-struct Summary {
-    cells: usize,
-    holds: usize,
-    violated: usize,
-    incomplete: usize,
-}
-
-#[derive(Serialize)]
 struct Json<'a> {
     regenerate: &'static str,
     /// The headline order.
@@ -50,7 +42,7 @@ struct Json<'a> {
     faults: Vec<Fault>,
     not_modelled: Vec<NotModelled>,
     recipes: Vec<Recipe<'a>>,
-    summary: Summary,
+    summary: Counts,
     cells: &'a [CellResult],
     costs: Vec<&'a CostPoint>,
     /// The other backends' matrices, each under its key (`redis`,
@@ -59,20 +51,8 @@ struct Json<'a> {
     backends: std::collections::BTreeMap<&'static str, serde_json::Value>,
 }
 
-/// How many cells hold, are violated, are incomplete.
-pub fn counts(m: &Matrix) -> (usize, usize, usize) {
-    use locksmith_model::engine::harness::Verdict;
-    let n = |v| m.cells.iter().filter(|c| c.verdict == v).count();
-    (
-        n(Verdict::Holds),
-        n(Verdict::Violated),
-        n(Verdict::Incomplete),
-    )
-}
-
 /// The matrix as one JSON value.
 pub fn value(m: &Matrix) -> serde_json::Value {
-    let (holds, violated, incomplete) = counts(m);
     let j = Json {
         regenerate: "cargo run --release -- compare",
         properties: Property::ALL.iter().map(|p| p.name()).collect(),
@@ -104,12 +84,7 @@ pub fn value(m: &Matrix) -> serde_json::Value {
                 per_fault: &r.per_fault,
             })
             .collect(),
-        summary: Summary {
-            cells: m.cells.len(),
-            holds,
-            violated,
-            incomplete,
-        },
+        summary: Counts::of(&m.cells),
         cells: &m.cells,
         costs: m.costs.iter().flat_map(|(_, ps)| ps.iter()).collect(),
         backends: m

@@ -33,12 +33,12 @@ pub fn matrix_table(m: &Matrix, prefix: &str) -> String {
 }
 
 fn summary_line(m: &Matrix) -> String {
-    let (holds, violated, incomplete) = super::json::counts(m);
     format!(
-        "{} recipes × {} fault classes = {} cells: {violated} violated, {holds} hold, {incomplete} incomplete.",
+        "{} recipes × {} fault classes = {} cells: {}.",
         m.recipes.len(),
         m.faults.len(),
-        m.cells.len()
+        m.cells.len(),
+        super::cell::Counts::of(&m.cells)
     )
 }
 
@@ -50,7 +50,7 @@ pub fn excerpt(m: &Matrix) -> String {
         "{answer}Every cell of every backend, its trace, its reproduce command and the cost \
          charts: [reports/README.md](reports/README.md) ({}; one offline page: \
          [reports/index.html](reports/index.html)).\n",
-        summary_line(m)
+        summary_line(m).trim_end_matches('.')
     )
 }
 

@@ -12,7 +12,8 @@
 //!   in the same pages: [`redis_faults`] and [`redis_cell`] (Redis),
 //!   [`mysql_faults`] and [`mysql_cell`] (MySQL);
 //! - [`costs`], [`charts`]: the cost figures and their SVG charts;
-//! - [`markdown`], [`html`], [`json`]: the report's pages;
+//! - [`markdown`], [`html`], [`json`]: the report's pages; [`trace_html`]:
+//!   each trace's own HTML page;
 //! - [`files`]: the report as a set of files, written or compared.
 //!
 //! Everything written is a function of the catalogue, the registry, the
@@ -40,6 +41,7 @@ pub mod mysql_faults;
 pub mod recipes;
 pub mod redis_cell;
 pub mod redis_faults;
+pub mod trace_html;
 
 use backend::{Backend, BackendMatrix, Fault, Row};
 use cell::CellResult;

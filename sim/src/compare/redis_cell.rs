@@ -61,8 +61,14 @@ pub fn run(recipe: &str, fault: &str, out: &str) -> Result<CellResult, String> {
     run_cell(recipe, fault, out, text, |path, text| {
         let sc = RedisScenario::parse(path, text).map_err(|e| e.to_string())?;
         let clients = sc.space.clients;
+        let unfaulted = (sc.space.faults != Default::default()).then(|| {
+            let mut none = sc.space.clone();
+            none.faults = Default::default();
+            none.check().states
+        });
         Ok(Checked {
             report: sc.space.check_with_progress(&mut interruptible),
+            unfaulted,
             clients,
             acquisitions: sc.space.acquisitions,
             mermaid: Box::new(move |t| mermaid(t, clients)),

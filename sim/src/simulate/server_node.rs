@@ -225,6 +225,7 @@ pub fn expire(w: &mut World, c: usize, why: &str) {
         return;
     }
     w.metrics.expiries += 1;
+    w.metrics.holder_expiries += u64::from(w.clients[c].client.holds());
     w.trace.note(
         now(),
         Some(Party::Server),

@@ -1,0 +1,44 @@
+//! A trace's own HTML page (`traces/<cell>.html`): the cell's headline,
+//! where it came from, the commands that reproduce it, and the trace as
+//! text with its failing step marked — one small page per trace, so
+//! `index.html` links to them instead of carrying them all. The sequence
+//! diagram stays on the Markdown page beside it (GitHub draws Mermaid; a
+//! second copy of its source would double the report's size).
+
+use super::cell::{CellResult, CellTrace};
+use super::cell_html::esc;
+use super::cell_markdown::source_text;
+
+const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em;max-width:1400px;color:#222}\
+pre{background:#f7f7f7;padding:8px;overflow-x:auto;font-size:12px}code{font-size:13px}";
+
+/// The page of `c`'s trace `t`; `fault` is the column's label, `about` its
+/// legend sentence.
+pub fn page(c: &CellResult, t: &CellTrace, fault: &str, about: &str) -> String {
+    let headline = super::cell_markdown::trace_headline(c, t).replace("**", "");
+    let length = if t.seed.is_some() {
+        format!("seed {}: {} trace entries", t.seed.unwrap_or(0), t.steps)
+    } else {
+        format!("{} steps, the shortest", t.steps)
+    };
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{recipe} × {fault}</title>\
+         <style>{STYLE}</style></head><body>\n<p><a href=\"../index.html\">← the report</a></p>\n\
+         <h1>{recipe} × {fault}</h1>\n<p><b>{headline}</b></p>\n<p>Fault: {about}.</p>\n\
+         <p>{length}{why}. {source}.<br>Reproduce the cell: <code>{command}</code><br>This trace: \
+         <code>{trace_command}</code><br>Scenario: <a href=\"../{scenario}\">{scenario}</a></p>\n\
+         <pre>{text}</pre>\n<p>The sequence diagram: <a href=\"{md}\">{md}</a> (Mermaid, which GitHub \
+         draws; its source there).</p>\n</body></html>\n",
+        recipe = esc(&c.recipe),
+        fault = esc(fault),
+        headline = esc(&headline),
+        about = esc(about),
+        why = t.why.as_deref().map_or(String::new(), |w| format!(" ({})", esc(w))),
+        source = esc(&source_text(c)),
+        command = esc(&c.command),
+        trace_command = esc(&t.command),
+        scenario = esc(&c.scenario),
+        text = esc(&t.text),
+        md = esc(t.page.rsplit('/').next().unwrap_or(&t.page)),
+    )
+}
