@@ -74,7 +74,7 @@ fn herd_children_wakes_every_other_client() {
     assert_clean_with_notifications(&r, 7.0..=11.0);
 }
 
-/// Seed 003's text: every waiter watches the lowest node, so a release
+/// Source 003's text: every waiter watches the lowest node, so a release
 /// notifies every parked waiter. They are parked only if the holder stays a
 /// little: with no hold the next release often beats a woken waiter's
 /// re-watch (measured here: 4.2 notifications per contended acquisition at
@@ -285,7 +285,7 @@ fn a_reentrant_call_deadlocks_the_textbook_lock_and_not_a_counting_one() {
     assert_eq!(r.max_holders, 1);
 }
 
-/// Seed 001's callback lock on a real server: each client takes the lock in
+/// Source 001's callback lock on a real server: each client takes the lock in
 /// its event thread, closes its session and starts again on a new one.
 #[test]
 #[ignore = "needs a real ZooKeeper on 127.0.0.1:2181: scripts/zookeeper.sh start; cargo test --test real -- --ignored"]
@@ -314,7 +314,7 @@ fn curator_wakes_one_waiter_per_release_and_reenters_without_a_call() {
     assert_eq!(r.max_holders, 1);
 }
 
-/// Seed 002's kazoo try-lock on a real server: every client polls
+/// Source 002's kazoo try-lock on a real server: every client polls
 /// `cluster_lock` (create, getChildren, delete when not lowest), holds, and
 /// releases with `close()`, then starts again on a new session. No watch,
 /// so no notification; polling costs requests. The retrying caller's
@@ -562,9 +562,9 @@ fn a_run_stopped_by_ctrl_c_leaves_no_nodes_and_no_sessions() {
 }
 
 /// `root = "recipe"`: the run creates its own root but not the lock root,
-/// which the recipe's own code creates (seed 000's exists-then-create of a
+/// which the recipe's own code creates (source 000's exists-then-create of a
 /// container); by default both are there before the clients start. And a
-/// run of seed 000's draft that creates its root works and leaves nothing.
+/// run of source 000's draft that creates its root works and leaves nothing.
 #[test]
 #[ignore = "needs a real ZooKeeper on 127.0.0.1:2181: scripts/zookeeper.sh start; cargo test --test real -- --ignored"]
 fn a_recipe_root_is_left_to_the_recipe() {

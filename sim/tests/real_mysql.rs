@@ -1,6 +1,6 @@
-//! `locksmith real --mysql` against a real MariaDB: each of seed 002's and
+//! `locksmith real --mysql` against a real MariaDB: each of source 002's and
 //! 003's database locks keeps mutual exclusion with its lock row in place
-//! and no fault, and seed 003's `FOR UPDATE` lock loses it on a missing row
+//! and no fault, and source 003's `FOR UPDATE` lock loses it on a missing row
 //! (gap locks do not conflict: every client proceeds). A run touches no
 //! table but its own.
 //!

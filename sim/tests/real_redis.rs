@@ -1,7 +1,7 @@
-//! `locksmith real --redis` against a real redis-server: each of seed 003's
+//! `locksmith real --redis` against a real redis-server: each of source 003's
 //! and 004's recipes keeps mutual exclusion while holders stay inside
 //! their lease, and loses it as soon as a holder works past the lease (seed
-//! 003's slow process A); seed 003's second caller loses it with no
+//! 003's slow process A); source 003's second caller loses it with no
 //! overrun at all. A run touches no key but its own.
 //!
 //! Needs a server: `scripts/redis.sh start`, then

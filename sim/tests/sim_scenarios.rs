@@ -62,7 +62,7 @@ fn herd_children_wakes_every_waiter_predecessor_one() {
     }
 }
 
-/// Seed 003's text: every waiter watches the lowest node, so a release
+/// Source 003's text: every waiter watches the lowest node, so a release
 /// wakes them all, like herd-children (measured: 3.46 at 5 clients, 8.11 at
 /// 10, 17.39 at 20 over `herd-lowest-sim`'s 20 seeds).
 #[test]
@@ -199,7 +199,7 @@ fn checker_fault_budgets_tell_the_same_story_in_simulation() {
         keep_going: true,
         jobs: jobs(),
     };
-    // seed 003's lock() walks into the critical section when a waiter ahead
+    // source 003's lock() walks into the critical section when a waiter ahead
     // of it expires.
     let r = sweep(&load("no-recheck-waiter-expiry"), &opts(20), &|| {});
     assert!(r
@@ -230,7 +230,7 @@ fn out_of_order(recipe: RecipeId, acquisitions: u8) -> (u64, f64) {
     (s.out_of_order_acquisitions, s.out_of_order_per_acquisition)
 }
 
-/// FIFO fairness, which seed 001 claims: the textbook lock serves in the
+/// FIFO fairness, which source 001 claims: the textbook lock serves in the
 /// order of its queue, so its only out-of-order acquisitions are in the
 /// first round, where `lock()` calls race each other's `create` to the
 /// server — more rounds add none. A lock without a queue (herd-unique:

@@ -1,5 +1,5 @@
 //! A MariaDB 10.11 / InnoDB server, as a pure state machine: the one lock
-//! table the seeds' database locks use (seeds 002 and 003; the table is in
+//! table the seeds' database locks use (sources 002 and 003; the table is in
 //! [`statement`]) and what its row locks do.
 //!
 //! What is modelled, each rule where it is implemented:

@@ -131,7 +131,7 @@ impl MysqlServer {
     }
 
     /// A committed row put in place before any connection runs (the lock
-    /// row seed 003's `FOR UPDATE` and status recipes expect to exist), with
+    /// row source 003's `FOR UPDATE` and status recipes expect to exist), with
     /// the next AUTO_INCREMENT id.
     pub fn preload(&mut self, name: &Name, status: i64) {
         let id = self.table.next_id;

@@ -11,7 +11,7 @@
 //! ```
 //!
 //! Every row statement finds its row by the unique key `name`, as the
-//! seeds' do (seed 002's `uiq_idx_lock`, seed 003's lock row).
+//! seeds' do (source 002's `uiq_idx_lock`, source 003's lock row).
 
 use serde::Serialize;
 use std::fmt;
@@ -47,7 +47,7 @@ pub enum Statement {
     Commit,
     Rollback,
     /// `INSERT INTO locks (name, status) VALUES (?, ?)`: acquire by
-    /// unique key (seeds 002 and 003).
+    /// unique key (sources 002 and 003).
     Insert {
         name: Name,
         status: i64,
@@ -65,7 +65,7 @@ pub enum Statement {
         name: Name,
     },
     /// `UPDATE locks SET status = ?[, version = …] WHERE name = ?
-    /// [AND status = ?][AND version = ?]`: seed 003's compare-and-set.
+    /// [AND status = ?][AND version = ?]`: source 003's compare-and-set.
     Update {
         name: Name,
         set_status: i64,

@@ -366,7 +366,7 @@ fn gap_locks_do_not_conflict_but_block_inserts_into_the_gap() {
     reply(&mut s, A, &Statement::Begin);
     reply(&mut s, B, &Statement::Begin);
     // Both "hold the lock" on a missing row: FOR UPDATE returns nothing
-    // and neither waits (seed 003's lock without its row).
+    // and neither waits (source 003's lock without its row).
     assert_eq!(reply(&mut s, A, &for_update("l")), Reply::Rows(None));
     assert_eq!(reply(&mut s, B, &for_update("l")), Reply::Rows(None));
     // A third connection's insert into the gap waits for both.
@@ -403,7 +403,7 @@ fn update_counts_changed_rows_unless_client_found_rows() {
     ];
     let mut s = MysqlServer::new(&sessions);
     reply(&mut s, A, &insert("l", 1));
-    // Seed 003's unguarded "UPDATE ... SET status = 1": already 1.
+    // Source 003's unguarded "UPDATE ... SET status = 1": already 1.
     assert_eq!(reply(&mut s, A, &set_status("l", 1)), ok(0));
     assert_eq!(reply(&mut s, B, &set_status("l", 1)), ok(1));
     // The guarded compare-and-set is exact under both.

@@ -14,7 +14,7 @@ pub const COMPARE_AND_DELETE_LUA: &str = r#"if redis.call("get",KEYS[1]) == ARGV
 /// `EVAL <this> 1 key token ms`.
 pub const COMPARE_AND_EXTEND_LUA: &str = r#"if redis.call("get",KEYS[1]) == ARGV[1] then return redis.call("pexpire",KEYS[1],ARGV[2]) else return 0 end"#;
 
-/// The lock-with-a-token script (seed 003's line 217, atomically): set the
+/// The lock-with-a-token script (source 003's line 217, atomically): set the
 /// lock as `SET key token NX PX ms` does and, only if it was set, bump the
 /// fencing counter and return it: `EVAL <this> 2 key fence token ms`. The
 /// token is then the lock's own version, in the order the server granted
@@ -116,7 +116,7 @@ impl Command {
     /// answers OK — even one equal to what was there. Such a write is an
     /// overwrite all the same: in real time two clients' timestamps differ
     /// by the milliseconds between their reads, and only the checker's
-    /// ticks make them equal (seed 004's loser whose GETSET "moves the
+    /// ticks make them equal (source 004's loser whose GETSET "moves the
     /// winner's deadline a little").
     pub fn wrote(&self, before: Option<&Value>, after: Option<&Value>, reply: &Reply) -> bool {
         let stored = matches!(

@@ -1,5 +1,5 @@
 //! A Redis 7.0 server, as a pure state machine: the string commands the
-//! seeds' lease locks use (seeds 003 and 004), time as remaining TTLs, and
+//! seeds' lease locks use (sources 003 and 004), time as remaining TTLs, and
 //! the server-side faults those locks meet.
 //!
 //! What is modelled, each rule where it is implemented:

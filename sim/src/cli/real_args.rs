@@ -65,7 +65,7 @@ pub struct RealArgs {
     /// milliseconds: a holder whose `--hold-ms` is longer overruns it.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=86_400_000))]
     pub lease_ms: u32,
-    /// A MySQL recipe's cleanup job (seed 002): it frees a lock row it has
+    /// A MySQL recipe's cleanup job (source 002): it frees a lock row it has
     /// seen taken this many milliseconds. Default: the scenario's `[mysql]
     /// cleanup_after`, a tick being the real driver's millisecond; none
     /// without it.

@@ -73,7 +73,7 @@ pub fn run(recipe: &str, fault: &str, out: &str) -> Result<CellResult, String> {
 pub static MYSQL: Backend = Backend {
     name: "MySQL",
     key: "mysql",
-    intro: "The database locks of seeds 002 and 003 on the InnoDB model (MariaDB 10.11, held \
+    intro: "The database locks of sources 002 and 003 on the InnoDB model (MariaDB 10.11, held \
             against a real server: docs/conformance.md), each cell judged by the MySQL checker \
             (`locksmith check`: every interleaving of the clients' statements, the server's lock \
             waits and time in ticks; shortest traces). A database lock has no lease: what ends a \

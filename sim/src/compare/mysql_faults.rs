@@ -1,4 +1,4 @@
-//! The MySQL matrix's rows and columns: the database locks of seeds 002
+//! The MySQL matrix's rows and columns: the database locks of sources 002
 //! and 003, and the fault classes of a database lock — a lock held by a
 //! row or a row lock, with no lease: what ends a holder's tenure is a
 //! crash, a dropped connection, or the seeds' cleanup job. Every cell is
@@ -71,7 +71,7 @@ pub static MYSQL_FAULTS: &[MysqlFaultClass] = &[
         fault: Fault {
             id: "cleanup-slow-holder",
             label: "cleanup job, slow holder",
-            about: "the seeds' cleanup job (seed 002, line 25) frees a lock row taken 3 ticks ago, with a connection of its own; the holder's critical section lasts 4 ticks (a row lock has no row to clean: the job never fires)",
+            about: "the seeds' cleanup job (source 002, line 25) frees a lock row taken 3 ticks ago, with a connection of its own; the holder's critical section lasts 4 ticks (a row lock has no row to clean: the job never fires)",
         },
         apply: |s| {
             s.cleanup_after = Some(3);
@@ -119,19 +119,19 @@ pub static MYSQL_ROWS: &[Row] = &[
     Row {
         recipe: "mysql-unique-key",
         clients: 2,
-        claim: "Seeds 002 (lines 5-27) and 003: a row inserted under a unique key is the lock — `INSERT` acquires (1062 for the others, retried in a loop), `DELETE` releases; every statement autocommit. Claims exactly one `INSERT` succeeds.",
+        claim: "Sources 002 (lines 5-27) and 003: a row inserted under a unique key is the lock — `INSERT` acquires (1062 for the others, retried in a loop), `DELETE` releases; every statement autocommit. Claims exactly one `INSERT` succeeds.",
         instead: "mysql-for-update where a crashed holder must not keep the lock (the server rolls back a dead connection's transaction); it still needs a fence where the server can drop a live holder's connection.",
     },
     Row {
         recipe: "mysql-for-update",
         clients: 2,
-        claim: "Seed 003: `START TRANSACTION`, `SELECT … FOR UPDATE` on a lock row that already exists, the work, `COMMIT` — the row lock is the lock, and the server releases it when the connection goes.",
+        claim: "Source 003: `START TRANSACTION`, `SELECT … FOR UPDATE` on a lock row that already exists, the work, `COMMIT` — the row lock is the lock, and the server releases it when the connection goes.",
         instead: "a token the resource checks, where the server can drop a live holder's connection (KILL, wait_timeout) — committed before the lock is used, not bumped inside the locking transaction; a lock wait timeout longer than any pause and than the whole queue ahead of a waiter (with four clients a waiter behind three holders times out: scenarios/mysql-for-update-queue-timeout.toml).",
     },
     Row {
         recipe: "mysql-status-cas",
         clients: 2,
-        claim: "Seed 003: one row per lock with a status column, taken by `UPDATE … SET status = 1 WHERE status = -1` (one changed row wins) and freed by setting it back.",
+        claim: "Source 003: one row per lock with a status column, taken by `UPDATE … SET status = 1 WHERE status = -1` (one changed row wins) and freed by setting it back.",
         instead: "mysql-for-update (no row left taken by a dead holder).",
     },
 ];

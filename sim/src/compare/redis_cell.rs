@@ -81,7 +81,7 @@ pub static REDIS: Backend = Backend {
     name: "Redis",
     key: "redis",
     intro:
-        "The lease locks of seeds 003 and 004 on the Redis model, each cell judged by the Redis \
+        "The lease locks of sources 003 and 004 on the Redis model, each cell judged by the Redis \
             checker (`locksmith check`: every interleaving of the clients' commands, the server \
             and time in ticks; shortest traces). Redis's faults are not ZooKeeper's — a Redis \
             client has no session; its lock ends with a TTL, a clock or a lost key — so they have \

@@ -670,7 +670,7 @@ async fn drive(world: Shared, c: usize, mut session: Session, cfg: RealConfig) {
     let mut steps: u32 = 0;
     loop {
         let notes = session.take_notifications();
-        // A recipe that releases by closing its session (seed 001) needs a
+        // A recipe that releases by closing its session (source 001) needs a
         // new one for its next round.
         let closed = !session.is_open();
         let now = Instant::now();
@@ -718,7 +718,7 @@ async fn drive(world: Shared, c: usize, mut session: Session, cfg: RealConfig) {
                 }
             }
             Some(Ok((t, Some(op)))) => {
-                // A recipe that releases by closing its session (seed 002's
+                // A recipe that releases by closing its session (source 002's
                 // `close()`) goes on to its next round: as a new client
                 // would, on a new session.
                 if !session.is_open() && op != Op::CloseSession {

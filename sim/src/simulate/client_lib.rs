@@ -576,7 +576,7 @@ pub async fn event_thread(shared: Shared, c: usize) {
             step(&mut w, c, Thread::Event)
         };
         start_timer(&shared, c, Thread::Event);
-        // A recipe that takes the lock inside a callback (seed 001) holds
+        // A recipe that takes the lock inside a callback (source 001) holds
         // it on the event thread.
         if let Some(tenure) = entered {
             critical_section(&shared, c, tenure).await;

@@ -15,7 +15,7 @@ pub fn herd(woken_waiters: usize) -> bool {
     woken_waiters >= 2
 }
 
-/// FIFO fairness, a figure rather than a property (seed 001 claims its
+/// FIFO fairness, a figure rather than a property (source 001 claims its
 /// lock is fair): an acquisition is out of order when another client still
 /// waiting arrived before the acquirer — called `lock()`, for the first
 /// time since its last acquisition, earlier. `arrived` is the acquirer's

@@ -1,6 +1,6 @@
 //! How a holder's critical section reaches the protected resource, as a
 //! scenario sets it (`fencing = true`, `guarded = true`): the checker's
-//! part of seed 003's version-number advice and of CURATOR-689.
+//! part of source 003's version-number advice and of CURATOR-689.
 //!
 //! With either setting on, every critical section makes [`WRITES`] writes
 //! (one write would make "no write of one tenure between two writes of

@@ -63,7 +63,7 @@ pub struct MysqlSpace {
     pub pause: u8,
     /// Every session's `innodb_lock_wait_timeout`, in ticks.
     pub lock_wait_timeout: u8,
-    /// The seeds' cleanup job (seed 002, line 25): it releases a lock row
+    /// The seeds' cleanup job (source 002, line 25): it releases a lock row
     /// that has been taken for at least this many ticks, with its own
     /// connection; `None`: no job.
     pub cleanup_after: Option<u8>,

@@ -122,7 +122,7 @@ impl MysqlSpace {
     }
 
     /// The job's statement: it frees the row as the recipe's own release
-    /// would (seed 002's job deletes old rows).
+    /// would (source 002's job deletes old rows).
     fn cleanup(&self, s: &mut State) {
         let Some(stmt) = self.recipe.cleanup_statement() else {
             return;

@@ -1,4 +1,4 @@
-//! `mysql-for-update` — seed 003 (`003_*.txt`), line 38: "根据数据库的排他锁
+//! `mysql-for-update` — source 003 (`003_*.txt`), line 38: "根据数据库的排他锁
 //! for update实现,当commit的时候释放" — the lock is the row lock of a
 //! `SELECT … FOR UPDATE` inside a transaction, released by `COMMIT`. The
 //! lock row exists before any client runs (on a missing row `FOR UPDATE`

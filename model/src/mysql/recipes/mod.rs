@@ -1,4 +1,4 @@
-//! The database lock recipes of seeds 002 and 003, one file each, as
+//! The database lock recipes of sources 002 and 003, one file each, as
 //! sans-IO state machines over [`crate::mysql`]'s statements and replies: a
 //! client's step reads the reply its last statement got (if any) and says
 //! which statement it sends next and what the step means to the harness
@@ -28,8 +28,8 @@ use crate::mysql::{MysqlServer, Name, Reply, SetVersion, Statement};
 use serde::Serialize;
 use std::fmt;
 
-/// The name of the one lock every client takes (seed 002's `lock` column
-/// value; seed 003's "method name").
+/// The name of the one lock every client takes (source 002's `lock` column
+/// value; source 003's "method name").
 pub const LOCK_NAME: &str = "lock";
 
 pub fn lock_name() -> Name {
@@ -69,13 +69,13 @@ impl MysqlRecipe {
     pub fn origin(self) -> &'static str {
         match self {
             MysqlRecipe::UniqueKey => {
-                "seed 002, lines 5–27: INSERT under a unique key, DELETE to release, the INSERT retried in a loop"
+                "source 002, lines 5–27: INSERT under a unique key, DELETE to release, the INSERT retried in a loop"
             }
             MysqlRecipe::ForUpdate => {
-                "seed 003, line 38: SELECT … FOR UPDATE in a transaction, released by COMMIT"
+                "source 003, line 38: SELECT … FOR UPDATE in a transaction, released by COMMIT"
             }
             MysqlRecipe::StatusCas => {
-                "seed 003, line 39: UPDATE … SET status = 1 WHERE status = -1, released by setting it back"
+                "source 003, line 39: UPDATE … SET status = 1 WHERE status = -1, released by setting it back"
             }
         }
     }
@@ -92,7 +92,7 @@ impl MysqlRecipe {
     }
 
     /// The lock row the recipe expects before any client runs, with its
-    /// status: seed 003's status lock keeps one row per lock, free (-1);
+    /// status: source 003's status lock keeps one row per lock, free (-1);
     /// its `FOR UPDATE` lock locks a row that is there.
     pub fn lock_row(self) -> Option<i64> {
         match self {
@@ -134,7 +134,7 @@ impl MysqlRecipe {
     }
 
     /// What the seeds' cleanup job sends to free a lock row it finds too
-    /// old: seed 002's deletes it; for the status row, it sets the status
+    /// old: source 002's deletes it; for the status row, it sets the status
     /// back to free. A row lock has no row to clean (`None`).
     pub fn cleanup_statement(self) -> Option<Statement> {
         match self {

@@ -1,8 +1,8 @@
-//! `mysql-status-cas` — seed 003 (`003_*.txt`), line 39: every lock is a
+//! `mysql-status-cas` — source 003 (`003_*.txt`), line 39: every lock is a
 //! row with a status; acquiring is `UPDATE … SET status = 1 WHERE status =
 //! -1` ("类似CAS的方式"), which succeeds for one client only; releasing sets
 //! the status back to -1. The seed does not say what a caller does when
-//! the update changed nothing: as for seed 002's unique key, it tries
+//! the update changed nothing: as for source 002's unique key, it tries
 //! again after a sleep. The row exists before any client runs.
 //!
 //! The recipe reads "affected rows": 1 means it changed the row. With the

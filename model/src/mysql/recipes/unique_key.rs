@@ -1,10 +1,10 @@
-//! `mysql-unique-key` — seed 002 (`002_*.txt`), lines 5–27: a row inserted
+//! `mysql-unique-key` — source 002 (`002_*.txt`), lines 5–27: a row inserted
 //! under a unique key is the lock. `INSERT` acquires (the one that
 //! succeeds holds; the others fail with 1062, line 17), `DELETE … WHERE
 //! lock = ?` releases (line 21), and a caller that wants to block retries
 //! the `INSERT` in a loop until it succeeds (line 27: "弄个for循环、while循环
 //! 之类的,直至INSERT成功再返回"); here it sleeps a tick between attempts.
-//! Seed 003 (lines 36) describes the same lock.
+//! Source 003 (lines 36) describes the same lock.
 //!
 //! Each statement is autocommit, as the seed's are: the row is committed
 //! as soon as the `INSERT` answers.

@@ -37,7 +37,7 @@
 //! **A busy loop costs time.** A recipe step never loops without a
 //! blocking call: a step ends at the first command it sends, and a retry
 //! after a failed attempt must sleep, a counter of ticks like the work
-//! (seed 004's `redis-setnx-getset` loop sleeps a tick; seed 003's
+//! (source 004's `redis-setnx-getset` loop sleeps a tick; source 003's
 //! callers give up instead).
 //!
 //! **The horizon.** States keep time relative: a key's *remaining* TTL and

@@ -44,7 +44,7 @@ impl RedisSpace {
 
     /// What client `c`, its clock reading `clock` ticks ahead, knows of
     /// itself: its token is its number, plus one (unique per client, as
-    /// seed 003's `my_random_value` must be).
+    /// source 003's `my_random_value` must be).
     pub fn me(&self, c: u8, clock: i8) -> Me {
         Me {
             key: Key::new(LOCK_KEY),
@@ -59,7 +59,7 @@ impl RedisSpace {
     /// alike, so older ones are raised to it and a forgotten timestamp
     /// stops ageing. A timestamp `v` has expired for every clock once
     /// `v + lease < -drift`; and two stamps a recipe compares for equality
-    /// (seed 003's `oldValue.equals(getValue)`) were both on the server
+    /// (source 003's `oldValue.equals(getValue)`) were both on the server
     /// within one `acquireLock`, which lasts at most a pause, so they are
     /// never both clamped while different if the floor lies a pause and
     /// the widest stamp (`lease + 1 + drift`) further down.

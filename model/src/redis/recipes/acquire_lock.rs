@@ -1,4 +1,4 @@
-//! `redis-acquirelock` — seed 003 (`003_*.txt`): `acquireLock`, lines
+//! `redis-acquirelock` — source 003 (`003_*.txt`): `acquireLock`, lines
 //! 83–140, and the time-compare `releaseLock`, lines 153–167, called by the
 //! seed's first caller (lines 55–66: `return` when `acquireLock` fails,
 //! `releaseLock` in `finally` only after it succeeded).
@@ -53,7 +53,7 @@ pub enum At {
     AwaitDel,
 }
 
-/// Which of seed 003's callers runs `acquireLock`.
+/// Which of source 003's callers runs `acquireLock`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Caller {
     /// Lines 55–66: `return` when `acquireLock` fails; `releaseLock` only

@@ -1,4 +1,4 @@
-//! `redis-compare-and-delete` — seed 003's caller (lines 55–66, the
+//! `redis-compare-and-delete` — source 003's caller (lines 55–66, the
 //! `SET NX PX` lock of line 45) with the release the seed asks for in
 //! lines 76–78 ("when deleting, check that the value equals
 //! `my_random_value`"), done atomically as Redis's documentation gives it:

@@ -1,10 +1,10 @@
-//! `redis-get-then-del` — seed 003 (`003_*.txt`): the `SET NX PX` lock of
+//! `redis-get-then-del` — source 003 (`003_*.txt`): the `SET NX PX` lock of
 //! line 45 with its caller (lines 55–66), released as lines 194–213 show:
 //! `GET` the key, and `DEL` it only if the value is the client's own
-//! (`oldvalue == Long.valueOf(value)`; here the client's token, seed 003's
+//! (`oldvalue == Long.valueOf(value)`; here the client's token, source 003's
 //! `my_random_value`) — two commands, not one atomic script.
 //!
-//! What it claims: a client deletes only its own key, so seed 003's step 4
+//! What it claims: a client deletes only its own key, so source 003's step 4
 //! (A's `DEL` of B's key) cannot happen. What breaks it: the compare and
 //! the delete are apart; a holder paused between its `GET` and its `DEL`
 //! loses the key to its TTL, a second client sets it, and the first one's

@@ -1,4 +1,4 @@
-//! The Redis lock recipes of seeds 003 and 004, one file each, as sans-IO
+//! The Redis lock recipes of sources 003 and 004, one file each, as sans-IO
 //! state machines over [`crate::redis`]'s commands and replies: a client's
 //! step reads the reply its last command got (if any), and says which
 //! command it sends next and what the step means to the harness
@@ -11,8 +11,8 @@
 //! | redis-compare-and-delete | [`compare_and_delete`] |
 //! | redis-setnx-expire | [`setnx_expire`] |
 //! | redis-setnx-del | [`setnx_del`] |
-//! | redis-acquirelock | [`acquire_lock`] (seed 003's first caller) |
-//! | redis-acquirelock-always-release | [`acquire_lock`] (seed 003's second caller) |
+//! | redis-acquirelock | [`acquire_lock`] (source 003's first caller) |
+//! | redis-acquirelock-always-release | [`acquire_lock`] (source 003's second caller) |
 //! | redis-get-then-del | [`get_then_del`] |
 //! | redis-setnx-getset | [`setnx_getset`] |
 //! | redis-set-px-token | [`set_px_token`] |
@@ -29,7 +29,7 @@ pub mod setnx_getset;
 use crate::engine::harness::StepKind;
 use crate::redis::{Command, Key, RedisServer, Reply, Value};
 
-/// The key every client locks (seed 003's `lockKey`).
+/// The key every client locks (source 003's `lockKey`).
 pub const LOCK_KEY: &str = "lock";
 use serde::Serialize;
 use std::fmt;
@@ -42,7 +42,7 @@ pub enum RedisRecipe {
     SetNxExpire,
     SetNxDel,
     AcquireLock,
-    /// Seed 003's second caller: `releaseLock` in `finally` even when
+    /// Source 003's second caller: `releaseLock` in `finally` even when
     /// `acquireLock` returned false.
     AcquireLockAlwaysRelease,
     GetThenDel,
@@ -88,31 +88,31 @@ impl RedisRecipe {
     pub fn origin(self) -> &'static str {
         match self {
             RedisRecipe::SetPxDel => {
-                "seed 003, lines 45–66: SET NX PX, the business, a plain DEL in finally"
+                "source 003, lines 45–66: SET NX PX, the business, a plain DEL in finally"
             }
             RedisRecipe::CompareAndDelete => {
-                "seed 003's SET NX PX caller (lines 45–66) with the release lines 76–78 ask for, as an atomic compare-and-delete script"
+                "source 003's SET NX PX caller (lines 45–66) with the release lines 76–78 ask for, as an atomic compare-and-delete script"
             }
             RedisRecipe::SetNxExpire => {
-                "seed 004, lines 39–45: SETNX, then the timeout as a second command"
+                "source 004, lines 39–45: SETNX, then the timeout as a second command"
             }
             RedisRecipe::SetNxDel => {
-                "seed 004's method 1, lines 52–61: SETNX of a timestamp; a stale one is deleted and set again"
+                "source 004's method 1, lines 52–61: SETNX of a timestamp; a stale one is deleted and set again"
             }
             RedisRecipe::AcquireLock => {
-                "seed 003's acquireLock (lines 83–140) / releaseLock (lines 153–167), called by its first caller (lines 55–66)"
+                "source 003's acquireLock (lines 83–140) / releaseLock (lines 153–167), called by its first caller (lines 55–66)"
             }
             RedisRecipe::AcquireLockAlwaysRelease => {
-                "seed 003's acquireLock / releaseLock, called by its second caller (lines 180–188): releaseLock in finally even when acquireLock returned false"
+                "source 003's acquireLock / releaseLock, called by its second caller (lines 180–188): releaseLock in finally even when acquireLock returned false"
             }
             RedisRecipe::GetThenDel => {
-                "seed 003, lines 194–213: SET NX PX, released by GET, compare, then DEL"
+                "source 003, lines 194–213: SET NX PX, released by GET, compare, then DEL"
             }
             RedisRecipe::SetNxGetSet => {
-                "seed 004's method 2, lines 77–92: a blocking SETNX / GET / GETSET loop on an expiry timestamp"
+                "source 004's method 2, lines 77–92: a blocking SETNX / GET / GETSET loop on an expiry timestamp"
             }
             RedisRecipe::SetPxToken => {
-                "seed 003's SET NX PX lock (line 45) with the version its line 217 asks for, drawn by the lock command itself"
+                "source 003's SET NX PX lock (line 45) with the version its line 217 asks for, drawn by the lock command itself"
             }
         }
     }
@@ -236,11 +236,11 @@ pub enum Locals {
     SetNx(setnx_expire::At),
     /// `SETNX key now`; a stale timestamp is deleted and set again.
     SetNxDel(setnx_del::At),
-    /// Seed 003's `acquireLock` with its stamps and `tryTimes`.
+    /// Source 003's `acquireLock` with its stamps and `tryTimes`.
     AcquireLock(acquire_lock::Locals),
     /// `SET key token NX PX lease`, work, then `GET` and a `DEL` if ours.
     GetThenDel(get_then_del::At),
-    /// Seed 004's blocking `SETNX`/`GET`/`GETSET` loop with its timestamp.
+    /// Source 004's blocking `SETNX`/`GET`/`GETSET` loop with its timestamp.
     SetNxGetSet(setnx_getset::Locals),
 }
 

@@ -1,4 +1,4 @@
-//! `redis-set-px-del` — seed 003 (`003_*.txt`), lines 45–66: the lock is
+//! `redis-set-px-del` — source 003 (`003_*.txt`), lines 45–66: the lock is
 //! `SET resource_name my_random_value NX PX 30000` (line 45); the caller
 //! (lines 55–66) returns at once when it does not get the lock
 //! (`if (!acquireLock(lockKey)) { LOGGER.warn(...); return; }`), does its
@@ -45,14 +45,14 @@ impl At {
     }
 }
 
-/// Seed 003's release: a plain `DEL`, whoever set the key.
+/// Source 003's release: a plain `DEL`, whoever set the key.
 pub fn release(me: &Me) -> Command {
     Command::Del {
         key: me.key.clone(),
     }
 }
 
-/// Seed 003's lock: `SET key token NX PX lease`.
+/// Source 003's lock: `SET key token NX PX lease`.
 pub fn set_nx_px(me: &Me) -> Command {
     Command::Set {
         key: me.key.clone(),

@@ -1,4 +1,4 @@
-//! `redis-set-px-token` — seed 003's `SET NX PX` lock (line 45) with the
+//! `redis-set-px-token` — source 003's `SET NX PX` lock (line 45) with the
 //! cure its line 217 gives for a holder whose lease ran out while it still
 //! works: "every write carries the lock's version, and each acquisition
 //! adds 1 to it" (每次写入数据都带一个锁的版本, 如果下次获取锁的时候版本加1),

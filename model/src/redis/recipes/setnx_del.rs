@@ -1,9 +1,9 @@
-//! `redis-setnx-del` — seed 004 (`004_*.txt`), lines 52–61, "method 1":
+//! `redis-setnx-del` — source 004 (`004_*.txt`), lines 52–61, "method 1":
 //! `SETNX` with the current timestamp as the value; if the key is taken,
 //! `GET` its timestamp and compare it with the current time; if the
-//! timeout has passed, delete the key (`DEL`) and `SETNX` again. Seed 004
+//! timeout has passed, delete the key (`DEL`) and `SETNX` again. Source 004
 //! does not say what the caller does when the lock is taken and fresh, or
-//! when the second `SETNX` fails: like seed 003's caller, it gives up
+//! when the second `SETNX` fails: like source 003's caller, it gives up
 //! (the round ends). Released with `DEL` in `finally`.
 //!
 //! What it claims: a crashed holder's lock is taken over once its

@@ -1,4 +1,4 @@
-//! `redis-setnx-expire` — seed 004 (`004_*.txt`), lines 39–45: the lock is
+//! `redis-setnx-expire` — source 004 (`004_*.txt`), lines 39–45: the lock is
 //! taken with `SETNX` (line 39, shown only as a screenshot), released with
 //! `del` (line 42); problem 1 (line 44: a holder that dies never releases)
 //! is answered by "set a feasible timeout" (line 45), done here as many
@@ -11,7 +11,7 @@
 //! What it claims: the timeout frees the lock if its holder dies. What
 //! breaks it: a holder that dies between `SETNX` and the expiry leaves a
 //! key that never expires, and nobody can take the lock again — a stuck
-//! lock, judged by reachability. Like seed 003's caller, it gives up when
+//! lock, judged by reachability. Like source 003's caller, it gives up when
 //! `SETNX` answers 0 and releases with a plain `DEL` in `finally`.
 
 use super::{Me, Outcome};

@@ -1,4 +1,4 @@
-//! `redis-setnx-getset` — seed 004 (`004_*.txt`), "method 2", the
+//! `redis-setnx-getset` — source 004 (`004_*.txt`), "method 2", the
 //! pseudo-code of lines 77–92: a blocking loop
 //!
 //! ```text

@@ -44,7 +44,7 @@ pub fn rank(reply: &Reply, root: &str, own: &str) -> Option<Rank> {
     })
 }
 
-/// The lowest child's full path, if any (seed 003 compares against it).
+/// The lowest child's full path, if any (source 003 compares against it).
 pub fn lowest(reply: &Reply, root: &str) -> Option<Name> {
     let Ok(OpResult::GetChildren { children, .. }) = reply else {
         return None;

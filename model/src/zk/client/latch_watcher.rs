@@ -1,5 +1,5 @@
 //! The event-thread side most recipes share: a `Watcher` whose `process`
-//! counts a `CountDownLatch` down (seed 003's `LockWatcher`, and the
+//! counts a `CountDownLatch` down (source 003's `LockWatcher`, and the
 //! textbook's "wait for the notification"). Any other watcher (the default
 //! one passed to `new ZooKeeper`, unless it is the latch's) only logs.
 

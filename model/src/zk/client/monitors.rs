@@ -1,6 +1,6 @@
 //! Java's monitors and `CountDownLatch`es, exactly as the JVM schedules them.
 //!
-//! The lost wake-up of seed 000 lives here: `notifyAll()` wakes only threads
+//! The lost wake-up of source 000 lives here: `notifyAll()` wakes only threads
 //! already in the wait set, so a notification that arrives before `wait()`
 //! is gone; `wait()` releases the monitor, and a woken thread must win the
 //! monitor back before it continues. A latch, by contrast, stays open once

@@ -682,7 +682,7 @@ impl<R: Recipe> Client<R> {
 
     /// The client sleeps until notified: its main thread in `wait()`,
     /// `await()`, or blocked re-entering the monitor after a wake-up — or
-    /// returned, leaving the lock to a callback (seed 001) that is not
+    /// returned, leaving the lock to a callback (source 001) that is not
     /// running.
     pub fn is_parked(&self) -> bool {
         !self.holds()

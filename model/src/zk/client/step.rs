@@ -178,7 +178,7 @@ pub enum Step {
     /// finished the last one).
     Finished,
     /// The main thread's code returned (a pool thread's `run()` ended)
-    /// while the client goes on in its event thread's callbacks: seed 001
+    /// while the client goes on in its event thread's callbacks: source 001
     /// takes the lock inside `process(NodeDeleted)`.
     End,
     /// An exception escaped the thread's code. The main thread dies; the

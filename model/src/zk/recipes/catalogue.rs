@@ -17,7 +17,7 @@ use std::fmt;
 
 /// How a row's state type runs: a [`Lock`] runs in the harness loop
 /// ([`LockLoop`]); a recipe whose lock is not taken by a `lock()` call on
-/// the main thread (seed 001 takes it in a watcher callback) is a
+/// the main thread (source 001 takes it in a watcher callback) is a
 /// [`Recipe`] of its own.
 pub trait Start {
     type Running: Recipe;
@@ -40,7 +40,7 @@ impl Start for watcher_callback::WatcherCallback {
 
 /// Expands the catalogue's rows into [`RecipeId`], [`AnyRecipe`] and the
 /// lookups between them. Two ids may share a state type (the two drafts of
-/// seed 000): each row names its own variant.
+/// source 000): each row names its own variant.
 macro_rules! catalogue {
     ($( $id:ident => $name:literal, $variant:ident($state:ty), $origin:literal, $claim:literal, $new:path; )+) => {
         /// A recipe id, as scenario files and the CLI name it.
@@ -152,31 +152,31 @@ use super::*;
 
 catalogue! {
     Predecessor => "predecessor", Predecessor(predecessor::Predecessor),
-        "ZooKeeper recipes page; seeds 001/004 checkMinPath",
+        "ZooKeeper recipes page; sources 001/004 checkMinPath",
         "mutual exclusion, no herd (a release wakes one waiter), no lost wake-up",
         predecessor::new;
     RacyWait => "racy-wait", RacyWait(seed000::Seed000),
-        "seed 000, first draft of attemptLock",
+        "source 000, first draft of attemptLock",
         "a waiter sleeps until its predecessor's node is deleted, then re-checks",
         racy_wait::new;
     FixedWait => "fixed-wait", FixedWait(seed000::Seed000),
-        "seed 000, final attemptLock",
+        "source 000, final attemptLock",
         "no lost wake-up: the callback cannot notifyAll() until the main thread is inside wait()",
         fixed_wait::new;
     TimedWait => "timed-wait", TimedWait(seed000::Seed000),
-        "seed 000, first draft with the second fix: wait(millis)",
+        "source 000, first draft with the second fix: wait(millis)",
         "a lost wake-up no longer deadlocks: the waiter re-checks when wait(millis) times out",
         timed_wait::new;
     NoRecheck => "no-recheck", NoRecheck(no_recheck::NoRecheck),
-        "seed 003 lock()",
+        "source 003 lock()",
         "a waiter holds the lock once its predecessor's node is gone",
         no_recheck::new;
     NoRecheckDeleted => "no-recheck-deleted", NoRecheckDeleted(no_recheck::NoRecheck),
-        "seed 003 lock(), its LockWatcher counting down on NodeDeleted only",
+        "source 003 lock(), its LockWatcher counting down on NodeDeleted only",
         "a waiter holds the lock once its predecessor's node is gone, and only a NodeDeleted wakes it",
         no_recheck::new_deleted_only;
     HerdUnique => "herd-unique", HerdUnique(herd_unique::HerdUnique),
-        "seed 001 step 1",
+        "source 001 step 1",
         "mutual exclusion (node names are unique)",
         herd_unique::new;
     HerdChildren => "herd-children", HerdChildren(herd_children::HerdChildren),
@@ -184,7 +184,7 @@ catalogue! {
         "mutual exclusion (it re-checks after every change)",
         herd_children::new;
     HerdLowest => "herd-lowest", HerdLowest(herd_lowest::HerdLowest),
-        "seed 003's text: every waiter watches the lowest node",
+        "source 003's text: every waiter watches the lowest node",
         "mutual exclusion: only the smallest node holds, and a waiter re-checks on every wake-up",
         herd_lowest::new;
     CasVersion => "cas-version", CasVersion(cas_version::CasVersion),
@@ -192,19 +192,19 @@ catalogue! {
         "mutual exclusion (the version check lets one writer in per version)",
         cas_version::new;
     WatcherCallback => "watcher-callback", WatcherCallback(watcher_callback::WatcherCallback),
-        "seeds 001 (LockWatcher) and 004: the lock taken inside process(NodeDeleted)",
+        "sources 001 (LockWatcher) and 004: the lock taken inside process(NodeDeleted)",
         "mutual exclusion without a herd: each waiter watches its predecessor and takes the lock in the callback",
         watcher_callback::new;
     TryOnce => "try-once", TryOnce(try_once::TryOnce),
-        "seed 002's kazoo cluster_lock: one attempt, the caller polls",
+        "source 002's kazoo cluster_lock: one attempt, the caller polls",
         "mutual exclusion: only the lowest node holds, and a client that is not lowest withdraws its node",
         try_once::new;
     TryOnceRetry => "try-once-retry", TryOnceRetry(try_once::TryOnce),
-        "seed 002's cluster_lock, its caller catching every exception and retrying",
+        "source 002's cluster_lock, its caller catching every exception and retrying",
         "mutual exclusion, and a failed attempt costs nothing but a retry",
         try_once_retry::new;
     Curator => "curator", Curator(curator::Curator),
-        "seed 000's InterProcessMutex: Apache Curator 5.4 (InterProcessMutex, LockInternals, StandardLockInternalsDriver, protected create, RetryLoop)",
+        "source 000's InterProcessMutex: Apache Curator 5.4 (InterProcessMutex, LockInternals, StandardLockInternalsDriver, protected create, RetryLoop)",
         "mutual exclusion, re-entrancy per thread, no herd; a protected create survives a connection loss",
         curator::new;
     CuratorOwnerCheck => "curator-owner-check", CuratorOwnerCheck(curator::Curator),

@@ -1,4 +1,4 @@
-//! `curator` — Apache Curator 5.4's `InterProcessMutex`, the lock seed 000
+//! `curator` — Apache Curator 5.4's `InterProcessMutex`, the lock source 000
 //! opens with (lines 26–48: `ExponentialBackoffRetry(1000, 3, 5000)`,
 //! `new InterProcessMutex(zkClient, "/curator/locks")`, `acquire()`,
 //! `doSomething()`, `release()`), modelled call for call from Curator's

@@ -1,4 +1,4 @@
-//! `fixed-wait` — seed 000 (`ZookeeperLookService.attemptLock`, final draft,
+//! `fixed-wait` — source 000 (`ZookeeperLookService.attemptLock`, final draft,
 //! "解决方案一"), after Curator's `LockInternals.internalLockLoop`:
 //!
 //! ```java

@@ -1,6 +1,6 @@
 //! `herd-children` — the common variant of the sequential-node lock that
 //! watches the whole lock directory instead of the predecessor (the
-//! "惊群" design seed 001 warns against in "第二步"):
+//! "惊群" design source 001 warns against in "第二步"):
 //!
 //! ```text
 //! myNode = zk.create("/herd/lock-", EPHEMERAL_SEQUENTIAL);

@@ -1,4 +1,4 @@
-//! `herd-lowest` — seed 003's *text* (line 222, "zookeeper实现分布式锁"):
+//! `herd-lowest` — source 003's *text* (line 222, "zookeeper实现分布式锁"):
 //! every client creates an ephemeral-sequential node under a parent; if its
 //! node is the smallest of its siblings it holds the lock; otherwise it
 //! "监听这个顺序最小的节点的删除事件,然后在继续根据这个流程获取最小节点" —

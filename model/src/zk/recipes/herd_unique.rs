@@ -1,4 +1,4 @@
-//! `herd-unique` — seed 001, "第一步": every client creates the same node,
+//! `herd-unique` — source 001, "第一步": every client creates the same node,
 //! `/myDistributeLock`; ZooKeeper lets exactly one create succeed. The losers
 //! watch the node and try again when it goes:
 //!

@@ -1,4 +1,4 @@
-//! `no-recheck` — seed 003's `lock()` ("zookeeper实现分布式锁"):
+//! `no-recheck` — source 003's `lock()` ("zookeeper实现分布式锁"):
 //!
 //! ```java
 //! String myNode = zk.create(root + "/" + lockName, data, ..., EPHEMERAL_SEQUENTIAL);

@@ -1,5 +1,5 @@
 //! `predecessor` — the textbook lock of ZooKeeper's recipes page ("Locks"),
-//! which seeds 001 and 004 implement as `checkMinPath`:
+//! which sources 001 and 004 implement as `checkMinPath`:
 //!
 //! 1. `create("_locknode_/lock-", EPHEMERAL_SEQUENTIAL)`
 //! 2. `getChildren("_locknode_", false)` — no watch on the children

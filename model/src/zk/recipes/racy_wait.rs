@@ -1,4 +1,4 @@
-//! `racy-wait` — seed 000 (`ZookeeperLookService.attemptLock`, first draft,
+//! `racy-wait` — source 000 (`ZookeeperLookService.attemptLock`, first draft,
 //! the section "锁获取 / 问题"):
 //!
 //! ```java

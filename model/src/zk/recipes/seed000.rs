@@ -1,4 +1,4 @@
-//! Seed 000's hand-written lock, `ZookeeperLookService`, in both drafts the
+//! Source 000's hand-written lock, `ZookeeperLookService`, in both drafts the
 //! article shows (see [`racy_wait`](super::racy_wait) and
 //! [`fixed_wait`](super::fixed_wait) for what each claims and what breaks it).
 //!

@@ -1,4 +1,4 @@
-//! `timed-wait` — seed 000 (`ZookeeperLookService.attemptLock`), the first
+//! `timed-wait` — source 000 (`ZookeeperLookService.attemptLock`), the first
 //! draft with the article's *other* fix, "解决方案二: wait方法设置等待时间,
 //! 防止发生死锁" (give `wait` a timeout, so it cannot deadlock):
 //!

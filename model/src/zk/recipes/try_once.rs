@@ -1,4 +1,4 @@
-//! `try-once` — seed 002's kazoo lock, `ZKClient.cluster_lock` (lines
+//! `try-once` — source 002's kazoo lock, `ZKClient.cluster_lock` (lines
 //! 96–127): one attempt, no watch; a client that is not first deletes its
 //! node and returns `False`, and the caller polls.
 //!

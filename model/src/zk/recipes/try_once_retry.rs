@@ -1,4 +1,4 @@
-//! `try-once-retry` — seed 002's `cluster_lock` ([`super::try_once`], the
+//! `try-once-retry` — source 002's `cluster_lock` ([`super::try_once`], the
 //! same code) called the way a long-running service calls it: the caller
 //! catches whatever `cluster_lock` raises and calls it again.
 //!

@@ -1,5 +1,5 @@
-//! `watcher-callback` — seed 001's second lock (`LockWatcher`, lines 1–186
-//! of its second listing; seed 004's `DistributedLock` is the same code):
+//! `watcher-callback` — source 001's second lock (`LockWatcher`, lines 1–186
+//! of its second listing; source 004's `DistributedLock` is the same code):
 //! the lock is taken *inside the watcher callback*.
 //!
 //! ```java

@@ -1,4 +1,4 @@
-//! The seeds' cleanup job against a real server (seed 002, line 25: "做一个
+//! The seeds' cleanup job against a real server (source 002, line 25: "做一个
 //! 定时任务去定时清理" — a scheduled task that clears lock rows that have
 //! been there too long), as the checker and the simulator have it: with a
 //! connection of its own, it frees the lock row once it has seen the row

@@ -1,4 +1,4 @@
-//! `locksmith real --mysql`: the database locks of seeds 002 and 003
+//! `locksmith real --mysql`: the database locks of sources 002 and 003
 //! against a real MariaDB (or MySQL), the same sans-IO machines the checker
 //! explores (`model/src/mysql/recipes/`), one client per thread on its own
 //! connection ([`super::threads`]).

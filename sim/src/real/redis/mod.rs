@@ -1,4 +1,4 @@
-//! `locksmith real --redis`: the Redis recipes (seeds 003 and 004) against
+//! `locksmith real --redis`: the Redis recipes (sources 003 and 004) against
 //! a real redis-server, the same sans-IO machines the checker explores.
 //!
 //! One OS thread per client, each with its own connection (a blocking
@@ -24,7 +24,7 @@
 //! `--stall-seconds` while a client waits: exit 1, reported as deadlock as
 //! `locksmith real` on ZooKeeper does). No fault is injected: a lease runs
 //! out under a holder only if `--hold-ms` is longer than `--lease-ms`, as
-//! in seed 003's story of a slow process A. Unlock by non-owner and stuck
+//! in source 003's story of a slow process A. Unlock by non-owner and stuck
 //! lock are the checker's: a real run cannot tell whose tenure a `DEL`
 //! ended without reading the key in the same instant.
 
