@@ -39,6 +39,7 @@ fn json_has_the_promised_fields() {
     let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
     assert_eq!(v["verdict"], "violated");
     assert_eq!(v["property"], "deadlock");
+    assert_eq!(v["severity"], "liveness");
     for field in [
         "states",
         "depth",
@@ -466,5 +467,22 @@ fn the_readme_quick_start_runs() {
             out.contains(shows),
             "{args:?} does not show {shows:?}:\n{out}"
         );
+    }
+}
+
+/// `sim --json` says in how many seeds a holder's session expired inside
+/// its critical section: every seed of the scheduled holder pause, none
+/// without faults.
+#[test]
+fn sim_json_counts_the_seeds_with_a_stale_holder() {
+    for (file, want) in [
+        ("scenarios/predecessor-holder-pause.toml", 5),
+        ("scenarios/predecessor.toml", 0),
+    ] {
+        let (_, out, err) = locksmith(&["sim", file, "--json", "--seeds", "5", "--keep-going"]);
+        let v: serde_json::Value =
+            serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {err}"));
+        assert_eq!(v["seeds_run"], 5, "{file}");
+        assert_eq!(v["stale_holder_seeds"], want, "{file}");
     }
 }

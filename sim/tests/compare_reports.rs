@@ -257,3 +257,26 @@ fn a_redis_cell_reproduces_by_its_own_scenario_file_and_its_command() {
     };
     assert_eq!(fenced(&j["properties"]), fenced(&cell["properties"]));
 }
+
+/// docs/compare.md quotes the MySQL matrix's counts: they are the
+/// committed report's.
+#[test]
+fn the_docs_quote_the_reports_mysql_counts() {
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("reports/compare.json")).expect("compare.json"),
+    )
+    .expect("JSON");
+    let s = &report["mysql"]["summary"];
+    let quoted = format!(
+        "{} cells, {} violated, {} hold",
+        s["cells"], s["violated"], s["holds"]
+    );
+    let doc = std::fs::read_to_string(root.join("docs/compare.md"))
+        .expect("docs/compare.md")
+        .replace('\n', " ");
+    assert!(
+        doc.contains(&quoted),
+        "docs/compare.md does not say {quoted:?}"
+    );
+}

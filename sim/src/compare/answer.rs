@@ -24,8 +24,10 @@ pub const COST_CLIENTS: u8 = 10;
 struct Grid<'a> {
     backend: &'static str,
     recipes: Vec<&'a str>,
-    /// Column ids; `None` for a column the answer leaves out.
-    faults: Vec<Option<&'a str>>,
+    /// Column ids, in the matrix's order.
+    faults: Vec<&'a str>,
+    /// Columns the answer leaves out (a fault the server never produces).
+    left_out: Vec<&'a str>,
     /// Row-major, as the matrix's.
     cells: &'a [CellResult],
     /// Per recipe, its costs at [`COST_CLIENTS`] clients, if measured.
@@ -94,8 +96,10 @@ fn profiles<'a>(g: &Grid<'a>) -> Vec<Profile<'a>> {
                 saved_by_the_resource: Vec::new(),
                 costs: g.costs[r],
             };
-            for (f, fault) in g.faults.iter().enumerate() {
-                let Some(fault) = *fault else { continue };
+            for (f, &fault) in g.faults.iter().enumerate() {
+                if g.left_out.contains(&fault) {
+                    continue;
+                }
                 let c = &g.cells[r * width + f];
                 let into = match (c.verdict, c.severity) {
                     (Verdict::Violated, Some(s)) if s.is_safety() => &mut p.safety,
@@ -127,10 +131,12 @@ pub fn answers(m: &Matrix) -> Vec<Answer<'_>> {
     let zk = Grid {
         backend: "ZooKeeper",
         recipes: m.recipes.iter().map(|r| r.id.name()).collect(),
-        faults: m
+        faults: m.faults.iter().map(|f| f.id).collect(),
+        left_out: m
             .faults
             .iter()
-            .map(|f| (!super::faults::NEVER_BY_THE_SERVER.contains(&f.id)).then_some(f.id))
+            .map(|f| f.id)
+            .filter(|id| super::faults::NEVER_BY_THE_SERVER.contains(id))
             .collect(),
         cells: &m.cells,
         costs: m
@@ -149,29 +155,20 @@ pub fn answers(m: &Matrix) -> Vec<Answer<'_>> {
         grids.push(Grid {
             backend: b.backend.name,
             recipes: b.recipes.iter().map(|r| r.recipe).collect(),
-            faults: b.faults.iter().map(|f| Some(f.id)).collect(),
+            faults: b.faults.iter().map(|f| f.id).collect(),
+            left_out: Vec::new(),
             cells: &b.cells,
             costs: vec![None; b.recipes.len()],
         });
     }
-    let zk_left_out: Vec<&str> = m
-        .faults
-        .iter()
-        .map(|f| f.id)
-        .filter(|id| super::faults::NEVER_BY_THE_SERVER.contains(id))
-        .collect();
     grids
         .into_iter()
         .filter(|g| !g.cells.is_empty())
         .map(|g| Answer {
             backend: g.backend,
-            columns: g.faults.iter().flatten().count(),
-            left_out: if g.backend == "ZooKeeper" {
-                zk_left_out.clone()
-            } else {
-                Vec::new()
-            },
+            columns: g.faults.len() - g.left_out.len(),
             profiles: profiles(&g),
+            left_out: g.left_out,
         })
         .collect()
 }
@@ -434,7 +431,8 @@ mod tests {
         let g = Grid {
             backend: "Test",
             recipes: vec!["a", "b"],
-            faults: vec![Some("none"), Some("pause"), Some("pause-fenced")],
+            faults: vec!["none", "pause", "pause-fenced"],
+            left_out: Vec::new(),
             cells: &cells,
             costs: vec![None, None],
         };
