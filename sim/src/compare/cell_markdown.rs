@@ -3,6 +3,7 @@
 //! a trace diagram cut to what GitHub renders.
 
 use super::cell::{CellResult, CellTrace, Source};
+use super::cell_lines::{lines, Line};
 use locksmith_model::engine::harness::{Property, Severity, Verdict};
 
 /// A property's verdict as one mark, coloured by how bad its violation
@@ -11,6 +12,16 @@ pub fn mark(p: Property, v: Verdict) -> &'static str {
     match v {
         Verdict::Holds => "✅",
         Verdict::Violated => severity_mark(p.severity()),
+        Verdict::Incomplete => "⚠️",
+        Verdict::NotApplicable => "–",
+    }
+}
+
+/// A verdict's mark where no property colours it (holds, incomplete, n/a).
+fn verdict_mark(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Holds => "✅",
+        Verdict::Violated => "🔴",
         Verdict::Incomplete => "⚠️",
         Verdict::NotApplicable => "–",
     }
@@ -34,12 +45,6 @@ pub const COLOURS: &str = "🔴 safety (first what reached the protected resourc
      — never shown as holds); a fenced or guarded cell headlines what its resource accepted and gives the clients' belief \
      (mutual exclusion, unlock by non-owner) as its second line, since two clients that believe they hold the lock \
      are what fencing exists to make harmless.";
-
-/// Why a cell is n/a: its fault never struck where its column says (the
-/// checker: no explored path spent the budget; the simulator: no holder's
-/// session expired inside its critical section), so it shows nothing of
-/// what its column names.
-pub const NEVER_STRUCK: &str = "the fault never struck where the column says";
 
 /// A short name for a property, for narrow columns.
 pub fn short(p: Property) -> &'static str {
@@ -75,36 +80,21 @@ fn trace_link(c: &CellResult, t: &CellTrace, prefix: &str) -> String {
 
 /// A cell as the matrix shows it; links start with `prefix`.
 pub fn cell_text(c: &CellResult, prefix: &str) -> String {
-    let linked = |p: Property| c.trace.as_ref().filter(|t| t.property == p);
-    let first = match (c.verdict, c.property) {
-        (Verdict::Violated, Some(p)) => {
-            let m = mark(p, Verdict::Violated);
-            match linked(p) {
-                Some(t) => format!("{m} {}", trace_link(c, t, prefix)),
-                None => format!("{m} {p}"),
-            }
+    let draw = |l: &Line| {
+        let m = match l.property {
+            Some(p) => mark(p, l.verdict),
+            None => verdict_mark(l.verdict),
+        };
+        match l.trace {
+            Some(t) => format!("{m} {}", trace_link(c, t, prefix)),
+            None => format!("{m} {}", l.words),
         }
-        (Verdict::Incomplete, Some(p)) => format!("⚠️ incomplete: {p}"),
-        (Verdict::NotApplicable, _) => format!("– n/a ({NEVER_STRUCK})"),
-        // A headline names its property unless it holds.
-        _ if c.belief.is_some() => "✅ holds at the resource".to_string(),
-        _ => "✅ holds".to_string(),
     };
-    let second = match &c.belief {
-        None => String::new(),
-        Some(b) => match linked(b.property).filter(|_| b.verdict == Verdict::Violated) {
-            Some(t) => format!(
-                "<br>belief: {} {}",
-                mark(b.property, b.verdict),
-                trace_link(c, t, prefix)
-            ),
-            None if b.verdict == Verdict::Violated => {
-                format!("<br>belief: {} {}", mark(b.property, b.verdict), b.property)
-            }
-            None => format!("<br>belief: {} {}", mark(b.property, b.verdict), b.verdict),
-        },
-    };
-    first + &second
+    let (first, second) = lines(c);
+    match second {
+        Some(b) => format!("{}<br>belief: {}", draw(&first), draw(&b)),
+        None => draw(&first),
+    }
 }
 
 /// A trace page's first line: the violation it shows and how bad it is;

@@ -5,9 +5,10 @@
 
 use super::cell::{CellResult, CellTrace};
 use super::cell_html::{class, esc, mark, property_td, COLOURS};
+use super::cell_lines::{lines, Line};
 use super::cell_markdown::{short, source_text};
 use super::Matrix;
-use locksmith_model::engine::harness::{Property, Verdict};
+use locksmith_model::engine::harness::Property;
 use std::fmt::Write;
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em;max-width:1400px;color:#222}\
@@ -35,33 +36,17 @@ fn trace_link(c: &CellResult, t: &CellTrace) -> String {
 }
 
 fn cell_html(c: &CellResult) -> String {
-    let linked = |p: Property| c.trace.as_ref().filter(|t| t.property == p);
-    let first = match (c.verdict, c.property) {
-        (Verdict::Violated, Some(p)) => match linked(p) {
-            Some(t) => format!("✗ {}", trace_link(c, t)),
-            None => format!("✗ {}", esc(p.name())),
-        },
-        (Verdict::Incomplete, Some(p)) => format!("? incomplete: {}", esc(p.name())),
-        (Verdict::NotApplicable, _) => {
-            format!("– n/a ({})", super::cell_markdown::NEVER_STRUCK)
-        }
-        _ if c.belief.is_some() => "✓ holds at the resource".to_string(),
-        _ => "✓ holds".to_string(),
+    let draw = |l: &Line| match l.trace {
+        Some(t) => format!("{} {}", mark(l.verdict), trace_link(c, t)),
+        None => format!("{} {}", mark(l.verdict), esc(&l.words)),
     };
-    let second = match &c.belief {
-        None => String::new(),
-        Some(b) => match linked(b.property).filter(|_| b.verdict == Verdict::Violated) {
-            Some(t) => format!("<br>belief: ✗ {}", trace_link(c, t)),
-            None if b.verdict == Verdict::Violated => {
-                format!("<br>belief: ✗ {}", esc(b.property.name()))
-            }
-            None => format!("<br>belief: {} {}", mark(b.verdict), b.verdict),
-        },
-    };
+    let (first, second) = lines(c);
+    let second = second.map_or(String::new(), |b| format!("<br>belief: {}", draw(&b)));
     format!(
-        "<td class=\"{}\" title=\"{}\">{first}{second}</td>",
+        "<td class=\"{}\" title=\"{}\">{}{second}</td>",
         class(c),
-        esc(&source_text(c))
+        esc(&source_text(c)),
+        draw(&first)
     )
 }
 

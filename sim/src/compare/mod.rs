@@ -27,6 +27,7 @@ pub mod backend_pages;
 pub mod cell;
 pub mod cell_config;
 pub mod cell_html;
+pub mod cell_lines;
 pub mod cell_markdown;
 pub mod charts;
 pub mod confirmed;
