@@ -186,6 +186,54 @@ fn the_status_cas_holds_under_client_found_rows_too() {
     assert_eq!((r.verdict, r.states), (Verdict::Holds, 120));
 }
 
+/// The status lock without its guard reads "affected rows" the same way:
+/// under changed rows (the server's default) it explores the guarded
+/// recipe's 120 states and holds; with `CLIENT_FOUND_ROWS` a second
+/// client's UPDATE of a taken row reports 1 and both hold.
+#[test]
+fn the_unguarded_status_lock_breaks_only_under_client_found_rows() {
+    let mut space = MysqlSpace::new(MysqlRecipe::StatusCasUnguarded);
+    let r = space.check();
+    assert_eq!((r.verdict, r.states), (Verdict::Holds, 120));
+    space.found_rows = true;
+    let r = space.check();
+    assert_eq!(r.property, Some(Property::MutualExclusion));
+    assert_eq!((steps(&r, Property::MutualExclusion), r.states), (6, 153));
+    assert_eq!(r.of(Property::StuckLock), Verdict::Holds);
+}
+
+/// The unique key with autocommit off: a crashed holder's INSERT rolls
+/// back with its connection, so the lock frees itself where the
+/// autocommit form is stuck; a dropped connection frees a live holder's
+/// lock the same way.
+#[test]
+fn the_uncommitted_unique_key_frees_a_dead_holders_lock_and_a_live_ones() {
+    let autocommit = check(MysqlRecipe::UniqueKey, 1);
+    assert_eq!(autocommit.property, Some(Property::StuckLock));
+    let txn = check(MysqlRecipe::UniqueKeyTxn, 1);
+    assert_eq!((txn.verdict, txn.states), (Verdict::Holds, 548));
+    let mut space = MysqlSpace::new(MysqlRecipe::UniqueKeyTxn);
+    space.faults.connection_drops = 1;
+    let r = space.check();
+    assert_eq!(r.property, Some(Property::MutualExclusion));
+    assert_eq!((steps(&r, Property::MutualExclusion), r.states), (11, 952));
+}
+
+/// A waiter behind an uncommitted lock row times out (1205) when the
+/// holder outlasts `innodb_lock_wait_timeout`, and the seed's loop tries
+/// again: the timeout adds states (416 against 380 when it never fires)
+/// and every property still holds.
+#[test]
+fn the_uncommitted_unique_key_retries_after_a_lock_wait_timeout() {
+    let mut space = MysqlSpace::new(MysqlRecipe::UniqueKeyTxn);
+    space.work = 7;
+    space.lock_wait_timeout = 5;
+    let r = space.check();
+    assert_eq!((r.verdict, r.states), (Verdict::Holds, 416));
+    space.lock_wait_timeout = 50;
+    assert_eq!(space.check().states, 380);
+}
+
 /// Fenced (as `mysql-for-update-connection-drop-fenced`): the server
 /// drops the holder's connection, the next client takes the row while the
 /// holder works, and the holder's closing write lands after the newer
@@ -703,7 +751,7 @@ fn no_live_sql_client_is_left_with_nothing_to_wait_for() {
             });
         }
     }
-    assert_eq!(reached, 10_690);
+    assert_eq!(reached, 19_974);
 }
 
 /// A version token is no AUTO_INCREMENT id: the renumbering leaves it

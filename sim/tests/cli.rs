@@ -136,7 +136,10 @@ fn a_mistyped_recipe_of_any_backend_lists_every_backend_and_suggests_the_nearest
             )),
             "{cmd}: {err}"
         );
-        assert!(err.contains("mysql-status-cas (MySQL)"), "{cmd}: {err}");
+        assert!(
+            err.contains("mysql-status-cas-unguarded (MySQL)"),
+            "{cmd}: {err}"
+        );
         assert!(
             err.contains("; did you mean `redis-set-px-del`?"),
             "{cmd}: {err}"
@@ -186,7 +189,7 @@ fn the_help_speaks_of_every_backend() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("List every backend's recipes"), "{out}");
     assert!(
-        out.contains("15 on ZooKeeper, 9 on Redis, 3 on MySQL"),
+        out.contains("15 on ZooKeeper, 9 on Redis, 5 on MySQL"),
         "{out}"
     );
 }

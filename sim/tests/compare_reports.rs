@@ -77,7 +77,7 @@ fn unknown_names_are_refused_with_the_valid_ones() {
     assert!(e.contains("unknown recipe `predecesor`"), "{e}");
     assert!(e.contains("predecessor, racy-wait"), "{e}");
     // Every backend's recipes, and the one meant.
-    assert!(e.contains("mysql-status-cas (MySQL)"), "{e}");
+    assert!(e.contains("mysql-status-cas-unguarded (MySQL)"), "{e}");
     assert!(e.ends_with("; did you mean `predecessor`?"), "{e}");
     let e = compare_options(&[], &["gc".into()], "reports")
         .err()

@@ -596,7 +596,7 @@ fn each_known_mistake_points_at_its_line_and_column() {
     let cases: &[(&[u8], &str, &str)] = &[
         (b"recipe = \"racy-wait\"\nclients = \"two\"\n", "2:11", "expected a whole number from 0 to 255"),
         (b"clients = 2\nrecipe = \"zookeeper\"\n", "2:1", "unknown recipe `zookeeper`: expected one of predecessor, racy-wait"),
-        (b"recipe = \"redis-set-px-dell\"\nclients = 2\n[redis]\nlease = 3\n", "1:1", "redis-set-px-token (Redis), mysql-unique-key, mysql-for-update, mysql-status-cas (MySQL); did you mean `redis-set-px-del`?"),
+        (b"recipe = \"redis-set-px-dell\"\nclients = 2\n[redis]\nlease = 3\n", "1:1", "redis-set-px-token (Redis), mysql-unique-key, mysql-unique-key-txn, mysql-for-update, mysql-status-cas, mysql-status-cas-unguarded (MySQL); did you mean `redis-set-px-del`?"),
         (b"recipe = \"racy-wait\"\nclients = 2\nclinets = 3\n", "3:1", "unknown field `clinets`, expected"),
         (b"recipe = \"racy-wait\"\n", "1:1", "missing field `clients`: expected"),
         (b"", "1:1", "missing field `recipe`"),

@@ -31,10 +31,20 @@ fn real(recipe: MysqlRecipe, clients: usize, lock_row: bool) -> MysqlRealReport 
 }
 
 fn run_with(recipe: MysqlRecipe, clients: usize, lock_row: bool, fencing: bool) -> MysqlRealReport {
+    run_on(recipe, clients, lock_row, fencing, false)
+}
+
+fn run_on(
+    recipe: MysqlRecipe,
+    clients: usize,
+    lock_row: bool,
+    fencing: bool,
+    found_rows: bool,
+) -> MysqlRealReport {
     let cfg = MysqlRealConfig {
         recipe,
         url: url(),
-        found_rows: false,
+        found_rows,
         lock_row,
         cleanup_after: None,
         plan: Plan {
@@ -50,7 +60,7 @@ fn run_with(recipe: MysqlRecipe, clients: usize, lock_row: bool, fencing: bool) 
     };
     let r = run(&cfg).unwrap_or_else(|e| panic!("{e}"));
     eprintln!(
-        "{recipe} × {clients}, lock row {lock_row}, fencing {fencing}: {} acquisitions, {:.2} \
+        "{recipe} × {clients}, lock row {lock_row}, fencing {fencing}, found rows {found_rows}: {} acquisitions, {:.2} \
          statements per acquisition, overlaps {}, most holders {}, violation {:?}, rejected \
          writes {}, at the resource {:?}, exceptions {:?}",
         r.run.acquisitions,
@@ -153,6 +163,34 @@ fn fenced_tokens_come_in_lock_order_but_the_unique_keys_ids() {
     assert!(r.run.at_resource.is_empty(), "{:?}", r.run.at_resource);
 }
 
+/// The status lock without its `AND status = -1` guard, on a real
+/// MariaDB: with the server's default (changed rows) only the client that
+/// found the row free is told it changed it; with `CLIENT_FOUND_ROWS` (the
+/// Java drivers' default) every client that matched the row is, and two
+/// hold at once — as `scenarios/mysql-status-cas-unguarded-found-rows.toml`
+/// shows in 6 steps. The guarded recipe keeps mutual exclusion either way.
+#[test]
+#[ignore = "needs a MariaDB: scripts/mariadb.sh start; cargo test --test real_mysql -- --ignored"]
+fn the_unguarded_status_lock_breaks_only_when_the_connection_counts_found_rows() {
+    let changed = run_on(MysqlRecipe::StatusCasUnguarded, 3, true, false, false);
+    assert_eq!(changed.run.violation, None);
+    assert_eq!(changed.run.overlapping_holders, 0);
+    assert!(
+        changed.run.acquisitions >= 20,
+        "{}",
+        changed.run.acquisitions
+    );
+    let found = run_on(MysqlRecipe::StatusCasUnguarded, 3, true, false, true);
+    assert!(
+        matches!(found.run.violation, Some((Property::MutualExclusion, _))),
+        "{:?}",
+        found.run.violation
+    );
+    assert!(found.run.overlapping_holders > 0);
+    let guarded = run_on(MysqlRecipe::StatusCas, 3, true, false, true);
+    assert_eq!(guarded.run.violation, None);
+}
+
 /// The seeds' cleanup job against the real server, with holders slower
 /// than its timeout: it frees a working holder's row and the next client
 /// takes the lock beside it — the checker's `mysql-unique-key-cleanup`
@@ -201,4 +239,55 @@ fn the_cleanup_job_frees_a_slow_holders_row_and_lets_another_in() {
             }
         }
     }
+}
+
+/// `mysql-unique-key-txn`'s two claims about the server, on a real
+/// MariaDB: a waiter's `INSERT` behind the holder's uncommitted row waits
+/// and fails with 1205 (never 1062), and once the holder's connection is
+/// gone its row has rolled back and the waiter's `INSERT` takes the lock —
+/// the autocommit form's row would stay for ever.
+#[test]
+#[ignore = "needs a MariaDB: scripts/mariadb.sh start; cargo test --test real_mysql -- --ignored"]
+fn an_uncommitted_lock_row_times_waiters_out_and_rolls_back_with_its_connection() {
+    let conn =
+        || mysql::Conn::new(mysql::Opts::from_url(&url()).expect("a URL")).expect("a connection");
+    let table = "locksmith_txn_probe";
+    let mut admin = conn();
+    admin
+        .query_drop(format!(
+            "CREATE OR REPLACE TABLE {table} (id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, \
+             name VARCHAR(64) NOT NULL, status INT NOT NULL DEFAULT 0, version INT NOT NULL \
+             DEFAULT 0, UNIQUE KEY name (name)) ENGINE=InnoDB"
+        ))
+        .expect("CREATE");
+    let insert = format!("INSERT INTO {table} (name) VALUES ('lock')");
+    let mut holder = conn();
+    holder.query_drop("SET autocommit = 0").expect("autocommit");
+    holder.query_drop(&insert).expect("the holder's INSERT");
+    let mut waiter = conn();
+    waiter
+        .query_drop("SET autocommit = 0, innodb_lock_wait_timeout = 1")
+        .expect("settings");
+    let code = |e: mysql::Error| match e {
+        mysql::Error::MySqlError(e) => e.code,
+        other => panic!("{other}"),
+    };
+    let timed_out = waiter.query_drop(&insert).map_err(code);
+    assert_eq!(timed_out, Err(1205));
+    drop(holder);
+    let mut took = Err(0);
+    // The server rolls the closed connection's transaction back as soon
+    // as it notices the close: give it a moment.
+    for _ in 0..50 {
+        took = waiter.query_drop(&insert).map_err(code);
+        if took.is_ok() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(took, Ok(()));
+    waiter.query_drop("ROLLBACK").expect("ROLLBACK");
+    admin
+        .query_drop(format!("DROP TABLE {table}"))
+        .expect("DROP");
 }

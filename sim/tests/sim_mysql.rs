@@ -42,7 +42,7 @@ fn first_violation(sc: &MysqlScenario) -> Option<(u64, Property)> {
 
 /// What the simulator found, per scenario: (first failing seed, property),
 /// or `None` for no violation in `SEEDS` seeds.
-const FOUND: [(&str, Option<(u64, &str)>); 13] = [
+const FOUND: [(&str, Option<(u64, &str)>); 18] = [
     (
         "mysql-for-update-connection-drop",
         Some((0, "mutual exclusion")),
@@ -74,6 +74,17 @@ const FOUND: [(&str, Option<(u64, &str)>); 13] = [
     ("mysql-unique-key-cleanup", Some((0, "unlock by non-owner"))),
     ("mysql-unique-key-crash", Some((0, "stuck lock"))),
     ("mysql-unique-key-restart", Some((0, "thread died"))),
+    ("mysql-status-cas-unguarded", None),
+    (
+        "mysql-status-cas-unguarded-found-rows",
+        Some((0, "mutual exclusion")),
+    ),
+    ("mysql-unique-key-txn-crash", None),
+    (
+        "mysql-unique-key-txn-connection-drop",
+        Some((0, "thread died")),
+    ),
+    ("mysql-unique-key-txn-lock-wait-timeout", None),
 ];
 
 #[test]

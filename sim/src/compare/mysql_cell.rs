@@ -22,6 +22,9 @@ pub fn to_toml(s: &MysqlSpace, fault: &Fault) -> String {
     if let Some(age) = s.cleanup_after {
         out.push_str(&format!("cleanup_after = {age}\n"));
     }
+    if s.found_rows {
+        out.push_str("found_rows = true\n");
+    }
     let f = &s.faults;
     out.push_str(&toml_faults(&[
         ("pauses", f.pauses),

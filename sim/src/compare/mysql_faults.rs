@@ -29,6 +29,14 @@ pub static MYSQL_FAULTS: &[MysqlFaultClass] = &[
     },
     MysqlFaultClass {
         fault: Fault {
+            id: "found-rows",
+            label: "Java driver (found rows)",
+            about: "no fault, on connections that set CLIENT_FOUND_ROWS, as MySQL's and MariaDB's Java drivers (Connector/J) do by default: an UPDATE's affected rows count the rows it matched, not those it changed (the server's default, and the Rust and C clients')",
+        },
+        apply: |s| s.found_rows = true,
+    },
+    MysqlFaultClass {
+        fault: Fault {
             id: "pause",
             label: "pause",
             about: "a client's process stops for 4 ticks, once, at any step: it takes no step and its work does not advance; its connection stays open and a statement it sent is still served",
@@ -123,6 +131,12 @@ pub static MYSQL_ROWS: &[Row] = &[
         instead: "mysql-for-update where a crashed holder must not keep the lock (the server rolls back a dead connection's transaction); it still needs a fence where the server can drop a live holder's connection.",
     },
     Row {
+        recipe: "mysql-unique-key-txn",
+        clients: 2,
+        claim: "Source 002's unique-key lock on a connection with autocommit off: the `INSERT` stays uncommitted while the lock is held (a waiter's `INSERT` waits behind it and fails with 1205, retried), `DELETE` and `COMMIT` release. Claims exactly one `INSERT` succeeds, and a dead holder's row rolls back with its connection.",
+        instead: "a token the resource checks, where the server can drop a live holder's connection: the rollback that frees a crashed holder's lock frees a live one's too.",
+    },
+    Row {
         recipe: "mysql-for-update",
         clients: 2,
         claim: "Source 003: `START TRANSACTION`, `SELECT … FOR UPDATE` on a lock row that already exists, the work, `COMMIT` — the row lock is the lock, and the server releases it when the connection goes.",
@@ -133,6 +147,12 @@ pub static MYSQL_ROWS: &[Row] = &[
         clients: 2,
         claim: "Source 003: one row per lock with a status column, taken by `UPDATE … SET status = 1 WHERE status = -1` (one changed row wins) and freed by setting it back.",
         instead: "mysql-for-update (no row left taken by a dead holder).",
+    },
+    Row {
+        recipe: "mysql-status-cas-unguarded",
+        clients: 2,
+        claim: "Source 003's status lock without its `AND status = -1` guard: `UPDATE … SET status = 1 WHERE name = ?`, one affected row taken as the lock, freed by setting it back. Claims one holder at a time.",
+        instead: "mysql-status-cas: its guard makes matched rows and changed rows the same count, whatever the driver sets.",
     },
 ];
 

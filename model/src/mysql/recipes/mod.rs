@@ -8,8 +8,10 @@
 //! | id | file |
 //! |---|---|
 //! | mysql-unique-key | [`unique_key`] |
+//! | mysql-unique-key-txn | [`unique_key_txn`] |
 //! | mysql-for-update | [`for_update`] |
 //! | mysql-status-cas | [`status_cas`] |
+//! | mysql-status-cas-unguarded | [`status_cas_unguarded`] |
 //!
 //! The protected resource is outside the database: a write inside the
 //! lock's own transaction would roll back with it, so the recipes' critical
@@ -19,7 +21,9 @@
 
 pub mod for_update;
 pub mod status_cas;
+pub mod status_cas_unguarded;
 pub mod unique_key;
+pub mod unique_key_txn;
 
 use crate::engine::harness::StepKind;
 use crate::mysql::locks::LockKind;
@@ -40,23 +44,29 @@ pub fn lock_name() -> Name {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub enum MysqlRecipe {
     UniqueKey,
+    UniqueKeyTxn,
     ForUpdate,
     StatusCas,
+    StatusCasUnguarded,
 }
 
 impl MysqlRecipe {
-    pub const ALL: [MysqlRecipe; 3] = [
+    pub const ALL: [MysqlRecipe; 5] = [
         MysqlRecipe::UniqueKey,
+        MysqlRecipe::UniqueKeyTxn,
         MysqlRecipe::ForUpdate,
         MysqlRecipe::StatusCas,
+        MysqlRecipe::StatusCasUnguarded,
     ];
 
     /// The recipe's id (as scenario files name it).
     pub fn id(self) -> &'static str {
         match self {
             MysqlRecipe::UniqueKey => "mysql-unique-key",
+            MysqlRecipe::UniqueKeyTxn => "mysql-unique-key-txn",
             MysqlRecipe::ForUpdate => "mysql-for-update",
             MysqlRecipe::StatusCas => "mysql-status-cas",
+            MysqlRecipe::StatusCasUnguarded => "mysql-status-cas-unguarded",
         }
     }
 
@@ -71,11 +81,17 @@ impl MysqlRecipe {
             MysqlRecipe::UniqueKey => {
                 "source 002, lines 5–27: INSERT under a unique key, DELETE to release, the INSERT retried in a loop"
             }
+            MysqlRecipe::UniqueKeyTxn => {
+                "source 002, lines 5–27, with autocommit off: the INSERT held uncommitted, DELETE and COMMIT to release"
+            }
             MysqlRecipe::ForUpdate => {
                 "source 003, line 38: SELECT … FOR UPDATE in a transaction, released by COMMIT"
             }
             MysqlRecipe::StatusCas => {
                 "source 003, line 39: UPDATE … SET status = 1 WHERE status = -1, released by setting it back"
+            }
+            MysqlRecipe::StatusCasUnguarded => {
+                "source 003, line 39, without its guard: UPDATE … SET status = 1, one affected row taken as the lock"
             }
         }
     }
@@ -84,10 +100,16 @@ impl MysqlRecipe {
     pub fn claim(self) -> &'static str {
         match self {
             MysqlRecipe::UniqueKey => "exactly one INSERT succeeds",
+            MysqlRecipe::UniqueKeyTxn => {
+                "exactly one INSERT succeeds, and a dead holder's uncommitted row rolls back"
+            }
             MysqlRecipe::ForUpdate => {
                 "the lock lives exactly as long as the transaction, so a crashed holder's lock goes with its connection"
             }
             MysqlRecipe::StatusCas => "one holder at a time: the guarded UPDATE succeeds for one client only",
+            MysqlRecipe::StatusCasUnguarded => {
+                "one holder at a time: the UPDATE changes the row for one client only"
+            }
         }
     }
 
@@ -96,9 +118,9 @@ impl MysqlRecipe {
     /// its `FOR UPDATE` lock locks a row that is there.
     pub fn lock_row(self) -> Option<i64> {
         match self {
-            MysqlRecipe::UniqueKey => None,
+            MysqlRecipe::UniqueKey | MysqlRecipe::UniqueKeyTxn => None,
             MysqlRecipe::ForUpdate => Some(0),
-            MysqlRecipe::StatusCas => Some(status_cas::FREE),
+            MysqlRecipe::StatusCas | MysqlRecipe::StatusCasUnguarded => Some(status_cas::FREE),
         }
     }
 
@@ -110,13 +132,15 @@ impl MysqlRecipe {
         let name = lock_name();
         let e = server.table().entry(&name);
         match self {
-            MysqlRecipe::UniqueKey => e.pending.is_none() && e.committed.is_none(),
+            MysqlRecipe::UniqueKey | MysqlRecipe::UniqueKeyTxn => {
+                e.pending.is_none() && e.committed.is_none()
+            }
             // Free when no transaction holds the row's record lock.
             MysqlRecipe::ForUpdate => !server
                 .locks()
                 .iter()
                 .any(|l| l.name == name && !l.waiting && l.kind == LockKind::X),
-            MysqlRecipe::StatusCas => {
+            MysqlRecipe::StatusCas | MysqlRecipe::StatusCasUnguarded => {
                 e.pending.is_none() && e.committed.is_some_and(|r| r.status == status_cas::FREE)
             }
         }
@@ -126,10 +150,12 @@ impl MysqlRecipe {
     /// taken (for the owner bookkeeping of unlock by non-owner).
     pub fn taken(self, row: Option<RowData>) -> bool {
         match self {
-            MysqlRecipe::UniqueKey => row.is_some(),
+            MysqlRecipe::UniqueKey | MysqlRecipe::UniqueKeyTxn => row.is_some(),
             // The lock is a row lock, not the row's data.
             MysqlRecipe::ForUpdate => false,
-            MysqlRecipe::StatusCas => row.is_some_and(|r| r.status == status_cas::TAKEN),
+            MysqlRecipe::StatusCas | MysqlRecipe::StatusCasUnguarded => {
+                row.is_some_and(|r| r.status == status_cas::TAKEN)
+            }
         }
     }
 
@@ -138,9 +164,11 @@ impl MysqlRecipe {
     /// back to free. A row lock has no row to clean (`None`).
     pub fn cleanup_statement(self) -> Option<Statement> {
         match self {
-            MysqlRecipe::UniqueKey => Some(Statement::Delete { name: lock_name() }),
+            MysqlRecipe::UniqueKey | MysqlRecipe::UniqueKeyTxn => {
+                Some(Statement::Delete { name: lock_name() })
+            }
             MysqlRecipe::ForUpdate => None,
-            MysqlRecipe::StatusCas => Some(Statement::Update {
+            MysqlRecipe::StatusCas | MysqlRecipe::StatusCasUnguarded => Some(Statement::Update {
                 name: lock_name(),
                 set_status: status_cas::FREE,
                 set_version: SetVersion::Keep,
@@ -153,8 +181,10 @@ impl MysqlRecipe {
     pub fn start(self) -> Locals {
         match self {
             MysqlRecipe::UniqueKey => Locals::UniqueKey(unique_key::At::Lock),
+            MysqlRecipe::UniqueKeyTxn => Locals::UniqueKeyTxn(unique_key_txn::At::Lock),
             MysqlRecipe::ForUpdate => Locals::ForUpdate(for_update::At::Lock),
             MysqlRecipe::StatusCas => Locals::StatusCas(status_cas::At::Lock),
+            MysqlRecipe::StatusCasUnguarded => Locals::StatusCasUnguarded(status_cas::At::Lock),
         }
     }
 
@@ -165,8 +195,10 @@ impl MysqlRecipe {
     pub fn step(self, at: &mut Locals, reply: Option<&Reply>, fenced: bool) -> Outcome {
         match at {
             Locals::UniqueKey(at) => unique_key::step(at, reply),
+            Locals::UniqueKeyTxn(at) => unique_key_txn::step(at, reply),
             Locals::ForUpdate(at) => for_update::step(at, reply, fenced),
             Locals::StatusCas(at) => status_cas::step(at, reply, fenced),
+            Locals::StatusCasUnguarded(at) => status_cas_unguarded::step(at, reply, fenced),
         }
     }
 
@@ -185,7 +217,7 @@ impl MysqlRecipe {
     /// The fencing token is an AUTO_INCREMENT id (which the checker
     /// renumbers), not a version.
     pub fn token_is_id(self) -> bool {
-        self == MysqlRecipe::UniqueKey
+        matches!(self, MysqlRecipe::UniqueKey | MysqlRecipe::UniqueKeyTxn)
     }
 }
 
@@ -199,8 +231,10 @@ impl fmt::Display for MysqlRecipe {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub enum Locals {
     UniqueKey(unique_key::At),
+    UniqueKeyTxn(unique_key_txn::At),
     ForUpdate(for_update::At),
     StatusCas(status_cas::At),
+    StatusCasUnguarded(status_cas::At),
 }
 
 impl Locals {
@@ -208,8 +242,9 @@ impl Locals {
     pub fn awaits_reply(self) -> bool {
         match self {
             Locals::UniqueKey(at) => at.awaits_reply(),
+            Locals::UniqueKeyTxn(at) => at.awaits_reply(),
             Locals::ForUpdate(at) => at.awaits_reply(),
-            Locals::StatusCas(at) => at.awaits_reply(),
+            Locals::StatusCas(at) | Locals::StatusCasUnguarded(at) => at.awaits_reply(),
         }
     }
 
@@ -218,8 +253,9 @@ impl Locals {
     pub fn won(self, reply: &Reply) -> bool {
         match self {
             Locals::UniqueKey(at) => at.won(reply),
+            Locals::UniqueKeyTxn(at) => at.won(reply),
             Locals::ForUpdate(at) => at.won(reply),
-            Locals::StatusCas(at) => at.won(reply),
+            Locals::StatusCas(at) | Locals::StatusCasUnguarded(at) => at.won(reply),
         }
     }
 }

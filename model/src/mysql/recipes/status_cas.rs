@@ -84,9 +84,15 @@ fn release() -> Statement {
 }
 
 pub fn step(at: &mut At, reply: Option<&Reply>, fenced: bool) -> Outcome {
+    step_with(at, reply, cas(fenced))
+}
+
+/// The recipe's loop around `cas`, its acquiring statement: the one thing
+/// [`super::status_cas_unguarded`] changes.
+pub(super) fn step_with(at: &mut At, reply: Option<&Reply>, cas: Statement) -> Outcome {
     let (next, out) = match (*at, reply) {
         (At::Lock | At::Retry, _) | (At::AwaitRelease, Some(_)) => {
-            (At::AwaitCas, Outcome::send(cas(fenced), StepKind::Other))
+            (At::AwaitCas, Outcome::send(cas, StepKind::Other))
         }
         (At::AwaitCas, Some(Reply::Ok { affected: 1, .. })) => {
             (At::Business, Outcome::only(StepKind::Acquired))

@@ -74,8 +74,8 @@ impl Job {
 
 fn taken(recipe: MysqlRecipe, r: &RowView) -> bool {
     match recipe {
-        MysqlRecipe::StatusCas => r.status == status_cas::TAKEN,
-        MysqlRecipe::UniqueKey | MysqlRecipe::ForUpdate => true,
+        MysqlRecipe::StatusCas | MysqlRecipe::StatusCasUnguarded => r.status == status_cas::TAKEN,
+        MysqlRecipe::UniqueKey | MysqlRecipe::UniqueKeyTxn | MysqlRecipe::ForUpdate => true,
     }
 }
 
@@ -83,13 +83,13 @@ fn taken(recipe: MysqlRecipe, r: &RowView) -> bool {
 fn free(recipe: MysqlRecipe, table: &str, r: &RowView) -> String {
     let name = lock_name();
     match recipe {
-        MysqlRecipe::StatusCas => format!(
+        MysqlRecipe::StatusCas | MysqlRecipe::StatusCasUnguarded => format!(
             "UPDATE {table} SET status = {} WHERE name = '{name}' AND status = {} AND version = {}",
             status_cas::FREE,
             status_cas::TAKEN,
             r.version
         ),
-        MysqlRecipe::UniqueKey | MysqlRecipe::ForUpdate => {
+        MysqlRecipe::UniqueKey | MysqlRecipe::UniqueKeyTxn | MysqlRecipe::ForUpdate => {
             format!(
                 "DELETE FROM {table} WHERE name = '{name}' AND id = {}",
                 r.id
