@@ -62,9 +62,9 @@ fn json_has_the_promised_fields() {
 }
 
 #[test]
-fn a_bound_exits_2_as_incomplete_and_names_it() {
+fn a_bound_exits_3_as_incomplete_and_names_it() {
     let (code, out, _) = locksmith(&["check", "scenarios/fixed-wait.toml", "--max-states", "100"]);
-    assert_eq!(code, 2, "{out}");
+    assert_eq!(code, 3, "{out}");
     assert!(out.contains("verdict: incomplete"), "{out}");
     assert!(out.contains("max-states (100)"), "{out}");
 }
@@ -79,13 +79,13 @@ fn a_bound_says_why_the_space_was_still_growing() {
     );
     let p = path.to_string_lossy();
     let (code, out, _) = locksmith(&["check", &p, "--max-states", "20000", "--json"]);
-    assert_eq!(code, 2, "{out}");
+    assert_eq!(code, 3, "{out}");
     let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
     let why = v["growth"].as_str().expect("growth names why");
     assert!(why.contains("the largest zxid rose"), "{why}");
     assert!(why.contains("--abstract-sequences"), "{why}");
     let (code, out, _) = locksmith(&["check", &p, "--max-states", "20000"]);
-    assert_eq!(code, 2, "{out}");
+    assert_eq!(code, 3, "{out}");
     assert!(out.contains("still growing: depth"), "{out}");
 }
 

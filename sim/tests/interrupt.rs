@@ -1,6 +1,6 @@
 //! Ctrl-C on the long commands: each stops with what it covered, says it
 //! was interrupted (never `holds`), exits 130, and leaves no half-written
-//! report. (`locksmith real` under Ctrl-C, with its server-side cleanup,
+//! report; SIGTERM (what `timeout` and CI runners send) the same, exit 143. (`locksmith real` under Ctrl-C, with its server-side cleanup,
 //! is in sim/tests/real.rs.)
 
 use std::process::{Command, Stdio};
@@ -9,6 +9,11 @@ use std::time::Duration;
 /// Runs `locksmith args…` from the repository root, sends it SIGINT after
 /// `after`, and returns its exit code, stdout and stderr.
 fn interrupted(args: &[&str], after: Duration) -> (Option<i32>, String, String) {
+    signalled("-INT", args, after)
+}
+
+/// The same with `signal` (`kill`'s flag: `-INT`, `-TERM`).
+fn signalled(signal: &str, args: &[&str], after: Duration) -> (Option<i32>, String, String) {
     let child = Command::new(env!("CARGO_BIN_EXE_locksmith"))
         .args(args)
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
@@ -18,7 +23,7 @@ fn interrupted(args: &[&str], after: Duration) -> (Option<i32>, String, String) 
         .expect("runs");
     std::thread::sleep(after);
     let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args([signal, &child.id().to_string()])
         .status()
         .expect("kill");
     assert!(sent.success());
@@ -99,4 +104,24 @@ fn an_interrupted_compare_writes_no_report() {
         out_dir.display()
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// SIGTERM, as `timeout` sends it: the same stop, named, exit 143.
+#[test]
+fn a_terminated_sweep_reports_the_seeds_it_ran_and_exits_143() {
+    let (code, out, err) = signalled(
+        "-TERM",
+        &[
+            "sim",
+            "scenarios/predecessor-sim-20.toml",
+            "--seeds",
+            "10000000",
+        ],
+        Duration::from_millis(1500),
+    );
+    assert_eq!(code, Some(143), "{out}{err}");
+    assert!(
+        out.contains("verdict: incomplete: interrupted (SIGTERM) after"),
+        "{out}"
+    );
 }

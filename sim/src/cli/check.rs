@@ -77,7 +77,7 @@ pub fn run(args: &CheckArgs) -> i32 {
         print!("{}", to_text(&sc, &report));
     }
     if interrupted(&report) {
-        return crate::interrupt::EXIT;
+        return crate::interrupt::exit_code();
     }
     super::exit_code(report.verdict)
 }

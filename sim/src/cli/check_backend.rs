@@ -79,7 +79,7 @@ pub fn run<S: BackendScenario>(args: &CheckArgs, sc: &S) -> i32 {
         print!("{}", sc.to_text(&report));
     }
     if interrupted(&report) {
-        return crate::interrupt::EXIT;
+        return crate::interrupt::exit_code();
     }
     super::exit_code(report.verdict)
 }

@@ -127,7 +127,8 @@ pub fn figures(out: &mut String, r: &Report) {
     if interrupted(r) {
         let _ = writeln!(
             out,
-            "interrupted (Ctrl-C) after {} states — the run stopped early; properties not violated so far are incomplete, not holding",
+            "interrupted ({}) after {} states — the run stopped early; properties not violated so far are incomplete, not holding",
+            crate::interrupt::what(),
             r.states
         );
     } else if let Some(b) = &r.bound {

@@ -1,7 +1,7 @@
 //! `locksmith compare`: the recipe × fault matrix of the whole catalogue,
 //! written to `reports/` (README.md, index.html, compare.json, traces/,
 //! charts/, scenarios/). Exit codes: 0 every cell reached a verdict (holds
-//! or violated), 2 a cell is incomplete or an input is wrong.
+//! or violated), 2 an input is wrong, 3 a cell is incomplete.
 
 use crate::compare::cell::{CellResult, Counts};
 use crate::compare::{
@@ -206,12 +206,13 @@ pub fn run(a: &CompareArgs) -> i32 {
             println!("{line}");
         }
         println!(
-            "interrupted (Ctrl-C) after {} of {} jobs: no report written ({} unchanged)",
+            "interrupted ({}) after {} of {} jobs: no report written ({} unchanged)",
+            crate::interrupt::what(),
             t.len(),
             compare::job_count(&opts),
             a.out.display()
         );
-        return crate::interrupt::EXIT;
+        return crate::interrupt::exit_code();
     }
     let m = match matrix {
         Ok(m) => m,
@@ -272,7 +273,7 @@ pub fn run(a: &CompareArgs) -> i32 {
         .chain(m.backends.iter().flat_map(|b| &b.cells))
         .any(|c| c.verdict == Verdict::Incomplete)
     {
-        2
+        super::INCOMPLETE
     } else {
         0
     }

@@ -132,7 +132,7 @@ pub fn run_confirm(a: &ConfirmArgs) -> i32 {
         print!("{}", to_text(&shown, &r));
     }
     if r.interrupted {
-        return crate::interrupt::EXIT;
+        return crate::interrupt::exit_code();
     }
     if r.cleanup.is_err() {
         return 2;

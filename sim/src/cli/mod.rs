@@ -1,5 +1,8 @@
-//! The command line. Exit codes are a contract: 0 holds, 1 violated,
-//! 2 incomplete or error.
+//! The command line. Exit codes are a contract, the same in every
+//! command: 0 holds, 1 violated, 2 bad input or an error, 3 incomplete
+//! (a bound stopped the run first), 130 and 143 a run SIGINT (Ctrl-C) or
+//! SIGTERM stopped, after printing what it covered. `confirm` keeps its
+//! own 0 confirmed / 1 diverged / 2 not confirmed.
 
 mod bench;
 mod calibrate;
@@ -46,7 +49,9 @@ pub enum Command {
     /// Prints the verdict (holds / violated / incomplete), the property it is
     /// about, how many states were explored, the depth, the time, and for a
     /// violation the shortest trace as text and as a Mermaid sequence
-    /// diagram. Example: `locksmith check scenarios/racy-wait.toml`.
+    /// diagram. Example: `locksmith check scenarios/racy-wait.toml`. Exit
+    /// codes: 0 holds, 1 violated, 2 bad input, 3 incomplete (a bound was
+    /// hit first: it is named), 130 / 143 stopped by SIGINT / SIGTERM.
     Check(check::CheckArgs),
     /// Print checker figures: time to the lost wake-up (racy-wait, N=2 and
     /// N=3), states, states/s, bytes/state and peak memory for fixed-wait at
@@ -59,10 +64,13 @@ pub enum Command {
     /// Simulate a scenario over many seeds (madsim): real timers,
     /// heartbeats, faults. Stops at the first failing seed and prints one
     /// command that replays it. Example: `locksmith sim
-    /// scenarios/racy-wait.toml --seeds 100 --clients 5`.
+    /// scenarios/racy-wait.toml --seeds 100 --clients 5`. Exit codes: 0 no
+    /// seed failed, 1 a seed failed, 2 bad input, 3 fewer seeds run than
+    /// asked, 130 / 143 stopped by SIGINT / SIGTERM.
     Sim(simulate::SimArgs),
     /// Replay one simulation seed and print its whole trace (text and
-    /// Mermaid). The same seed gives the same trace, byte for byte.
+    /// Mermaid). The same seed gives the same trace, byte for byte. Exit
+    /// codes: 0 no violation, 1 violated, 2 bad input.
     Replay(simulate::ReplayArgs),
     /// Print simulator figures: simulated acquisitions and seeds per wall
     /// second, packets per acquisition, wall time of a 10,000-seed sweep.
@@ -82,7 +90,8 @@ pub enum Command {
     /// contended acquisitions (1 for the textbook lock). A stall: no
     /// acquisition for --stall-seconds while a client waits. Exit codes: 0 no
     /// violation, 1 overlapping holders or a stall, 2 no server or bad
-    /// input. See docs/real.md.
+    /// input, 130 / 143 stopped by SIGINT / SIGTERM (its nodes and
+    /// sessions cleaned up). See docs/real.md.
     Real(real::RealArgs),
     /// Re-enact the checker's shortest counterexample of a scenario, step
     /// for step, on a real ZooKeeper: one real session per client under a
@@ -109,7 +118,7 @@ pub enum Command {
     /// simulator; the costs (notifications, packets, wake-ups, latency at
     /// 2, 5, 10, 20 clients) come from the simulator. Prints the matrix and
     /// where the report went. Exit codes: 0 every cell reached a verdict, 2
-    /// a cell is incomplete or an input is wrong. Example: `locksmith
+    /// an input is wrong, 3 a cell is incomplete. Example: `locksmith
     /// compare --recipes predecessor,no-recheck --faults none,waiter-expiry`.
     Compare(compare::CompareArgs),
     // `locksmith recipes`: its help names the backends it lists
@@ -153,7 +162,7 @@ fn about() -> String {
 
 fn long_about() -> String {
     format!(
-        "{}\n\nExit codes: 0 = holds, 1 = violated, 2 = incomplete or error.",
+        "{}\n\nExit codes: 0 = holds, 1 = violated, 2 = bad input or error, 3 = incomplete (a bound stopped the run first: it says which and what it covered), 130 / 143 = interrupted by SIGINT (Ctrl-C) / SIGTERM (what it covered is printed). `confirm`: 0 confirmed, 1 diverged, 2 not confirmed or error.",
         about()
     )
 }
@@ -244,12 +253,15 @@ fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }
 
+/// The exit code of a run a bound stopped before it reached a verdict.
+pub const INCOMPLETE: i32 = 3;
+
 /// Exit code for a verdict.
 pub fn exit_code(v: locksmith_model::zk::check::Verdict) -> i32 {
     use locksmith_model::zk::check::Verdict;
     match v {
         Verdict::Holds | Verdict::NotApplicable => 0,
         Verdict::Violated => 1,
-        Verdict::Incomplete => 2,
+        Verdict::Incomplete => INCOMPLETE,
     }
 }

@@ -132,7 +132,7 @@ pub fn run_real(a: &RealArgs) -> i32 {
             if r.violation.is_some() {
                 1
             } else if r.interrupted {
-                crate::interrupt::EXIT
+                crate::interrupt::exit_code()
             } else {
                 0
             }

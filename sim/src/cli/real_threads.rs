@@ -72,7 +72,7 @@ fn exit_code(r: &Tally) -> i32 {
     if r.violation.is_some() {
         1
     } else if r.interrupted {
-        crate::interrupt::EXIT
+        crate::interrupt::exit_code()
     } else {
         0
     }
@@ -185,7 +185,8 @@ pub fn verdict_lines(
         (None, Some(after)) => {
             let _ = writeln!(
                 out,
-                "verdict: incomplete: interrupted (Ctrl-C) after {:.1} s, no overlapping holders and no stall until then",
+                "verdict: incomplete: interrupted ({}) after {:.1} s, no overlapping holders and no stall until then",
+                crate::interrupt::what(),
                 after.as_secs_f64()
             );
         }

@@ -169,9 +169,9 @@ pub fn run_sim(a: &SimArgs) -> i32 {
     if failed {
         1
     } else if report.interrupted {
-        crate::interrupt::EXIT
+        crate::interrupt::exit_code()
     } else if report.seeds_run < count {
-        2
+        super::INCOMPLETE
     } else {
         0
     }
@@ -235,8 +235,10 @@ fn to_text(cfg: &SimConfig, a: &SimArgs, r: &SweepReport) -> String {
         None if r.interrupted => {
             let _ = writeln!(
                 out,
-                "verdict: incomplete: interrupted (Ctrl-C) after {} of {} seeds, no violation in those",
-                r.seeds_run, seeds_asked(a, cfg)
+                "verdict: incomplete: interrupted ({}) after {} of {} seeds, no violation in those",
+                crate::interrupt::what(),
+                r.seeds_run,
+                seeds_asked(a, cfg)
             );
         }
         None => {

@@ -189,7 +189,8 @@ pub fn run_sim<S: Simulated>(a: &SimArgs, (mut sc, first, count): (S, u64, u64))
                 println!("replay: {}", replay_command(a, f.seed));
             }
             None if interrupted => println!(
-                "verdict: incomplete: interrupted (Ctrl-C) after {run} of {count} seeds, no violation in those"
+                "verdict: incomplete: interrupted ({}) after {run} of {count} seeds, no violation in those",
+                crate::interrupt::what()
             ),
             None => println!("verdict: no violation in {run} seeds"),
         }
@@ -200,7 +201,7 @@ pub fn run_sim<S: Simulated>(a: &SimArgs, (mut sc, first, count): (S, u64, u64))
     if first_failure.is_some() {
         1
     } else if interrupted {
-        crate::interrupt::EXIT
+        crate::interrupt::exit_code()
     } else {
         0
     }

@@ -291,7 +291,7 @@ pub(crate) fn outcome(
         Err(Stop::Interrupted) => (
             Outcome::Unforced {
                 step: taken,
-                why: "interrupted (Ctrl-C)".into(),
+                why: format!("interrupted ({})", crate::interrupt::what()),
             },
             true,
         ),
