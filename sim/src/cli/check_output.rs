@@ -11,19 +11,13 @@ pub fn interrupted(r: &Report) -> bool {
     r.bound.as_deref() == Some(&Bound::Interrupted.to_string())
 }
 
-/// A progress line on stderr (drawn only when stderr is a terminal).
-pub fn progress_bar() -> indicatif::ProgressBar {
-    let bar =
-        indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{spinner} {msg}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
-    );
-    bar
+/// The exploration's progress line on stderr.
+pub fn progress_bar() -> super::progress::Progress {
+    super::progress::Progress::spinner()
 }
 
 /// Runs under a second stay quiet.
-pub fn show(bar: &indicatif::ProgressBar, p: Progress) {
+pub fn show(bar: &super::progress::Progress, p: Progress) {
     let secs = p.elapsed.as_secs_f64();
     if secs < 1.0 {
         return;
@@ -35,7 +29,6 @@ pub fn show(bar: &indicatif::ProgressBar, p: Progress) {
         p.depth,
         p.table_bytes as f64 / 1e6
     ));
-    bar.tick();
 }
 
 /// The trace of the property the overall verdict is about.

@@ -178,15 +178,10 @@ pub fn run(a: &CompareArgs) -> i32 {
     };
     crate::interrupt::install();
     let started = Instant::now();
-    let bar = indicatif::ProgressBar::with_draw_target(
-        Some(compare::job_count(&opts) as u64),
-        indicatif::ProgressDrawTarget::stderr(),
-    );
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} {msg}",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    let bar = super::progress::Progress::counter(
+        compare::job_count(&opts) as u64,
+        "jobs",
+        "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} {msg}",
     );
     let timings = std::sync::Mutex::new(Vec::new());
     let done = |d: compare::Done| {

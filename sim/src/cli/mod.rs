@@ -15,6 +15,7 @@ mod check_redis;
 mod compare;
 mod confirm;
 mod explorer;
+mod progress;
 mod real;
 mod real_args;
 mod real_mysql;

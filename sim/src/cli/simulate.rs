@@ -141,15 +141,10 @@ pub fn run_sim(a: &SimArgs) -> i32 {
         }
     };
     crate::interrupt::install();
-    let bar = indicatif::ProgressBar::with_draw_target(
-        Some(count),
-        indicatif::ProgressDrawTarget::stderr(),
-    );
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} seeds ({per_sec}, eta {eta})",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    let bar = super::progress::Progress::counter(
+        count,
+        "seeds",
+        "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} seeds ({per_sec}, eta {eta})",
     );
     let opts = SweepOptions {
         first,
