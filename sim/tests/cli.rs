@@ -17,12 +17,36 @@ fn scenario_file(name: &str, text: &str) -> std::path::PathBuf {
 }
 
 #[test]
-fn a_violation_exits_1_with_the_trace_and_a_mermaid_diagram() {
+fn a_violation_exits_1_with_the_trace_and_a_mermaid_diagram_on_request() {
     let (code, out, _) = locksmith(&["check", "scenarios/racy-wait.toml"]);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("verdict: violated: deadlock"), "{out}");
-    assert!(out.contains("sequenceDiagram"), "{out}");
     assert!(out.contains("watcher.wait()"), "{out}");
+    assert!(!out.contains("sequenceDiagram"), "{out}");
+    let (code, with, _) = locksmith(&["check", "scenarios/racy-wait.toml", "--mermaid"]);
+    assert_eq!(code, 1, "{with}");
+    assert!(with.contains("shortest trace (33 steps):"), "{with}");
+    assert!(with.contains("```mermaid\nsequenceDiagram"), "{with}");
+    for scenario in [
+        "scenarios/redis-set-px-del-pause.toml",
+        "scenarios/mysql-status-cas-unguarded-found-rows.toml",
+    ] {
+        let (_, out, _) = locksmith(&["check", scenario]);
+        assert!(!out.contains("sequenceDiagram"), "{out}");
+        let (_, with, _) = locksmith(&["check", scenario, "--mermaid"]);
+        assert!(with.contains("sequenceDiagram"), "{scenario}: {with}");
+    }
+    let (code, out, err) = locksmith(&["replay", "scenarios/racy-wait-sim.toml", "--seed", "12"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(!out.contains("sequenceDiagram"));
+    let (_, with, _) = locksmith(&[
+        "replay",
+        "scenarios/racy-wait-sim.toml",
+        "--seed",
+        "12",
+        "--mermaid",
+    ]);
+    assert!(with.contains("sequenceDiagram"));
 }
 
 #[test]

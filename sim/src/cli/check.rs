@@ -75,6 +75,13 @@ pub fn run(args: &CheckArgs) -> i32 {
         println!("{}", to_json(&sc, &report));
     } else {
         print!("{}", to_text(&sc, &report));
+        if args.mermaid {
+            let clients = sc.check.clients;
+            print!(
+                "{}",
+                super::check_backend::mermaid_text(&report, &|t| t.mermaid(clients))
+            );
+        }
     }
     if interrupted(&report) {
         return crate::interrupt::exit_code();
@@ -149,11 +156,6 @@ pub fn to_text(sc: &Scenario, r: &Report) -> String {
             let shortest = if r.reduced > 0 { "" } else { "shortest " };
             let _ = writeln!(out, "\n{shortest}trace ({} steps):", t.steps.len());
             out.push_str(&t.text());
-            let _ = writeln!(
-                out,
-                "\nmermaid:\n```mermaid\n{}```",
-                t.mermaid(sc.check.clients)
-            );
         }
     }
     out

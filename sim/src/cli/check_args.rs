@@ -40,4 +40,8 @@ pub struct CheckArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Also print the shortest trace as a Mermaid sequence diagram (drawn
+    /// by GitHub and most Markdown viewers; `--json` always has it).
+    #[arg(long)]
+    pub mermaid: bool,
 }

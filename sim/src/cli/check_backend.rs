@@ -22,6 +22,8 @@ pub trait BackendScenario: Sized {
     fn check(&self, progress: &mut dyn FnMut(Progress) -> ControlFlow<()>) -> Report;
     fn to_json(&self, r: &Report) -> serde_json::Value;
     fn to_text(&self, r: &Report) -> String;
+    /// A trace of this backend as a Mermaid sequence diagram.
+    fn mermaid(&self, t: &Trace) -> String;
 }
 
 /// `sc` with the flags applied and checked. `--abstract-sequences` and
@@ -77,6 +79,9 @@ pub fn run<S: BackendScenario>(args: &CheckArgs, sc: &S) -> i32 {
         println!("{}", sc.to_json(&report));
     } else {
         print!("{}", sc.to_text(&report));
+        if args.mermaid {
+            print!("{}", mermaid_text(&report, &|t| sc.mermaid(t)));
+        }
     }
     if interrupted(&report) {
         return crate::interrupt::exit_code();
@@ -84,16 +89,23 @@ pub fn run<S: BackendScenario>(args: &CheckArgs, sc: &S) -> i32 {
     super::exit_code(report.verdict)
 }
 
-/// The figures after the title line, then the headline's shortest trace as
-/// text and as a Mermaid diagram (`mermaid` draws it).
-pub fn report_text(out: &mut String, r: &Report, mermaid: &dyn Fn(&Trace) -> String) {
+/// The figures after the title line, then the headline's shortest trace.
+pub fn report_text(out: &mut String, r: &Report) {
     use std::fmt::Write;
     figures(out, r);
     if r.verdict == Verdict::Violated {
         if let Some(t) = headline_trace(r) {
             let _ = writeln!(out, "\nshortest trace ({} steps):", t.steps.len());
             out.push_str(&t.text());
-            let _ = writeln!(out, "\nmermaid:\n```mermaid\n{}```", mermaid(t));
         }
+    }
+}
+
+/// `--mermaid`: the headline's trace as a Mermaid block (`mermaid` draws
+/// it), or nothing when there is none.
+pub fn mermaid_text(r: &Report, mermaid: &dyn Fn(&Trace) -> String) -> String {
+    match headline_trace(r).filter(|_| r.verdict == Verdict::Violated) {
+        Some(t) => format!("\nmermaid:\n```mermaid\n{}```\n", mermaid(t)),
+        None => String::new(),
     }
 }

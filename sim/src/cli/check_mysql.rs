@@ -39,6 +39,10 @@ impl BackendScenario for MysqlScenario {
     fn to_text(&self, r: &Report) -> String {
         to_text(self, r)
     }
+
+    fn mermaid(&self, t: &locksmith_model::engine::trace::Trace) -> String {
+        mermaid(t, self.space.clients)
+    }
 }
 
 pub fn to_json(sc: &MysqlScenario, r: &Report) -> serde_json::Value {
@@ -84,6 +88,6 @@ pub fn to_text(sc: &MysqlScenario, r: &Report) -> String {
         s.acquisitions, s.work, s.pause, s.lock_wait_timeout
     );
     let mut out = super::title(&sc.name, sc.recipe(), s.clients, &how);
-    report_text(&mut out, r, &|t| mermaid(t, s.clients));
+    report_text(&mut out, r);
     out
 }

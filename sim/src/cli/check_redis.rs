@@ -38,6 +38,10 @@ impl BackendScenario for RedisScenario {
     fn to_text(&self, r: &Report) -> String {
         to_text(self, r)
     }
+
+    fn mermaid(&self, t: &locksmith_model::engine::trace::Trace) -> String {
+        mermaid(t, self.space.clients)
+    }
 }
 
 pub fn to_json(sc: &RedisScenario, r: &Report) -> serde_json::Value {
@@ -82,6 +86,6 @@ pub fn to_text(sc: &RedisScenario, r: &Report) -> String {
         s.acquisitions, s.lease, s.work, s.pause, s.skew
     );
     let mut out = super::title(&sc.name, sc.recipe(), s.clients, &how);
-    report_text(&mut out, r, &|t| mermaid(t, s.clients));
+    report_text(&mut out, r);
     out
 }

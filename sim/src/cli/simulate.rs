@@ -342,7 +342,7 @@ pub fn run_replay(a: &ReplayArgs) -> i32 {
         }
     }
     print!("{}", r.trace.text());
-    if !a.no_mermaid {
+    if a.mermaid {
         println!("\n```mermaid\n{}```", r.trace.mermaid(cfg.clients));
     }
     let mut t = Totals::default();

@@ -45,8 +45,12 @@ pub struct ReplayArgs {
     /// Override the acquisitions per client.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..))]
     pub acquisitions: Option<u8>,
-    /// Print the trace only as text (no Mermaid).
+    /// Also print the trace as a Mermaid sequence diagram.
     #[arg(long)]
+    pub mermaid: bool,
+    /// The default since `--mermaid` came (kept so that scripts that
+    /// pass it still run).
+    #[arg(long, hide = true, conflicts_with = "mermaid")]
     pub no_mermaid: bool,
     /// Also write every request, reply and notification of every client,
     /// with its simulated time, to this file (ZooKeeper scenarios; the
