@@ -71,7 +71,7 @@ fn d_seeds() -> u64 {
 #[serde(deny_unknown_fields)]
 pub struct SimSettings {
     /// Overrides the scenario's `clients` (up to [`MAX_CLIENTS`]).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::scenario::clients::some_clients")]
     pub clients: Option<u8>,
     /// Overrides the scenario's `acquisitions`.
     #[serde(default)]

@@ -240,8 +240,8 @@ fn a_broken_sim_table_fails_check_with_its_line() {
     let cases = [
         (
             "recipe = \"racy-wait\"\nclients = 2\n\n[sim]\nclients = 0\n",
-            "5:1",
-            "clients = 0",
+            "5:11",
+            "integer `0`, expected a whole number from 1 to 255",
         ),
         (
             "recipe = \"racy-wait\"\nclients = 2\n\n[sim]\nthink_ms = [0.0, 1e308]\n",

@@ -594,13 +594,17 @@ fn accepted_extreme_sim_settings_run_without_a_panic() {
 #[test]
 fn each_known_mistake_points_at_its_line_and_column() {
     let cases: &[(&[u8], &str, &str)] = &[
-        (b"recipe = \"racy-wait\"\nclients = \"two\"\n", "2:11", "expected a whole number from 0 to 255"),
+        (b"recipe = \"racy-wait\"\nclients = \"two\"\n", "2:11", "expected a whole number from 1 to 255"),
+        (b"recipe = \"racy-wait\"\nclients = 0\n", "2:11", "integer `0`, expected a whole number from 1 to 255"),
+        (b"recipe = \"racy-wait\"\nclients = -1\n", "2:11", "integer `-1`, expected a whole number from 1 to 255"),
+        (b"recipe = \"racy-wait\"\nclients = 100000\n", "2:11", "integer `100000`, expected a whole number from 1 to 255"),
+        (b"recipe = \"racy-wait\"\nclients = 2\n[sim]\nclients = 0\n", "4:11", "integer `0`, expected a whole number from 1 to 255"),
         (b"clients = 2\nrecipe = \"zookeeper\"\n", "2:1", "unknown recipe `zookeeper`: expected one of predecessor, racy-wait"),
         (b"recipe = \"redis-set-px-dell\"\nclients = 2\n[redis]\nlease = 3\n", "1:1", "redis-set-px-token (Redis), mysql-unique-key, mysql-unique-key-txn, mysql-for-update, mysql-status-cas, mysql-status-cas-unguarded (MySQL); did you mean `redis-set-px-del`?"),
         (b"recipe = \"racy-wait\"\nclients = 2\nclinets = 3\n", "3:1", "unknown field `clinets`, expected"),
         (b"recipe = \"racy-wait\"\n", "1:1", "missing field `clients`: expected"),
         (b"", "1:1", "missing field `recipe`"),
-        (b"recipe = \"racy-wait\"\nclients = 300\n", "2:11", "expected a whole number from 0 to 255"),
+        (b"recipe = \"racy-wait\"\nclients = 300\n", "2:11", "expected a whole number from 1 to 255"),
         (b"recipe = \"racy-wait\"\nclients = 9\n", "2:1", "the checker explores 1 to 8 clients"),
         (b"recipe = \"racy-wait\"\nclients = 2\nreentries = 200\n", "3:1", "expected 0 to 100"),
         (b"recipe = \"racy-wait\"\nclients = \xff2\n", "2:11", "byte 0xff is not UTF-8"),
@@ -679,6 +683,12 @@ fn empty_runs_and_absurd_flags_are_refused() {
         let argv = std::iter::once("locksmith").chain(line.split(' '));
         let r = locksmith::cli::validate(argv);
         assert!(r.is_err(), "accepted: {line}");
+        // A range in the user's words, never the type's upper end.
+        let e = format!("{:?}", r.err());
+        assert!(
+            line.contains("18446744073709551615") || !e.contains("18446744073709551615"),
+            "{line}: {e}"
+        );
     }
 }
 

@@ -26,7 +26,7 @@ pub struct BenchArgs {
     pub jobs: Vec<u16>,
     /// Stop a case after this many seconds (it is then incomplete, and the
     /// table says how far it got).
-    #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 600, value_parser = super::counts::at_least_one)]
     pub max_seconds: u64,
     /// Also run every case with partial-order reduction (rows marked
     /// `+por`; with `--case`, run that case with it).

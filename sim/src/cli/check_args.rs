@@ -16,11 +16,11 @@ pub struct CheckArgs {
     pub acquisitions: Option<u8>,
     /// Stop after this many distinct states (the verdict is then
     /// `incomplete` unless a violation was already found).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_parser = super::counts::at_least_one)]
     pub max_states: Option<u64>,
     /// Stop when the checker's tables are estimated to exceed this many MB
     /// (default 4096; the verdict is then `incomplete`).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_parser = super::counts::at_least_one)]
     pub max_memory_mb: Option<u64>,
     /// States that differ only in sequence suffixes and unread zxids are
     /// one state (as `[check] abstract_sequences = true`): makes a polling

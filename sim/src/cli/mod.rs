@@ -14,6 +14,7 @@ mod check_output;
 mod check_redis;
 mod compare;
 mod confirm;
+mod counts;
 mod explorer;
 mod progress;
 mod real;

@@ -10,7 +10,7 @@ pub struct SimArgs {
     pub scenario: PathBuf,
     /// How many seeds to run, at least 1 (default: the scenario's `[sim]
     /// seeds`, or 1 with --seed).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_parser = super::counts::at_least_one)]
     pub seeds: Option<u64>,
     /// The first seed.
     #[arg(long)]
@@ -62,12 +62,12 @@ pub struct ReplayArgs {
 #[derive(Args, Debug)]
 pub struct BenchSimArgs {
     /// Seeds for the 10,000-seed sweep figure.
-    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 10_000, value_parser = super::counts::at_least_one)]
     pub sweep_seeds: u64,
     /// Threads for the sweep figure.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: u16,
     /// Seeds per throughput figure.
-    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 500, value_parser = super::counts::at_least_one)]
     pub seeds: u64,
 }

@@ -62,6 +62,7 @@
 //! [`crate::expect`]) are validated here, when the file is loaded, so every
 //! command rejects a broken file the same way, with its line.
 
+pub mod clients;
 pub(crate) mod locate;
 mod mysql;
 mod redis;
@@ -71,7 +72,6 @@ pub use mysql::MysqlScenario;
 pub use redis::RedisScenario;
 
 use crate::expect::{Expectation, RawExpect};
-use crate::sim_settings;
 use locksmith_model::catalogue::{self, Backend};
 use locksmith_model::engine::harness::Writes;
 use locksmith_model::zk::recipes::RecipeId;
@@ -117,6 +117,7 @@ pub const MAX_FILE_BYTES: u64 = 1 << 20;
 #[serde(deny_unknown_fields)]
 struct Raw {
     recipe: String,
+    #[serde(deserialize_with = "clients::clients")]
     clients: u8,
     #[serde(default = "one")]
     acquisitions: u8,
@@ -296,12 +297,6 @@ impl Scenario {
                 not_this_backend(&raw.recipe, Backend::ZooKeeper),
             )
         })?;
-        if raw.clients == 0 {
-            return Err(at(
-                &top("clients"),
-                format!("clients = 0: expected 1 to {}", sim_settings::MAX_CLIENTS),
-            ));
-        }
         if raw.acquisitions == 0 {
             return Err(at(
                 &top("acquisitions"),

@@ -59,6 +59,7 @@ pub fn recipe_of(text: &str) -> Option<RedisRecipe> {
 #[serde(deny_unknown_fields)]
 struct Raw {
     recipe: String,
+    #[serde(deserialize_with = "super::clients::clients")]
     clients: u8,
     #[serde(default = "one")]
     acquisitions: u8,
