@@ -513,3 +513,76 @@ fn sim_json_counts_the_seeds_with_a_stale_holder() {
         assert_eq!(v["stale_holder_seeds"], want, "{file}");
     }
 }
+
+/// `--json` on replay (every backend) and bench-sim: one JSON object with
+/// the verdict, the trace's lines and the run's counts.
+#[test]
+fn replay_and_bench_sim_print_json() {
+    let (code, out, err) = locksmith(&[
+        "replay",
+        "scenarios/racy-wait-sim.toml",
+        "--seed",
+        "12",
+        "--json",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    assert_eq!(
+        (&v["backend"], &v["verdict"], &v["property"], &v["seed"]),
+        (
+            &serde_json::json!("zookeeper"),
+            &serde_json::json!("violated"),
+            &serde_json::json!("deadlock"),
+            &serde_json::json!(12)
+        )
+    );
+    assert!(v["trace"].as_array().is_some_and(|t| t.len() > 100), "{v}");
+    assert!(v["metrics"]["acquisitions"].as_u64().is_some(), "{v}");
+    let (code, out, err) = locksmith(&[
+        "replay",
+        "scenarios/mysql-status-cas-unguarded-found-rows.toml",
+        "--seed",
+        "0",
+        "--json",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    assert_eq!(v["backend"], "mysql");
+    assert_eq!(v["property"], "mutual exclusion");
+    assert!(v["trace"].as_array().is_some_and(|t| !t.is_empty()), "{v}");
+    let (code, out, err) =
+        locksmith(&["bench-sim", "--seeds", "1", "--sweep-seeds", "2", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    assert_eq!(v["throughput"].as_array().map(Vec::len), Some(4), "{v}");
+    assert_eq!(v["sweep"]["seeds_run"], 2, "{v}");
+}
+
+/// The common flags have short forms, the same letter in every command.
+#[test]
+fn short_flags_mean_the_long_ones() {
+    let (code, out, err) = locksmith(&[
+        "check",
+        "scenarios/racy-wait.toml",
+        "-c",
+        "2",
+        "-a",
+        "1",
+        "-j",
+        "1",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.contains("with 2 clients × 1 acquisitions"), "{out}");
+    let (code, out, err) = locksmith(&[
+        "sim",
+        "scenarios/racy-wait-sim.toml",
+        "-c",
+        "5",
+        "-j",
+        "2",
+        "--seeds",
+        "13",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.contains("seed 12"), "{out}");
+}

@@ -21,7 +21,7 @@ pub struct BenchArgs {
     #[arg(long)]
     pub large: bool,
     /// The numbers of threads to run each case with, e.g. `1,2`.
-    #[arg(long, value_delimiter = ',', default_value = "1,2",
+    #[arg(short, long, value_delimiter = ',', default_value = "1,2",
           value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: Vec<u16>,
     /// Stop a case after this many seconds (it is then incomplete, and the
@@ -36,6 +36,10 @@ pub struct BenchArgs {
     /// the table's rows are made of).
     #[arg(long, hide = true)]
     pub case: Option<String>,
+    /// Print one JSON array instead of the table: per case and number of
+    /// threads, its figures (`case`, `jobs`, `por`, and the row's fields).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// The cases: name, recipe, clients, acquisitions; `large` ones only with
@@ -67,19 +71,10 @@ fn run_table(args: &BenchArgs) -> i32 {
         eprintln!("error: cannot find this program to run the cases");
         return 2;
     };
-    println!("checker benchmark (release build: cargo run --release -- bench)");
-    println!(
-        "{:<20} {:>4} {:>17} {:>11} {:>8} {:>10} {:>9} {:>9} {:>8}",
-        "case",
-        "jobs",
-        "verdict",
-        "states",
-        "wall s",
-        "states/s",
-        "tables B",
-        "memory B",
-        "peak MB"
-    );
+    let mut rows = Vec::new();
+    if !args.json {
+        header();
+    }
     for &(name, _, _, _, large) in CASES {
         if large && !args.large {
             continue;
@@ -101,21 +96,50 @@ fn run_table(args: &BenchArgs) -> i32 {
                     .ok()
                     .filter(|o| o.status.success())
                     .and_then(|o| serde_json::from_slice::<serde_json::Value>(&o.stdout).ok());
-                let Some(r) = row else {
-                    println!("{label:<20} {jobs:>4} the case's process failed");
-                    continue;
-                };
-                print_row(&label, jobs, &r);
+                match (row, args.json) {
+                    (Some(r), false) => print_row(&label, jobs, &r),
+                    (None, false) => println!("{label:<20} {jobs:>4} the case's process failed"),
+                    (r, true) => rows.push(json!({
+                        "case": name,
+                        "jobs": jobs,
+                        "por": por,
+                        "figures": r,
+                    })),
+                }
             }
         }
     }
+    if args.json {
+        println!("{}", serde_json::Value::Array(rows));
+    } else {
+        footer();
+    }
+    0
+}
+
+fn header() {
+    println!("checker benchmark (release build: cargo run --release -- bench)");
+    println!(
+        "{:<20} {:>4} {:>17} {:>11} {:>8} {:>10} {:>9} {:>9} {:>8}",
+        "case",
+        "jobs",
+        "verdict",
+        "states",
+        "wall s",
+        "states/s",
+        "tables B",
+        "memory B",
+        "peak MB"
+    );
+}
+
+fn footer() {
     println!(
         "(each row its own process. wall s: the whole exploration, an upper bound on the time to a violation. \
          tables B: the checker's tables (visited set, parents, kept graph) per state; memory B: the process's \
          peak memory per state. Verdicts and counts are the same for any number of jobs. \
          +por: with partial-order reduction, whose deadlock trace may be longer than the shortest.)"
     );
-    0
 }
 
 fn print_row(name: &str, jobs: u16, r: &serde_json::Value) {

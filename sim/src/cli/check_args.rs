@@ -9,10 +9,10 @@ pub struct CheckArgs {
     /// The scenario file (TOML), e.g. scenarios/racy-wait.toml.
     pub scenario: PathBuf,
     /// Override the number of clients (1–8).
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=MAX_CLIENTS as i64))]
+    #[arg(short, long, value_parser = clap::value_parser!(u8).range(1..=MAX_CLIENTS as i64))]
     pub clients: Option<u8>,
     /// Override the acquisitions per client.
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..))]
+    #[arg(short, long, value_parser = clap::value_parser!(u8).range(1..))]
     pub acquisitions: Option<u8>,
     /// Stop after this many distinct states (the verdict is then
     /// `incomplete` unless a violation was already found).
@@ -35,7 +35,7 @@ pub struct CheckArgs {
     pub por: bool,
     /// Threads that expand states (default: every core). The verdict, the
     /// traces and the counts are the same for any number.
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    #[arg(short, long, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: Option<u16>,
     /// Print one JSON object instead of text.
     #[arg(long)]

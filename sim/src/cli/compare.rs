@@ -28,7 +28,7 @@ pub struct CompareArgs {
     #[arg(long)]
     pub json: bool,
     /// Parallel workers (OS threads; default: the machine's cores).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    #[arg(short, long, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: Option<u16>,
 }
 

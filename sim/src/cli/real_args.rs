@@ -28,7 +28,7 @@ pub struct RealArgs {
     pub seed: u64,
     /// How many clients compete, each with its own session (default: the
     /// scenario's `[sim] clients`, else its `clients`).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=255))]
+    #[arg(short, long, value_parser = clap::value_parser!(u16).range(1..=255))]
     pub clients: Option<u16>,
     /// How long the clients compete, in seconds.
     #[arg(long, default_value_t = 10.0, value_parser = positive_seconds)]

@@ -341,13 +341,34 @@ pub fn run_replay(a: &ReplayArgs) -> i32 {
             return 2;
         }
     }
+    let mut t = Totals::default();
+    t.add(&r.metrics);
+    let s = t.summary();
+    if a.json {
+        let text = r.trace.text();
+        println!(
+            "{}",
+            json!({
+                "scenario": a.scenario.display().to_string(),
+                "backend": "zookeeper",
+                "recipe": cfg.recipe.name(),
+                "seed": a.seed,
+                "clients": cfg.clients,
+                "acquisitions": cfg.acquisitions,
+                "verdict": if r.violation.is_some() { "violated" } else { "holds" },
+                "property": r.violation.as_ref().map(|v| v.0.name()),
+                "why": r.violation.as_ref().map(|v| v.1.clone()),
+                "trace": text.lines().collect::<Vec<_>>(),
+                "mermaid": r.trace.mermaid(cfg.clients),
+                "metrics": s,
+            })
+        );
+        return i32::from(r.violation.is_some());
+    }
     print!("{}", r.trace.text());
     if a.mermaid {
         println!("\n```mermaid\n{}```", r.trace.mermaid(cfg.clients));
     }
-    let mut t = Totals::default();
-    t.add(&r.metrics);
-    let s = t.summary();
     match &r.violation {
         Some((p, why)) => {
             println!("verdict: violated: {} (seed {}): {why}", p.name(), a.seed);
@@ -410,7 +431,10 @@ pub fn run_bench(a: &BenchSimArgs) -> i32 {
         recipe_root: false,
         settings: SimSettings::default(),
     };
-    println!("simulator figures (one core unless noted; default [sim] settings)");
+    if !a.json {
+        println!("simulator figures (one core unless noted; default [sim] settings)");
+    }
+    let mut rows = Vec::new();
     for (recipe, n) in [
         (RecipeId::Predecessor, 5),
         (RecipeId::Predecessor, 20),
@@ -419,6 +443,19 @@ pub fn run_bench(a: &BenchSimArgs) -> i32 {
     ] {
         let cfg = mk(recipe, n, 20);
         let (aps, cpu_aps, sps, s) = throughput(&cfg, a.seeds);
+        if a.json {
+            rows.push(json!({
+                "recipe": recipe.name(),
+                "clients": n,
+                "acquisitions": 20,
+                "seeds": a.seeds,
+                "acquisitions_per_second": aps,
+                "acquisitions_per_cpu_second": cpu_aps,
+                "seeds_per_second": sps,
+                "metrics": s,
+            }));
+            continue;
+        }
         println!(
             "{recipe} × {n} clients × 20: {aps:.0} simulated acquisitions per wall second ({cpu_aps:.0} per CPU second), {sps:.1} seeds/s; {:.2} notifications and {:.2} packets per acquisition, {:.2} wake-ups per release, p50 {:.2} ms, p99 {:.2} ms",
             s.notifications_per_acquisition,
@@ -437,10 +474,30 @@ pub fn run_bench(a: &BenchSimArgs) -> i32 {
     };
     let cpu0 = cpu_seconds();
     let r = sweep(&cfg, &opts, &|| {});
-    let cpu = match (cpu0, cpu_seconds()) {
-        (Some(a), Some(b)) => format!(", {:.2} CPU s", b - a),
-        _ => String::new(),
+    let cpu_s = match (cpu0, cpu_seconds()) {
+        (Some(a), Some(b)) => Some(b - a),
+        _ => None,
     };
+    if a.json {
+        println!(
+            "{}",
+            json!({
+                "throughput": rows,
+                "sweep": {
+                    "recipe": "predecessor",
+                    "clients": 5,
+                    "acquisitions": 20,
+                    "seeds_run": r.seeds_run,
+                    "jobs": a.jobs,
+                    "wall_s": r.elapsed_ms as f64 / 1000.0,
+                    "cpu_s": cpu_s,
+                    "failing_seeds": r.failures.len(),
+                },
+            })
+        );
+        return 0;
+    }
+    let cpu = cpu_s.map_or_else(String::new, |c| format!(", {c:.2} CPU s"));
     println!(
         "sweep: {} seeds of predecessor × 5 clients × 20 on {} threads: {:.2} s wall{cpu} ({} failing)",
         r.seeds_run,

@@ -16,16 +16,16 @@ pub struct SimArgs {
     #[arg(long)]
     pub seed: Option<u64>,
     /// Override the number of clients (1–255).
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..))]
+    #[arg(short, long, value_parser = clap::value_parser!(u8).range(1..))]
     pub clients: Option<u8>,
     /// Override the acquisitions per client.
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..))]
+    #[arg(short, long, value_parser = clap::value_parser!(u8).range(1..))]
     pub acquisitions: Option<u8>,
     /// Go on after a failing seed (report all of them).
     #[arg(long)]
     pub keep_going: bool,
     /// Parallel runs (OS threads).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: u16,
     /// Print one JSON object instead of text.
     #[arg(long)]
@@ -40,10 +40,10 @@ pub struct ReplayArgs {
     #[arg(long)]
     pub seed: u64,
     /// Override the number of clients (as given to `locksmith sim`).
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..))]
+    #[arg(short, long, value_parser = clap::value_parser!(u8).range(1..))]
     pub clients: Option<u8>,
     /// Override the acquisitions per client.
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..))]
+    #[arg(short, long, value_parser = clap::value_parser!(u8).range(1..))]
     pub acquisitions: Option<u8>,
     /// Also print the trace as a Mermaid sequence diagram.
     #[arg(long)]
@@ -57,6 +57,10 @@ pub struct ReplayArgs {
     /// lines `locksmith real --timeline` writes for a real run).
     #[arg(long, value_name = "FILE")]
     pub timeline: Option<PathBuf>,
+    /// Print one JSON object instead of text: the verdict, the trace's
+    /// lines (and its Mermaid diagram, ZooKeeper), the run's counts.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -65,9 +69,13 @@ pub struct BenchSimArgs {
     #[arg(long, default_value_t = 10_000, value_parser = super::counts::at_least_one)]
     pub sweep_seeds: u64,
     /// Threads for the sweep figure.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
+    #[arg(short, long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: u16,
     /// Seeds per throughput figure.
     #[arg(long, default_value_t = 500, value_parser = super::counts::at_least_one)]
     pub seeds: u64,
+    /// Print one JSON object instead of text: each throughput row and the
+    /// sweep.
+    #[arg(long)]
+    pub json: bool,
 }

@@ -219,6 +219,23 @@ pub fn load_replay<S: Simulated>(a: &ReplayArgs, sc: S) -> Result<S, String> {
 
 pub fn run_replay<S: Simulated>(a: &ReplayArgs, sc: S) -> i32 {
     let r = sc.run_seed(a.seed, true);
+    if a.json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "scenario": a.scenario.display().to_string(),
+                "backend": S::KEY,
+                "recipe": sc.recipe_id(),
+                "seed": a.seed,
+                "verdict": if r.violation.is_some() { "violated" } else { "holds" },
+                "property": r.violation.as_ref().map(|v| v.0.name()),
+                "why": r.violation.as_ref().map(|v| v.1.clone()),
+                "trace": r.trace,
+                "metrics": { "acquisitions": r.acquisitions, "commands": r.commands },
+            })
+        );
+        return i32::from(r.violation.is_some());
+    }
     for line in &r.trace {
         println!("{line}");
     }
