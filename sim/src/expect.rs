@@ -134,6 +134,46 @@ impl Expectation {
         Ok(e)
     }
 
+    /// [`Expectation::parse`], refusing a property the backend does not
+    /// judge in this configuration (`not_judged` gives why: it would read
+    /// n/a, so a pin on it says nothing).
+    pub fn parse_judged(
+        raw: &RawExpect,
+        not_judged: &dyn Fn(Property) -> Option<&'static str>,
+    ) -> Result<Expectation, (KeyPath, String)> {
+        let e = Expectation::parse(raw)?;
+        let key = |k: &str| KeyPath::of(None, k);
+        let named = raw
+            .property
+            .iter()
+            .map(|s| (key("property"), s))
+            .chain(
+                raw.holds
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| (key("holds").index(i), s)),
+            )
+            .chain(raw.violated.keys().map(|s| (key("violated").key(s), s)));
+        for (at, s) in named {
+            let Some(why) = Property::parse(s).and_then(not_judged) else {
+                continue;
+            };
+            let judged: Vec<&str> = Property::ALL
+                .into_iter()
+                .filter(|&p| not_judged(p).is_none())
+                .map(Property::name)
+                .collect();
+            return Err((
+                at,
+                format!(
+                    "`{s}` is not judged here ({why}): expected one of {}",
+                    judged.join(", ")
+                ),
+            ));
+        }
+        Ok(e)
+    }
+
     /// Everything `found` gets wrong, one line each (empty: as expected).
     pub fn problems(&self, found: &Found) -> Vec<String> {
         let mut out = Vec::new();

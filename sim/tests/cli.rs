@@ -216,6 +216,25 @@ fn the_help_speaks_of_every_backend() {
         out.contains("15 on ZooKeeper, 9 on Redis, 5 on MySQL"),
         "{out}"
     );
+    // Each command's help says which backends it serves.
+    for (cmd, says) in [
+        ("real", ["ZooKeeper", "Redis", "MySQL"].as_slice()),
+        ("confirm", &["ZooKeeper", "Redis", "MySQL"]),
+        ("explorer", &["ZooKeeper", "Redis and MySQL"]),
+        ("calibrate", &["ZooKeeper only"]),
+        ("bench", &["ZooKeeper"]),
+        ("bench-sim", &["ZooKeeper"]),
+        ("sim", &["any backend"]),
+    ] {
+        let (code, out, err) = locksmith(&[cmd, "--help"]);
+        assert_eq!(code, 0, "{cmd}: {err}");
+        for word in says {
+            assert!(
+                out.contains(word),
+                "{cmd} --help does not say {word}: {out}"
+            );
+        }
+    }
 }
 
 #[test]
@@ -585,4 +604,32 @@ fn short_flags_mean_the_long_ones() {
     ]);
     assert_eq!(code, 1, "{err}");
     assert!(out.contains("seed 12"), "{out}");
+}
+
+/// A pin on a property the backend does not judge (it would read n/a) is
+/// refused where the file names it, by every command.
+#[test]
+fn an_expectation_on_a_property_the_backend_does_not_judge_is_refused() {
+    let p = scenario_file(
+        "orphan.toml",
+        "recipe = \"redis-set-px-del\"\nclients = 2\n[redis]\nlease = 3\n[expect]\nverdict = \"holds\"\nholds = [\"mutual exclusion\", \"orphaned node\"]\n",
+    );
+    let p = p.to_string_lossy();
+    for cmd in ["check", "sim"] {
+        let (code, _, err) = locksmith(&[cmd, &p]);
+        assert_eq!(code, 2, "{cmd}: {err}");
+        assert!(
+            err.contains(&format!(
+                "{p}:7:30: `orphaned node` is not judged here (Redis has no sequential nodes): expected one of"
+            )),
+            "{cmd}: {err}"
+        );
+    }
+    let p = scenario_file(
+        "herd.toml",
+        "recipe = \"mysql-status-cas\"\nclients = 2\n[expect]\nverdict = \"violated\"\nproperty = \"herd\"\n",
+    );
+    let (code, _, err) = locksmith(&["check", &p.to_string_lossy()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("`herd` is not judged here"), "{err}");
 }

@@ -55,16 +55,17 @@ pub enum Command {
     /// codes: 0 holds, 1 violated, 2 bad input, 3 incomplete (a bound was
     /// hit first: it is named), 130 / 143 stopped by SIGINT / SIGTERM.
     Check(check::CheckArgs),
-    /// Print checker figures: time to the lost wake-up (racy-wait, N=2 and
+    /// Print checker figures on ZooKeeper recipes: time to the lost wake-up (racy-wait, N=2 and
     /// N=3), states, states/s, bytes/state and peak memory for fixed-wait at
     /// N=3 and N=4 and predecessor 3 × 2 (`--large`: also fixed-wait N=5 and
     /// N=6 and predecessor 4 × 2).
     Bench(bench::BenchArgs),
-    /// Serve stateright's Explorer web UI on a scenario, to step through
-    /// states by hand (http://127.0.0.1:3000 by default).
+    /// Serve stateright's Explorer web UI on a ZooKeeper scenario, to step
+    /// through states by hand (http://127.0.0.1:3000 by default; Redis and
+    /// MySQL scenarios are refused: the capability is ZooKeeper's).
     Explorer(explorer::ExplorerArgs),
-    /// Simulate a scenario over many seeds (madsim): real timers,
-    /// heartbeats, faults. Stops at the first failing seed and prints one
+    /// Simulate a scenario of any backend over many seeds (madsim): real
+    /// timers, heartbeats, leases, lock waits, faults. Stops at the first failing seed and prints one
     /// command that replays it. Example: `locksmith sim
     /// scenarios/racy-wait.toml --seeds 100 --clients 5`. Exit codes: 0 no
     /// seed failed, 1 a seed failed, 2 bad input, 3 fewer seeds run than
@@ -74,7 +75,7 @@ pub enum Command {
     /// Mermaid). The same seed gives the same trace, byte for byte. Exit
     /// codes: 0 no violation, 1 violated, 2 bad input.
     Replay(simulate::ReplayArgs),
-    /// Print simulator figures: simulated acquisitions and seeds per wall
+    /// Print simulator figures on ZooKeeper recipes: simulated acquisitions and seeds per wall
     /// second, packets per acquisition, wall time of a 10,000-seed sweep.
     BenchSim(simulate::BenchSimArgs),
     /// Run a scenario's recipe against a real ZooKeeper server, each client
@@ -84,7 +85,10 @@ pub enum Command {
     /// --clients 5 --seconds 10`. A Redis scenario runs against a
     /// redis-server instead, one connection per client, on a key of its
     /// own: `locksmith real scenarios/redis-set-px-del-pause.toml --redis
-    /// 127.0.0.1:6390 --lease-ms 100 --hold-ms 150`.
+    /// 127.0.0.1:6390 --lease-ms 100 --hold-ms 150`; a MySQL scenario
+    /// against a MariaDB or MySQL server, on a table of its own:
+    /// `locksmith real scenarios/mysql-status-cas.toml --mysql
+    /// mysql://locksmith@127.0.0.1:3390/locksmith`.
     ///
     /// A contended acquisition is one during whose attempt (lock() called →
     /// returned) the client received at least one watch notification;
@@ -96,8 +100,9 @@ pub enum Command {
     /// sessions cleaned up). See docs/real.md.
     Real(real::RealArgs),
     /// Re-enact the checker's shortest counterexample of a scenario, step
-    /// for step, on a real ZooKeeper: one real session per client under a
-    /// fresh root, requests sent and replies and notifications handed over
+    /// for step, on a real ZooKeeper (a Redis scenario: on a redis-server,
+    /// `--redis`; MySQL has no re-enactment yet and is refused): one real
+    /// session per client under a fresh root, requests sent and replies and notifications handed over
     /// in the trace's order, expiries and connection losses forced for
     /// real. Prints `confirmed` with the same violation on the real server,
     /// or `diverged at step N` with what the model expected and what the
@@ -106,7 +111,7 @@ pub enum Command {
     /// Exit codes: 0 confirmed, 1 diverged, 2 error (no violation to
     /// confirm, no server, a step confirm cannot force). See docs/real.md.
     Confirm(confirm::ConfirmArgs),
-    /// Measure a real ZooKeeper's service times (a read's and a write's
+    /// ZooKeeper only: measure a real ZooKeeper's service times (a read's and a write's
     /// round trip; the server's time per read and per write, kept busy)
     /// and print them as a `[sim]` profile (`latency_ms`, `server_read_ms`,
     /// `server_write_ms`). Example: `locksmith calibrate --zk

@@ -203,7 +203,7 @@ impl RedisScenario {
             .expect
             .as_ref()
             .map(|e| {
-                Expectation::parse(e).map_err(|(k, why)| {
+                Expectation::parse_judged(e, &|p| space.not_judged(p)).map_err(|(k, why)| {
                     let mut p = KeyPath::table("expect");
                     p.0.extend(k.0);
                     at(&p, why)

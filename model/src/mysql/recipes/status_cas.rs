@@ -60,6 +60,12 @@ impl At {
 }
 
 fn cas(fenced: bool) -> Statement {
+    take(fenced, Some(FREE))
+}
+
+/// `UPDATE locks SET status = 1[, version = LAST_INSERT_ID(version + 1)]
+/// WHERE name = 'lock'[ AND status = <where_status>]`.
+pub(super) fn take(fenced: bool, where_status: Option<i64>) -> Statement {
     Statement::Update {
         name: lock_name(),
         set_status: TAKEN,
@@ -68,7 +74,7 @@ fn cas(fenced: bool) -> Statement {
         } else {
             SetVersion::Keep
         },
-        where_status: Some(FREE),
+        where_status,
         where_version: None,
     }
 }

@@ -27,24 +27,11 @@
 //! out. The resource, which checks the token, still turns the stale
 //! holder's writes away.
 
-use super::status_cas::{self, At, TAKEN};
-use super::{lock_name, Outcome};
-use crate::mysql::{Reply, SetVersion, Statement};
-
-fn cas(fenced: bool) -> Statement {
-    Statement::Update {
-        name: lock_name(),
-        set_status: TAKEN,
-        set_version: if fenced {
-            SetVersion::Token
-        } else {
-            SetVersion::Keep
-        },
-        where_status: None,
-        where_version: None,
-    }
-}
+use super::status_cas::{self, At};
+use super::Outcome;
+use crate::mysql::Reply;
 
 pub fn step(at: &mut At, reply: Option<&Reply>, fenced: bool) -> Outcome {
-    status_cas::step_with(at, reply, cas(fenced))
+    // The seed's statement without `AND status = -1`.
+    status_cas::step_with(at, reply, status_cas::take(fenced, None))
 }

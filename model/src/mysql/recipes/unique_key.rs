@@ -47,7 +47,8 @@ impl At {
     }
 }
 
-fn insert() -> Statement {
+/// `INSERT INTO locks (name) VALUES ('lock')`, the lock.
+pub(super) fn insert() -> Statement {
     Statement::Insert {
         name: lock_name(),
         status: 0,

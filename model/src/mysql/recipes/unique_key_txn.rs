@@ -24,6 +24,7 @@
 //! **Fenced** (`fencing = true`): the token is the `INSERT`'s
 //! AUTO_INCREMENT id, which a rollback does not give back.
 
+use super::unique_key::insert;
 use super::{lock_name, Outcome};
 use crate::engine::harness::StepKind;
 use crate::mysql::{MysqlError, Reply, Statement};
@@ -65,13 +66,6 @@ impl At {
     /// `reply`, unread here, means the `INSERT` put the row in.
     pub fn won(self, reply: &Reply) -> bool {
         self == At::AwaitInsert && matches!(reply, Reply::Ok { .. })
-    }
-}
-
-fn insert() -> Statement {
-    Statement::Insert {
-        name: lock_name(),
-        status: 0,
     }
 }
 
