@@ -625,6 +625,8 @@ fn each_known_mistake_points_at_its_line_and_column() {
         (b"recipe = \"racy-wait\"\nclients = 2\n[[sim.schedule]]\nat_ms = 1\nfault = \"pause\"\ntarget = \"boss\"\n", "6:10", "target = \"boss\": expected holder, waiter, any"),
         (b"recipe = \"racy-wait\"\nclients = 2\n[expect]\nverdict = \"holds\"\nholds = [\"herd\", \"liveness\"]\n", "5:18", "unknown property `liveness`: expected one of"),
         (b"recipe = \"racy-wait\"\nclients = 2\n[expect]\nverdict = \"maybe\"\n", "4:1", "unknown verdict `maybe`: expected holds"),
+        (b"recipe = \"racy-wait\"\nclients = 2\n[expect]\nverdict = \"holds\"\nholds = [\"stuck lock\"]\n", "5:10", "`stuck lock` is not judged here (the ZooKeeper recipes do not state when their lock is free"),
+        (b"recipe = \"racy-wait\"\nclients = 2\n[expect]\nverdict = \"holds\"\nholds = [\"re-entrancy\"]\n", "5:10", "`re-entrancy` is not judged here (no holder re-enters in this run"),
         (b"recipe = \"racy-wait\"\nclients = 2\n[sim]\nexpect = { verdict = \"violated\" }\n", "4:12", "expected `property = ...`"),
         (b"recipe = \"racy-wait\"\nclients = 2\n[sim.expect]\nverdict = \"holds\"\nstates = 3\n", "5:1", "expected it in [expect], not [sim.expect]"),
         (b"recipe = \"racy-wait\"\nclients = 2\nsim = { rates = { pause = -2.0 } }\n", "3:19", "rates.pause = -2: expected 0 to 1000"),

@@ -74,6 +74,7 @@ pub use redis::RedisScenario;
 use crate::expect::{Expectation, RawExpect};
 use locksmith_model::catalogue::{self, Backend};
 use locksmith_model::engine::harness::Writes;
+use locksmith_model::zk::check::property::not_judged_in;
 use locksmith_model::zk::recipes::RecipeId;
 use locksmith_model::{zk::check::CheckConfig, zk::check::FaultBudget, zk::check::MAX_CLIENTS};
 use serde::Deserialize;
@@ -446,6 +447,15 @@ impl Scenario {
         }
         if let Some(mb) = raw.check.max_memory_mb {
             check.max_memory = mb.saturating_mul(1 << 20);
+        }
+        // Now that the configuration is whole: a pin on a property this
+        // run does not judge (it would read n/a) says nothing.
+        if let Some(e) = &raw.expect {
+            Expectation::parse_judged(e, &|p| not_judged_in(p, &check)).map_err(|(key, why)| {
+                let mut p = KeyPath::table("expect");
+                p.0.extend(key.0);
+                at(&p, why)
+            })?;
         }
         let name = path
             .file_stem()
