@@ -346,23 +346,19 @@ pub fn run_replay(a: &ReplayArgs) -> i32 {
     let s = t.summary();
     if a.json {
         let text = r.trace.text();
-        println!(
-            "{}",
-            json!({
-                "scenario": a.scenario.display().to_string(),
-                "backend": "zookeeper",
-                "recipe": cfg.recipe.name(),
-                "seed": a.seed,
-                "clients": cfg.clients,
-                "acquisitions": cfg.acquisitions,
-                "verdict": if r.violation.is_some() { "violated" } else { "holds" },
-                "property": r.violation.as_ref().map(|v| v.0.name()),
-                "why": r.violation.as_ref().map(|v| v.1.clone()),
-                "trace": text.lines().collect::<Vec<_>>(),
-                "mermaid": r.trace.mermaid(cfg.clients),
-                "metrics": s,
-            })
+        let lines: Vec<&str> = text.lines().collect();
+        let mut out = super::simulate_backend::replay_json(
+            a,
+            "zookeeper",
+            cfg.recipe.name(),
+            r.violation.as_ref(),
+            &lines,
+            json!(s),
         );
+        out["clients"] = json!(cfg.clients);
+        out["acquisitions"] = json!(cfg.acquisitions);
+        out["mermaid"] = json!(r.trace.mermaid(cfg.clients));
+        println!("{out}");
         return i32::from(r.violation.is_some());
     }
     print!("{}", r.trace.text());

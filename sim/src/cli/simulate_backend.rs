@@ -5,6 +5,7 @@
 use super::simulate_args::{ReplayArgs, SimArgs};
 use crate::scenario::{MysqlScenario, RedisScenario};
 use crate::simulate::backend::BackendRun;
+use locksmith_model::engine::harness::Property;
 use serde_json::json;
 use std::time::Instant;
 
@@ -208,6 +209,29 @@ pub fn run_sim<S: Simulated>(a: &SimArgs, (mut sc, first, count): (S, u64, u64))
 }
 
 /// One seed's whole trace; 0 no violation, 1 violated.
+/// `replay --json`, the same fields for every backend; ZooKeeper's adds
+/// its Mermaid diagram.
+pub fn replay_json(
+    a: &ReplayArgs,
+    backend: &str,
+    recipe: &str,
+    violation: Option<&(Property, String)>,
+    trace: &[&str],
+    metrics: serde_json::Value,
+) -> serde_json::Value {
+    json!({
+        "scenario": a.scenario.display().to_string(),
+        "backend": backend,
+        "recipe": recipe,
+        "seed": a.seed,
+        "verdict": if violation.is_some() { "violated" } else { "holds" },
+        "property": violation.map(|v| v.0.name()),
+        "why": violation.map(|v| v.1.clone()),
+        "trace": trace,
+        "metrics": metrics,
+    })
+}
+
 /// A replay's scenario; a timeline is the ZooKeeper simulator's only.
 pub fn load_replay<S: Simulated>(a: &ReplayArgs, sc: S) -> Result<S, String> {
     let sc = with_overrides(sc, a.clients, a.acquisitions);
@@ -220,20 +244,17 @@ pub fn load_replay<S: Simulated>(a: &ReplayArgs, sc: S) -> Result<S, String> {
 pub fn run_replay<S: Simulated>(a: &ReplayArgs, sc: S) -> i32 {
     let r = sc.run_seed(a.seed, true);
     if a.json {
-        println!(
-            "{}",
-            serde_json::json!({
-                "scenario": a.scenario.display().to_string(),
-                "backend": S::KEY,
-                "recipe": sc.recipe_id(),
-                "seed": a.seed,
-                "verdict": if r.violation.is_some() { "violated" } else { "holds" },
-                "property": r.violation.as_ref().map(|v| v.0.name()),
-                "why": r.violation.as_ref().map(|v| v.1.clone()),
-                "trace": r.trace,
-                "metrics": { "acquisitions": r.acquisitions, "commands": r.commands },
-            })
+        let lines: Vec<&str> = r.trace.iter().map(String::as_str).collect();
+        let metrics = json!({ "acquisitions": r.acquisitions, "commands": r.commands });
+        let out = replay_json(
+            a,
+            S::KEY,
+            sc.recipe_id(),
+            r.violation.as_ref(),
+            &lines,
+            metrics,
         );
+        println!("{out}");
         return i32::from(r.violation.is_some());
     }
     for line in &r.trace {
