@@ -6,9 +6,7 @@
 use super::backend::{BackendMatrix, Fault, Row};
 use super::cell::{CellResult, Counts};
 use super::cell_html::esc;
-use super::cell_markdown::{
-    cell_text, fit_mermaid, mark, short, source_text, trace_headline, MERMAID_MAX,
-};
+use super::cell_markdown::{cell_text, diagram_section, mark, short, source_text, trace_headline};
 use locksmith_model::engine::harness::{Property, Verdict};
 use serde::Serialize;
 use std::fmt::Write;
@@ -152,16 +150,7 @@ pub fn trace_page(m: &BackendMatrix, c: &CellResult) -> Option<String> {
         c.scenario, c.scenario, m.backend.key
     );
     let _ = writeln!(o, "## Trace\n\n```text\n{}```\n", t.text);
-    let (diagram, cut) = fit_mermaid(&t.mermaid);
-    let _ = writeln!(o, "## Sequence diagram\n");
-    if let Some(lines) = cut {
-        let _ = writeln!(
-            o,
-            "The first {lines} lines of the diagram (GitHub renders Mermaid up to {MERMAID_MAX} \
-             characters); the text trace above is whole.\n"
-        );
-    }
-    let _ = writeln!(o, "```mermaid\n{diagram}```");
+    o.push_str(&diagram_section(t));
     Some(o)
 }
 

@@ -177,6 +177,12 @@ impl CellTrace {
         let stem = self.page.strip_suffix(".md").unwrap_or(&self.page);
         format!("{stem}.html")
     }
+
+    /// The trace's sequence diagram, beside its pages.
+    pub fn svg_page(&self) -> String {
+        let stem = self.page.strip_suffix(".md").unwrap_or(&self.page);
+        format!("{stem}.svg")
+    }
 }
 
 /// A judged cell.
@@ -487,7 +493,7 @@ const TRACE_CANDIDATES: usize = 20;
 
 /// The most entries of a simulator trace a report shows: its last ones.
 /// (Pollers under a long pause write tens of thousands.)
-const SHOWN_ENTRIES: usize = 1_000;
+const SHOWN_ENTRIES: usize = 300;
 
 fn run_sim(sc: &Scenario, path: &str, page: String) -> CellResult {
     let cfg = SimConfig::of(sc);

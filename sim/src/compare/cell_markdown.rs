@@ -153,24 +153,11 @@ pub fn source_text(c: &CellResult) -> String {
     }
 }
 
-/// The most Mermaid source a page carries: GitHub refuses to render more
-/// than 50,000 characters.
-pub const MERMAID_MAX: usize = 45_000;
-
-/// `mermaid` cut at a line so that it fits [`MERMAID_MAX`], and how many
-/// lines were kept if it was cut.
-pub fn fit_mermaid(mermaid: &str) -> (String, Option<usize>) {
-    if mermaid.len() <= MERMAID_MAX {
-        return (mermaid.to_string(), None);
-    }
-    let mut out = String::new();
-    let mut lines = 0;
-    for line in mermaid.split_inclusive('\n') {
-        if out.len() + line.len() > MERMAID_MAX {
-            break;
-        }
-        out.push_str(line);
-        lines += 1;
-    }
-    (out, Some(lines))
+/// A trace page's sequence diagram: the picture beside it
+/// (`traces/<cell>.svg`, drawn by [`super::sequence_svg`]), which GitHub
+/// and any browser show as an image, with no script.
+pub fn diagram_section(t: &super::cell::CellTrace) -> String {
+    let svg = t.svg_page();
+    let name = svg.rsplit('/').next().unwrap_or(&svg);
+    format!("## Sequence diagram\n\n![the sequence diagram of this trace]({name})\n")
 }

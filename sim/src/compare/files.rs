@@ -3,16 +3,20 @@
 //! with one — what keeps the committed `reports/` true. Also the generated
 //! excerpt inside the repository's README, between two markers.
 
-use super::{backend_pages, charts, costs, html, json, markdown, trace_html, Matrix, BACKENDS};
+use super::cell::{CellResult, CellTrace};
+use super::{
+    backend_pages, charts, costs, html, json, markdown, sequence_svg, trace_html, Matrix, BACKENDS,
+};
 pub use crate::atomic_file::write_atomic;
 use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The folders whose files the report owns: a file there that this run did
 /// not produce is stale and goes.
-pub const OWNED: [(&str, &str); 4] = [
+pub const OWNED: [(&str, &str); 5] = [
     ("traces", "md"),
     ("traces", "html"),
+    ("traces", "svg"),
     ("scenarios", "toml"),
     ("charts", "svg"),
 ];
@@ -44,7 +48,7 @@ pub fn build(m: &Matrix) -> Result<BTreeMap<String, String>, String> {
         if let (Some(t), Some(page)) = (&c.trace, markdown::trace_page(m, c)) {
             files.insert(t.page.clone(), page);
             if let Some(f) = m.faults.iter().find(|f| f.id == c.fault) {
-                files.insert(t.html_page(), trace_html::page(c, t, f.label, f.about));
+                insert_trace(&mut files, c, t, (f.label, f.about))?;
             }
         }
     }
@@ -54,7 +58,7 @@ pub fn build(m: &Matrix) -> Result<BTreeMap<String, String>, String> {
             if let (Some(t), Some(page)) = (&c.trace, backend_pages::trace_page(b, c)) {
                 files.insert(t.page.clone(), page);
                 if let Some(f) = b.faults.iter().find(|f| f.id == c.fault) {
-                    files.insert(t.html_page(), trace_html::page(c, t, f.label, f.about));
+                    insert_trace(&mut files, c, t, (f.label, f.about))?;
                 }
             }
         }
@@ -66,6 +70,21 @@ pub fn build(m: &Matrix) -> Result<BTreeMap<String, String>, String> {
                  and the MySQL locks in matrices of their own, each with its own fault classes.";
     files.insert("index.html".into(), html::page(m, intro, &svgs));
     Ok(files)
+}
+
+/// A trace's HTML page and its sequence diagram; `fault` is the column's
+/// label and legend sentence.
+fn insert_trace(
+    files: &mut BTreeMap<String, String>,
+    c: &CellResult,
+    t: &CellTrace,
+    fault: (&str, &str),
+) -> Result<(), String> {
+    let title = format!("{} × {}: the sequence diagram", c.recipe, fault.0);
+    let svg = sequence_svg::svg(&t.mermaid, &title).map_err(|e| format!("{}: {e}", t.page))?;
+    files.insert(t.svg_page(), svg);
+    files.insert(t.html_page(), trace_html::page(c, t, fault.0, fault.1));
+    Ok(())
 }
 
 /// Writes `files` under `dir` and removes stale files of the owned folders.

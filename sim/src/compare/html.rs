@@ -1,7 +1,7 @@
-//! `reports/index.html`: one self-contained page — the matrix, the charts
-//! inline as SVG, every trace — with no script and no network, readable
-//! offline. Mermaid needs a script, so the diagrams stay as their source
-//! (the Markdown pages under `traces/` render them on GitHub).
+//! `reports/index.html`: one page — the answer, the matrices, the charts
+//! inline as SVG — with no script and no network, readable offline; each
+//! violated cell links to its trace's own page under `traces/` (the trace
+//! as text and its sequence diagram as SVG).
 
 use super::cell::{CellResult, CellTrace};
 use super::cell_html::{class, esc, mark, property_td, COLOURS};

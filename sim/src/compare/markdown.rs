@@ -4,9 +4,7 @@
 //! off the [`Matrix`]; only the recipes' claims and advice are prose.
 
 use super::cell::CellResult;
-use super::cell_markdown::{
-    cell_text, fit_mermaid, mark, short, source_text, trace_headline, MERMAID_MAX,
-};
+use super::cell_markdown::{cell_text, diagram_section, mark, short, source_text, trace_headline};
 use super::charts::CHARTS;
 use super::faults::{Driver, NOT_MODELLED, NOT_MODELLED_ISSUE};
 use super::Matrix;
@@ -280,15 +278,6 @@ pub fn trace_page(m: &Matrix, c: &CellResult) -> Option<String> {
         c.scenario, c.scenario
     );
     let _ = writeln!(o, "## Trace\n\n```text\n{}```\n", t.text);
-    let (diagram, cut) = fit_mermaid(&t.mermaid);
-    let _ = writeln!(o, "## Sequence diagram\n");
-    if let Some(lines) = cut {
-        let _ = writeln!(
-            o,
-            "The first {lines} lines of the diagram (GitHub renders Mermaid up to {MERMAID_MAX} \
-             characters); the text trace above is whole.\n"
-        );
-    }
-    let _ = writeln!(o, "```mermaid\n{diagram}```");
+    o.push_str(&diagram_section(t));
     Some(o)
 }

@@ -42,6 +42,7 @@ pub mod mysql_faults;
 pub mod recipes;
 pub mod redis_cell;
 pub mod redis_faults;
+pub mod sequence_svg;
 pub mod trace_html;
 
 use backend::{Backend, BackendMatrix, Fault, Row};

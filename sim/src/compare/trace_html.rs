@@ -1,9 +1,8 @@
 //! A trace's own HTML page (`traces/<cell>.html`): the cell's headline,
 //! where it came from, the commands that reproduce it, and the trace as
 //! text with its failing step marked — one small page per trace, so
-//! `index.html` links to them instead of carrying them all. The sequence
-//! diagram stays on the Markdown page beside it (GitHub draws Mermaid; a
-//! second copy of its source would double the report's size).
+//! `index.html` links to them instead of carrying them all — and its
+//! sequence diagram, an SVG file beside it that the Markdown page shows too.
 
 use super::cell::{CellResult, CellTrace};
 use super::cell_html::esc;
@@ -27,8 +26,8 @@ pub fn page(c: &CellResult, t: &CellTrace, fault: &str, about: &str) -> String {
          <h1>{recipe} × {fault}</h1>\n<p><b>{headline}</b></p>\n<p>Fault: {about}.</p>\n\
          <p>{length}{why}. {source}.<br>Reproduce the cell: <code>{command}</code><br>This trace: \
          <code>{trace_command}</code><br>Scenario: <a href=\"../{scenario}\">{scenario}</a></p>\n\
-         <pre>{text}</pre>\n<p>The sequence diagram: <a href=\"{md}\">{md}</a> (Mermaid, which GitHub \
-         draws; its source there).</p>\n</body></html>\n",
+         <pre>{text}</pre>\n<h2>Sequence diagram</h2>\n<p><img src=\"{svg}\" alt=\"the sequence diagram \
+         of this trace\"></p>\n</body></html>\n",
         recipe = esc(&c.recipe),
         fault = esc(fault),
         headline = esc(&headline),
@@ -39,6 +38,6 @@ pub fn page(c: &CellResult, t: &CellTrace, fault: &str, about: &str) -> String {
         trace_command = esc(&t.command),
         scenario = esc(&c.scenario),
         text = esc(&t.text),
-        md = esc(t.page.rsplit('/').next().unwrap_or(&t.page)),
+        svg = esc(t.svg_page().rsplit('/').next().unwrap_or_default()),
     )
 }
