@@ -43,6 +43,7 @@
 //! ```
 
 use crate::scenario::locate::KeyPath;
+use locksmith_model::engine::harness::Property;
 use serde::{Deserialize, Serialize};
 
 fn d_timeout() -> f64 {
@@ -339,6 +340,27 @@ pub const MAX_RATE: f64 = 1000.0;
 pub const MAX_SCHEDULE: usize = 10_000;
 
 impl SimSettings {
+    /// Why the simulator does not judge `p` in a run of these settings, if
+    /// it does not (a `[sim.expect]` pin on it would read n/a, and is
+    /// refused at load).
+    pub fn not_judged(&self, p: Property) -> Option<&'static str> {
+        match p {
+            Property::FencedSafety if !self.fencing => {
+                Some("the simulated holder sends no token: `fencing = false` in [sim]")
+            }
+            Property::OrphanedNode => {
+                Some("which node a client's code still names is read by the checker only")
+            }
+            Property::UnlockByNonOwner | Property::StuckLock => {
+                Some("the ZooKeeper simulator judges it in no recipe; the checker does")
+            }
+            Property::Reentrancy => {
+                Some("it is read off a recipe's own state (one `unlock()` too many), by the checker only")
+            }
+            _ => None,
+        }
+    }
+
     /// Checks the ranges for a run of `clients` clients; returns the
     /// offending key (its path inside `[sim]`) and what was expected.
     pub fn validate(&self, clients: u8) -> Result<(), (KeyPath, String)> {

@@ -632,4 +632,21 @@ fn an_expectation_on_a_property_the_backend_does_not_judge_is_refused() {
     let (code, _, err) = locksmith(&["check", &p.to_string_lossy()]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("`herd` is not judged here"), "{err}");
+    // The simulator's own pins, against what the simulator judges: no
+    // token without `fencing`, so fenced safety would read n/a.
+    let p = scenario_file(
+        "sim-fenced.toml",
+        "recipe = \"predecessor\"\nclients = 2\n[sim.expect]\nverdict = \"holds\"\nholds = [\"fenced safety\"]\n",
+    );
+    let p = p.to_string_lossy();
+    for cmd in ["check", "sim"] {
+        let (code, _, err) = locksmith(&[cmd, &p]);
+        assert_eq!(code, 2, "{cmd}: {err}");
+        assert!(
+            err.contains(&format!(
+                "{p}:5:10: `fenced safety` is not judged here (the simulated holder sends no token: `fencing = false` in [sim]): expected one of"
+            )),
+            "{cmd}: {err}"
+        );
+    }
 }

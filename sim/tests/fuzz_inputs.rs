@@ -628,6 +628,7 @@ fn each_known_mistake_points_at_its_line_and_column() {
         (b"recipe = \"racy-wait\"\nclients = 2\n[expect]\nverdict = \"holds\"\nholds = [\"stuck lock\"]\n", "5:10", "`stuck lock` is not judged here (the ZooKeeper recipes do not state when their lock is free"),
         (b"recipe = \"racy-wait\"\nclients = 2\n[expect]\nverdict = \"holds\"\nholds = [\"re-entrancy\"]\n", "5:10", "`re-entrancy` is not judged here (no holder re-enters in this run"),
         (b"recipe = \"racy-wait\"\nclients = 2\n[sim]\nexpect = { verdict = \"violated\" }\n", "4:12", "expected `property = ...`"),
+        (b"recipe = \"racy-wait\"\nclients = 2\n[sim.expect]\nverdict = \"violated\"\nproperty = \"orphaned node\"\n", "5:1", "`orphaned node` is not judged here (which node a client's code still names is read by the checker only)"),
         (b"recipe = \"racy-wait\"\nclients = 2\n[sim.expect]\nverdict = \"holds\"\nstates = 3\n", "5:1", "expected it in [expect], not [sim.expect]"),
         (b"recipe = \"racy-wait\"\nclients = 2\nsim = { rates = { pause = -2.0 } }\n", "3:19", "rates.pause = -2: expected 0 to 1000"),
     ];

@@ -329,7 +329,13 @@ impl Scenario {
             .sim
             .expect
             .as_ref()
-            .map(|e| expectation("sim.expect", e))
+            .map(|e| {
+                Expectation::parse_judged(e, &|p| raw.sim.not_judged(p)).map_err(|(key, why)| {
+                    let mut p = KeyPath::table("sim.expect");
+                    p.0.extend(key.0);
+                    at(&p, why)
+                })
+            })
             .transpose()?;
         if let Some(e) = &sim_expect {
             let key = if e.steps.is_some() { "steps" } else { "states" };

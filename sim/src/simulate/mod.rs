@@ -175,18 +175,7 @@ impl SimConfig {
     /// safety only when holders send tokens (without them it could not fail,
     /// so it is n/a, not "holds").
     pub fn judges(&self, p: Property) -> bool {
-        match p {
-            Property::FencedSafety => self.settings.fencing,
-            // Which node a client's code still names is the checker's to
-            // read; the simulator does not judge it.
-            Property::OrphanedNode => false,
-            // Redis's properties: the simulator runs ZooKeeper recipes.
-            Property::UnlockByNonOwner | Property::StuckLock => false,
-            // Read off a recipe's own state (one `unlock()` too many, run
-            // on a copy): the checker's.
-            Property::Reentrancy => false,
-            _ => true,
-        }
+        self.settings.not_judged(p).is_none()
     }
 }
 
