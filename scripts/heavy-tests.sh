@@ -2,8 +2,8 @@
 # The heavy test tier: what a plain `cargo test` leaves out to stay fast,
 # run in full. CI runs it after the README's `cargo test` (.ci/run).
 #
-#   - the explorations of the scenarios that pin more than 2,000,000
-#     states (the long Curator ones: check::, abstract::, por::), two at
+#   - the explorations of the scenarios that pin more than 1,000,000
+#     states (the long Curator ones and predecessor: check::, abstract::, por::), two at
 #     a time (sim/tests/scenarios.rs, HEAVY_STATES);
 #   - reports_are_up_to_date: the whole comparison against reports/;
 #   - every fault column struck where it says (fault_columns.rs);
