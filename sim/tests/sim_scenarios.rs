@@ -286,3 +286,40 @@ fn a_timed_acquire_gives_up_on_time_and_its_stale_watcher_makes_a_herd_at_three(
         assert_eq!(p, Property::Herd, "seed {}: {why}", f.seed);
     }
 }
+
+/// A sweep folds its runs in seed order: on one thread or three it stops at
+/// the same lowest failing seed, having run the same seeds, with the same
+/// totals — so `locksmith sim` may run on every core by default and still
+/// print the same result.
+#[test]
+fn a_sweep_reports_the_same_on_any_number_of_threads() {
+    let mut failing_late = 0;
+    for name in [
+        "no-recheck-fenced-out-of-order",
+        "fixed-wait-reorder-unsafe",
+        "herd-lowest-sim",
+    ] {
+        let cfg = load(name);
+        for keep_going in [false, true] {
+            let run = |jobs| {
+                let opts = SweepOptions {
+                    first: 0,
+                    count: 40,
+                    keep_going,
+                    jobs,
+                };
+                let r = sweep(&cfg, &opts, &|| {});
+                let seeds: Vec<u64> = r.failures.iter().map(|f| f.seed).collect();
+                (r.seeds_run, seeds, r.totals.summary())
+            };
+            let one = run(1);
+            assert_eq!(one, run(3), "{name}, keep_going {keep_going}");
+            failing_late += usize::from(!keep_going && one.1.first().is_some_and(|&s| s > 0));
+        }
+    }
+    // Not only seed 0: a later failing seed is where threads race.
+    assert!(
+        failing_late > 0,
+        "no scenario here fails first after seed 0"
+    );
+}

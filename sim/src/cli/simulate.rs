@@ -150,7 +150,7 @@ pub fn run_sim(a: &SimArgs) -> i32 {
         first,
         count,
         keep_going: a.keep_going,
-        jobs: a.jobs as usize,
+        jobs: a.jobs(),
     };
     let tick = || bar.inc(1);
     let report = sweep(&cfg, &opts, &tick);

@@ -24,12 +24,22 @@ pub struct SimArgs {
     /// Go on after a failing seed (report all of them).
     #[arg(long)]
     pub keep_going: bool,
-    /// Parallel runs (OS threads).
-    #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
-    pub jobs: u16,
+    /// Seeds run at once, one OS thread each (default: every core; a
+    /// ZooKeeper scenario's seeds — Redis and MySQL run theirs in turn).
+    /// The failing seed, the seeds counted and the totals are the same for
+    /// any number.
+    #[arg(short, long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: Option<u16>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+impl SimArgs {
+    /// The threads of the sweep: `--jobs`, else every core.
+    pub fn jobs(&self) -> usize {
+        self.jobs.map_or_else(super::cores, usize::from)
+    }
 }
 
 #[derive(Args, Debug)]

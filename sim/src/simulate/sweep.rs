@@ -4,6 +4,7 @@
 //! (see [`crate::interrupt`]).
 
 use super::{run_seed, RunReport, SimConfig, Totals};
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -46,40 +47,64 @@ impl SweepReport {
     }
 }
 
-/// Runs the seeds `first .. first + count`. `tick` is called after each run.
+/// The runs finished so far, folded in seed order: a run that finishes
+/// ahead of a lower seed waits in `pending`, so what the sweep reports is
+/// the same on any number of threads.
+#[derive(Default)]
+struct Folded {
+    /// The next seed (as an index from `first`) to fold.
+    next: u64,
+    pending: BTreeMap<u64, RunReport>,
+    failures: Vec<RunReport>,
+    totals: Totals,
+    /// A failure was folded and the sweep stops at it: every later seed is
+    /// left out, whichever thread ran it.
+    done: bool,
+}
+
+impl Folded {
+    fn take(&mut self, i: u64, r: RunReport, keep_going: bool) {
+        self.pending.insert(i, r);
+        while !self.done {
+            let Some(r) = self.pending.remove(&self.next) else {
+                break;
+            };
+            self.next += 1;
+            self.totals.add(&r.metrics);
+            if r.violation.is_some() {
+                self.done = !keep_going;
+                self.failures.push(r);
+            }
+        }
+    }
+}
+
+/// Runs the seeds `first .. first + count`. `tick` is called after each
+/// run. Without `keep_going` it stops at the lowest failing seed, having
+/// run every seed below it; with one thread or many, it reports the same
+/// seeds, failures and totals.
 pub fn sweep(cfg: &SimConfig, opts: &SweepOptions, tick: &(dyn Fn() + Sync)) -> SweepReport {
     let started = Instant::now();
     let stop = AtomicBool::new(false);
     let next = AtomicU64::new(0);
-    let out: Mutex<(u64, Vec<RunReport>, Totals)> = Mutex::new((0, Vec::new(), Totals::default()));
+    let folded = Mutex::new(Folded::default());
     let jobs = opts.jobs.max(1);
-    let work = || {
-        let mut local = Totals::default();
-        let mut runs = 0;
-        let mut fails = Vec::new();
-        loop {
-            if stop.load(Ordering::Relaxed) || crate::interrupt::requested() {
-                break;
-            }
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            if i >= opts.count {
-                break;
-            }
-            let r = run_seed(cfg, opts.first + i, false);
-            runs += 1;
-            local.add(&r.metrics);
-            if r.violation.is_some() {
-                if !opts.keep_going {
-                    stop.store(true, Ordering::Relaxed);
-                }
-                fails.push(r);
-            }
-            tick();
+    let work = || loop {
+        if stop.load(Ordering::Relaxed) || crate::interrupt::requested() {
+            break;
         }
-        let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
-        o.0 += runs;
-        o.1.extend(fails);
-        o.2.merge(&local);
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        if i >= opts.count {
+            break;
+        }
+        let r = run_seed(cfg, opts.first + i, false);
+        let mut f = folded.lock().unwrap_or_else(|e| e.into_inner());
+        f.take(i, r, opts.keep_going);
+        if f.done {
+            stop.store(true, Ordering::Relaxed);
+        }
+        drop(f);
+        tick();
     };
     if jobs == 1 {
         work();
@@ -90,13 +115,15 @@ pub fn sweep(cfg: &SimConfig, opts: &SweepOptions, tick: &(dyn Fn() + Sync)) -> 
             }
         });
     }
-    let (seeds_run, mut failures, totals) = out.into_inner().unwrap_or_else(|e| e.into_inner());
-    failures.sort_by_key(|r| r.seed);
+    let f = folded.into_inner().unwrap_or_else(|e| e.into_inner());
+    let seeds_run = f.next;
     SweepReport {
-        interrupted: seeds_run < opts.count && failures.is_empty() && crate::interrupt::requested(),
+        interrupted: seeds_run < opts.count
+            && f.failures.is_empty()
+            && crate::interrupt::requested(),
         seeds_run,
-        failures,
-        totals,
+        failures: f.failures,
+        totals: f.totals,
         elapsed_ms: started.elapsed().as_millis(),
     }
 }
