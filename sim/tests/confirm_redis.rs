@@ -12,7 +12,7 @@ mod binary;
 
 use binary::locksmith;
 use locksmith::confirm::redis::{run, RedisConfirmConfig};
-use locksmith::confirm::Outcome;
+use locksmith::confirm::{ConfirmReport, Outcome};
 use locksmith::scenario::{all_in, is_redis, AnyScenario, RedisScenario};
 use locksmith_model::engine::harness::{Property, Verdict};
 use locksmith_model::redis::check::Action;
@@ -24,6 +24,27 @@ fn addr() -> String {
 }
 
 /// The catalogue's Redis checker scenarios whose `[expect]` says violated.
+/// `run`, again at twice the tick (at most twice) when this machine fell
+/// behind the tick: a hiccup of a loaded two-core machine voids the run's
+/// timing — confirm then says "not confirmed", rightly — but says nothing
+/// of the server. A trace the server does not show stays unconfirmed at
+/// any tick.
+fn run_steady(cfg: &mut RedisConfirmConfig) -> Result<ConfirmReport, String> {
+    let mut r = run(cfg)?;
+    for _ in 0..2 {
+        let Outcome::Unforced { why, .. } = &r.outcome else {
+            break;
+        };
+        if !why.contains("behind its tick") {
+            break;
+        }
+        eprintln!("  {why}: again at a tick of {} ms", cfg.tick_ms * 2);
+        cfg.tick_ms *= 2;
+        r = run(cfg)?;
+    }
+    Ok(r)
+}
+
 fn violated_redis_scenarios() -> Vec<RedisScenario> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
     let mut out = Vec::new();
@@ -64,7 +85,7 @@ fn every_violated_property_of_every_redis_scenario_is_confirmed() {
         for (property, steps) in std::iter::once(headline).chain(others) {
             let mut cfg = RedisConfirmConfig::new(sc.space.clone(), &addr());
             cfg.property = Some(property);
-            let r = run(&cfg).unwrap_or_else(|e| panic!("{} {property}: {e}", sc.name));
+            let r = run_steady(&mut cfg).unwrap_or_else(|e| panic!("{} {property}: {e}", sc.name));
             eprintln!(
                 "{:<40} {:<22} {:>3} steps  {}  ({} ms)",
                 sc.name,
@@ -281,7 +302,7 @@ fn every_violated_redis_comparison_cell_is_confirmed_and_the_record_holds() {
         };
         let mut cfg = RedisConfirmConfig::new(sc.space.clone(), &addr);
         cfg.property = cell["trace"]["property"].as_str().and_then(Property::parse);
-        let r = run(&cfg).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let r = run_steady(&mut cfg).unwrap_or_else(|e| panic!("{id}: {e}"));
         assert!(r.cleanup.is_ok(), "{id}: {:?}", r.cleanup);
         assert_eq!(
             Some(r.property.name()),
