@@ -31,7 +31,9 @@ fi
 # The tests talk to the server scripts/zookeeper.sh runs: its port
 # (LOCKSMITH_ZK_PORT, default 2181) unless LOCKSMITH_ZK_ADDR says otherwise.
 export LOCKSMITH_ZK_ADDR="${LOCKSMITH_ZK_ADDR:-127.0.0.1:${LOCKSMITH_ZK_PORT:-2181}}"
-export PROPTEST_CASES="${PROPTEST_CASES:-2000}"
+# CI's sample: 1,000 sequences (about 17,000 operations, 40 s); the figure
+# in docs/conformance.md ran 2,000 (PROPTEST_CASES=2000).
+export PROPTEST_CASES="${PROPTEST_CASES:-1000}"
 source scripts/conformance-seed.sh
 export LOCKSMITH_CONFORMANCE_MIN_OPS="${LOCKSMITH_CONFORMANCE_MIN_OPS:-10000}"
 cargo test -p locksmith --test conformance -- --ignored --nocapture --test-threads=1
