@@ -610,21 +610,11 @@ fn short_flags_mean_the_long_ones() {
 /// refused where the file names it, by every command.
 #[test]
 fn an_expectation_on_a_property_the_backend_does_not_judge_is_refused() {
-    let p = scenario_file(
+    refused_by_check_and_sim(
         "orphan.toml",
         "recipe = \"redis-set-px-del\"\nclients = 2\n[redis]\nlease = 3\n[expect]\nverdict = \"holds\"\nholds = [\"mutual exclusion\", \"orphaned node\"]\n",
+        "7:30: `orphaned node` is not judged here (Redis has no sequential nodes): expected one of",
     );
-    let p = p.to_string_lossy();
-    for cmd in ["check", "sim"] {
-        let (code, _, err) = locksmith(&[cmd, &p]);
-        assert_eq!(code, 2, "{cmd}: {err}");
-        assert!(
-            err.contains(&format!(
-                "{p}:7:30: `orphaned node` is not judged here (Redis has no sequential nodes): expected one of"
-            )),
-            "{cmd}: {err}"
-        );
-    }
     let p = scenario_file(
         "herd.toml",
         "recipe = \"mysql-status-cas\"\nclients = 2\n[expect]\nverdict = \"violated\"\nproperty = \"herd\"\n",
@@ -634,19 +624,21 @@ fn an_expectation_on_a_property_the_backend_does_not_judge_is_refused() {
     assert!(err.contains("`herd` is not judged here"), "{err}");
     // The simulator's own pins, against what the simulator judges: no
     // token without `fencing`, so fenced safety would read n/a.
-    let p = scenario_file(
+    refused_by_check_and_sim(
         "sim-fenced.toml",
         "recipe = \"predecessor\"\nclients = 2\n[sim.expect]\nverdict = \"holds\"\nholds = [\"fenced safety\"]\n",
+        "5:10: `fenced safety` is not judged here (the simulated holder sends no token: `fencing = false` in [sim]): expected one of",
     );
+}
+
+/// Both `check` and `sim` refuse the file `name` (holding `text`) with exit
+/// 2 and `at` (line:col: message) after its path: they load it alike.
+fn refused_by_check_and_sim(name: &str, text: &str, at: &str) {
+    let p = scenario_file(name, text);
     let p = p.to_string_lossy();
     for cmd in ["check", "sim"] {
         let (code, _, err) = locksmith(&[cmd, &p]);
         assert_eq!(code, 2, "{cmd}: {err}");
-        assert!(
-            err.contains(&format!(
-                "{p}:5:10: `fenced safety` is not judged here (the simulated holder sends no token: `fencing = false` in [sim]): expected one of"
-            )),
-            "{cmd}: {err}"
-        );
+        assert!(err.contains(&format!("{p}:{at}")), "{cmd}: {err}");
     }
 }
