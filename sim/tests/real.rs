@@ -67,11 +67,17 @@ fn assert_clean_with_notifications(r: &RealReport, per: std::ops::RangeInclusive
     );
 }
 
+/// Every waiter watches the children, so each change to them notifies each
+/// waiter with a watch set, once (the server keeps one watch per path per
+/// session). A contended acquisition is one release's delete plus the
+/// releaser's next create: at least most of the 9 others, at most 2 × 9.
+/// (Measured: 10.7 in docs/real.md, 11.0 in a CI run; the figure depends on
+/// how many woken waiters re-watch before the create.)
 #[test]
 #[ignore = "needs a real ZooKeeper on 127.0.0.1:2181: scripts/zookeeper.sh start; cargo test --test real -- --ignored"]
 fn herd_children_wakes_every_other_client() {
     let r = real(RecipeId::HerdChildren, 10, 5.0);
-    assert_clean_with_notifications(&r, 7.0..=11.0);
+    assert_clean_with_notifications(&r, 7.0..=18.0);
 }
 
 /// Source 003's text: every waiter watches the lowest node, so a release
