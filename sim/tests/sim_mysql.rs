@@ -9,6 +9,7 @@
 
 use locksmith::scenario::{AnyScenario, MysqlScenario};
 use locksmith::simulate::mysql::run_seed;
+use locksmith::simulate::sweep::{sweep_runs, SweepOptions};
 use locksmith_model::engine::harness::Property;
 use std::path::Path;
 
@@ -215,4 +216,29 @@ fn fenced_tokens_hold_under_the_cleanup_job_and_not_under_a_dropped_transaction(
         fenced + at_resource > 0,
         "{dropped}: the reissued token never showed"
     );
+}
+
+/// A sweep folds its seeds in order: one thread or three report the same
+/// seeds, failing seeds and totals, so `locksmith sim` runs on every core
+/// and prints the same result.
+#[test]
+fn a_sweep_reports_the_same_on_any_number_of_threads() {
+    for name in ["mysql-unique-key-crash", "mysql-status-cas"] {
+        let sc = scenario(name);
+        for keep_going in [false, true] {
+            let run = |jobs| {
+                let opts = SweepOptions {
+                    first: 0,
+                    count: 40,
+                    keep_going,
+                    jobs,
+                };
+                let r = sweep_runs(&|seed| run_seed(&sc.space, seed, false), &opts, &|| {});
+                let seeds: Vec<u64> = r.failures.iter().map(|f| f.seed).collect();
+                (r.seeds_run, seeds, r.totals.acquisitions, r.totals.commands)
+            };
+            let one = run(1);
+            assert_eq!(one, run(3), "{name}, keep_going {keep_going}");
+        }
+    }
 }

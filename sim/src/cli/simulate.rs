@@ -140,21 +140,7 @@ pub fn run_sim(a: &SimArgs) -> i32 {
             return 2;
         }
     };
-    crate::interrupt::install();
-    let bar = super::progress::Progress::counter(
-        count,
-        "seeds",
-        "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} seeds ({per_sec}, eta {eta})",
-    );
-    let opts = SweepOptions {
-        first,
-        count,
-        keep_going: a.keep_going,
-        jobs: a.jobs(),
-    };
-    let tick = || bar.inc(1);
-    let report = sweep(&cfg, &opts, &tick);
-    bar.finish_and_clear();
+    let report = a.sweep(first, count, &|seed| run_seed(&cfg, seed, false));
     let failed = report.first_failure().is_some();
     if a.json {
         println!("{}", to_json(&cfg, a, &report));

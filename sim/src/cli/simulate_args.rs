@@ -1,6 +1,7 @@
 //! The flags of `locksmith sim`, `replay` and `bench-sim`, the same for
 //! every backend.
 
+use crate::simulate::sweep::{sweep_runs, SeedRun, Sweep, SweepOptions};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -24,9 +25,8 @@ pub struct SimArgs {
     /// Go on after a failing seed (report all of them).
     #[arg(long)]
     pub keep_going: bool,
-    /// Seeds run at once, one OS thread each (default: every core; a
-    /// ZooKeeper scenario's seeds — Redis and MySQL run theirs in turn).
-    /// The failing seed, the seeds counted and the totals are the same for
+    /// Seeds run at once, one OS thread each (default: every core), on
+    /// every backend. The failing seed, the seeds counted and the totals are the same for
     /// any number.
     #[arg(short, long, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: Option<u16>,
@@ -39,6 +39,32 @@ impl SimArgs {
     /// The threads of the sweep: `--jobs`, else every core.
     pub fn jobs(&self) -> usize {
         self.jobs.map_or_else(super::cores, usize::from)
+    }
+
+    /// The sweep these flags ask for, of seeds `first .. first + count`
+    /// through `run`, with a progress bar on stderr; Ctrl-C stops it
+    /// between seeds.
+    pub fn sweep<R: SeedRun>(
+        &self,
+        first: u64,
+        count: u64,
+        run: &(dyn Fn(u64) -> R + Sync),
+    ) -> Sweep<R> {
+        crate::interrupt::install();
+        let bar = super::progress::Progress::counter(
+            count,
+            "seeds",
+            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} seeds ({per_sec}, eta {eta})",
+        );
+        let opts = SweepOptions {
+            first,
+            count,
+            keep_going: self.keep_going,
+            jobs: self.jobs(),
+        };
+        let swept = sweep_runs(run, &opts, &|| bar.inc(1));
+        bar.finish_and_clear();
+        swept
     }
 }
 

@@ -1,13 +1,12 @@
 //! `locksmith sim` and `locksmith replay` on a Redis or MySQL scenario:
-//! that backend's simulator (sim/src/simulate/redis/, sim/src/simulate/mysql.rs)
-//! over many seeds, one seed's trace.
+//! that backend's simulator (sim/src/simulate/redis/, sim/src/simulate/mysql.rs,
+//! on the command simulators' core) over many seeds, one seed's trace.
 
 use super::simulate_args::{ReplayArgs, SimArgs};
 use crate::scenario::{MysqlScenario, RedisScenario};
-use crate::simulate::backend::BackendRun;
+use crate::simulate::command::{BackendRun, BackendTotals};
 use locksmith_model::engine::harness::Property;
 use serde_json::json;
-use std::time::Instant;
 
 /// Seeds a scenario sweeps when neither `--seeds` nor `--seed` says.
 pub const DEFAULT_SEEDS: u64 = 500;
@@ -109,31 +108,17 @@ fn replay_command(a: &SimArgs, seed: u64) -> String {
     cmd
 }
 
-/// Seeds in order until the first violation (all of them with
-/// `--keep-going`); 0 none, 1 violated, 130 Ctrl-C.
-pub fn run_sim<S: Simulated>(a: &SimArgs, (mut sc, first, count): (S, u64, u64)) -> i32 {
-    crate::interrupt::install();
-    let started = Instant::now();
-    let mut failures: Vec<BackendRun> = Vec::new();
-    let (mut run, mut acquisitions, mut commands) = (0u64, 0u64, 0u64);
-    let mut interrupted = false;
-    for seed in first..=first + (count - 1) {
-        if crate::interrupt::requested() {
-            interrupted = true;
-            break;
-        }
-        let r = sc.run_seed(seed, false);
-        run += 1;
-        acquisitions += r.acquisitions;
-        commands += r.commands;
-        if r.violation.is_some() {
-            failures.push(r);
-            if !a.keep_going {
-                break;
-            }
-        }
-    }
-    let elapsed_ms = started.elapsed().as_millis() as u64;
+/// Seeds until the first violation (all of them with `--keep-going`),
+/// over `--jobs` threads, folded in seed order; 0 none, 1 violated, 130
+/// Ctrl-C.
+pub fn run_sim<S: Simulated + Sync>(a: &SimArgs, (mut sc, first, count): (S, u64, u64)) -> i32 {
+    let swept = a.sweep(first, count, &|seed| sc.run_seed(seed, false));
+    let (run, failures, interrupted) = (swept.seeds_run, swept.failures, swept.interrupted);
+    let BackendTotals {
+        acquisitions,
+        commands,
+    } = swept.totals;
+    let elapsed_ms = swept.elapsed_ms as u64;
     let (clients, acquisitions_per_client) = {
         let (c, k) = sc.sizes();
         (*c, *k)

@@ -37,9 +37,9 @@
 //! [`ZkServer`]: locksmith_model::zk::ZkServer
 //! [`Client`]: locksmith_model::zk::client::Client
 
-pub mod backend;
 pub mod client_lib;
 pub mod clock;
+pub mod command;
 pub mod faults;
 pub mod link;
 

@@ -1,11 +1,13 @@
-//! Fencing in the Redis simulator (`fencing = true`), as the Redis checker
-//! has it ([`crate::simulate::backend::Fencing`]): `lock()` returns once
-//! the holder has its token — from the lock command's own reply for a
-//! recipe whose script draws it (`redis-set-px-token`), else from an
-//! `INCR` of the fence key sent then — and the critical section writes to
-//! the protected resource twice with it, as it begins and as it ends.
+//! The Redis holder's fencing token (`fencing = true`), as the Redis
+//! checker has it: `lock()` returns once the holder has its token — from
+//! the lock command's own reply for a recipe whose script draws it
+//! (`redis-set-px-token`), else from an `INCR` of the fence key sent then.
+//! The critical section's writes are the core's
+//! ([`crate::simulate::command::fencing`]).
 
-use super::{lock, micros, World};
+use super::World;
+use crate::simulate::command::lock;
+use crate::simulate::command::run_clock::micros;
 use locksmith_model::redis::check::step::FENCE_KEY;
 use locksmith_model::redis::recipes::RedisRecipe;
 use locksmith_model::redis::{Command, Key, Reply};
@@ -34,20 +36,5 @@ pub async fn token(
     match reply {
         Reply::Int(t) => u64::try_from(t).ok(),
         _ => None,
-    }
-}
-
-/// `c` writes to the resource with `token`, opening (`begin`) or closing
-/// its critical section; the write arrives after a link's latency.
-pub async fn write(world: &Arc<Mutex<World>>, c: usize, token: u64, begin: bool) {
-    madsim::time::sleep(micros(100, 1000)).await;
-    let mut w = lock(world);
-    let Some(f) = w.fencing.as_mut() else {
-        return;
-    };
-    let (line, broken) = f.write(c, token, begin);
-    w.note(|| line);
-    for (p, why) in broken {
-        w.violate(p, why);
     }
 }

@@ -15,7 +15,10 @@
 //!
 //! Each client runs on its own madsim node, so a pause freezes it whole
 //! (`Handle::pause`): its commands already sent are still served, as in
-//! the checker. A crash kills the node; its keys stay.
+//! the checker. A crash kills the node; its keys stay. The world, the
+//! chaos task and the run are the command simulators' core
+//! ([`crate::simulate::command`]); this file is Redis's server, faults and
+//! client.
 //!
 //! What it judges, with the checker's definitions
 //! ([`locksmith_model::engine::harness::Property`]): **mutual exclusion** (a
@@ -36,95 +39,37 @@
 
 mod fence;
 
-use crate::simulate::backend::Fencing;
+use crate::simulate::command::fencing::write;
+use crate::simulate::command::run_clock::{micros, now_ms};
+use crate::simulate::command::{lock, Aftermath, CommandWorld, Core};
 use locksmith_model::engine::harness::{LockEvent, Phase, Property, StepKind};
 use locksmith_model::redis::check::step::FENCE_KEY;
 use locksmith_model::redis::check::RedisSpace;
 use locksmith_model::redis::recipes::{Me, LOCK_KEY};
 use locksmith_model::redis::{Command, Key, RedisServer, Reply, Value};
 use madsim::rand::Rng;
-use std::collections::BTreeSet;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// Simulated milliseconds per checker tick.
-pub const TICK_MS: u64 = 10;
+pub use crate::simulate::command::TICK_MS;
 
 /// What one seed found.
-pub type RedisRun = crate::simulate::backend::BackendRun;
-
-/// One client as the world sees it.
-struct Cl {
-    phase: Phase,
-    /// How far its clock reads ahead of the reference time, in ms.
-    clock: i64,
-    crashed: bool,
-    /// Its last reply said it won the lock (its tenure began at the server
-    /// before it read it).
-    won: bool,
-    node: Option<madsim::task::NodeId>,
-}
-
-impl Cl {
-    fn in_tenure(&self) -> bool {
-        self.phase.holds() || self.won
-    }
-}
+pub type RedisRun = crate::simulate::command::BackendRun;
 
 struct World {
+    core: Core,
     space: RedisSpace,
     server: RedisServer,
     /// The server's reference time last advanced to, in ms.
     server_ms: u64,
-    clients: Vec<Cl>,
+    /// How far each client's clock reads ahead of the reference time, in
+    /// ms.
+    clocks: Vec<i64>,
     /// Who set the lock key's current value.
     owner: Option<usize>,
-    violation: Option<(Property, String)>,
-    violated: BTreeSet<Property>,
-    trace: Option<Vec<String>>,
-    acquisitions: u64,
-    commands: u64,
-    /// The resource and the tenures, when the scenario fences.
-    fencing: Option<Fencing>,
-}
-
-fn lock(w: &Mutex<World>) -> MutexGuard<'_, World> {
-    w.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// Simulated milliseconds since the run began.
-fn now_ms() -> u64 {
-    let start = START.with(|s| s.get());
-    let ms = start.map_or(0, |s| {
-        madsim::time::Instant::now().duration_since(s).as_millis()
-    });
-    u64::try_from(ms).unwrap_or(u64::MAX)
-}
-
-thread_local! {
-    /// When the current run began (one run at a time per thread).
-    static START: std::cell::Cell<Option<madsim::time::Instant>> = const { std::cell::Cell::new(None) };
 }
 
 impl World {
-    fn note(&mut self, line: impl FnOnce() -> String) {
-        if let Some(t) = &mut self.trace {
-            let start = START.with(|s| s.get());
-            let us = start.map_or(0, |s| {
-                madsim::time::Instant::now().duration_since(s).as_micros()
-            });
-            t.push(format!("{:>9.3} ms  {}", us as f64 / 1e3, line()));
-        }
-    }
-
-    fn violate(&mut self, p: Property, why: String) {
-        self.note(|| format!("VIOLATION {p}: {why}"));
-        self.violated.insert(p);
-        if self.violation.is_none() {
-            self.violation = Some((p, why));
-        }
-    }
-
     /// The server's clock caught up with madsim's.
     fn sync(&mut self) {
         let now = now_ms();
@@ -146,14 +91,17 @@ impl World {
         let before = self.server.entry(cmd.key()).map(|e| e.value.clone());
         let reply = self.server.apply(cmd);
         let after = self.server.entry(cmd.key()).map(|e| e.value.clone());
-        self.commands += 1;
-        self.note(|| format!("c{c} {cmd:?} → {reply:?}"));
+        self.core.commands += 1;
+        self.core.note(|| format!("c{c} {cmd:?} → {reply:?}"));
         if cmd.wrote(before.as_ref(), after.as_ref(), &reply) {
             if let (Some(o), Some(v)) = (self.owner, &before) {
-                let owner = &self.clients[o];
-                let valid = !self.space.recipe.expired(v, owner.clock, self.lease_ms());
+                let owner = &self.core.clients[o];
+                let valid = !self
+                    .space
+                    .recipe
+                    .expired(v, self.clocks[o], self.lease_ms());
                 if o != c && owner.in_tenure() && !owner.crashed && valid {
-                    self.violate(
+                    self.core.violate(
                         Property::UnlockByNonOwner,
                         format!("c{c}'s {cmd:?} wrote over the key c{o} set in its current tenure"),
                     );
@@ -166,34 +114,164 @@ impl World {
 
     fn event(&mut self, c: usize, e: LockEvent) {
         match e {
-            LockEvent::Acquired => {
-                self.acquisitions += 1;
-                self.clients[c].won = false;
-                let others: Vec<String> = (0..self.clients.len())
-                    .filter(|&o| {
-                        o != c && !self.clients[o].crashed && self.clients[o].phase.holds()
-                    })
-                    .map(|o| format!("c{o}"))
-                    .collect();
-                self.note(|| format!("c{c} acquired"));
-                if !others.is_empty() {
-                    self.violate(
-                        Property::MutualExclusion,
-                        format!(
-                            "c{c} acquired while {} still believed it held the lock",
-                            others.join(", ")
-                        ),
-                    );
-                }
-            }
+            LockEvent::Acquired => self.core.acquired(c),
             LockEvent::Released => {
-                self.note(|| format!("c{c} released (critical section over)"));
-                if let Some(f) = &mut self.fencing {
-                    f.tenure_ends(c);
+                self.core
+                    .note(|| format!("c{c} released (critical section over)"));
+                self.core.tenure_ends(c);
+            }
+            LockEvent::GaveUp => self.core.note(|| format!("c{c} gave up")),
+            _ => {}
+        }
+    }
+}
+
+/// A fault of the scenario's budgets.
+#[derive(Clone, Copy, Debug)]
+pub enum Fault {
+    Pause,
+    Crash,
+    ClockJump,
+    ServerClockJump,
+    Restart,
+    Failover,
+}
+
+impl CommandWorld for World {
+    type Fault = Fault;
+
+    fn core(&self) -> &Core {
+        &self.core
+    }
+
+    fn core_mut(&mut self) -> &mut Core {
+        &mut self.core
+    }
+
+    fn fault_budgets(&self) -> Vec<(u8, Fault)> {
+        let f = self.space.faults;
+        vec![
+            (f.pauses, Fault::Pause),
+            (f.crashes, Fault::Crash),
+            (f.clock_jumps, Fault::ClockJump),
+            (f.server_clock_jumps, Fault::ServerClockJump),
+            (f.restarts, Fault::Restart),
+            (f.failovers, Fault::Failover),
+        ]
+    }
+
+    fn is_pause(f: Fault) -> bool {
+        matches!(f, Fault::Pause)
+    }
+
+    fn pause_ms(&self) -> u64 {
+        u64::from(self.space.pause) * TICK_MS
+    }
+
+    fn targetable(&self, c: usize) -> bool {
+        !self.core.clients[c].crashed
+    }
+
+    fn strike(
+        &mut self,
+        kind: Fault,
+        target: Option<usize>,
+        h: &madsim::runtime::Handle,
+    ) -> Option<Aftermath<World>> {
+        let skew_ms = i64::from(self.space.skew) * TICK_MS as i64;
+        match (kind, target) {
+            (Fault::Crash, Some(c)) => {
+                self.core.clients[c].crashed = true;
+                self.core.tenure_ends(c);
+                self.core.note(|| format!("c{c} crashes (its keys stay)"));
+                if let Some(node) = self.core.clients[c].node {
+                    h.kill(node);
                 }
             }
-            LockEvent::GaveUp => self.note(|| format!("c{c} gave up")),
-            _ => {}
+            (Fault::ClockJump, Some(c)) => {
+                let by = if madsim::rand::thread_rng().gen_bool(0.5) {
+                    skew_ms
+                } else {
+                    -skew_ms
+                };
+                self.clocks[c] += by;
+                self.core.note(|| format!("c{c}'s clock jumps {by:+} ms"));
+            }
+            (Fault::ServerClockJump, _) => {
+                self.sync();
+                self.server.jump_forward(skew_ms as u64);
+                self.core
+                    .note(|| format!("the server's clock jumps +{skew_ms} ms"));
+                if self.server.entry(&Key::new(LOCK_KEY)).is_none() {
+                    self.owner = None;
+                }
+            }
+            (Fault::Restart, _) => {
+                self.sync();
+                self.server.restart();
+                self.owner = None;
+                self.core
+                    .note(|| "the server restarts without persistence: every key is lost".into());
+            }
+            (Fault::Failover, _) => {
+                self.sync();
+                self.server.failover();
+                self.core
+                    .note(|| "the primary fails; its replica takes over".into());
+            }
+            (Fault::Pause, _) | (_, None) => {}
+        }
+        None
+    }
+
+    /// Faults strike within the first two ticks per round: about how long
+    /// a client that gives up at once takes for its rounds, and well inside
+    /// the run of a blocking recipe, whose clients contend from the start.
+    fn horizon_ms(&self) -> u64 {
+        u64::from(self.space.acquisitions) * 2 * TICK_MS
+    }
+
+    fn bound_ms(&self) -> u64 {
+        let s = &self.space;
+        u64::from(s.acquisitions)
+            * self.core.clients.len() as u64
+            * (u64::from(s.lease) + u64::from(s.pause) + 2)
+            * TICK_MS
+            * 4
+            + 10_000
+    }
+
+    fn client(
+        world: Arc<Mutex<World>>,
+        c: usize,
+    ) -> impl std::future::Future<Output = ()> + Send + 'static {
+        client(world, c)
+    }
+
+    fn spawn_servers(
+        world: &Arc<Mutex<World>>,
+        _h: &madsim::runtime::Handle,
+        chaos: &madsim::runtime::NodeHandle,
+    ) {
+        if lock(world).server.has_replica() {
+            chaos.spawn(replication(world.clone()));
+        }
+    }
+
+    /// Stuck lock: ten leases later, would a new lock() get the key?
+    fn judge_end(&mut self) {
+        let later = 10 * self.lease_ms() as u64;
+        self.sync();
+        self.server.advance(later);
+        let lease = self.lease_ms();
+        if !self.space.recipe.acquirable(&self.server, lease) {
+            let entry = self.server.entry(&Key::new(LOCK_KEY)).cloned();
+            self.core.violate(
+                Property::StuckLock,
+                format!(
+                    "every live client is done, and {later} ms later the key still refuses a new lock(): {entry:?}"
+                ),
+            );
         }
     }
 }
@@ -206,11 +284,6 @@ fn aged(r: Reply, ms: u64) -> Reply {
         Reply::Stamp(k) => Reply::Stamp(k - ms),
         other => other,
     }
-}
-
-/// A duration drawn uniformly from `lo..=hi` microseconds.
-fn micros(lo: u64, hi: u64) -> Duration {
-    Duration::from_micros(madsim::rand::thread_rng().gen_range(lo..=hi))
 }
 
 /// One client's loop: the checker's rounds with real time.
@@ -235,13 +308,13 @@ async fn client(world: Arc<Mutex<World>>, c: usize) {
     loop {
         let (phase, clock) = {
             let w = lock(&world);
-            (w.clients[c].phase, w.clients[c].clock)
+            (w.core.clients[c].phase, w.clocks[c])
         };
         if phase.thinks_next() {
             if left == 0 {
                 let mut w = lock(&world);
                 let mut ev = Vec::new();
-                w.clients[c].phase = phase.after(StepKind::Finished, true, &mut ev);
+                w.core.clients[c].phase = phase.after(StepKind::Finished, true, &mut ev);
                 return;
             }
             left -= 1;
@@ -263,28 +336,27 @@ async fn client(world: Arc<Mutex<World>>, c: usize) {
         let out = recipe.step(&mut locals, read.as_ref(), &me);
         // With fencing, `lock()` returns once the token is read.
         let mut token = None;
-        if out.kind == StepKind::Acquired && lock(&world).fencing.is_some() {
+        if out.kind == StepKind::Acquired && lock(&world).core.fencing.is_some() {
             token = fence::token(&world, c, recipe, read.as_ref()).await;
             if token.is_none() {
                 let mut w = lock(&world);
-                w.note(|| format!("c{c}'s INCR failed: the program throws"));
-                w.clients[c].phase = Phase::Died;
-                if let Some(f) = &mut w.fencing {
-                    f.tenure_ends(c);
-                }
+                w.core
+                    .note(|| format!("c{c}'s INCR failed: the program throws"));
+                w.core.clients[c].phase = Phase::Died;
+                w.core.tenure_ends(c);
                 return;
             }
         }
         {
             let mut w = lock(&world);
             let mut events = Vec::new();
-            let next = w.clients[c].phase.after(out.kind, true, &mut events);
-            w.clients[c].phase = next;
+            let next = w.core.clients[c].phase.after(out.kind, true, &mut events);
+            w.core.clients[c].phase = next;
             for e in events {
                 w.event(c, e);
             }
             if let StepKind::Threw(why) = out.kind {
-                w.note(|| format!("c{c} threw {why}"));
+                w.core.note(|| format!("c{c} threw {why}"));
                 return;
             }
         }
@@ -293,12 +365,11 @@ async fn client(world: Arc<Mutex<World>>, c: usize) {
             let served = {
                 let mut w = lock(&world);
                 let r = w.serve(c, &cmd);
-                let clock = w.clients[c].clock;
-                w.clients[c].won = locals.won(&r, clock);
-                if w.clients[c].won {
-                    if let Some(f) = &mut w.fencing {
-                        f.tenure_begins(c);
-                    }
+                let clock = w.clocks[c];
+                let won = locals.won(&r, clock);
+                w.core.clients[c].won = won;
+                if won {
+                    w.core.tenure_begins(c);
                 }
                 (r, now_ms())
             };
@@ -307,127 +378,18 @@ async fn client(world: Arc<Mutex<World>>, c: usize) {
         }
         if out.kind == StepKind::Acquired {
             if let Some(t) = token {
-                fence::write(&world, c, t, true).await;
+                write(&world, c, t, true).await;
             }
             // Shorter than the lease by at least a millisecond: a holder
             // overruns only under a pause or a clock fault.
             let hold = work_ms.saturating_sub(1).max(1);
             madsim::time::sleep(micros(hold * 500, hold * 1000)).await;
             if let Some(t) = token {
-                fence::write(&world, c, t, false).await;
+                write(&world, c, t, false).await;
             }
         }
         if out.sleep {
             madsim::time::sleep(Duration::from_millis(TICK_MS)).await;
-        }
-    }
-}
-
-/// The scenario's fault budgets, each spent at a random instant of the
-/// first `horizon` ms on a random live client (a pause or a crash strikes a
-/// holder when there is one, half the time).
-async fn chaos(world: Arc<Mutex<World>>, horizon: u64) {
-    let (f, pause_ms, skew_ms, n) = {
-        let w = lock(&world);
-        (
-            w.space.faults,
-            u64::from(w.space.pause) * TICK_MS,
-            i64::from(w.space.skew) * TICK_MS as i64,
-            w.clients.len(),
-        )
-    };
-    #[derive(Clone, Copy, Debug)]
-    enum F {
-        Pause,
-        Crash,
-        ClockJump,
-        ServerClockJump,
-        Restart,
-        Failover,
-    }
-    let mut plan: Vec<(u64, F)> = Vec::new();
-    let mut rng = madsim::rand::thread_rng();
-    for (k, kind) in [
-        (f.pauses, F::Pause),
-        (f.crashes, F::Crash),
-        (f.clock_jumps, F::ClockJump),
-        (f.server_clock_jumps, F::ServerClockJump),
-        (f.restarts, F::Restart),
-        (f.failovers, F::Failover),
-    ] {
-        for _ in 0..k {
-            plan.push((rng.gen_range(0..=horizon * 1000), kind));
-        }
-    }
-    plan.sort_by_key(|p| p.0);
-    let h = madsim::runtime::Handle::current();
-    for (at_us, kind) in plan {
-        let now_us = now_ms() * 1000;
-        if at_us > now_us {
-            madsim::time::sleep(Duration::from_micros(at_us - now_us)).await;
-        }
-        let target = {
-            let w = lock(&world);
-            crate::simulate::backend::target(
-                (0..n).filter(|&c| !w.clients[c].crashed),
-                |c| w.clients[c].phase.holds(),
-                &mut rng,
-            )
-        };
-        let pause = {
-            let mut w = lock(&world);
-            match (kind, target) {
-                (F::Pause, Some(c)) => {
-                    w.note(|| format!("c{c}'s process pauses for {pause_ms} ms"));
-                    w.clients[c].node.map(|node| (c, node))
-                }
-                _ => None,
-            }
-        };
-        if let Some((c, node)) = pause {
-            h.pause(node);
-            madsim::time::sleep(Duration::from_millis(pause_ms)).await;
-            h.resume(node);
-            lock(&world).note(|| format!("c{c}'s process resumes"));
-            continue;
-        }
-        let mut w = lock(&world);
-        match (kind, target) {
-            (F::Crash, Some(c)) => {
-                w.clients[c].crashed = true;
-                if let Some(f) = &mut w.fencing {
-                    f.tenure_ends(c);
-                }
-                w.note(|| format!("c{c} crashes (its keys stay)"));
-                if let Some(node) = w.clients[c].node {
-                    h.kill(node);
-                }
-            }
-            (F::ClockJump, Some(c)) => {
-                let by = if rng.gen_bool(0.5) { skew_ms } else { -skew_ms };
-                w.clients[c].clock += by;
-                w.note(|| format!("c{c}'s clock jumps {by:+} ms"));
-            }
-            (F::ServerClockJump, _) => {
-                w.sync();
-                w.server.jump_forward(skew_ms as u64);
-                w.note(|| format!("the server's clock jumps +{skew_ms} ms"));
-                if w.server.entry(&Key::new(LOCK_KEY)).is_none() {
-                    w.owner = None;
-                }
-            }
-            (F::Restart, _) => {
-                w.sync();
-                w.server.restart();
-                w.owner = None;
-                w.note(|| "the server restarts without persistence: every key is lost".into());
-            }
-            (F::Failover, _) => {
-                w.sync();
-                w.server.failover();
-                w.note(|| "the primary fails; its replica takes over".into());
-            }
-            (F::Pause, _) | (_, None) => {}
         }
     }
 }
@@ -440,10 +402,7 @@ async fn replication(world: Arc<Mutex<World>>) {
         let mut w = lock(&world);
         w.sync();
         while w.server.replicate_one() {}
-        if w.clients
-            .iter()
-            .all(|c| c.crashed || matches!(c.phase, Phase::Finished | Phase::Died))
-        {
+        if w.core.all_done() {
             return;
         }
     }
@@ -451,130 +410,19 @@ async fn replication(world: Arc<Mutex<World>>) {
 
 /// Runs one seed of `space` (its recipe, clients, rounds, lease, faults).
 pub fn run_seed(space: &RedisSpace, seed: u64, trace: bool) -> RedisRun {
-    let rt = madsim::runtime::Runtime::with_seed_and_config(seed, madsim::Config::default());
-    let space = space.clone();
-    let (violation, violated, trace, acquisitions, commands) = rt.block_on(simulate(space, trace));
-    RedisRun {
-        seed,
-        violation,
-        violated,
-        trace,
-        acquisitions,
-        commands,
-    }
-}
-
-/// What a seed's run found: its first violation, every property it
-/// violated, its trace, acquisitions and commands.
-type Found = (
-    Option<(Property, String)>,
-    BTreeSet<Property>,
-    Vec<String>,
-    u64,
-    u64,
-);
-
-async fn simulate(space: RedisSpace, trace: bool) -> Found {
-    START.with(|s| s.set(Some(madsim::time::Instant::now())));
-    let n = usize::from(space.clients);
-    let server = if space.replica {
-        RedisServer::with_replica()
-    } else {
-        RedisServer::new()
-    };
-    let rounds = u64::from(space.acquisitions);
-    let (space_lease, space_pause) = (space.lease, space.pause);
-    // Faults strike within the first two ticks per round: about how long
-    // a client that gives up at once takes for its rounds, and well inside
-    // the run of a blocking recipe, whose clients contend from the start.
-    let horizon = rounds * 2 * TICK_MS;
-    let world = Arc::new(Mutex::new(World {
-        server,
-        server_ms: 0,
-        clients: (0..n)
-            .map(|_| Cl {
-                phase: Phase::Idle,
-                clock: 0,
-                crashed: false,
-                won: false,
-                node: None,
-            })
-            .collect(),
-        owner: None,
-        violation: None,
-        violated: BTreeSet::new(),
-        trace: trace.then(Vec::new),
-        acquisitions: 0,
-        commands: 0,
-        fencing: space.fencing.then(|| Fencing::new(n)),
-        space,
-    }));
-    let h = madsim::runtime::Handle::current();
-    let mut tasks = Vec::new();
-    for c in 0..n {
-        let node = h.create_node().name(format!("c{c}")).build();
-        lock(&world).clients[c].node = Some(node.id());
-        tasks.push(node.spawn(client(world.clone(), c)));
-    }
-    let chaos_node = h.create_node().name("chaos").build();
-    let chaos_task = chaos_node.spawn(chaos(world.clone(), horizon));
-    if lock(&world).server.has_replica() {
-        chaos_node.spawn(replication(world.clone()));
-    }
-    // Until every live client is done (a crashed one's task never ends),
-    // within a generous bound.
-    let bound = Duration::from_millis(
-        rounds * n as u64 * (u64::from(space_lease) + u64::from(space_pause) + 2) * TICK_MS * 4
-            + 10_000,
-    );
-    let started = madsim::time::Instant::now();
-    loop {
-        madsim::time::sleep(Duration::from_millis(TICK_MS)).await;
-        let w = lock(&world);
-        let done = w
-            .clients
-            .iter()
-            .all(|c| c.crashed || matches!(c.phase, Phase::Finished | Phase::Died));
-        if done || started.elapsed() > bound {
-            break;
+    crate::simulate::command::run_seed(seed, || {
+        let n = usize::from(space.clients);
+        World {
+            core: Core::new(n, trace, space.fencing),
+            server: if space.replica {
+                RedisServer::with_replica()
+            } else {
+                RedisServer::new()
+            },
+            server_ms: 0,
+            clocks: vec![0; n],
+            owner: None,
+            space: space.clone(),
         }
-    }
-    drop(chaos_task);
-    let mut w = lock(&world);
-    let unfinished: Vec<String> = (0..n)
-        .filter(|&c| {
-            !w.clients[c].crashed && !matches!(w.clients[c].phase, Phase::Finished | Phase::Died)
-        })
-        .map(|c| format!("c{c}"))
-        .collect();
-    if !unfinished.is_empty() {
-        let why = format!(
-            "{} still in its loop after {} ms",
-            unfinished.join(", "),
-            bound.as_millis()
-        );
-        w.note(|| why.clone());
-    }
-    // Stuck lock: ten leases later, would a new lock() get the key?
-    let later = 10 * w.lease_ms() as u64;
-    w.sync();
-    w.server.advance(later);
-    let recipe = w.space.recipe;
-    let lease = w.lease_ms();
-    if !recipe.acquirable(&w.server, lease) {
-        let entry = w.server.entry(&Key::new(LOCK_KEY)).cloned();
-        w.violate(
-            Property::StuckLock,
-            format!(
-                "every live client is done, and {later} ms later the key still refuses a new lock(): {entry:?}"
-            ),
-        );
-    }
-    (
-        w.violation.clone(),
-        w.violated.clone(),
-        w.trace.take().unwrap_or_default(),
-        w.acquisitions,
-        w.commands,
-    )
+    })
 }

@@ -1,30 +1,15 @@
-//! What the simulators of the backends other than ZooKeeper share: one
-//! seed's result, and the protected resource with the tenures a fenced
-//! run keeps (`fencing = true`), as the checkers have them — a tenure
-//! begins when the server grants the lock, numbered in that order, and
-//! the critical section writes to the resource twice with its token. The
-//! resource is the harness's (the one the ZooKeeper simulator and every
-//! checker use): it judges mutual exclusion at the resource and fenced
-//! safety by what reached it.
+//! Fencing in the command simulators (`fencing = true`), as their checkers
+//! have it: a tenure begins when the server grants the lock, numbered in
+//! that order, and the critical section writes to the resource twice with
+//! its token. The resource is the harness's (the one the ZooKeeper
+//! simulator and every checker use): it judges mutual exclusion at the
+//! resource and fenced safety by what reached it.
 
+use super::run_clock::micros;
+use super::{lock, CommandWorld};
 use locksmith_model::engine::harness::resource::{Outcome, Resource, Write};
 use locksmith_model::engine::harness::Property;
-use std::collections::BTreeSet;
-
-/// What one seed found.
-#[derive(Clone, Debug)]
-pub struct BackendRun {
-    pub seed: u64,
-    /// The first violation.
-    pub violation: Option<(Property, String)>,
-    /// Every property the run violated.
-    pub violated: BTreeSet<Property>,
-    /// One line per event, with its simulated time (empty unless asked).
-    pub trace: Vec<String>,
-    pub acquisitions: u64,
-    /// Commands or statements the server ran.
-    pub commands: u64,
-}
+use std::sync::{Arc, Mutex};
 
 /// The resource and the tenures, when the scenario fences.
 pub struct Fencing {
@@ -88,20 +73,18 @@ impl Fencing {
     }
 }
 
-/// A fault's target: a random client of `live`, the holders among them
-/// (`holds`) half the time when there are any — a fault that finds no
-/// holder shows little.
-pub fn target(
-    live: impl Iterator<Item = usize>,
-    holds: impl Fn(usize) -> bool,
-    rng: &mut impl madsim::rand::Rng,
-) -> Option<usize> {
-    let live: Vec<usize> = live.collect();
-    let holders: Vec<usize> = live.iter().copied().filter(|&c| holds(c)).collect();
-    let pool = if !holders.is_empty() && rng.gen_bool(0.5) {
-        holders
-    } else {
-        live
+/// `c` writes to the resource with `token`, opening (`begin`) or closing
+/// its critical section; the write arrives after a link's latency.
+pub async fn write<W: CommandWorld>(world: &Arc<Mutex<W>>, c: usize, token: u64, begin: bool) {
+    madsim::time::sleep(micros(100, 1000)).await;
+    let mut w = lock(world);
+    let core = w.core_mut();
+    let Some(f) = core.fencing.as_mut() else {
+        return;
     };
-    (!pool.is_empty()).then(|| pool[rng.gen_range(0..pool.len())])
+    let (line, broken) = f.write(c, token, begin);
+    core.note(|| line);
+    for (p, why) in broken {
+        core.violate(p, why);
+    }
 }
