@@ -12,6 +12,13 @@ pub enum Capability {
     Explorer,
     /// `locksmith confirm`: a checker trace re-enacted on a real server.
     Confirm,
+    /// `check --por`: ample sets built for the backend's actions.
+    PartialOrderReduction,
+    /// `check --abstract-sequences`: sequence numbers in its states.
+    SequenceAbstraction,
+    /// `replay --timeline`, `real --timeline`: a run's timeline of what
+    /// each client sent and saw.
+    Timeline,
 }
 
 impl Capability {
@@ -20,6 +27,11 @@ impl Capability {
         match self {
             Capability::Explorer => "the Explorer web UI",
             Capability::Confirm => "a trace re-enacted on a real server",
+            Capability::PartialOrderReduction => {
+                "partial-order reduction (ample sets built for its actions)"
+            }
+            Capability::SequenceAbstraction => "sequence numbers in its states to abstract",
+            Capability::Timeline => "a run that records its timeline",
         }
     }
 }
@@ -27,7 +39,13 @@ impl Capability {
 /// The capabilities each backend declares.
 pub fn capabilities(b: Backend) -> &'static [Capability] {
     match b {
-        Backend::ZooKeeper => &[Capability::Explorer, Capability::Confirm],
+        Backend::ZooKeeper => &[
+            Capability::Explorer,
+            Capability::Confirm,
+            Capability::PartialOrderReduction,
+            Capability::SequenceAbstraction,
+            Capability::Timeline,
+        ],
         Backend::Redis => &[Capability::Confirm],
         Backend::Mysql => &[],
     }
@@ -37,7 +55,8 @@ pub fn has(b: Backend, c: Capability) -> bool {
     capabilities(b).contains(&c)
 }
 
-/// The one refusal every command gives when `recipe`'s backend lacks `c`.
+/// The one refusal every command gives when `recipe`'s backend lacks `c`
+/// (`command`: the command and the flag that asked for it, as typed).
 pub fn refusal(command: &str, b: Backend, recipe: &str, c: Capability) -> String {
     let with: Vec<&str> = Backend::ALL
         .into_iter()

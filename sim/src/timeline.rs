@@ -85,14 +85,6 @@ impl Timeline {
     }
 }
 
-/// The refusal for a scenario whose driver records no timeline.
-pub fn refused(scenario: &Path, backend: &str) -> String {
-    format!(
-        "{}: --timeline: expected a ZooKeeper scenario (a {backend} run records no timeline)",
-        scenario.display()
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

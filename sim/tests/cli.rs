@@ -384,8 +384,13 @@ fn por_reduces_says_so_and_is_refused_where_it_is_not_built() {
     assert!(!text.contains("shortest trace"), "{text}");
     let (code, _, err) = locksmith(&["check", "scenarios/redis-set-px-del.toml", "--por"]);
     assert_eq!(code, 2);
+    // Refused by the backend's declared capabilities, at the recipe line.
     assert!(
-        err.contains("--por: partial-order reduction is built for ZooKeeper scenarios only"),
+        err.contains(
+            "scenarios/redis-set-px-del.toml:4:1: recipe `redis-set-px-del` runs on Redis: \
+             `locksmith check --por` needs partial-order reduction (ample sets built for its \
+             actions), which Redis does not have (it is there for ZooKeeper)"
+        ),
         "{err}"
     );
     // Nor is the sequence abstraction, for Redis or MySQL.
@@ -398,7 +403,7 @@ fn por_reduces_says_so_and_is_refused_where_it_is_not_built() {
         assert!(
             err.contains(file)
                 && err.contains(
-                    "--abstract-sequences: expected a ZooKeeper scenario; this one's states hold no sequence numbers"
+                    "`locksmith check --abstract-sequences` needs sequence numbers in its states to abstract, which"
                 ),
             "{err}"
         );

@@ -94,12 +94,14 @@ fn a_timeline_is_refused_for_a_redis_scenario_and_an_unwritable_file_is_an_error
     let file = temp("redis.txt");
     refused(
         &["replay", redis, "--seed", "0", "--timeline", &file],
-        "--timeline: expected a ZooKeeper scenario",
+        "redis-set-px-del-pause.toml:4:1: recipe `redis-set-px-del` runs on Redis: `locksmith \
+         replay --timeline` needs a run that records its timeline, which Redis does not have",
     );
     // Refused before any connection: no server needed.
     refused(
         &["real", redis, "--redis", "127.0.0.1:1", "--timeline", &file],
-        "--timeline: expected a ZooKeeper scenario (a Redis run",
+        "`locksmith real --timeline` needs a run that records its timeline, which Redis does \
+         not have (it is there for ZooKeeper)",
     );
     refused(
         &[

@@ -12,9 +12,21 @@ use std::ops::ControlFlow;
 
 /// The scenario with the flags applied, checked as the run needs it: what
 /// `run` explores, or the error it exits 2 with. A scenario names its
-/// backend through its recipe.
+/// backend through its recipe; a flag its backend cannot serve (`--por`,
+/// `--abstract-sequences`) is refused rather than silently gone without.
 pub fn plan(args: &CheckArgs) -> Result<AnyScenario, String> {
-    match AnyScenario::load(&args.scenario).map_err(|e| e.to_string())? {
+    use crate::backend::Capability;
+    let mut needs = Vec::new();
+    if args.por {
+        needs.push(("check --por", Capability::PartialOrderReduction));
+    }
+    if args.abstract_sequences {
+        needs.push((
+            "check --abstract-sequences",
+            Capability::SequenceAbstraction,
+        ));
+    }
+    match AnyScenario::load_for(&args.scenario, &needs).map_err(|e| e.to_string())? {
         AnyScenario::ZooKeeper(sc) => {
             plan_zookeeper(args, *sc).map(|s| AnyScenario::ZooKeeper(Box::new(s)))
         }

@@ -26,23 +26,10 @@ pub trait BackendScenario: Sized {
     fn mermaid(&self, t: &Trace) -> String;
 }
 
-/// `sc` with the flags applied and checked. `--abstract-sequences` and
-/// `--por` are ZooKeeper's (these states have no sequence numbers to
-/// abstract; no ample sets are built for them): asked of another backend,
-/// each is an error rather than a run that silently goes without it.
+/// `sc` with the flags applied and checked (`--por` and
+/// `--abstract-sequences` were refused as the file loaded: no backend but
+/// ZooKeeper has them).
 pub fn plan<S: BackendScenario>(args: &CheckArgs, mut sc: S) -> Result<S, String> {
-    if args.abstract_sequences {
-        return Err(format!(
-            "{}: --abstract-sequences: expected a ZooKeeper scenario; this one's states hold no sequence numbers to abstract: run it without the flag",
-            sc.path().display()
-        ));
-    }
-    if args.por {
-        return Err(format!(
-            "{}: --por: partial-order reduction is built for ZooKeeper scenarios only; run this one without it",
-            sc.path().display()
-        ));
-    }
     let (clients, acquisitions, limits) = sc.sizes();
     if let Some(n) = args.clients {
         *clients = n;

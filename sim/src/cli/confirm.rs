@@ -47,7 +47,7 @@ pub enum Plan {
 /// The confirmation the flags ask for, checked before any connection.
 pub fn plan(a: &ConfirmArgs) -> Result<Plan, String> {
     let path = a.scenario.display();
-    match AnyScenario::load_for(&a.scenario, "confirm", Capability::Confirm)
+    match AnyScenario::load_for(&a.scenario, &[("confirm", Capability::Confirm)])
         .map_err(|e| e.to_string())?
     {
         AnyScenario::Mysql(_) => Err(format!(

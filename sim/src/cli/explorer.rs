@@ -26,7 +26,7 @@ pub struct ExplorerArgs {
 /// The scenario and the address to serve on, or the error `run` exits 2
 /// with. Nothing is bound here.
 pub fn plan(args: &ExplorerArgs) -> Result<(Scenario, SocketAddr), String> {
-    let any = AnyScenario::load_for(&args.scenario, "explorer", Capability::Explorer)
+    let any = AnyScenario::load_for(&args.scenario, &[("explorer", Capability::Explorer)])
         .map_err(|e| e.to_string())?;
     let AnyScenario::ZooKeeper(sc) = any else {
         return Err(format!(

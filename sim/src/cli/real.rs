@@ -30,8 +30,13 @@ pub(super) fn check_server(zk: &str) -> Result<(), String> {
 pub fn plan(a: &RealArgs) -> Result<RealPlan, String> {
     use super::real_threads::RealBackend;
     use crate::scenario::AnyScenario;
+    let needs: &[_] = if a.timeline.is_some() {
+        &[("real --timeline", crate::backend::Capability::Timeline)]
+    } else {
+        &[]
+    };
     Ok(
-        match AnyScenario::load(&a.scenario).map_err(|e| e.to_string())? {
+        match AnyScenario::load_for(&a.scenario, needs).map_err(|e| e.to_string())? {
             AnyScenario::ZooKeeper(sc) => RealPlan::ZooKeeper(plan_zookeeper(a, *sc)?),
             AnyScenario::Redis(sc) => RealPlan::Redis(super::real_redis::Redis::plan(a, *sc)?),
             AnyScenario::Mysql(sc) => RealPlan::Mysql(super::real_mysql::Mysql::plan(a, *sc)?),

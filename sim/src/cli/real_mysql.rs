@@ -10,9 +10,6 @@ use serde_json::json;
 
 /// The run the flags ask for, checked before any connection.
 fn plan(a: &RealArgs, sc: MysqlScenario) -> Result<MysqlRealConfig, String> {
-    if a.timeline.is_some() {
-        return Err(crate::timeline::refused(&a.scenario, "MySQL"));
-    }
     if a.redis.is_some() {
         return Err(format!(
             "{}: --redis: recipe `{}` runs on MySQL (pass --mysql URL)",

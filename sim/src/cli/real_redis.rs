@@ -31,9 +31,6 @@ fn plan(a: &RealArgs, sc: RedisScenario) -> Result<RedisRealConfig, String> {
             sc.recipe()
         ));
     }
-    if a.timeline.is_some() {
-        return Err(crate::timeline::refused(&a.scenario, "Redis"));
-    }
     if a.cleanup_ms.is_some() {
         return Err(format!(
             "{}: --cleanup-ms: the cleanup job is a MySQL recipe's (recipe `{}` runs on Redis)",

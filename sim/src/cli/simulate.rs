@@ -295,8 +295,13 @@ pub enum ReplayPlan {
 /// command exits 2 with.
 pub fn plan_replay(a: &ReplayArgs) -> Result<ReplayPlan, String> {
     use super::simulate_backend::load_replay;
+    let needs: &[_] = if a.timeline.is_some() {
+        &[("replay --timeline", crate::backend::Capability::Timeline)]
+    } else {
+        &[]
+    };
     Ok(
-        match AnyScenario::load(&a.scenario).map_err(|e| e.to_string())? {
+        match AnyScenario::load_for(&a.scenario, needs).map_err(|e| e.to_string())? {
             AnyScenario::ZooKeeper(sc) => {
                 ReplayPlan::ZooKeeper(prepare(&a.scenario, *sc, a.clients, a.acquisitions)?)
             }

@@ -217,13 +217,10 @@ pub fn replay_json(
     })
 }
 
-/// A replay's scenario; a timeline is the ZooKeeper simulator's only.
+/// A replay's scenario (`--timeline` was refused as the file loaded: a
+/// timeline is the ZooKeeper simulator's only).
 pub fn load_replay<S: Simulated>(a: &ReplayArgs, sc: S) -> Result<S, String> {
-    let sc = with_overrides(sc, a.clients, a.acquisitions);
-    if a.timeline.is_some() {
-        return Err(crate::timeline::refused(&a.scenario, S::NAME));
-    }
-    Ok(sc)
+    Ok(with_overrides(sc, a.clients, a.acquisitions))
 }
 
 pub fn run_replay<S: Simulated>(a: &ReplayArgs, sc: S) -> i32 {

@@ -502,21 +502,24 @@ impl AnyScenario {
         AnyScenario::parse(path, utf8(path, bytes)?)
     }
 
-    /// Reads a scenario file for `locksmith command`, which needs `need` of
-    /// the scenario's backend: a backend without it is refused at the
-    /// file's `recipe` line ([`crate::backend::refusal`]).
+    /// Reads a scenario file for a command that needs each capability of
+    /// `needs` of the scenario's backend (with the command and flag that
+    /// asked for it, as typed: `check --por`): a backend without one is
+    /// refused at the file's `recipe` line ([`crate::backend::refusal`]).
     pub fn load_for(
         path: &Path,
-        command: &str,
-        need: crate::backend::Capability,
+        needs: &[(&str, crate::backend::Capability)],
     ) -> Result<AnyScenario, ScenarioError> {
         let bytes = read(path)?;
         let text = utf8(path, &bytes)?;
         let sc = AnyScenario::parse(path, text)?;
         let backend = sc.backend();
-        if crate::backend::has(backend, need) {
+        let Some(&(command, need)) = needs
+            .iter()
+            .find(|(_, c)| !crate::backend::has(backend, *c))
+        else {
             return Ok(sc);
-        }
+        };
         let span = locate::span_of(text, &KeyPath::of(None, "recipe"));
         let why = crate::backend::refusal(command, backend, sc.recipe_id(), need);
         Err(error_at(path, text, span, &why))
