@@ -4,7 +4,7 @@
 //! step, ticks and faults).
 
 use super::check_backend::{report_text, BackendScenario};
-use super::check_output::{exploration_json, headline_trace, joined};
+use super::check_output::{budgets, exploration_json, headline_trace, joined};
 use crate::scenario::MysqlScenario;
 use locksmith_model::engine::explore::Progress;
 use locksmith_model::engine::space::Limits;
@@ -60,13 +60,7 @@ pub fn to_json(sc: &MysqlScenario, r: &Report) -> serde_json::Value {
         "found_rows": s.found_rows,
         "cleanup_after": s.cleanup_after,
         "lock_row": s.lock_row,
-        "faults": {
-            "pauses": s.faults.pauses,
-            "crashes": s.faults.crashes,
-            "connection_drops": s.faults.connection_drops,
-            "network_drops": s.faults.network_drops,
-            "restarts": s.faults.restarts,
-        },
+        "faults": budgets(&s.faults.by_key()),
         "trace": trace.map(|t| &t.steps),
         "mermaid": trace.map(|t| mermaid(t, s.clients)),
     });

@@ -142,3 +142,13 @@ pub fn figures(out: &mut String, r: &Report) {
         );
     }
 }
+
+/// A backend's fault budgets by their `[faults]` keys, as `--json` shows
+/// them.
+pub fn budgets(by_key: &[(&str, u8)]) -> serde_json::Value {
+    let map: serde_json::Map<String, serde_json::Value> = by_key
+        .iter()
+        .map(|&(k, n)| (k.to_string(), n.into()))
+        .collect();
+    map.into()
+}

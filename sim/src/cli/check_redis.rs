@@ -3,7 +3,7 @@
 //! its reply, the lock's key after every step, ticks and faults).
 
 use super::check_backend::{report_text, BackendScenario};
-use super::check_output::{exploration_json, headline_trace, joined};
+use super::check_output::{budgets, exploration_json, headline_trace, joined};
 use crate::scenario::RedisScenario;
 use locksmith_model::engine::explore::Progress;
 use locksmith_model::engine::space::Limits;
@@ -59,14 +59,7 @@ pub fn to_json(sc: &RedisScenario, r: &Report) -> serde_json::Value {
         "skew": s.skew,
         "replica": s.replica,
         "fencing": s.fencing,
-        "faults": {
-            "pauses": s.faults.pauses,
-            "crashes": s.faults.crashes,
-            "clock_jumps": s.faults.clock_jumps,
-            "restarts": s.faults.restarts,
-            "failovers": s.faults.failovers,
-            "server_clock_jumps": s.faults.server_clock_jumps,
-        },
+        "faults": budgets(&s.faults.by_key()),
         "trace": trace.map(|t| &t.steps),
         "mermaid": trace.map(|t| mermaid(t, s.clients)),
     });

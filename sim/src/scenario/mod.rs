@@ -147,7 +147,7 @@ struct Raw {
     #[serde(default)]
     shared_session: bool,
     #[serde(default)]
-    faults: RawFaults,
+    faults: FaultBudget,
     #[serde(default)]
     expect: Option<RawExpect>,
     #[serde(default)]
@@ -158,35 +158,6 @@ struct Raw {
 
 fn one() -> u8 {
     1
-}
-
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawFaults {
-    #[serde(default)]
-    waiter_expiries: u8,
-    #[serde(default)]
-    holder_expiries: u8,
-    #[serde(default)]
-    connection_losses: u8,
-    #[serde(default)]
-    disconnects: u8,
-    #[serde(default)]
-    expiries: u8,
-    #[serde(default)]
-    crashes: u8,
-    #[serde(default)]
-    reorders: u8,
-    #[serde(default)]
-    client_expiries: u8,
-    #[serde(default)]
-    waiter_client_expiries: u8,
-    #[serde(default)]
-    connection_timeouts: u8,
-    #[serde(default)]
-    server_restarts: u8,
-    #[serde(default)]
-    long_server_restarts: u8,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -416,20 +387,7 @@ impl Scenario {
                 ))
             }
         };
-        check.faults = FaultBudget {
-            waiter_expiries: raw.faults.waiter_expiries,
-            holder_expiries: raw.faults.holder_expiries,
-            connection_losses: raw.faults.connection_losses,
-            disconnects: raw.faults.disconnects,
-            expiries: raw.faults.expiries,
-            crashes: raw.faults.crashes,
-            reorders: raw.faults.reorders,
-            client_expiries: raw.faults.client_expiries,
-            waiter_client_expiries: raw.faults.waiter_client_expiries,
-            connection_timeouts: raw.faults.connection_timeouts,
-            server_restarts: raw.faults.server_restarts,
-            long_server_restarts: raw.faults.long_server_restarts,
-        };
+        check.faults = raw.faults;
         if let Some(n) = raw.check.max_states {
             check.max_states = n;
         }

@@ -70,7 +70,7 @@ struct Raw {
     #[serde(default)]
     mysql: RawTime,
     #[serde(default)]
-    faults: RawFaults,
+    faults: MysqlFaults,
     #[serde(default)]
     expect: Option<RawExpect>,
     #[serde(default)]
@@ -91,21 +91,6 @@ struct RawTime {
     #[serde(default)]
     found_rows: bool,
     lock_row: Option<bool>,
-}
-
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawFaults {
-    #[serde(default)]
-    pauses: u8,
-    #[serde(default)]
-    crashes: u8,
-    #[serde(default)]
-    connection_drops: u8,
-    #[serde(default)]
-    network_drops: u8,
-    #[serde(default)]
-    restarts: u8,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -164,13 +149,7 @@ impl MysqlScenario {
         space.fencing = raw.fencing;
         space.cleanup_after = t.cleanup_after;
         space.lock_row = t.lock_row.unwrap_or(true);
-        space.faults = MysqlFaults {
-            pauses: raw.faults.pauses,
-            crashes: raw.faults.crashes,
-            connection_drops: raw.faults.connection_drops,
-            network_drops: raw.faults.network_drops,
-            restarts: raw.faults.restarts,
-        };
+        space.faults = raw.faults;
         for (name, value) in [
             ("max_states", raw.check.max_states),
             ("max_depth", raw.check.max_depth),

@@ -70,7 +70,7 @@ struct Raw {
     #[serde(default)]
     redis: RawTime,
     #[serde(default)]
-    faults: RawFaults,
+    faults: RedisFaults,
     #[serde(default)]
     expect: Option<RawExpect>,
     #[serde(default)]
@@ -90,23 +90,6 @@ struct RawTime {
     skew: Option<u8>,
     #[serde(default)]
     replica: bool,
-}
-
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawFaults {
-    #[serde(default)]
-    pauses: u8,
-    #[serde(default)]
-    crashes: u8,
-    #[serde(default)]
-    clock_jumps: u8,
-    #[serde(default)]
-    restarts: u8,
-    #[serde(default)]
-    failovers: u8,
-    #[serde(default)]
-    server_clock_jumps: u8,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -166,14 +149,7 @@ impl RedisScenario {
         space.skew = t.skew.unwrap_or(space.lease.saturating_add(1));
         space.replica = t.replica;
         space.fencing = raw.fencing;
-        space.faults = RedisFaults {
-            pauses: raw.faults.pauses,
-            crashes: raw.faults.crashes,
-            restarts: raw.faults.restarts,
-            failovers: raw.faults.failovers,
-            clock_jumps: raw.faults.clock_jumps,
-            server_clock_jumps: raw.faults.server_clock_jumps,
-        };
+        space.faults = raw.faults;
         for (name, value) in [
             ("max_states", raw.check.max_states),
             ("max_depth", raw.check.max_depth),

@@ -9,7 +9,11 @@ use crate::mysql::recipes::MysqlRecipe;
 pub const MAX_CLIENTS: u8 = 8;
 
 /// How many times each fault may strike in one run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+///
+/// The scenario file's `[faults]` table reads into it by these field
+/// names (a key it does not name is an error listing them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct MysqlFaults {
     /// A client's process stops for [`MysqlSpace::pause`] ticks, at any step:
     /// it takes no step and its work does not advance; its connection

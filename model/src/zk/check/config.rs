@@ -7,7 +7,11 @@ use crate::zk::client::{Recipe, RecipeConfig};
 use crate::zk::recipes::RecipeId;
 
 /// How many times each fault may strike in one run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+///
+/// The scenario file's `[faults]` table reads into it by these field
+/// names (a key it does not name is an error listing them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct FaultBudget {
     /// The server expires the session of a client parked waiting for the
     /// lock — its main thread in `wait()` or `await()` (its heartbeats
