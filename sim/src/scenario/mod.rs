@@ -62,9 +62,11 @@
 //! [`crate::expect`]) are validated here, when the file is loaded, so every
 //! command rejects a broken file the same way, with its line.
 
+pub mod bounds;
 pub mod clients;
 pub(crate) mod locate;
 mod mysql;
+mod reading;
 mod redis;
 
 pub use locate::{KeyPath, Seg};
@@ -345,17 +347,15 @@ impl Scenario {
                 "[check] acquisitions = 0: expected at least 1".into(),
             ));
         }
-        for (key, value) in [
-            ("max_states", raw.check.max_states),
-            ("max_depth", raw.check.max_depth),
-            ("max_memory_mb", raw.check.max_memory_mb),
-        ] {
-            if value == Some(0) {
-                return Err(at(
-                    &KeyPath::of(Some("check"), key),
-                    format!("{key} = 0: expected at least 1 (a bound of 0 explores nothing)"),
-                ));
-            }
+        // Kept apart from the other [check] keys: a flattened table would
+        // accept any key (serde's deny_unknown_fields ignores flatten).
+        let bounds = bounds::Bounds {
+            max_states: raw.check.max_states,
+            max_depth: raw.check.max_depth,
+            max_memory_mb: raw.check.max_memory_mb,
+        };
+        if let Some((key, why)) = bounds.zero() {
+            return Err(at(&KeyPath::of(Some("check"), key), why));
         }
         let mut check = CheckConfig::new(recipe, check_clients, check_acquisitions);
         check.reentries = raw.reentries;
@@ -388,10 +388,10 @@ impl Scenario {
             }
         };
         check.faults = raw.faults;
-        if let Some(n) = raw.check.max_states {
+        if let Some(n) = bounds.max_states {
             check.max_states = n;
         }
-        check.max_depth = raw.check.max_depth.unwrap_or(usize::MAX);
+        check.max_depth = bounds.max_depth.unwrap_or(usize::MAX);
         check.abstract_sequences = raw.check.abstract_sequences;
         check.por = raw.check.por;
         check.writes = match (raw.fencing, raw.guarded) {
@@ -409,8 +409,8 @@ impl Scenario {
             let key = if raw.guarded { "guarded" } else { "fencing" };
             return Err(at(&top(key), why));
         }
-        if let Some(mb) = raw.check.max_memory_mb {
-            check.max_memory = mb.saturating_mul(1 << 20);
+        if let Some(m) = bounds.max_memory() {
+            check.max_memory = m;
         }
         // Now that the configuration is whole: a pin on a property this
         // run does not judge (it would read n/a) says nothing.

@@ -41,7 +41,8 @@
 //! max_memory_mb = 2048
 //! ```
 
-use super::{error_at, friendly, locate, KeyPath, ScenarioError};
+use super::reading::Reading;
+use super::ScenarioError;
 use crate::expect::{Expectation, RawExpect};
 use locksmith_model::catalogue::Backend;
 use locksmith_model::mysql::check::{MysqlFaults, MysqlSpace};
@@ -74,7 +75,7 @@ struct Raw {
     #[serde(default)]
     expect: Option<RawExpect>,
     #[serde(default)]
-    check: RawCheck,
+    check: super::bounds::Bounds,
 }
 
 fn one() -> u8 {
@@ -93,14 +94,6 @@ struct RawTime {
     lock_row: Option<bool>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawCheck {
-    max_states: Option<usize>,
-    max_depth: Option<usize>,
-    max_memory_mb: Option<usize>,
-}
-
 /// A MySQL scenario, ready to explore.
 #[derive(Debug, Clone)]
 pub struct MysqlScenario {
@@ -117,27 +110,9 @@ impl MysqlScenario {
     }
 
     pub fn parse(path: &Path, text: &str) -> Result<MysqlScenario, ScenarioError> {
-        let at_span = |span: Option<std::ops::Range<usize>>, message: String| {
-            error_at(path, text, span, &message)
-        };
-        let at = |key: &KeyPath, message: String| at_span(locate::span_of(text, key), message);
-        if let Some(e) = super::unknown_recipe(path, text) {
-            return Err(e);
-        }
-        let raw: Raw = toml::from_str(text).map_err(|e| {
-            let span = e.span().filter(|r| !(r.start == 0 && r.end >= text.len()));
-            at_span(span.or(e.span()), friendly(e.message()))
-        })?;
-        let key = |dotted: &str| match dotted.rsplit_once('.') {
-            Some((table, k)) => KeyPath::of(Some(table), k),
-            None => KeyPath::of(None, dotted),
-        };
-        let recipe = MysqlRecipe::parse(&raw.recipe).ok_or_else(|| {
-            at(
-                &key("recipe"),
-                super::not_this_backend(&raw.recipe, Backend::Mysql),
-            )
-        })?;
+        let r = Reading { path, text };
+        let raw: Raw = r.raw()?;
+        let recipe = r.recipe(&raw.recipe, Backend::Mysql, MysqlRecipe::parse)?;
         let mut space = MysqlSpace::new(recipe);
         space.clients = raw.clients;
         space.acquisitions = raw.acquisitions;
@@ -150,47 +125,11 @@ impl MysqlScenario {
         space.cleanup_after = t.cleanup_after;
         space.lock_row = t.lock_row.unwrap_or(true);
         space.faults = raw.faults;
-        for (name, value) in [
-            ("max_states", raw.check.max_states),
-            ("max_depth", raw.check.max_depth),
-            ("max_memory_mb", raw.check.max_memory_mb),
-        ] {
-            if value == Some(0) {
-                return Err(at(
-                    &KeyPath::of(Some("check"), name),
-                    format!("{name} = 0: expected at least 1 (a bound of 0 explores nothing)"),
-                ));
-            }
-        }
-        if let Some(n) = raw.check.max_states {
-            space.limits.max_states = n;
-        }
-        if let Some(d) = raw.check.max_depth {
-            space.limits.max_depth = d;
-        }
-        if let Some(mb) = raw.check.max_memory_mb {
-            space.limits.max_memory = mb.saturating_mul(1 << 20);
-        }
-        if let Some((k, why)) = space.problem() {
-            return Err(at(&key(k), format!("{k}: {why}")));
-        }
-        let expect = raw
-            .expect
-            .as_ref()
-            .map(|e| {
-                Expectation::parse_judged(e, &|p| space.not_judged(p)).map_err(|(k, why)| {
-                    let mut p = KeyPath::table("expect");
-                    p.0.extend(k.0);
-                    at(&p, why)
-                })
-            })
-            .transpose()?;
-        let name = path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        r.bounds(&raw.check, &mut space.limits)?;
+        r.rule(space.problem())?;
+        let expect = r.expect(raw.expect.as_ref(), &|p| space.not_judged(p))?;
         Ok(MysqlScenario {
-            name,
+            name: r.name(),
             path: path.to_path_buf(),
             description: raw.description,
             space,
