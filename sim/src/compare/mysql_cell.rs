@@ -25,14 +25,7 @@ pub fn to_toml(s: &MysqlSpace, fault: &Fault) -> String {
     if s.found_rows {
         out.push_str("found_rows = true\n");
     }
-    let f = &s.faults;
-    out.push_str(&toml_faults(&[
-        ("pauses", f.pauses),
-        ("crashes", f.crashes),
-        ("connection_drops", f.connection_drops),
-        ("network_drops", f.network_drops),
-        ("restarts", f.restarts),
-    ]));
+    out.push_str(&toml_faults(&s.faults.by_key()));
     out.push_str(&format!(
         "\n[check]\nmax_states = {}\n",
         s.limits.max_states

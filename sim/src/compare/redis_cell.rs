@@ -30,15 +30,7 @@ pub fn to_toml(s: &RedisSpace, fault: &RedisFaultClass) -> String {
     if s.replica {
         out.push_str("replica = true\n");
     }
-    let f = &s.faults;
-    out.push_str(&toml_faults(&[
-        ("pauses", f.pauses),
-        ("crashes", f.crashes),
-        ("clock_jumps", f.clock_jumps),
-        ("restarts", f.restarts),
-        ("failovers", f.failovers),
-        ("server_clock_jumps", f.server_clock_jumps),
-    ]));
+    out.push_str(&toml_faults(&s.faults.by_key()));
     out.push_str(&format!(
         "\n[check]\nmax_states = {}\n",
         s.limits.max_states
