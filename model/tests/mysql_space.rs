@@ -7,6 +7,7 @@
 mod backend_report;
 mod reachable;
 
+use locksmith_model::engine::judged::Judged;
 use locksmith_model::mysql::check::MysqlSpace;
 use locksmith_model::mysql::recipes::MysqlRecipe;
 use locksmith_model::{zk::check::Property, zk::check::Report, zk::check::Verdict};

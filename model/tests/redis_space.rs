@@ -7,6 +7,7 @@ mod backend_report;
 mod reachable;
 
 use locksmith_model::engine::explore::{explore_space, Exploration};
+use locksmith_model::engine::judged::Judged;
 use locksmith_model::redis::check::{Action, RedisSpace};
 use locksmith_model::redis::recipes::RedisRecipe;
 use locksmith_model::{zk::check::Property, zk::check::Verdict};

@@ -8,6 +8,7 @@
 mod binary;
 
 use binary::locksmith;
+use locksmith_model::engine::judged::Judged;
 
 use locksmith::cli::compare_options;
 use locksmith::compare::{self, files};

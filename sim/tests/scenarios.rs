@@ -43,6 +43,7 @@ use locksmith::scenario::{all_in, AnyScenario, MysqlScenario, RedisScenario, Sce
 use locksmith::simulate::sweep::{sweep, SweepOptions};
 use locksmith::simulate::SimConfig;
 use locksmith_model::engine::harness::{Property, Verdict};
+use locksmith_model::engine::judged::Judged;
 use locksmith_model::zk::check::explore::explore;
 use locksmith_model::{engine::lasso, zk::check::check, zk::check::explore as zk_explore};
 use locksmith_model::{zk::check::CheckConfig, zk::check::Report};

@@ -1,8 +1,8 @@
 //! A toy backend through the seams, written only here: a one-key lock
 //! server, one recipe in two variants, one fault. It proves that a backend
 //! needs nothing outside its own files to be checked exhaustively (the
-//! engine's [`Space`]: search, shortest traces, the harness's properties,
-//! the report of every property) and simulated at random (the command
+//! engine's [`Space`] and [`Judged`]: search, shortest traces, the
+//! harness's properties, the report of every property) and simulated at random (the command
 //! simulators' [`CommandWorld`]: clients on madsim nodes, the chaos task,
 //! the run's record and end).
 //!
@@ -18,16 +18,15 @@
 //! crates, which a test cannot add.
 
 use locksmith::simulate::command::{self, lock, Aftermath, CommandWorld, Core, TICK_MS};
-use locksmith_model::engine::explore::{explore_space, Progress};
 use locksmith_model::engine::graph::Renumbering;
 use locksmith_model::engine::harness::{judge, LockEvent, Phase, Property, StepKind};
+use locksmith_model::engine::judged::Judged;
 use locksmith_model::engine::path::Counterexample;
 use locksmith_model::engine::space::{Canonical, GrowthWords, Limits, Next, Space, NO_AGENT};
 use locksmith_model::engine::trace::{Trace, TraceStep};
-use locksmith_model::engine::verdict::{BackendJudging, Report, Verdict};
+use locksmith_model::engine::verdict::{Report, Verdict};
 use std::fmt;
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -183,7 +182,7 @@ impl ToySpace {
 
     /// A counterexample as the engine's trace: each step, who took it and
     /// who holds after it.
-    fn render(&self, cx: &Counterexample<Action>) -> Option<Trace> {
+    fn trace_of(&self, cx: &Counterexample<Action>) -> Option<Trace> {
         let mut s = self.initial();
         let steps = cx
             .actions
@@ -210,24 +209,30 @@ impl ToySpace {
             cycle_start: cx.cycle_start.map(|i| i + 1),
         })
     }
+}
 
-    fn check(&self) -> Report {
-        let x = explore_space(self, &mut |_: Progress| ControlFlow::Continue(()));
-        Report::of_backend(
-            &x,
-            &BackendJudging {
-                clients: self.clients,
-                graph: true,
-                not_judged: &|p| match p {
-                    Property::MutualExclusion
-                    | Property::StuckLock
-                    | Property::Deadlock
-                    | Property::Starvation => None,
-                    _ => Some("the toy judges only its lock's own properties"),
-                },
-                render: &|cx| self.render(cx),
-            },
-        )
+/// What the engine needs besides the space to check and report it whole.
+impl Judged for ToySpace {
+    fn clients(&self) -> u8 {
+        self.clients
+    }
+
+    fn not_judged(&self, p: Property) -> Option<&'static str> {
+        match p {
+            Property::MutualExclusion
+            | Property::StuckLock
+            | Property::Deadlock
+            | Property::Starvation => None,
+            _ => Some("the toy judges only its lock's own properties"),
+        }
+    }
+
+    fn render(&self, cx: &Counterexample<Action>) -> Option<Trace> {
+        self.trace_of(cx)
+    }
+
+    fn valid(&self) -> bool {
+        self.clients > 0
     }
 }
 

@@ -25,6 +25,7 @@ pub mod fingerprint;
 pub mod graph;
 pub mod growth;
 pub mod harness;
+pub mod judged;
 pub mod lasso;
 pub mod level;
 pub mod padded;

@@ -7,6 +7,7 @@ use super::check_backend::{report_text, BackendScenario};
 use super::check_output::{budgets, exploration_json, headline_trace, joined};
 use crate::scenario::MysqlScenario;
 use locksmith_model::engine::explore::Progress;
+use locksmith_model::engine::judged::Judged;
 use locksmith_model::engine::space::Limits;
 use locksmith_model::mysql::check::trace::mermaid;
 use locksmith_model::zk::check::Report;

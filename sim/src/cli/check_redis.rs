@@ -6,6 +6,7 @@ use super::check_backend::{report_text, BackendScenario};
 use super::check_output::{budgets, exploration_json, headline_trace, joined};
 use crate::scenario::RedisScenario;
 use locksmith_model::engine::explore::Progress;
+use locksmith_model::engine::judged::Judged;
 use locksmith_model::engine::space::Limits;
 use locksmith_model::redis::check::trace::mermaid;
 use locksmith_model::zk::check::Report;

@@ -6,6 +6,7 @@ use super::backend::{interruptible, run_cell, toml_faults, toml_head, Backend, C
 use super::cell::CellResult;
 use super::mysql_faults::{space, MYSQL_FAULTS, MYSQL_ROWS};
 use crate::scenario::MysqlScenario;
+use locksmith_model::engine::judged::Judged;
 use locksmith_model::mysql::check::trace::mermaid;
 use locksmith_model::mysql::check::MysqlSpace;
 

@@ -9,6 +9,7 @@ use super::backend::{
 use super::cell::CellResult;
 use super::redis_faults::{find, space, RedisFaultClass, REDIS_FAULTS, REDIS_ROWS};
 use crate::scenario::RedisScenario;
+use locksmith_model::engine::judged::Judged;
 use locksmith_model::redis::check::trace::mermaid;
 use locksmith_model::redis::check::RedisSpace;
 

@@ -45,6 +45,7 @@ use super::reading::Reading;
 use super::ScenarioError;
 use crate::expect::{Expectation, RawExpect};
 use locksmith_model::catalogue::Backend;
+use locksmith_model::engine::judged::Judged;
 use locksmith_model::mysql::check::{MysqlFaults, MysqlSpace};
 use locksmith_model::mysql::recipes::MysqlRecipe;
 use serde::Deserialize;

@@ -44,6 +44,7 @@ use super::reading::Reading;
 use super::ScenarioError;
 use crate::expect::{Expectation, RawExpect};
 use locksmith_model::catalogue::Backend;
+use locksmith_model::engine::judged::Judged;
 use locksmith_model::redis::check::{RedisFaults, RedisSpace};
 use locksmith_model::redis::recipes::RedisRecipe;
 use serde::Deserialize;

@@ -15,7 +15,7 @@ use std::fmt::Write;
 impl MysqlSpace {
     /// Replays `cx` and describes every step as the CLI and JSON show a
     /// trace. `None` if an action is not enabled where the trace takes it.
-    pub fn render(&self, cx: &Counterexample<Action>) -> Option<Trace> {
+    pub fn render_trace(&self, cx: &Counterexample<Action>) -> Option<Trace> {
         let mut s = self.initial_state();
         let mut enabled = Vec::new();
         let mut steps = Vec::new();

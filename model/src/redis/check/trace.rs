@@ -78,7 +78,7 @@ impl RedisSpace {
     /// Replays `cx` and describes every step as the CLI and JSON show a
     /// trace: who acted, what happened, the lock's key after it, and who
     /// holds. `None` if an action is not enabled where the trace takes it.
-    pub fn render(&self, cx: &Counterexample<Action>) -> Option<Trace> {
+    pub fn render_trace(&self, cx: &Counterexample<Action>) -> Option<Trace> {
         let mut s = self.initial_state();
         let mut enabled = Vec::new();
         let mut steps = Vec::new();

@@ -46,6 +46,7 @@ use super::ConfirmReport;
 use crate::real::redis::wire::{self, Wire};
 use crate::real::redis::wire::{connect, unix_ms};
 use locksmith_model::engine::explore::explore_space;
+use locksmith_model::engine::judged::Judged;
 use locksmith_model::engine::path::Counterexample;
 use locksmith_model::engine::space::Space;
 use locksmith_model::redis::check::step::{FENCE_KEY, LOCK_KEY};
