@@ -7,6 +7,7 @@
 //! so its peak memory is its own and not the largest of the cases before
 //! it; the process stops itself at the time bound and says how far it got.
 
+use crate::scenario::Scenario;
 use clap::Args;
 use locksmith_model::zk::recipes::RecipeId;
 use locksmith_model::{zk::check::check, zk::check::CheckConfig, zk::check::Property};
@@ -16,8 +17,9 @@ use std::time::{Duration, Instant};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    /// Also run fixed-wait with 5 and 6 clients and predecessor 4 × 2
-    /// (minutes, not seconds).
+    /// Also run fixed-wait with 5 and 6 clients, predecessor 4 × 2 and the
+    /// Curator scenarios users wait on (curator-604, -owner-check,
+    /// -guarded, curator-test-killed-session): minutes, not seconds.
     #[arg(long)]
     pub large: bool,
     /// The numbers of threads to run each case with, e.g. `1,2`.
@@ -42,18 +44,105 @@ pub struct BenchArgs {
     pub json: bool,
 }
 
-/// The cases: name, recipe, clients, acquisitions; `large` ones only with
-/// `--large`.
-const CASES: &[(&str, RecipeId, u8, u8, bool)] = &[
-    ("racy-wait-2", RecipeId::RacyWait, 2, 1, false),
-    ("racy-wait-3", RecipeId::RacyWait, 3, 1, false),
-    ("fixed-wait-3", RecipeId::FixedWait, 3, 1, false),
-    ("fixed-wait-4", RecipeId::FixedWait, 4, 1, false),
-    ("predecessor-3x2", RecipeId::Predecessor, 3, 2, false),
-    ("fixed-wait-5", RecipeId::FixedWait, 5, 1, true),
-    ("fixed-wait-6", RecipeId::FixedWait, 6, 1, true),
-    ("predecessor-4x2", RecipeId::Predecessor, 4, 2, true),
+/// What a case explores: a recipe's plain configuration, or a scenario
+/// file of the repository as `locksmith check` reads it (its faults,
+/// settings and sizes; the text is built into the binary, so the case
+/// runs from any folder).
+#[derive(Clone, Copy)]
+enum Source {
+    Config(RecipeId, u8, u8),
+    File(&'static str, &'static str),
+}
+
+/// The cases: name, what they explore; `large` ones only with `--large`.
+const CASES: &[(&str, Source, bool)] = &[
+    (
+        "racy-wait-2",
+        Source::Config(RecipeId::RacyWait, 2, 1),
+        false,
+    ),
+    (
+        "racy-wait-3",
+        Source::Config(RecipeId::RacyWait, 3, 1),
+        false,
+    ),
+    (
+        "fixed-wait-3",
+        Source::Config(RecipeId::FixedWait, 3, 1),
+        false,
+    ),
+    (
+        "fixed-wait-4",
+        Source::Config(RecipeId::FixedWait, 4, 1),
+        false,
+    ),
+    (
+        "predecessor-3x2",
+        Source::Config(RecipeId::Predecessor, 3, 2),
+        false,
+    ),
+    (
+        "fixed-wait-5",
+        Source::Config(RecipeId::FixedWait, 5, 1),
+        true,
+    ),
+    (
+        "fixed-wait-6",
+        Source::Config(RecipeId::FixedWait, 6, 1),
+        true,
+    ),
+    (
+        "predecessor-4x2",
+        Source::Config(RecipeId::Predecessor, 4, 2),
+        true,
+    ),
+    (
+        "curator-604",
+        Source::File(
+            "scenarios/curator-604.toml",
+            include_str!("../../../scenarios/curator-604.toml"),
+        ),
+        true,
+    ),
+    (
+        "curator-604-owner-check",
+        Source::File(
+            "scenarios/curator-604-owner-check.toml",
+            include_str!("../../../scenarios/curator-604-owner-check.toml"),
+        ),
+        true,
+    ),
+    (
+        "curator-604-guarded",
+        Source::File(
+            "scenarios/curator-604-guarded.toml",
+            include_str!("../../../scenarios/curator-604-guarded.toml"),
+        ),
+        true,
+    ),
+    (
+        "curator-test-killed-session",
+        Source::File(
+            "scenarios/curator-test-killed-session.toml",
+            include_str!("../../../scenarios/curator-test-killed-session.toml"),
+        ),
+        true,
+    ),
 ];
+
+impl Source {
+    /// The configuration to explore, before the case's bounds.
+    fn config(self) -> Result<CheckConfig, String> {
+        match self {
+            Source::Config(recipe, clients, acquisitions) => {
+                Ok(CheckConfig::new(recipe, clients, acquisitions))
+            }
+            Source::File(path, text) => Scenario::parse(std::path::Path::new(path), text)
+                .map(|sc| sc.check)
+                .map_err(|e| e.to_string()),
+        }
+    }
+}
 
 /// Every case is bounded by these as well as the time.
 const MAX_STATES: usize = 100_000_000;
@@ -75,7 +164,7 @@ fn run_table(args: &BenchArgs) -> i32 {
     if !args.json {
         header();
     }
-    for &(name, _, _, _, large) in CASES {
+    for &(name, _, large) in CASES {
         if large && !args.large {
             continue;
         }
@@ -168,6 +257,9 @@ fn print_row(name: &str, jobs: u16, r: &serde_json::Value) {
     if let Some(b) = r["bound"].as_str() {
         println!("{:<25} bound hit: {b} — incomplete, not holds", "");
     }
+    if let (Some(n), None) = (r["headline_steps"].as_u64(), r["deadlock_steps"].as_u64()) {
+        println!("{:<25} headline trace: {n} steps", "");
+    }
     if let Some(n) = r["deadlock_steps"].as_u64() {
         let shortest = if r["por"].as_bool() == Some(true) {
             ""
@@ -179,7 +271,7 @@ fn print_row(name: &str, jobs: u16, r: &serde_json::Value) {
 }
 
 fn run_case(name: &str, args: &BenchArgs) -> i32 {
-    let Some(&(_, recipe, clients, acquisitions, _)) = CASES.iter().find(|c| c.0 == name) else {
+    let Some(&(_, source, _)) = CASES.iter().find(|c| c.0 == name) else {
         let names: Vec<&str> = CASES.iter().map(|c| c.0).collect();
         eprintln!(
             "error: no bench case `{name}`: expected one of {}",
@@ -187,7 +279,13 @@ fn run_case(name: &str, args: &BenchArgs) -> i32 {
         );
         return 2;
     };
-    let mut cfg = CheckConfig::new(recipe, clients, acquisitions);
+    let mut cfg = match source.config() {
+        Ok(cfg) => cfg,
+        Err(e) => {
+            eprintln!("error: bench case `{name}`: {e}");
+            return 2;
+        }
+    };
     cfg.max_states = MAX_STATES;
     cfg.max_memory = MAX_MEMORY;
     cfg.max_time = Some(Duration::from_secs(args.max_seconds));
@@ -200,6 +298,13 @@ fn run_case(name: &str, args: &BenchArgs) -> i32 {
         Some(p) => format!("{}:{}", r.verdict, short(p)),
         None => r.verdict.to_string(),
     };
+    // The headline property's shortest trace: what a speed-up must keep.
+    let headline_steps = r
+        .properties
+        .iter()
+        .find(|p| Some(p.property) == r.property)
+        .and_then(|p| p.trace.as_ref())
+        .map(|t| t.steps.len());
     let deadlock_steps = r
         .properties
         .iter()
@@ -220,6 +325,7 @@ fn run_case(name: &str, args: &BenchArgs) -> i32 {
             "table_bytes": r.peak_bytes,
             "peak_memory_bytes": super::peak_memory_bytes(),
             "deadlock_steps": deadlock_steps,
+            "headline_steps": headline_steps,
         })
     );
     0
