@@ -7,9 +7,10 @@
 //! violation within the seeds swept. Also: same seed, same trace; and the
 //! fenced scenarios' resource, as the checker judges it.
 
+mod sweeps;
+
 use locksmith::scenario::{AnyScenario, MysqlScenario};
 use locksmith::simulate::mysql::run_seed;
-use locksmith::simulate::sweep::{sweep_runs, SweepOptions};
 use locksmith_model::engine::harness::Property;
 use std::path::Path;
 
@@ -226,19 +227,13 @@ fn a_sweep_reports_the_same_on_any_number_of_threads() {
     for name in ["mysql-unique-key-crash", "mysql-status-cas"] {
         let sc = scenario(name);
         for keep_going in [false, true] {
-            let run = |jobs| {
-                let opts = SweepOptions {
-                    first: 0,
-                    count: 40,
-                    keep_going,
-                    jobs,
-                };
-                let r = sweep_runs(&|seed| run_seed(&sc.space, seed, false), &opts, &|| {});
-                let seeds: Vec<u64> = r.failures.iter().map(|f| f.seed).collect();
-                (r.seeds_run, seeds, r.totals.acquisitions, r.totals.commands)
-            };
-            let one = run(1);
-            assert_eq!(one, run(3), "{name}, keep_going {keep_going}");
+            sweeps::same_on_1_and_3_threads(
+                name,
+                &|seed| run_seed(&sc.space, seed, false),
+                keep_going,
+                |r| r.seed,
+                |t| (t.acquisitions, t.commands),
+            );
         }
     }
 }

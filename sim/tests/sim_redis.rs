@@ -6,9 +6,10 @@
 //! same scenario, and a scenario the checker says violated must show a
 //! violation within the seeds swept. Also: same seed, same trace.
 
+mod sweeps;
+
 use locksmith::scenario::{AnyScenario, RedisScenario};
 use locksmith::simulate::redis::run_seed;
-use locksmith::simulate::sweep::{sweep_runs, SweepOptions};
 use locksmith_model::engine::harness::Property;
 use std::path::Path;
 
@@ -219,22 +220,16 @@ fn a_sweep_reports_the_same_on_any_number_of_threads() {
     for name in ["redis-set-px-del-pause", "redis-acquirelock"] {
         let sc = scenario(name);
         for keep_going in [false, true] {
-            let run = |jobs| {
-                let opts = SweepOptions {
-                    first: 0,
-                    count: 40,
-                    keep_going,
-                    jobs,
-                };
-                let r = sweep_runs(&|seed| run_seed(&sc.space, seed, false), &opts, &|| {});
-                let seeds: Vec<u64> = r.failures.iter().map(|f| f.seed).collect();
-                (r.seeds_run, seeds, r.totals.acquisitions, r.totals.commands)
-            };
-            let one = run(1);
-            assert_eq!(one, run(3), "{name}, keep_going {keep_going}");
+            let one = sweeps::same_on_1_and_3_threads(
+                name,
+                &|seed| run_seed(&sc.space, seed, false),
+                keep_going,
+                |r| r.seed,
+                |t| (t.acquisitions, t.commands),
+            );
             // The first failure is seed 2: the sweep ran seeds 0 to 2.
             if name == "redis-set-px-del-pause" && !keep_going {
-                assert_eq!((one.0, one.1.clone()), (3, vec![2]));
+                assert_eq!((one.0, one.1), (3, vec![2]));
             }
         }
     }

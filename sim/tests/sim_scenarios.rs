@@ -3,6 +3,8 @@
 //! reach the expected verdict; the herd and fencing figures; and the same
 //! seed must give the same trace, byte for byte.
 
+mod sweeps;
+
 use locksmith::scenario::{all_in, is_mysql, is_redis, Scenario};
 use locksmith::simulate::sweep::{sweep, SweepOptions};
 use locksmith::simulate::{run_seed, simulate, SimConfig, Totals};
@@ -301,19 +303,13 @@ fn a_sweep_reports_the_same_on_any_number_of_threads() {
     ] {
         let cfg = load(name);
         for keep_going in [false, true] {
-            let run = |jobs| {
-                let opts = SweepOptions {
-                    first: 0,
-                    count: 40,
-                    keep_going,
-                    jobs,
-                };
-                let r = sweep(&cfg, &opts, &|| {});
-                let seeds: Vec<u64> = r.failures.iter().map(|f| f.seed).collect();
-                (r.seeds_run, seeds, r.totals.summary())
-            };
-            let one = run(1);
-            assert_eq!(one, run(3), "{name}, keep_going {keep_going}");
+            let one = sweeps::same_on_1_and_3_threads(
+                name,
+                &|seed| run_seed(&cfg, seed, false),
+                keep_going,
+                |r| r.seed,
+                |t| t.summary(),
+            );
             failing_late += usize::from(!keep_going && one.1.first().is_some_and(|&s| s > 0));
         }
     }

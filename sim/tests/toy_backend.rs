@@ -22,7 +22,9 @@ use locksmith_model::engine::graph::Renumbering;
 use locksmith_model::engine::harness::{judge, LockEvent, Phase, Property, StepKind};
 use locksmith_model::engine::judged::Judged;
 use locksmith_model::engine::path::Counterexample;
-use locksmith_model::engine::space::{Canonical, GrowthWords, Limits, Next, Space, NO_AGENT};
+use locksmith_model::engine::space::{
+    next_by_apply, Canonical, GrowthWords, Limits, Next, Space, NO_AGENT,
+};
 use locksmith_model::engine::trace::{Trace, TraceStep};
 use locksmith_model::engine::verdict::{Report, Verdict};
 use std::fmt;
@@ -286,19 +288,7 @@ impl Space for ToySpace {
     }
 
     fn next(&self, s: &State, a: Action, wanted: &mut dyn FnMut(u64) -> bool) -> Next<State> {
-        let mut t = s.clone();
-        self.take(&mut t, a);
-        let canonical = self.canonical(&t);
-        let fresh = wanted(canonical.fingerprint).then(|| {
-            let v = self.violations(&t);
-            (t, v)
-        });
-        Next {
-            canonical,
-            actor: self.agent(a),
-            herd: false,
-            fresh,
-        }
+        next_by_apply(self, s, a, wanted)
     }
 
     fn canonical(&self, s: &State) -> Canonical {

@@ -139,3 +139,30 @@ pub trait Space: Sync {
     /// state already (so a rising counter means what the recipe reads).
     fn abstracted(&self) -> bool;
 }
+
+/// [`Space::next`] for a space whose successor is a clone of the state
+/// with the action applied ([`Space::apply`]), judged only when it is new:
+/// what a backend without memoized steps writes (Redis, MySQL).
+pub fn next_by_apply<X: Space>(
+    space: &X,
+    s: &X::State,
+    a: X::Action,
+    wanted: &mut dyn FnMut(u64) -> bool,
+) -> Next<X::State>
+where
+    X::State: Clone,
+{
+    let mut t = s.clone();
+    space.apply(&mut t, a);
+    let canonical = space.canonical(&t);
+    let fresh = wanted(canonical.fingerprint).then(|| {
+        let v = space.violations(&t);
+        (t, v)
+    });
+    Next {
+        canonical,
+        actor: space.agent(a),
+        herd: false,
+        fresh,
+    }
+}

@@ -8,7 +8,7 @@ use crate::engine::fingerprint::FoldHasher;
 use crate::engine::graph::Renumbering;
 use crate::engine::harness::Property;
 use crate::engine::harness::{judge, Phase};
-use crate::engine::space::{Canonical, GrowthWords, Limits, Next, Space, NO_AGENT};
+use crate::engine::space::{next_by_apply, Canonical, GrowthWords, Limits, Next, Space, NO_AGENT};
 use std::hash::{Hash, Hasher};
 
 /// The properties a MySQL state can violate. Unlock by non-owner is a
@@ -47,19 +47,7 @@ impl Space for MysqlSpace {
     }
 
     fn next(&self, s: &State, a: Action, wanted: &mut dyn FnMut(u64) -> bool) -> Next<State> {
-        let mut t = s.clone();
-        self.take(&mut t, a);
-        let canonical = self.canonical(&t);
-        let fresh = wanted(canonical.fingerprint).then(|| {
-            let v = self.violations(&t);
-            (t, v)
-        });
-        Next {
-            canonical,
-            actor: self.agent(a),
-            herd: false,
-            fresh,
-        }
+        next_by_apply(self, s, a, wanted)
     }
 
     /// No symmetry reduction: every client keeps its number.
