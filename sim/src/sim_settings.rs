@@ -7,7 +7,8 @@
 //! clients = 20                  # overrides the top-level `clients` (the checker's is ≤ 8)
 //! acquisitions = 20             # overrides the top-level `acquisitions`
 //! seeds = 100                   # how many seeds `cargo test` and `locksmith sim` run
-//! session_timeout_ms = 4000
+//! session_timeout_ms = 4000      # asked for; the server clamps it to 2-20 ticks
+//! tick_ms = 2000                # the server's tickTime: its session expiries fall on ticks
 //! latency_ms = [0.2, 2.0]       # per packet; reorders across sessions
 //! latency_dist = "uniform"      # or "exponential": min + an exponential tail of mean (max - min) / 2
 //! think_ms = [0.0, 2.0]         # before each acquisition, uniform
@@ -49,6 +50,9 @@ use serde::{Deserialize, Serialize};
 fn d_timeout() -> f64 {
     4000.0
 }
+fn d_tick() -> f64 {
+    2000.0
+}
 fn d_latency() -> [f64; 2] {
     [0.2, 2.0]
 }
@@ -80,10 +84,18 @@ pub struct SimSettings {
     /// Seeds a sweep runs by default (`locksmith sim`, `cargo test`).
     #[serde(default = "d_seeds")]
     pub seeds: u64,
-    /// The session timeout; heartbeats go every third of it, the client
-    /// declares the connection lost after two thirds of it in silence.
+    /// The session timeout the client asks for. The server grants it
+    /// clamped to 2-20 ticks ([`SimSettings::negotiated_timeout_ms`]): the
+    /// client library pings after a third of that without sending, and
+    /// declares the connection lost after two thirds of it without hearing
+    /// anything (ZooKeeper's `ClientCnxn`: `readTimeout`).
     #[serde(default = "d_timeout")]
     pub session_timeout_ms: f64,
+    /// The server's `tickTime` (the project's test server and ZooKeeper's
+    /// default: 2000). Its session tracker expires a session at the first
+    /// tick after its last packet plus the timeout (`ExpiryQueue`).
+    #[serde(default = "d_tick")]
+    pub tick_ms: f64,
     /// One-way latency of every packet, uniform in `[min, max]`.
     #[serde(default = "d_latency")]
     pub latency_ms: [f64; 2],
@@ -164,6 +176,7 @@ impl Default for SimSettings {
             acquisitions: None,
             seeds: d_seeds(),
             session_timeout_ms: d_timeout(),
+            tick_ms: d_tick(),
             latency_ms: d_latency(),
             latency_dist: LatencyDist::Uniform,
             think_ms: d_think(),
@@ -340,6 +353,14 @@ pub const MAX_RATE: f64 = 1000.0;
 pub const MAX_SCHEDULE: usize = 10_000;
 
 impl SimSettings {
+    /// The session timeout the server grants: the one asked for, clamped
+    /// to 2-20 ticks (ZooKeeper's `minSessionTimeout` and
+    /// `maxSessionTimeout` defaults).
+    pub fn negotiated_timeout_ms(&self) -> f64 {
+        self.session_timeout_ms
+            .clamp(2.0 * self.tick_ms, 20.0 * self.tick_ms)
+    }
+
     /// Why the simulator does not judge `p` in a run of these settings, if
     /// it does not (a `[sim.expect]` pin on it would read n/a, and is
     /// refused at load).
@@ -410,6 +431,7 @@ impl SimSettings {
             1.0,
             MAX_MS,
         )?;
+        within(key("tick_ms"), "tick_ms", self.tick_ms, 1.0, MAX_MS / 20.0)?;
         within(
             key("container_check_ms"),
             "container_check_ms",

@@ -279,7 +279,7 @@ fn a_timed_acquire_gives_up_on_time_and_its_stale_watcher_makes_a_herd_at_three(
     cfg.clients = 3;
     let r = sweep(&cfg, &opts(20), &|| {});
     // README: `locksmith sim scenarios/curator-timed.toml --clients 3`.
-    assert_eq!(r.failures.first().map(|f| f.seed), Some(9));
+    assert_eq!(r.failures.first().map(|f| f.seed), Some(4));
     for f in &r.failures {
         let (p, why) = f
             .violation

@@ -51,20 +51,21 @@ pub struct FaultClass {
 /// A holder fault of the simulator, scheduled once, 5 ms into the run (the
 /// first holder after that is struck).
 fn at_holder(c: &mut CellConfig, fault: FaultKind, fencing: bool) {
-    // Critical sections of 1.25-1.375 session timeouts: the server expires
-    // a silent session within 9/8 of the timeout, so a holder paused or cut
-    // off early in its critical section is still inside it when its session
-    // expires — the stale holder the column names. With the 2-4 ms these
+    // Critical sections of 1.75-1.875 session timeouts: the server expires
+    // a silent session on the first tick after its last packet plus the
+    // timeout — within 1.5 timeouts at 4 s and 2 s ticks — so a holder
+    // paused or cut off early in its critical section is still inside it
+    // when its session expires: the stale holder the column names. With the 2-4 ms these
     // columns once used, a partitioned holder was already releasing when
     // its session expired: the column tested a partition during release.
-    let t = c.sim.session_timeout_ms;
+    let t = c.sim.negotiated_timeout_ms();
     c.sim.hold_ms = HOLDER_FAULT_HOLD.map(|x| x * t);
     // Every critical section is that long: the liveness limit grows with
     // them (60 s and 2 s per acquisition, the default, plus the holds).
     let acquisitions = f64::from(c.clients) * f64::from(c.acquisitions);
     c.sim.limit_ms = Some(60_000.0 + acquisitions * (2_000.0 + c.sim.hold_ms[1]));
     c.sim.fencing = fencing;
-    let duration_ms = (fault != FaultKind::Expire).then_some(c.sim.session_timeout_ms * 1.5);
+    let duration_ms = (fault != FaultKind::Expire).then_some(t * 1.5);
     c.sim.schedule = vec![ScheduledFault {
         at_ms: 5.0,
         fault,
@@ -75,7 +76,7 @@ fn at_holder(c: &mut CellConfig, fault: FaultKind, fencing: bool) {
 }
 
 /// A holder column's critical section, in session timeouts.
-pub const HOLDER_FAULT_HOLD: [f64; 2] = [1.25, 1.375];
+pub const HOLDER_FAULT_HOLD: [f64; 2] = [1.75, 1.875];
 
 /// Whether `recipe`'s holder names a lock node of its own (what a guarded
 /// write checks).
@@ -192,14 +193,14 @@ pub static FAULTS: &[FaultClass] = &[
         id: "holder-pause",
         label: "holder pause > session timeout",
         driver: Driver::Sim,
-        about: "the holder's process stops (GC) for 1.5 × the session timeout early in its critical section, then resumes and goes on writing; in every holder column a critical section lasts 1.25–1.375 × the session timeout, so the holder is still inside it when the server expires its session, and the cell says in how many seeds that happened (none: n/a, never holds)",
+        about: "the holder's process stops (GC) for 1.5 × the session timeout early in its critical section, then resumes and goes on writing; in every holder column a critical section lasts 1.75–1.875 × the session timeout, so the holder is still inside it when the server expires its session, and the cell says in how many seeds that happened (none: n/a, never holds)",
         apply: |c| at_holder(c, FaultKind::Pause, false),
     },
     FaultClass {
         id: "partition",
         label: "holder partition",
         driver: Driver::Sim,
-        about: "the holder is cut off from ZooKeeper (not from the resource) for 1.5 × the session timeout early in its critical section (1.25–1.375 × the session timeout long: the server expires the session while the holder still writes)",
+        about: "the holder is cut off from ZooKeeper (not from the resource) for 1.5 × the session timeout early in its critical section (1.75–1.875 × the session timeout long: the server expires the session while the holder still writes)",
         apply: |c| at_holder(c, FaultKind::Partition, false),
     },
     FaultClass {

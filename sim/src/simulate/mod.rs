@@ -130,7 +130,7 @@ impl SimConfig {
                 // A client-side expiry: the server's packets stop reaching
                 // the client long enough for a library that gives up on a
                 // suspended session (SUSPENDED after 2/3 of the timeout,
-                // given up a timeout later, seen at the next heartbeat) to
+                // given up a timeout later) to
                 // do so, while the server keeps hearing it.
                 (
                     FaultKind::OneWayPartition,
@@ -143,7 +143,7 @@ impl SimConfig {
                     gives_up(b.waiter_client_expiries),
                 ),
             ];
-            let one_way_ms = 2.5 * settings.session_timeout_ms;
+            let one_way_ms = 2.5 * settings.negotiated_timeout_ms();
             let faults = budgets
                 .into_iter()
                 .flat_map(|(fault, target, n)| std::iter::repeat_n((fault, target), n as usize));
@@ -258,6 +258,8 @@ async fn recorded(
             epoch: 0,
             conn: Conn::Connected,
             last_heard: 0,
+            last_sent: 0,
+            heartbeat: None,
             seen_event: 0,
             wakers: Default::default(),
             own_czxid: None,

@@ -244,28 +244,31 @@ pub fn expire(w: &mut World, c: usize, why: &str) {
     }
 }
 
-/// The session tracker: every tick, expires the sessions not heard from
-/// for the session timeout.
+/// The session tracker (ZooKeeper's `SessionTrackerImpl` over an
+/// `ExpiryQueue`): a session is due at the first tick after its last
+/// packet plus the timeout, and the tracker expires each tick's sessions
+/// on that tick. The ticks fall on the server's clock, at a phase the
+/// clients' start does not know: one per seed, taken from the seed itself
+/// so that no random draw of the run moves.
 pub async fn expirer(shared: Shared) {
-    let tick = {
-        let w = lock(&shared);
-        (w.p.timeout / 8).max(1)
-    };
+    let tick = lock(&shared).p.tick.max(1);
+    let phase = tick_phase(madsim::runtime::Handle::current().seed(), tick);
+    let ticks = Ticks { tick, phase };
     loop {
-        super::world::sleep_ns(tick).await;
+        super::world::sleep_ns(ticks.next_after(now()) - now()).await;
         let mut w = lock(&shared);
         let t = now();
+        let timeout = w.p.timeout;
         for c in 0..w.sessions.len() {
             let s = &w.sessions[c];
-            if t.saturating_sub(s.last_heard) > w.p.timeout && w.server.is_alive(s.id) {
-                expire(&mut w, c, "no heartbeat for the session timeout");
+            if ticks.next_after(s.last_heard + timeout) <= t && w.server.is_alive(s.id) {
+                expire(&mut w, c, "no packet for the session timeout");
             }
         }
         // Sessions their clients gave up on: nobody pings them any more.
-        let timeout = w.p.timeout;
         let (due, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut w.abandoned)
             .into_iter()
-            .partition(|&(_, heard)| t.saturating_sub(heard) > timeout);
+            .partition(|&(_, heard)| ticks.next_after(heard + timeout) <= t);
         w.abandoned = kept;
         for (id, _) in due {
             if w.server.is_alive(id) {
@@ -280,6 +283,33 @@ pub async fn expirer(shared: Shared) {
             }
         }
     }
+}
+
+/// The server's ticks: `phase`, then every `tick` after it.
+#[derive(Clone, Copy)]
+struct Ticks {
+    tick: u64,
+    phase: u64,
+}
+
+impl Ticks {
+    /// The first tick strictly after `t` (`ExpiryQueue.roundToNextInterval`:
+    /// a session last heard at `h` expires on `next_after(h + timeout)`).
+    fn next_after(self, t: u64) -> u64 {
+        if t < self.phase {
+            return self.phase;
+        }
+        ((t - self.phase) / self.tick + 1) * self.tick + self.phase
+    }
+}
+
+/// Where in `[0, tick)` a seed's ticks fall (a SplitMix64 finaliser of the
+/// seed, so neighbouring seeds land far apart).
+fn tick_phase(seed: u64, tick: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (z ^ (z >> 31)) % tick
 }
 
 /// ZooKeeper's `ContainerManager`: every `container_check`, deletes the

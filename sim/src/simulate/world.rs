@@ -131,7 +131,13 @@ pub struct ClientProc {
     pub session: SessionId,
     pub epoch: u32,
     pub conn: Conn,
+    /// When the library last read a packet of this connection, and last
+    /// wrote one (`ClientCnxnSocket`'s `lastHeard` and `lastSend`).
     pub last_heard: u64,
+    pub last_sent: u64,
+    /// The heartbeat task, asleep until its next deadline; a new
+    /// connection wakes it (its ping deadline may come first).
+    pub heartbeat: Option<std::task::Waker>,
     pub seen_event: u64,
     /// Each thread's task, parked until the thread can step (by
     /// [`Thread::ALL`]'s order).
@@ -166,7 +172,10 @@ pub struct ClientProc {
 /// Run-level parameters in nanoseconds.
 #[derive(Debug, Clone)]
 pub struct Params {
+    /// The negotiated session timeout.
     pub timeout: u64,
+    /// The server's tickTime: session expiries fall on its multiples.
+    pub tick: u64,
     pub latency: (u64, u64),
     pub latency_dist: LatencyDist,
     /// To the protected resource and back; `None`: `latency`.
@@ -191,7 +200,8 @@ impl Params {
     pub fn from(s: &SimSettings, acquisitions_total: u64) -> Params {
         let ns = |x: f64| (x * 1e6) as u64;
         Params {
-            timeout: ns(s.session_timeout_ms),
+            timeout: ns(s.negotiated_timeout_ms()),
+            tick: ns(s.tick_ms),
             latency: (ns(s.latency_ms[0]), ns(s.latency_ms[1])),
             latency_dist: s.latency_dist,
             resource_latency: s.resource_latency_ms.map(|[lo, hi]| (ns(lo), ns(hi))),
@@ -204,7 +214,7 @@ impl Params {
             fencing: s.fencing,
             acquire_timeout: None,
             container_check: ns(s.container_check_ms),
-            deadlock: ns(s.deadlock_ms.unwrap_or(3.0 * s.session_timeout_ms)),
+            deadlock: ns(s.deadlock_ms.unwrap_or(3.0 * s.negotiated_timeout_ms())),
             limit: ns(s
                 .limit_ms
                 .unwrap_or(60_000.0 + 2_000.0 * acquisitions_total as f64)),
@@ -336,7 +346,9 @@ impl World {
     }
 
     pub fn send_to_server(&mut self, c: usize, packet: ToServer) {
-        let at = now() + self.latency();
+        let t = now();
+        self.clients[c].last_sent = t;
+        let at = t + self.latency();
         self.to_server[c].send(at, packet);
     }
 }
