@@ -89,5 +89,8 @@ fn a_two_way_partition_is_noticed_and_expired_at_zookeepers_deadlines() {
     println!("simulator, session timeout {TIMEOUT_MS} ms, {TRIALS} trials");
     println!("partition to Disconnected (ms): {}", summary(&mut disc));
     println!("partition to expiry (ms): {}", summary(&mut exp));
-    println!("Disconnected before expiry by (ms): {}", summary(&mut margin));
+    println!(
+        "Disconnected before expiry by (ms): {}",
+        summary(&mut margin)
+    );
 }
