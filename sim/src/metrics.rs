@@ -38,6 +38,10 @@ pub struct Metrics {
     /// when the server expired them: a holder fault that struck where
     /// its column says (a stale holder).
     pub holder_expiries: u64,
+    /// Holders that left their critical section because their listener's
+    /// flag was set (`curator-listener`): a holder fault that struck where
+    /// its column says, and was seen.
+    pub flagged_exits: u64,
     /// Faults injected.
     pub faults: u64,
     /// Timed `wait(millis)`s that ran out before a notification came.
@@ -89,6 +93,9 @@ pub struct Totals {
     runs: u64,
     /// Runs in which some session expired inside its critical section.
     stale_holder_runs: u64,
+    /// Runs in which a holder fault struck inside a critical section: a
+    /// session expired there, or a listener made its holder leave.
+    struck_holder_runs: u64,
 }
 
 impl Totals {
@@ -96,7 +103,9 @@ impl Totals {
         let m = &mut self.m;
         self.runs += 1;
         self.stale_holder_runs += u64::from(r.holder_expiries > 0);
+        self.struck_holder_runs += u64::from(r.holder_expiries > 0 || r.flagged_exits > 0);
         m.holder_expiries += r.holder_expiries;
+        m.flagged_exits += r.flagged_exits;
         m.acquisitions += r.acquisitions;
         m.contended_acquisitions += r.contended_acquisitions;
         m.requests += r.requests;
@@ -121,16 +130,23 @@ impl Totals {
     }
 
     pub fn merge(&mut self, o: &Totals) {
-        let (runs, stale) = (self.runs, self.stale_holder_runs);
+        let (runs, stale, struck) = (self.runs, self.stale_holder_runs, self.struck_holder_runs);
         self.add(&o.m);
         self.runs = runs + o.runs;
         self.stale_holder_runs = stale + o.stale_holder_runs;
+        self.struck_holder_runs = struck + o.struck_holder_runs;
     }
 
     /// In how many runs a session expired while its client was inside its
     /// critical section.
     pub fn stale_holder_runs(&self) -> u64 {
         self.stale_holder_runs
+    }
+
+    /// In how many runs a holder fault struck inside a critical section:
+    /// a session expired there, or a listener made its holder leave it.
+    pub fn struck_holder_runs(&self) -> u64 {
+        self.struck_holder_runs
     }
 
     pub fn summary(&self) -> Summary {

@@ -37,7 +37,7 @@
 //!
 //! [[sim.schedule]]              # faults at fixed times
 //! at_ms = 20
-//! fault = "pause"               # expire | pause | partition | one-way-partition | connection-loss | crash
+//! fault = "pause"               # expire | pause | partition | one-way-partition | outbound-partition | connection-loss | crash
 //! target = "holder"             # holder | waiter | any | a client number (1-based)
 //! duration_ms = 6000            # pause and partitions; default 1.5 × session timeout
 //! applied = true                # connection-loss: was the request in flight applied?
@@ -258,6 +258,11 @@ pub enum FaultKind {
     /// opens a new one while the server still holds the old one: the
     /// client-side expiry.
     OneWayPartition,
+    /// Only the client's packets to the server are clogged: the server
+    /// hears nothing and expires the session, while what it sends still
+    /// reaches the client — which notices the silence only when nothing
+    /// has arrived for its read timeout.
+    OutboundPartition,
     /// The client's TCP connection drops with a request in flight.
     ConnectionLoss,
     /// The client's process crashes: its threads stop for good, what it
@@ -272,6 +277,7 @@ impl FaultKind {
             FaultKind::Pause => "pause",
             FaultKind::Partition => "partition",
             FaultKind::OneWayPartition => "one-way-partition",
+            FaultKind::OutboundPartition => "outbound-partition",
             FaultKind::ConnectionLoss => "connection-loss",
             FaultKind::Crash => "crash",
         }

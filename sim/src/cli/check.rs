@@ -140,6 +140,7 @@ pub fn to_text(sc: &Scenario, r: &Report) -> String {
         Writes::Off => "",
         Writes::Fenced => ", fenced writes",
         Writes::Guarded => ", guarded writes",
+        Writes::Plain => ", plain writes",
     };
     let timed = match sc.check.acquire_timeout_ms {
         Some(ms) => format!(", acquire({ms} ms)"),

@@ -305,7 +305,7 @@ fn text(m: &Matrix, out: &Path, files: usize) -> String {
     }
     let _ = writeln!(
         o,
-        "\n✓ holds (✓ at res.: fenced or guarded, the resource accepted no write out of turn), ✗ violated (property, shortest trace length), ? incomplete, – n/a (the holder fault never struck inside a critical section); check columns explored exhaustively, sim columns over seeds.\nreport: {dir}/README.md (matrix, legend, charts, recipes), {dir}/index.html (one offline page), {dir}/compare.json, {dir}/traces/ — {files} files",
+        "\n✓ holds (✓ at res.: fenced, guarded or listening, the resource accepted no write out of turn), ✗ violated (property, shortest trace length), ? incomplete, – n/a (the holder fault never struck inside a critical section); check columns explored exhaustively, sim columns over seeds.\nreport: {dir}/README.md (matrix, legend, charts, recipes), {dir}/index.html (one offline page), {dir}/compare.json, {dir}/traces/ — {files} files",
         dir = out.display()
     );
     o

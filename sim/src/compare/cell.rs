@@ -42,7 +42,7 @@ impl CellConfig {
             },
             max_states: s.max_states,
             abstract_sequences: s.abstract_sequences,
-            writes: Writes::Off,
+            writes: row.id.unfenced_writes(),
         };
         (fault.apply)(&mut c);
         c
@@ -65,7 +65,8 @@ impl CellConfig {
         match fault.driver {
             Driver::Check => {
                 match self.writes {
-                    Writes::Off => {}
+                    // Plain writes follow from the recipe.
+                    Writes::Off | Writes::Plain => {}
                     Writes::Fenced => out.push_str("fencing = true\n"),
                     Writes::Guarded => out.push_str("guarded = true\n"),
                 }
@@ -441,7 +442,7 @@ pub(super) fn checked(
         })
         .collect();
     // The resource is in the checked system exactly when mutual exclusion
-    // at it is judged (fenced or guarded writes).
+    // at it is judged (fenced, guarded or plain writes).
     let protects = r.properties.iter().any(|p| {
         p.property == Property::MutualExclusionAtResource && p.verdict != Verdict::NotApplicable
     });
@@ -508,7 +509,7 @@ fn run_sim(sc: &Scenario, path: &str, page: String) -> CellResult {
             acquisitions: cfg.acquisitions,
             seeds: sweep.seeds_run,
             failing_seeds: sweep.failures.iter().map(|f| f.seed).collect(),
-            struck_seeds: at_the_holder.then(|| sweep.totals.stale_holder_runs()),
+            struck_seeds: at_the_holder.then(|| sweep.totals.struck_holder_runs()),
         },
         command,
     );
@@ -527,8 +528,11 @@ fn run_sim(sc: &Scenario, path: &str, page: String) -> CellResult {
             },
         })
         .collect();
-    let mut shown = judge_headline(&mut r, cfg.settings.fencing);
-    if at_the_holder && sweep.totals.stale_holder_runs() == 0 {
+    // A fenced holder, or one whose listener guards its writes, protects
+    // the resource: the resource's verdict is the cell's.
+    let protects = cfg.settings.fencing || cfg.recipe.unfenced_writes().is_on();
+    let mut shown = judge_headline(&mut r, protects);
+    if at_the_holder && sweep.totals.struck_holder_runs() == 0 {
         shown = never_struck(&mut r);
     }
     if let Some(p) = shown {

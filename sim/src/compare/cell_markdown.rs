@@ -41,8 +41,9 @@ pub const COLOURS: &str = "🔴 safety (first what reached the protected resourc
      clients believed), 🟠 liveness (deadlock, starvation, stuck lock, orphaned node, thread \
      died, re-entrancy), 🟡 cost (herd), ⚠️ incomplete (a bound stopped the run, never shown as \
      holds), – n/a (the fault never struck where its column says: no explored path spent the \
-     checker's budget, or in no seed did a holder's session expire inside its critical section \
-     — never shown as holds); a fenced or guarded cell headlines what its resource accepted and gives the clients' belief \
+     checker's budget, or in no seed did a holder's session expire inside its critical section, \
+     nor its listener make it leave — never shown as holds); a fenced, guarded or listening \
+     (curator-listener) cell headlines what its resource accepted and gives the clients' belief \
      (mutual exclusion, unlock by non-owner) as its second line, since two clients that believe they hold the lock \
      are what fencing exists to make harmless.";
 
@@ -147,7 +148,7 @@ pub fn source_text(c: &CellResult) -> String {
             "sim {clients}×{acquisitions}, {seeds} seeds, {} failing{}",
             failing_seeds.len(),
             struck_seeds.map_or(String::new(), |n| format!(
-                ", a holder's session expired inside its critical section in {n}"
+                ", a holder's session expired inside its critical section (or its listener made it leave) in {n}"
             ))
         ),
     }

@@ -90,7 +90,7 @@ pub fn page(m: &Matrix, readme_intro: &str, charts: &[String]) -> String {
     let counts = super::cell::Counts::of(&m.cells);
     let _ = writeln!(
         o,
-        "<h2 id=\"zookeeper-locks\">ZooKeeper locks</h2><p>{} recipes × {} fault classes: {counts}. Hover a cell for its source. A cell shows the first violated property, worst first, coloured by how bad it is: <span class=\"safety\">safety</span> (what the protected resource accepted, then what the clients believed), <span class=\"liveness\">liveness</span>, <span class=\"cost\">cost</span> (a herd), <span class=\"holds\">holds</span>, <span class=\"incomplete\">incomplete or n/a</span> (n/a: the fault never struck where its column says); a fenced or guarded cell headlines its resource and gives the clients' belief as its second line.</p>",
+        "<h2 id=\"zookeeper-locks\">ZooKeeper locks</h2><p>{} recipes × {} fault classes: {counts}. Hover a cell for its source. A cell shows the first violated property, worst first, coloured by how bad it is: <span class=\"safety\">safety</span> (what the protected resource accepted, then what the clients believed), <span class=\"liveness\">liveness</span>, <span class=\"cost\">cost</span> (a herd), <span class=\"holds\">holds</span>, <span class=\"incomplete\">incomplete or n/a</span> (n/a: the fault never struck where its column says); a fenced, guarded or listening (curator-listener) cell headlines its resource and gives the clients' belief as its second line.</p>",
         m.recipes.len(),
         m.faults.len()
     );

@@ -395,7 +395,7 @@ impl Scenario {
         check.abstract_sequences = raw.check.abstract_sequences;
         check.por = raw.check.por;
         check.writes = match (raw.fencing, raw.guarded) {
-            (false, false) => Writes::Off,
+            (false, false) => check.recipe.unfenced_writes(),
             (true, false) => Writes::Fenced,
             (false, true) => Writes::Guarded,
             (true, true) => {

@@ -337,6 +337,14 @@ fn step(w: &mut World, c: usize, t: Thread) -> Option<Tenure> {
         w.trace
             .note(now_ns, Some(Party::Client(c)), format!("{t}: {text}"));
     }
+    // From the moment its listener's flag is set, a holder that reads the
+    // flag before every write writes no more in this critical section: for
+    // the resource its section is over (a write already on its way still
+    // lands, and is judged).
+    let cl = &w.clients[c].client;
+    if t == Thread::Listener && cl.holds() && cl.recipe.distrusts() {
+        w.resource.writer_gone(c);
+    }
     let mut entered = None;
     for ev in &stepped.events {
         match ev {
@@ -589,6 +597,9 @@ pub async fn main_thread(shared: Shared, c: usize) {
 }
 
 async fn critical_section(shared: &Shared, c: usize, tenure: Tenure) {
+    if lock(shared).clients[c].client.recipe.guards_writes() {
+        return guarded_section(shared, c, tenure).await;
+    }
     let hold = {
         let mut w = lock(shared);
         write(&mut w, c, tenure, true);
@@ -599,6 +610,44 @@ async fn critical_section(shared: &Shared, c: usize, tenure: Tenure) {
     // a correct recipe's next holder can never be seen overlapping.
     super::world::sleep_ns(hold).await;
     write(&mut lock(shared), c, tenure, false);
+    recv(shared, Inbox::Client(c), ack_link).await;
+}
+
+/// Writes of a critical section whose holder reads its listener's flag
+/// before each one (`curator-listener`), spread evenly over the hold: a
+/// holder cut off in the middle of it reads the flag again within a
+/// seventh of its hold.
+const GUARDED_WRITES: u64 = 8;
+
+/// A critical section that reads the listener's flag before every write
+/// and leaves without writing once it is set. The resource sees one
+/// section, as for every recipe: the first write opens it, the last closes
+/// it (and is acknowledged before unlock() runs); the writes between keep
+/// it open. The section ends early when the listener sets the flag (the
+/// holder will write no more), and a write after trust came back
+/// (RECONNECTED, no LOST) opens it again.
+async fn guarded_section(shared: &Shared, c: usize, tenure: Tenure) {
+    let hold = {
+        let w = lock(shared);
+        w.draw(w.p.hold)
+    };
+    for i in 0..GUARDED_WRITES {
+        if i > 0 {
+            super::world::sleep_ns(hold / (GUARDED_WRITES - 1)).await;
+        }
+        let mut w = lock(shared);
+        if w.clients[c].client.recipe.distrusts() {
+            w.resource.writer_gone(c);
+            w.metrics.flagged_exits += 1;
+            w.trace.note(
+                now(),
+                Some(Party::Client(c)),
+                "main: the listener's flag is set (SUSPENDED or LOST): leaves the critical section without writing".into(),
+            );
+            return;
+        }
+        write(&mut w, c, tenure, i + 1 < GUARDED_WRITES);
+    }
     recv(shared, Inbox::Client(c), ack_link).await;
 }
 

@@ -12,6 +12,9 @@
 //!   and reconnects, so the session lives, while the client hears nothing
 //!   and is SUSPENDED; a library that gives up after a session timeout so
 //!   suspended (Curator) opens a new session: the client-side expiry;
+//! - **outbound-partition**: only the client's packets to the server are
+//!   clogged for the duration: the server hears nothing and expires the
+//!   session, while its own packets still reach the client;
 //! - **connection-loss**: the client's connection drops with a request in
 //!   flight, which the server either applied (the reply is lost) or never
 //!   saw;
@@ -92,6 +95,10 @@ pub async fn strike(shared: Shared, s: Strike) {
                     s.duration as f64 / 1e6
                 )
             }
+            FaultKind::OutboundPartition => format!(
+                "stop its packets to the server for {:.1} ms (it still hears the server)",
+                s.duration as f64 / 1e6
+            ),
             FaultKind::OneWayPartition => format!(
                 "stop the server's packets to it for {:.1} ms (the server still hears it)",
                 s.duration as f64 / 1e6
@@ -117,6 +124,7 @@ pub async fn strike(shared: Shared, s: Strike) {
                 w.to_client[c].clog();
             }
             FaultKind::OneWayPartition => w.to_client[c].clog(),
+            FaultKind::OutboundPartition => w.to_server[c].clog(),
             FaultKind::ConnectionLoss => {
                 if s.applied && !w.to_server[c].is_empty() {
                     w.cut_after_serve[c] = true;
@@ -145,7 +153,7 @@ pub async fn strike(shared: Shared, s: Strike) {
             w.trace
                 .note(now(), Some(Party::Chaos), format!("c{} resumes", c + 1));
         }
-        FaultKind::Partition | FaultKind::OneWayPartition => {
+        FaultKind::Partition | FaultKind::OneWayPartition | FaultKind::OutboundPartition => {
             super::world::sleep_ns(s.duration).await;
             let mut w = lock(&shared);
             w.to_server[c].unclog();
@@ -196,6 +204,7 @@ pub async fn random(shared: Shared, kind: FaultKind, rate: f64, default_duration
             FaultKind::Pause
             | FaultKind::Partition
             | FaultKind::OneWayPartition
+            | FaultKind::OutboundPartition
             | FaultKind::Expire => {
                 if super::world::rng().gen_bool(0.5) {
                     Target::Named(TargetName::Holder)

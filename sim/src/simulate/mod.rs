@@ -268,7 +268,7 @@ async fn recorded(
             notified_in_attempt: false,
             node: None,
             paused: false,
-            timed_waits: [0; 4],
+            timed_waits: [0; 5],
             deadlines: 0,
             deadline_timed: false,
             suspended_since: None,
@@ -333,10 +333,24 @@ async fn recorded(
         node.spawn(client_lib::heartbeat(shared.clone(), c));
         node.spawn(client_lib::event_thread(shared.clone(), c));
         node.spawn(client_lib::main_thread(shared.clone(), c));
-        if lock(&shared).clients[c].client.executors.is_some() {
+        let (executors, listens) = {
+            let w = lock(&shared);
+            let client = &w.clients[c].client;
+            (client.executors.is_some(), client.recipe.guards_writes())
+        };
+        if executors {
             for t in [Thread::SafeNotify, Thread::Background] {
                 node.spawn(client_lib::executor_thread(shared.clone(), c, t));
             }
+        }
+        // Only a recipe with a listener has the thread that runs it (a task
+        // more would move every other recipe's seeds).
+        if listens {
+            node.spawn(client_lib::executor_thread(
+                shared.clone(),
+                c,
+                Thread::Listener,
+            ));
         }
     }
 

@@ -141,7 +141,7 @@ pub struct ClientProc {
     pub seen_event: u64,
     /// Each thread's task, parked until the thread can step (by
     /// [`Thread::ALL`]'s order).
-    pub wakers: [Option<std::task::Waker>; 4],
+    pub wakers: [Option<std::task::Waker>; 5],
     /// The `czxid` of the last ephemeral node this client created, as the
     /// create's `Stat` told it: its fencing token (the checker's).
     pub own_czxid: Option<i64>,
@@ -157,7 +157,7 @@ pub struct ClientProc {
     pub paused: bool,
     /// How many timed `wait`s each thread has begun: a timer only ends the
     /// wait it was set for.
-    pub timed_waits: [u64; 4],
+    pub timed_waits: [u64; 5],
     /// How many deadlines of `acquire(time, unit)` this client has started,
     /// and whether the latest one has its timer: a timer only passes the
     /// deadline it was set for.
@@ -317,7 +317,7 @@ impl World {
     /// Wakes client `c`'s threads that can step.
     pub fn wake_threads(&mut self, c: usize) {
         let cp = &mut self.clients[c];
-        let mut woken: [Option<std::task::Waker>; 4] = Default::default();
+        let mut woken: [Option<std::task::Waker>; 5] = Default::default();
         for t in Thread::ALL {
             if cp.client.can_step(t) {
                 woken[t as usize] = cp.wakers[t as usize].take();

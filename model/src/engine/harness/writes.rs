@@ -10,6 +10,9 @@
 //!   `czxid`, not the sequence number (a container root reaped and
 //!   re-created numbers from zero again, while zxids only grow) — and the
 //!   resource rejects a token lower than the highest it accepted;
+//! - **plain** (a recipe that reads its listener's flag before each write,
+//!   where the scenario asks for neither): the resource accepts every
+//!   write;
 //! - **guarded**: each write is `multi(check(own lock node, -1),
 //!   setData(RESOURCE_NODE, …, -1))`, so a holder whose node is gone has its
 //!   write refused atomically by ZooKeeper itself; the holder treats a
@@ -28,6 +31,11 @@ pub enum Writes {
     Off,
     Fenced,
     Guarded,
+    /// Neither fenced nor guarded: the resource accepts every write, and
+    /// mutual exclusion at the resource is judged. A recipe that reads a
+    /// flag before each write (`curator-listener`) runs with these where a
+    /// scenario asks for no fencing and no guard.
+    Plain,
 }
 
 impl Writes {

@@ -237,7 +237,7 @@ impl CheckConfig {
     /// Why the resource's settings do not fit the recipe, if they do not.
     pub fn validate_writes(&self) -> Result<(), String> {
         let key = match self.writes {
-            Writes::Off => return Ok(()),
+            Writes::Off | Writes::Plain => return Ok(()),
             Writes::Fenced => "fencing",
             Writes::Guarded => "guarded",
         };

@@ -55,38 +55,38 @@ impl Local {
     /// `Run` of `Thread::ALL[i]` at bit `RUN + i`.
     const RUN: u32 = 0;
     /// `TimeOut` of `Thread::ALL[i]` at bit `TIME_OUT + i`.
-    const TIME_OUT: u32 = 4;
-    pub const DEADLINE: u32 = 8;
-    pub const DELIVER: u32 = 9;
-    pub const SERVE: u32 = 10;
+    const TIME_OUT: u32 = Thread::ALL.len() as u32;
+    pub const DEADLINE: u32 = 10;
+    pub const DELIVER: u32 = 11;
+    pub const SERVE: u32 = 12;
     /// Reconnects if the server still holds its session.
-    pub const RECONNECT_IF_ALIVE: u32 = 11;
-    pub const GIVE_UP: u32 = 12;
-    pub const EXPIRE_OLD: u32 = 13;
+    pub const RECONNECT_IF_ALIVE: u32 = 13;
+    pub const GIVE_UP: u32 = 14;
+    pub const EXPIRE_OLD: u32 = 15;
     /// Notices an expiry if the server no longer holds its session.
-    pub const NOTICE_IF_GONE: u32 = 14;
-    pub const DONE: u32 = 15;
-    pub const ABANDONED_SESSION: u32 = 16;
+    pub const NOTICE_IF_GONE: u32 = 16;
+    pub const DONE: u32 = 17;
+    pub const ABANDONED_SESSION: u32 = 18;
     /// A connection loss can strike (with the budget for it).
-    pub const LOSABLE: u32 = 17;
+    pub const LOSABLE: u32 = 19;
     /// A reply or event can overtake another (with the budget for it).
-    pub const OVERTAKABLE: u32 = 18;
+    pub const OVERTAKABLE: u32 = 20;
     /// A disconnect can strike (with the budget for it).
-    pub const DISCONNECTABLE: u32 = 19;
+    pub const DISCONNECTABLE: u32 = 21;
     /// A client-side expiry can strike (with the budget for it).
-    pub const CLIENT_EXPIRABLE: u32 = 20;
-    pub const HOLDS: u32 = 21;
-    pub const PARKED: u32 = 22;
+    pub const CLIENT_EXPIRABLE: u32 = 22;
+    pub const HOLDS: u32 = 23;
+    pub const PARKED: u32 = 24;
     /// A call waits for the connection, and the library gives up waiting
     /// after its connection timeout.
-    pub const CONNECT_TIMEOUT: u32 = 23;
+    pub const CONNECT_TIMEOUT: u32 = 25;
     /// Disconnected, and a library that gives up on a suspended session:
     /// it gives up if the server stays down past the session timeout —
     /// once: its new handle is LOST, not SUSPENDED, until it connects (so
     /// not with a session it gave up on still held by the server, which
     /// keeps a client that gave up before the stop from giving up again
     /// during it: a narrower choice than Curator's, in a rare case).
-    pub const GIVE_UP_IF_DOWN: u32 = 24;
+    pub const GIVE_UP_IF_DOWN: u32 = 26;
 
     pub fn of(p: &Peer) -> Local {
         let c = &p.client;

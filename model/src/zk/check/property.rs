@@ -33,10 +33,10 @@ pub fn not_judged(p: Property, writes: Writes) -> Option<&'static str> {
         Property::MutualExclusionAtResource | Property::FencedSafety
             if !resource::judges(p, writes) =>
         {
-            Some(if writes.is_on() {
-                "guarded writes carry no fencing token"
-            } else {
-                "no protected resource in this run (`fencing = true` or `guarded = true` adds it)"
+            Some(match writes {
+                Writes::Guarded => "guarded writes carry no fencing token",
+                Writes::Plain => "plain writes carry no fencing token (`fencing = true` adds one)",
+                _ => "no protected resource in this run (`fencing = true` or `guarded = true` adds it)",
             })
         }
         // Not judged rather than "holds": the ZooKeeper system marks no

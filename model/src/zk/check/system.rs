@@ -278,6 +278,10 @@ impl Agent {
             Thread::Event => 1,
             Thread::SafeNotify => 2,
             Thread::Background => 3,
+            // Curator's `ConnectionStateManager` runs the listeners and
+            // gives up on a suspended session on one thread: the clock's
+            // agent (the kinds are all taken).
+            Thread::Listener => Self::CLOCK,
         }
     }
 }

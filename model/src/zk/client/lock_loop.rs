@@ -8,7 +8,7 @@
 
 use super::guarded::guarded_write;
 use super::step::{
-    act, call, throw, Action, Recipe, RecipeConfig, Resume, StatFields, Step, Thread,
+    act, call, throw, Action, KeeperState, Recipe, RecipeConfig, Resume, StatFields, Step, Thread,
 };
 use crate::engine::harness::writes::{Writes, WRITES};
 use crate::zk::Name;
@@ -94,6 +94,27 @@ pub trait Lock: Clone + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + '
 
     /// See [`Recipe::claims`].
     fn claims(&self, _path: &str) -> bool {
+        false
+    }
+
+    /// See [`Recipe::connection_state`].
+    fn connection_state(&mut self, _state: KeeperState) -> bool {
+        false
+    }
+
+    /// Whether the application no longer trusts that it holds the lock:
+    /// its `ConnectionStateListener` set its flag. The holder reads it
+    /// before every write to the resource and leaves its critical section
+    /// when it is set.
+    fn distrusts(&self) -> bool {
+        false
+    }
+
+    /// Whether the recipe reads a flag before each write to the resource
+    /// ([`Lock::distrusts`]): it is judged at the resource, so its critical
+    /// section writes even where a scenario asks for neither fencing nor
+    /// guarded writes ([`Writes::Plain`]).
+    fn guards_writes(&self) -> bool {
         false
     }
 
@@ -200,12 +221,24 @@ impl<L: Lock> LockLoop<L> {
                 act(Step::Reenter, "lock() again: a re-entrant call")
             }
             Stage::Holding => {
-                if let Some(action) = self.write(resume) {
-                    return action;
+                // Before every write the holder reads its listener's flag.
+                let distrusted =
+                    self.writes.is_on() && self.written < WRITES && self.lock.distrusts();
+                if !distrusted {
+                    if let Some(action) = self.write(resume) {
+                        return action;
+                    }
                 }
                 self.written = 0;
                 self.stage = Stage::Unlocking;
-                act(Step::Released, L::LEAVE)
+                if distrusted {
+                    act(
+                        Step::Released,
+                        "the listener's flag is set (SUSPENDED or LOST): leave the critical section without writing; unlock()",
+                    )
+                } else {
+                    act(Step::Released, L::LEAVE)
+                }
             }
             Stage::Unlocking => self.unlocking(),
             Stage::Released => match self.lock.after_release(resume) {
@@ -245,6 +278,7 @@ impl<L: Lock> LockLoop<L> {
                 Step::Write,
                 "critical section: write to the resource with the lock node's czxid as the token",
             )),
+            Writes::Plain => Some(act(Step::Write, "critical section: write to the resource")),
             Writes::Guarded => {
                 let op = guarded_write(self.lock.own_node().unwrap_or_default());
                 Some(call(
@@ -318,6 +352,18 @@ impl<L: Lock> Recipe for LockLoop<L> {
 
     fn session_changed(&mut self) {
         self.lock.session_changed()
+    }
+
+    fn connection_state(&mut self, state: KeeperState) -> bool {
+        self.lock.connection_state(state)
+    }
+
+    fn distrusts(&self) -> bool {
+        self.lock.distrusts()
+    }
+
+    fn guards_writes(&self) -> bool {
+        self.lock.guards_writes()
     }
 
     fn claims(&self, path: &str) -> bool {

@@ -121,8 +121,12 @@ impl Stepped {
 pub struct Executors {
     pub safe_notify: Status,
     pub background: Status,
-    /// Tasks submitted and not yet started: safe-notify, background.
-    pub queued: [u8; 2],
+    /// `ConnectionStateManager`'s thread, running the application's
+    /// listener (idle unless the recipe registers one).
+    pub listener: Status,
+    /// Tasks submitted and not yet started: safe-notify, background,
+    /// listener.
+    pub queued: [u8; 3],
 }
 
 impl Default for Executors {
@@ -130,7 +134,8 @@ impl Default for Executors {
         Executors {
             safe_notify: Status::Idle,
             background: Status::Idle,
-            queued: [0, 0],
+            listener: Status::Idle,
+            queued: [0, 0, 0],
         }
     }
 }
@@ -207,6 +212,7 @@ impl<R: Recipe> Client<R> {
             (Thread::Event, _) => &self.event,
             (Thread::SafeNotify, Some(x)) => &x.safe_notify,
             (Thread::Background, Some(x)) => &x.background,
+            (Thread::Listener, Some(x)) => &x.listener,
             (_, None) => &IDLE,
         }
     }
@@ -217,6 +223,7 @@ impl<R: Recipe> Client<R> {
             Thread::Event => &mut self.event,
             Thread::SafeNotify => &mut self.executors.get_or_insert_with(Box::default).safe_notify,
             Thread::Background => &mut self.executors.get_or_insert_with(Box::default).background,
+            Thread::Listener => &mut self.executors.get_or_insert_with(Box::default).listener,
         }
     }
 
@@ -233,6 +240,7 @@ impl<R: Recipe> Client<R> {
         if let Some(x) = self.executors.as_mut() {
             f(&mut x.safe_notify);
             f(&mut x.background);
+            f(&mut x.listener);
         }
     }
 
@@ -241,6 +249,7 @@ impl<R: Recipe> Client<R> {
         match (t, &self.executors) {
             (Thread::SafeNotify, Some(x)) => x.queued[0],
             (Thread::Background, Some(x)) => x.queued[1],
+            (Thread::Listener, Some(x)) => x.queued[2],
             _ => 0,
         }
     }
@@ -250,6 +259,7 @@ impl<R: Recipe> Client<R> {
         match t {
             Thread::SafeNotify => Some(&mut x.queued[0]),
             Thread::Background => Some(&mut x.queued[1]),
+            Thread::Listener => Some(&mut x.queued[2]),
             _ => None,
         }
     }
@@ -594,7 +604,8 @@ impl<R: Recipe> Client<R> {
             **x = Executors {
                 safe_notify: Status::Finished,
                 background: Status::Finished,
-                queued: [0, 0],
+                listener: Status::Finished,
+                queued: [0, 0, 0],
             };
         }
         self.notices.clear();
@@ -619,6 +630,11 @@ impl<R: Recipe> Client<R> {
     fn tell_everyone(&mut self, state: KeeperState) {
         for w in self.watchers.everyone().iter() {
             self.notices.push_back((w, Notice::State(state)));
+        }
+        if self.recipe.connection_state(state) {
+            if let Some(n) = self.queue_mut(Thread::Listener) {
+                *n = n.saturating_add(1);
+            }
         }
     }
 

@@ -29,15 +29,21 @@ pub enum Thread {
     /// after a failure, watcher removals, the clean-up of a protected
     /// create that failed ([`Step::Submit`] hands it a task).
     Background,
+    /// Curator's `ConnectionStateManager` thread: runs the application's
+    /// `ConnectionStateListener` on each state change (SUSPENDED, LOST,
+    /// RECONNECTED), one at a time, in order
+    /// ([`Recipe::connection_state`] hands it one).
+    Listener,
 }
 
 impl Thread {
     /// Every thread, in the order drivers look at them.
-    pub const ALL: [Thread; 4] = [
+    pub const ALL: [Thread; 5] = [
         Thread::Main,
         Thread::Event,
         Thread::SafeNotify,
         Thread::Background,
+        Thread::Listener,
     ];
 }
 
@@ -48,6 +54,7 @@ impl fmt::Display for Thread {
             Thread::Event => "event",
             Thread::SafeNotify => "safe-notify",
             Thread::Background => "background",
+            Thread::Listener => "listener",
         })
     }
 }
@@ -368,6 +375,28 @@ pub trait Recipe: Clone + Eq + std::hash::Hash + fmt::Debug + Send + Sync + 'sta
     /// anything but throw. (A re-entrant `lock()` that waits is read off
     /// the client's threads, not here.)
     fn reentrancy_broken(&self) -> bool {
+        false
+    }
+
+    /// The client library's connection state changed (every watcher hears
+    /// `state` too). Returns whether the recipe handed a task to its
+    /// [`Thread::Listener`]: Curator's `ConnectionStateManager` posts
+    /// SUSPENDED, LOST or RECONNECTED to the application's listener. By
+    /// default no listener is registered.
+    fn connection_state(&mut self, _state: KeeperState) -> bool {
+        false
+    }
+
+    /// Whether the application no longer trusts that it holds the lock
+    /// (its listener's flag): the holder writes no more in this critical
+    /// section and leaves it.
+    fn distrusts(&self) -> bool {
+        false
+    }
+
+    /// Whether the recipe reads such a flag before each write to the
+    /// resource (see [`Writes::Plain`]).
+    fn guards_writes(&self) -> bool {
         false
     }
 }

@@ -10,8 +10,11 @@
 //! from, what it claims (one sentence from its file's doc comment;
 //! `locksmith recipes` prints it), and its constructor.
 
+use crate::engine::harness::Writes;
 use crate::zk::client::lock_loop::{Lock, LockLoop};
-use crate::zk::client::step::{Action, Recipe, RecipeConfig, Resume, StatFields, Thread};
+use crate::zk::client::step::{
+    Action, KeeperState, Recipe, RecipeConfig, Resume, StatFields, Thread,
+};
 use crate::zk::Name;
 use std::fmt;
 
@@ -132,6 +135,18 @@ macro_rules! catalogue {
             fn reentrancy_broken(&self) -> bool {
                 match self { $( AnyRecipe::$variant(r) => r.reentrancy_broken(), )+ }
             }
+
+            fn connection_state(&mut self, state: KeeperState) -> bool {
+                match self { $( AnyRecipe::$variant(r) => r.connection_state(state), )+ }
+            }
+
+            fn distrusts(&self) -> bool {
+                match self { $( AnyRecipe::$variant(r) => r.distrusts(), )+ }
+            }
+
+            fn guards_writes(&self) -> bool {
+                match self { $( AnyRecipe::$variant(r) => r.guards_writes(), )+ }
+            }
         }
     };
 }
@@ -139,6 +154,18 @@ macro_rules! catalogue {
 impl RecipeId {
     pub fn parse(name: &str) -> Option<RecipeId> {
         RecipeId::ALL.iter().copied().find(|r| r.name() == name)
+    }
+
+    /// The critical section's writes where a scenario asks for neither
+    /// fencing nor guarded writes: none, or — for a recipe that reads a
+    /// flag before each write ([`Recipe::guards_writes`]) — plain writes,
+    /// so that what the flag protects, the resource, is judged.
+    pub fn unfenced_writes(self) -> Writes {
+        if self.instantiate(RecipeConfig::new(1, 0)).guards_writes() {
+            Writes::Plain
+        } else {
+            Writes::Off
+        }
     }
 }
 
@@ -211,4 +238,8 @@ catalogue! {
         "Curator's InterProcessMutex with CURATOR-696's check: the node's ephemeralOwner against the current session",
         "mutual exclusion even when Curator gives up on a session the server still holds",
         curator::new_owner_check;
+    CuratorListener => "curator-listener", CuratorListener(curator::Curator),
+        "Curator's InterProcessMutex as its documentation says to use it: a ConnectionStateListener flags SUSPENDED and LOST, and the holder reads the flag before every write",
+        "the holder stops writing once the connection is in doubt, so no write lands after the server gave its lock away",
+        curator::new_listener;
 }

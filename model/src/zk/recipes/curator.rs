@@ -132,11 +132,46 @@
 //! writes guarded by `multi(check(ourPath), setData)` (CURATOR-689) keep
 //! both from reaching the resource (`curator-holder-expiry-fenced.toml`,
 //! `curator-holder-expiry-guarded.toml`, `curator-604-guarded.toml`).
+//!
+//! **`curator-listener`: Curator as its documentation says to use it.**
+//! `InterProcessMutex`'s documentation asks for a
+//! `ConnectionStateListener`: on SUSPENDED the application can no longer be
+//! sure it holds the lock until RECONNECTED; on LOST it certainly does not
+//! (Curator's docs call the lock "dirty"). The recipe is the listener a
+//! user writes, not `ConnectionStateErrorPolicy` (`InterProcessMutex`
+//! never reads it): `CuratorFrameworkImpl.validateConnection` turns
+//! Disconnected into `setToSuspended` (SUSPENDED, unless SUSPENDED or LOST
+//! already), Expired into LOST (the server's expiry, or the one Curator
+//! injects after SUSPENDED for a session timeout) and SyncConnected into
+//! RECONNECTED; `ConnectionStateManager.addStateChange` posts only a state
+//! that differs from the current one, and its own thread
+//! ([`Thread::Listener`], the thread that also gives up on a suspended
+//! session) runs the listener on each, in order. The listener sets a flag
+//! on SUSPENDED and on LOST, and clears it on RECONNECTED only when no LOST
+//! came since the SUSPENDED. The holder reads the flag before every write
+//! to the resource and leaves its critical section (without writing) when
+//! it is set; a new `acquire()` starts trusting again (the user clears the
+//! flag before calling it). It is judged at the resource: its critical
+//! section writes even where a scenario asks for no fencing
+//! ([`Writes::Plain`](crate::engine::harness::Writes::Plain)).
+//! **What breaks it:** the checker has no clocks, so it lets the server
+//! expire a holder's session before the client has heard anything and the
+//! listener's thread lag behind a posted state: its holder-expiry,
+//! any-expiry and client-expiry cells are violated at the resource
+//! (`curator-listener-holder-expiry.toml`, 18 steps) — the case of a paused
+//! process. Whether the client learns first under a partition is a matter
+//! of ZooKeeper's deadlines, which the simulator keeps: a two-way partition
+//! holds (`curator-listener-partition.toml`), a process pause longer than
+//! the session timeout breaks it (`curator-listener-pause.toml`) unless the
+//! resource is fenced (`curator-listener-pause-fenced.toml`), and
+//! CURATOR-604's client-side expiry leaves two holders by belief for a
+//! moment but no write out of turn (the waiter's flag was set while it
+//! waited).
 
 use crate::zk::client::lock_loop::{AfterRelease, Lock};
 use crate::zk::client::step::{
-    act, call, release, throw, unexpected, Action, Notice, RecipeConfig, Resume, StatFields, Step,
-    Thread,
+    act, call, release, throw, unexpected, Action, KeeperState, Notice, RecipeConfig, Resume,
+    StatFields, Step, Thread,
 };
 use crate::zk::{path, CreateMode, Name, Op, OpResult, Reply, WatchedEvent, WatcherType, ZkError};
 
@@ -237,6 +272,32 @@ enum Notify {
     Exited,
 }
 
+/// What Curator's `ConnectionStateManager` posts to its listeners.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Posted {
+    Suspended,
+    Lost,
+    Reconnected,
+}
+
+/// `curator-listener`: the application's `ConnectionStateListener`, as
+/// Curator's documentation for `InterProcessMutex` asks for, and the flag
+/// it keeps for the holder.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+struct Listener {
+    /// `ConnectionStateManager.currentConnectionState` (`None`: CONNECTED):
+    /// `addStateChange` posts nothing equal to it, and `setToSuspended`
+    /// nothing over LOST.
+    current: Option<Posted>,
+    /// Posted, not yet run on the listener thread, in order.
+    queue: Vec<Posted>,
+    /// The flag: set on SUSPENDED and on LOST.
+    suspect: bool,
+    /// A LOST came since the last SUSPENDED: the lock is "dirty", and
+    /// RECONNECTED does not clear the flag.
+    lost: bool,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Curator {
     main: Main,
@@ -268,6 +329,8 @@ pub struct Curator {
     owner_check: bool,
     /// `acquire(time, unit)`'s timeout in milliseconds; `None`: `acquire()`.
     timeout: Option<u32>,
+    /// The application's connection-state listener (`curator-listener`).
+    listener: Option<Listener>,
 }
 
 pub fn new(cfg: RecipeConfig) -> Curator {
@@ -288,6 +351,17 @@ pub fn new(cfg: RecipeConfig) -> Curator {
         task: Task::None,
         owner_check: false,
         timeout: cfg.acquire_timeout_ms,
+        listener: None,
+    }
+}
+
+/// Curator as its documentation says to use it: a
+/// `ConnectionStateListener` whose flag the holder reads before every write
+/// to the resource.
+pub fn new_listener(cfg: RecipeConfig) -> Curator {
+    Curator {
+        listener: Some(Listener::default()),
+        ..new(cfg)
     }
 }
 
@@ -678,6 +752,46 @@ impl Curator {
         }
     }
 
+    /// The listener thread: `stateChanged(client, newState)` for the next
+    /// posted state.
+    fn listener_step(&mut self) -> Action {
+        let Some(l) = self.listener.as_mut() else {
+            return act(Step::Return, "no listener");
+        };
+        if l.queue.is_empty() {
+            return act(Step::Return, "no state posted");
+        }
+        match l.queue.remove(0) {
+            Posted::Suspended => {
+                l.suspect = true;
+                l.lost = false;
+                act(
+                    Step::Return,
+                    "listener.stateChanged(SUSPENDED): suspect = true (the lock may be gone)",
+                )
+            }
+            Posted::Lost => {
+                l.suspect = true;
+                l.lost = true;
+                act(
+                    Step::Return,
+                    "listener.stateChanged(LOST): suspect = true; the lock is dirty",
+                )
+            }
+            Posted::Reconnected if l.lost => act(
+                Step::Return,
+                "listener.stateChanged(RECONNECTED): a LOST came since SUSPENDED, suspect stays true",
+            ),
+            Posted::Reconnected => {
+                l.suspect = false;
+                act(
+                    Step::Return,
+                    "listener.stateChanged(RECONNECTED), no LOST since SUSPENDED: suspect = false",
+                )
+            }
+        }
+    }
+
     fn safe_notify_step(&mut self) -> Action {
         let (next, step, code) = match self.notify {
             Notify::Idle => (
@@ -727,6 +841,12 @@ impl Lock for Curator {
             }
             (Start, _) => {
                 self.lock_retries = 0;
+                // A new acquire() starts trusting: a state the listener
+                // runs from here on counts against the lock it returns.
+                if let Some(l) = self.listener.as_mut() {
+                    l.suspect = false;
+                    l.lost = false;
+                }
                 match self.timeout {
                     Some(ms) => {
                         self.main = Timing;
@@ -946,6 +1066,7 @@ impl Lock for Curator {
     fn on_task(&mut self, thread: Thread, resume: Resume) -> Action {
         match thread {
             Thread::SafeNotify => self.safe_notify_step(),
+            Thread::Listener => self.listener_step(),
             _ => self.background_step(resume),
         }
     }
@@ -996,6 +1117,40 @@ impl Lock for Curator {
 
     fn session_changed(&mut self) {
         self.stale = true;
+    }
+
+    /// `CuratorFrameworkImpl.validateConnection`: Disconnected →
+    /// `setToSuspended` (SUSPENDED, unless SUSPENDED or LOST already),
+    /// Expired → LOST, SyncConnected → RECONNECTED; `addStateChange` posts
+    /// a state only when it differs from the current one.
+    fn connection_state(&mut self, state: KeeperState) -> bool {
+        let Some(l) = self.listener.as_mut() else {
+            return false;
+        };
+        let posted = match state {
+            KeeperState::Disconnected => {
+                if matches!(l.current, Some(Posted::Suspended | Posted::Lost)) {
+                    return false;
+                }
+                Posted::Suspended
+            }
+            KeeperState::Expired => Posted::Lost,
+            KeeperState::SyncConnected => Posted::Reconnected,
+        };
+        if l.current == Some(posted) {
+            return false;
+        }
+        l.current = Some(posted);
+        l.queue.push(posted);
+        true
+    }
+
+    fn distrusts(&self) -> bool {
+        self.listener.as_ref().is_some_and(|l| l.suspect)
+    }
+
+    fn guards_writes(&self) -> bool {
+        self.listener.is_some()
     }
 
     /// While the protected create's retry loop runs, a node whose name
