@@ -322,8 +322,13 @@ impl World {
             slot.deadline_until = None;
         }
         // The library's threads first (the event thread, then Curator's
-        // safe-notify and background executors), as in the simulator.
-        for t in [Thread::Event, Thread::SafeNotify, Thread::Background] {
+        // safe-notify, background and listener executors), as in the simulator.
+        for t in [
+            Thread::Event,
+            Thread::SafeNotify,
+            Thread::Background,
+            Thread::Listener,
+        ] {
             if slot.client.can_step(t) {
                 return Next::Step(t);
             }
