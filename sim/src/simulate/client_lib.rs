@@ -9,7 +9,7 @@
 //! - the **receiver** (the library's `SendThread` reading the socket):
 //!   replies wake their calling thread ([`Client::on_reply`]), notifications
 //!   go to the event thread's queue ([`Client::on_event`]);
-//! - the **heartbeat** task: a ping after a third of the session timeout
+//! - the **heartbeat** task ([`super::heartbeat`]): a ping after a third of the session timeout
 //!   without sending; after two thirds of the timeout without hearing from
 //!   the server the connection is declared lost ([`Client::on_connection_loss`]: pending
 //!   calls fail with `ConnectionLoss`, watchers hear `Disconnected`) and a
@@ -29,8 +29,8 @@
 
 use super::trace::Party;
 use super::world::{
-    ack_link, client_link, lock, now, park, recv, yield_now, ClientProc, Conn, Inbox,
-    ServerSession, Shared, ToClient, ToServer, World, Write,
+    ack_link, client_link, lock, now, park, recv, yield_now, Conn, Inbox, ServerSession, Shared,
+    ToClient, ToServer, World, Write,
 };
 use crate::timeline::{Seen, SessionExpired};
 use locksmith_model::engine::harness::{judge, LockEvent, Property};
@@ -82,7 +82,7 @@ fn renew(w: &mut World, c: usize) {
 /// `SessionExpired`, every watcher hears `Expired` — and opens a new
 /// session, while the server may still hold the old one (it expires it
 /// later, when its own timeout runs out).
-fn give_up(w: &mut World, c: usize) {
+pub(super) fn give_up(w: &mut World, c: usize) {
     let old = &w.sessions[c];
     w.abandoned.push((old.id, old.last_heard));
     w.clients[c].client.give_up_session();
@@ -120,7 +120,7 @@ fn open_new_session(w: &mut World, c: usize, why: &str) {
     w.metrics.heartbeats += 1;
     w.send_to_server(c, ToServer::Connect { epoch, seen: 0 });
     w.wake_threads(c);
-    wake_heartbeat(w, c);
+    w.wake_heartbeat(c);
 }
 
 fn on_packet(w: &mut World, c: usize, pkt: ToClient) {
@@ -183,7 +183,7 @@ fn on_packet(w: &mut World, c: usize, pkt: ToClient) {
             cp.conn = Conn::Connected;
             cp.suspended_since = None;
             cp.client.on_reconnect();
-            wake_heartbeat(w, c);
+            w.wake_heartbeat(c);
             w.trace.note(
                 t,
                 Some(Party::Client(c)),
@@ -227,102 +227,6 @@ pub async fn receiver(shared: Shared, c: usize) {
         let mut w = lock(&shared);
         on_packet(&mut w, c, pkt);
         renew(&mut w, c);
-    }
-}
-
-/// Pings, and notices a silent server, at the deadlines of ZooKeeper's
-/// `ClientCnxn.SendThread` (3.8): connected, a ping once nothing has been
-/// sent for half the read timeout (a third of the negotiated session
-/// timeout), and the connection declared lost once nothing has been heard
-/// for the read timeout (two thirds of it); connecting, a new attempt once
-/// the last has gone unanswered for the connect timeout (the session
-/// timeout over one server). A library that renews sessions (Curator's
-/// `ConnectionStateManager.checkSessionExpiration`) gives up on a session
-/// SUSPENDED for the session timeout. Each deadline is met to the
-/// nanosecond: the task sleeps until the earliest, and a new connection
-/// wakes it, since its ping deadline may come first.
-pub async fn heartbeat(shared: Shared, c: usize) {
-    loop {
-        park(&shared, |w, waker| {
-            let due = next_deadline(w, c);
-            if now() >= due {
-                return true;
-            }
-            w.clients[c].heartbeat = Some(waker.clone());
-            if due < u64::MAX {
-                super::world::wake_at(due, waker);
-            }
-            false
-        })
-        .await;
-        let mut w = lock(&shared);
-        let t = now();
-        let timeout = w.p.timeout;
-        let read_timeout = timeout * 2 / 3;
-        let cp = &mut w.clients[c];
-        if cp.client.session_lost {
-            continue;
-        }
-        if gives_up(cp).is_some_and(|s| t.saturating_sub(s) >= timeout) {
-            give_up(&mut w, c);
-            continue;
-        }
-        match cp.conn {
-            Conn::Connected if t.saturating_sub(cp.last_heard) >= read_timeout => {
-                lose_connection(&mut w, c, "nothing heard for 2/3 of the session timeout")
-            }
-            Conn::Connected if t.saturating_sub(cp.last_sent) >= read_timeout / 2 => {
-                let (epoch, seen) = (cp.epoch, cp.seen_event);
-                w.metrics.heartbeats += 1;
-                w.send_to_server(c, ToServer::Ping { epoch, seen });
-            }
-            Conn::Connecting(since) if t.saturating_sub(since) >= timeout => {
-                // The connect attempt went unanswered: try a new one.
-                if cp.client.has_pending_call() {
-                    cp.client.on_connection_loss();
-                }
-                cp.epoch += 1;
-                cp.conn = Conn::Connecting(t);
-                let (epoch, seen) = (cp.epoch, cp.seen_event);
-                w.to_server[c].drain();
-                w.to_client[c].drain();
-                w.metrics.heartbeats += 1;
-                w.send_to_server(c, ToServer::Connect { epoch, seen });
-                w.wake_threads(c);
-            }
-            Conn::Connected | Conn::Connecting(_) => {}
-        }
-    }
-}
-
-/// Since when a library that gives up on a suspended session (Curator)
-/// has been SUSPENDED, if it has.
-fn gives_up(cp: &ClientProc) -> Option<u64> {
-    let renews = cp.client.recipe.renews_session() && !cp.client.is_done();
-    cp.suspended_since.filter(|_| renews)
-}
-
-/// The heartbeat's next deadline (`u64::MAX`: none until a state change
-/// wakes it).
-fn next_deadline(w: &World, c: usize) -> u64 {
-    let timeout = w.p.timeout;
-    let read_timeout = timeout * 2 / 3;
-    let cp = &w.clients[c];
-    if cp.client.session_lost {
-        return u64::MAX;
-    }
-    let give_up = gives_up(cp).map_or(u64::MAX, |s| s.saturating_add(timeout));
-    let conn = match cp.conn {
-        Conn::Connected => (cp.last_heard + read_timeout).min(cp.last_sent + read_timeout / 2),
-        Conn::Connecting(since) => since + timeout,
-    };
-    give_up.min(conn)
-}
-
-/// Wakes the heartbeat to reckon its deadlines again.
-fn wake_heartbeat(w: &mut World, c: usize) {
-    if let Some(waker) = w.clients[c].heartbeat.take() {
-        waker.wake();
     }
 }
 

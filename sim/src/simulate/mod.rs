@@ -41,6 +41,7 @@ pub mod client_lib;
 pub mod clock;
 pub mod command;
 pub mod faults;
+pub mod heartbeat;
 pub mod link;
 
 pub mod mysql;
@@ -330,7 +331,7 @@ async fn recorded(
         let node = h.create_node().name(format!("c{}", c + 1)).build();
         lock(&shared).clients[c].node = Some(node.id());
         node.spawn(client_lib::receiver(shared.clone(), c));
-        node.spawn(client_lib::heartbeat(shared.clone(), c));
+        node.spawn(heartbeat::heartbeat(shared.clone(), c));
         node.spawn(client_lib::event_thread(shared.clone(), c));
         node.spawn(client_lib::main_thread(shared.clone(), c));
         let (executors, listens) = {

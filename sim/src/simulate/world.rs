@@ -345,6 +345,14 @@ impl World {
         self.to_client[c].send(at, packet);
     }
 
+    /// Wakes client `c`'s heartbeat to reckon its deadlines again (a new
+    /// connection's ping deadline may come before the one it sleeps to).
+    pub fn wake_heartbeat(&mut self, c: usize) {
+        if let Some(waker) = self.clients[c].heartbeat.take() {
+            waker.wake();
+        }
+    }
+
     pub fn send_to_server(&mut self, c: usize, packet: ToServer) {
         let t = now();
         self.clients[c].last_sent = t;
