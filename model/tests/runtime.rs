@@ -1,7 +1,9 @@
 //! The client runtime keeps Java's monitor semantics and the ZooKeeper
 //! client library's delivery rules exactly.
 
-use locksmith_model::zk::client::{Action, Client, Notice, Recipe, Resume, Status, Step, Thread};
+use locksmith_model::zk::client::{
+    Action, Client, Library, Notice, Recipe, Resume, Status, Step, Thread,
+};
 use locksmith_model::zk::{EventType, Name, Op, OpResult, WatchedEvent, WatcherType, ZkError};
 
 /// main: synchronized (m) { m.wait(); } then finish.
@@ -224,6 +226,58 @@ fn expiry_tells_every_watcher_and_later_calls_fail_locally() {
         "the default watcher and the registered one hear Expired"
     );
     assert!(c.session_lost);
+}
+
+/// [`Caller`] written on kazoo.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+struct KazooCaller(Caller);
+
+impl Recipe for KazooCaller {
+    fn lock_root(&self) -> &'static str {
+        "/"
+    }
+    fn paths(&self, _: &mut dyn FnMut(&str)) {}
+    fn paths_mut(&mut self, _: &mut dyn FnMut(&mut Name)) {}
+    fn step(&mut self, thread: Thread, resume: Resume) -> Action {
+        self.0.step(thread, resume)
+    }
+    fn library(&self) -> Library {
+        Library::KAZOO
+    }
+}
+
+/// Who hears a connection drop and the reconnect, and whether the watch
+/// is still set after them.
+fn around_a_drop<R: Recipe>(mut c: Client<R>) -> (Vec<u8>, Vec<u8>, usize) {
+    run(&mut c, Thread::Main, 1);
+    c.on_reply(Thread::Main, Ok(OpResult::Exists(None)));
+    c.on_connection_loss();
+    let drop: Vec<u8> = c.notices.drain(..).map(|(w, _)| w).collect();
+    c.on_reconnect();
+    let back: Vec<u8> = c.notices.drain(..).map(|(w, _)| w).collect();
+    (drop, back, c.on_event(&created()))
+}
+
+/// The Java client tells its default watcher and every registered one of
+/// a drop and of the reconnect, and keeps the watch (it restores it with
+/// `SetWatches`).
+#[test]
+fn the_java_client_tells_every_watcher_of_a_drop_and_keeps_the_watch() {
+    let (drop, back, fired) = around_a_drop(Client::new(Caller::default()));
+    assert_eq!(drop, [0, 1]);
+    assert_eq!(back, [0, 1]);
+    assert_eq!(fired, 1, "the watch survived the drop");
+}
+
+/// kazoo has no default watcher; its `_reset_watchers()` fires each
+/// registered watcher once on the drop and forgets it, so the reconnect
+/// reaches no watcher and the node event finds none.
+#[test]
+fn kazoo_fires_each_watcher_once_on_a_drop_and_forgets_it() {
+    let (drop, back, fired) = around_a_drop(Client::new(KazooCaller::default()));
+    assert_eq!(drop, [1]);
+    assert!(back.is_empty());
+    assert_eq!(fired, 0, "the watch went with the drop");
 }
 
 fn created() -> WatchedEvent {
@@ -498,7 +552,7 @@ fn executors_and_claims_are_curators_alone() {
     for &id in RecipeId::ALL {
         let r = id.instantiate(RecipeConfig::new(1, 0));
         let curator = id.name().starts_with("curator");
-        assert_eq!(r.has_executors(), curator, "{id}");
+        assert_eq!(r.library().executors, curator, "{id}");
         if !curator {
             assert!(!r.claims("/locks/lock-0000000000"), "{id}");
         }
@@ -532,9 +586,7 @@ fn a_recipe_that_overrides_nothing_is_a_plain_zookeeper_client() {
         steps: Vec::new(),
         pc: 0,
     };
-    assert!(!r.has_executors());
-    assert!(!r.renews_session());
-    assert!(!r.times_out_connecting());
+    assert_eq!(r.library(), locksmith_model::zk::client::Library::JAVA);
     assert!(!r.exception_ends_process());
     assert!(!r.claims("/locks/lock-0000000000"));
     assert!(!r.owns_a_node());

@@ -86,11 +86,7 @@ fn a_two_way_partition_is_noticed_and_expired_at_zookeepers_deadlines() {
         exp.push(e);
         margin.push(e - d);
     }
-    let (disc, exp, margin) = (
-        summary(&mut disc),
-        summary(&mut exp),
-        summary(&mut margin),
-    );
+    let (disc, exp, margin) = (summary(&mut disc), summary(&mut exp), summary(&mut margin));
     println!("simulator, session timeout {TIMEOUT_MS} ms, {TRIALS} trials");
     println!("partition to Disconnected (ms): {disc}");
     println!("partition to expiry (ms): {exp}");

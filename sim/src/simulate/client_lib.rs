@@ -70,11 +70,15 @@ pub fn lose_connection(w: &mut World, c: usize, why: &str) {
 /// then RECONNECTED when the server answers the new connection.
 fn renew(w: &mut World, c: usize) {
     let cp = &w.clients[c];
-    if !(cp.client.session_lost && cp.client.recipe.renews_session() && !cp.client.is_done()) {
+    if !(cp.client.session_lost
+        && cp.client.recipe.library().renews_session
+        && !cp.client.is_done())
+    {
         return;
     }
     w.clients[c].client.renew_session();
-    open_new_session(w, c, "Curator: LOST");
+    let library = w.clients[c].client.recipe.library().name;
+    open_new_session(w, c, &format!("{library}: LOST"));
 }
 
 /// Curator's `ConnectionStateManager`: SUSPENDED for a session timeout by
@@ -86,10 +90,13 @@ pub(super) fn give_up(w: &mut World, c: usize) {
     let old = &w.sessions[c];
     w.abandoned.push((old.id, old.last_heard));
     w.clients[c].client.give_up_session();
+    let library = w.clients[c].client.recipe.library().name;
     open_new_session(
         w,
         c,
-        "Curator gives up: SUSPENDED for a session timeout, it injects an expiry (LOST)",
+        &format!(
+            "{library} gives up: SUSPENDED for a session timeout, it injects an expiry (LOST)"
+        ),
     );
 }
 

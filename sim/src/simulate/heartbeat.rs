@@ -77,8 +77,8 @@ pub async fn heartbeat(shared: Shared, c: usize) {
 /// Since when a library that gives up on a suspended session (Curator)
 /// has been SUSPENDED, if it has.
 fn gives_up(cp: &ClientProc) -> Option<u64> {
-    let renews = cp.client.recipe.renews_session() && !cp.client.is_done();
-    cp.suspended_since.filter(|_| renews)
+    let gives_up = cp.client.recipe.library().gives_up_on_session && !cp.client.is_done();
+    cp.suspended_since.filter(|_| gives_up)
 }
 
 /// The heartbeat's next deadline (`u64::MAX`: none until a state change

@@ -108,11 +108,8 @@ impl SimConfig {
             // its session (Curator): for any other the checker's budget is
             // no fault at all, and so it is here (a one-way partition would
             // be another fault, the plain client's calls timing out).
-            let renews = sc
-                .recipe()
-                .instantiate(RecipeConfig::new(1, 0))
-                .renews_session();
-            let gives_up = |n: u8| if renews { n } else { 0 };
+            let library = sc.recipe().instantiate(RecipeConfig::new(1, 0)).library();
+            let gives_up = |n: u8| if library.gives_up_on_session { n } else { 0 };
             // The checker's overtakes are the simulator's unsafe reordering.
             settings.reorder_within_session |= b.reorders > 0;
             // The simulator's connection loss drops whatever is in flight,

@@ -224,7 +224,8 @@ impl CheckConfig {
             && !self
                 .recipe
                 .instantiate(RecipeConfig::new(1, 0))
-                .renews_session()
+                .library()
+                .shares_sessions
         {
             return Err(format!(
                 "shared_session = true with recipe `{}`: expected a Curator recipe (curator, curator-owner-check): the seeds' own clients each open and close a session of their own",

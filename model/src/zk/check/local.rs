@@ -124,11 +124,11 @@ impl Local {
         );
         set(
             Self::CLIENT_EXPIRABLE,
-            c.recipe.renews_session() && !c.session_lost && !p.disconnected,
+            c.recipe.library().gives_up_on_session && !c.session_lost && !p.disconnected,
         );
         set(
             Self::GIVE_UP_IF_DOWN,
-            c.recipe.renews_session()
+            c.recipe.library().gives_up_on_session
                 && !c.session_lost
                 && p.disconnected
                 && !p.stranded
@@ -137,7 +137,7 @@ impl Local {
         );
         set(
             Self::CONNECT_TIMEOUT,
-            p.disconnected && !p.outbox.is_empty() && c.recipe.times_out_connecting(),
+            p.disconnected && !p.outbox.is_empty() && c.recipe.library().times_out_connecting,
         );
         set(Self::HOLDS, c.holds());
         set(Self::PARKED, c.is_parked());

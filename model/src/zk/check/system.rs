@@ -878,7 +878,10 @@ impl<'a> System<'a> {
     /// new connection comes up later ([`Action::Reconnect`]: RECONNECTED).
     fn renew(&mut self, c: usize, describe: bool, fx: &mut Effect) {
         let p = &self.peers[c];
-        if !(p.client.session_lost && p.client.recipe.renews_session() && !p.client.is_done()) {
+        if !(p.client.session_lost
+            && p.client.recipe.library().renews_session
+            && !p.client.is_done())
+        {
             return;
         }
         let session = self.server.get_mut().open_session();
@@ -903,8 +906,9 @@ impl<'a> System<'a> {
             p.disconnected = true;
         }
         if describe {
+            let library = self.peers[c].client.recipe.library().name;
             fx.text.push_str(&format!(
-                "; Curator: LOST, a new handle connects on session {session}"
+                "; {library}: LOST, a new handle connects on session {session}"
             ));
         }
     }
@@ -930,8 +934,9 @@ impl<'a> System<'a> {
             self.peers[m].get_mut().stranded = true;
         }
         if describe {
+            let library = self.peers[c].client.recipe.library().name;
             fx.text = format!(
-                "c{}'s connection stops answering (a one-way partition, a paused server): {unsent} request(s) never applied, {applied} applied with the reply lost; pending calls fail with ConnectionLoss, every watcher hears Disconnected (Curator: SUSPENDED)",
+                "c{}'s connection stops answering (a one-way partition, a paused server): {unsent} request(s) never applied, {applied} applied with the reply lost; pending calls fail with ConnectionLoss, every watcher hears Disconnected ({library}: SUSPENDED)",
                 c + 1
             );
         }
@@ -953,8 +958,9 @@ impl<'a> System<'a> {
             p.inbox.clear();
         }
         if describe {
+            let library = self.peers[c].client.recipe.library().name;
             fx.text = format!(
-                "Curator gives up: SUSPENDED for a session timeout by the client's clock, it injects an expiry (pending calls fail with SessionExpired, every watcher hears Expired: LOST) and a new handle connects on session {session}; the server still holds session {old}"
+                "{library} gives up: SUSPENDED for a session timeout by the client's clock, it injects an expiry (pending calls fail with SessionExpired, every watcher hears Expired: LOST) and a new handle connects on session {session}; the server still holds session {old}"
             );
         }
     }

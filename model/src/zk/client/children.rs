@@ -1,8 +1,13 @@
 //! What every sequential-node recipe does: create its own node, and with a
-//! `getChildren` reply sort the names (`Collections.sort`, a `TreeSet`) and
-//! find its own.
-//! Sequence suffixes are zero-padded to ten digits, so for names with one
-//! prefix the string order is the creation order.
+//! `getChildren` reply sort the names and find its own.
+//!
+//! Two sorts, as the code being modelled has them: the seeds sort whole
+//! names (`Collections.sort`, a `TreeSet`: [`rank`]), which is the creation
+//! order only while every name has one prefix (sequence suffixes are
+//! zero-padded to ten digits); Curator (`StandardLockInternalsDriver
+//! .fixForSorting`) and kazoo (`Lock._get_sorted_children`) sort on the
+//! sequence number alone ([`rank_by_sequence`]), because their names begin
+//! with a per-client part (`_c_<uuid>-lock-`, `<uuid>__lock__`).
 
 use super::step::{call, Action};
 use crate::zk::{path, CreateMode, Name, Op, OpResult, Reply};
@@ -36,12 +41,37 @@ pub fn rank(reply: &Reply, root: &str, own: &str) -> Option<Rank> {
     };
     let mut sorted: Vec<&Name> = children.iter().collect();
     sorted.sort();
+    Some(rank_in(&sorted, root, own))
+}
+
+/// Where `own` stands in `sorted`.
+fn rank_in(sorted: &[&Name], root: &str, own: &str) -> Rank {
     let me = path::name(own);
-    Some(match sorted.iter().position(|c| c.as_str() == me) {
+    match sorted.iter().position(|c| c.as_str() == me) {
         None => Rank::Missing,
         Some(0) => Rank::First,
         Some(i) => Rank::After(path::join(root, sorted[i - 1])),
-    })
+    }
+}
+
+/// [`rank`] by sequence number: the children ordered by their last ten
+/// characters (the suffix ZooKeeper appends), whole names breaking ties.
+/// For names like `<uuid>__lock__0000000003`, whose prefixes differ, this
+/// is the order the lock is granted in and [`rank`]'s is not.
+pub fn rank_by_sequence(reply: &Reply, root: &str, own: &str) -> Option<Rank> {
+    let Ok(OpResult::GetChildren { children, .. }) = reply else {
+        return None;
+    };
+    let mut sorted: Vec<&Name> = children.iter().collect();
+    sorted.sort_by_key(|c| (sequence(c), c.as_str()));
+    Some(rank_in(&sorted, root, own))
+}
+
+/// A child's sequence suffix: its last ten characters (all of a shorter
+/// name).
+fn sequence(name: &str) -> &str {
+    let cut = name.len().saturating_sub(10);
+    name.get(cut..).unwrap_or(name)
 }
 
 /// The lowest child's full path, if any (source 003 compares against it).
@@ -74,6 +104,31 @@ mod tests {
         assert_eq!(lowest(&r, "/locks"), Some("/locks/lock_0000000000".into()));
         assert_eq!(lowest(&children(&[]), "/locks"), None);
         assert_eq!(lowest(&Err(ZkError::NoNode), "/locks"), None);
+    }
+
+    /// kazoo's names begin with each client's uuid: by whole names the
+    /// later node of client "a…" sorts first, by sequence it is second.
+    #[test]
+    fn rank_by_sequence_orders_names_with_different_prefixes_by_their_suffix() {
+        let r = children(&["b1__lock__0000000000", "a7__lock__0000000001"]);
+        let own = "/locks/a7__lock__0000000001";
+        assert_eq!(rank(&r, "/locks", own), Some(Rank::First));
+        assert_eq!(
+            rank_by_sequence(&r, "/locks", own),
+            Some(Rank::After("/locks/b1__lock__0000000000".into()))
+        );
+        assert_eq!(
+            rank_by_sequence(&r, "/locks", "/locks/b1__lock__0000000000"),
+            Some(Rank::First)
+        );
+        assert_eq!(
+            rank_by_sequence(&children(&UNSORTED), "/locks", "/locks/lock_0000000002"),
+            Some(Rank::After("/locks/lock_0000000001".into()))
+        );
+        assert_eq!(
+            rank_by_sequence(&r, "/locks", "/locks/gone__lock__0000000009"),
+            Some(Rank::Missing)
+        );
     }
 
     #[test]

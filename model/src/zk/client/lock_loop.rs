@@ -7,6 +7,7 @@
 //! [`Recipe`] the drivers step.
 
 use super::guarded::guarded_write;
+use super::library::Library;
 use super::step::{
     act, call, throw, Action, KeeperState, Recipe, RecipeConfig, Resume, StatFields, Step, Thread,
 };
@@ -58,7 +59,7 @@ pub trait Lock: Clone + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + '
     }
 
     /// One step of an executor thread's task (Curator's safe-notify and
-    /// background threads; see [`Recipe::has_executors`]).
+    /// background threads; see [`Library::executors`]).
     fn on_task(&mut self, _thread: Thread, _resume: Resume) -> Action {
         act(Step::Return, "no task")
     }
@@ -74,20 +75,9 @@ pub trait Lock: Clone + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + '
         }
     }
 
-    /// See [`Recipe::has_executors`].
-    fn has_executors(&self) -> bool {
-        false
-    }
-
-    /// See [`Recipe::renews_session`].
-    fn renews_session(&self) -> bool {
-        false
-    }
-
-    /// See [`Recipe::times_out_connecting`].
-    fn times_out_connecting(&self) -> bool {
-        false
-    }
+    /// The client library the recipe's code runs on (see
+    /// [`Recipe::library`]).
+    const LIBRARY: Library = Library::JAVA;
 
     /// See [`Recipe::session_changed`].
     fn session_changed(&mut self) {}
@@ -338,16 +328,8 @@ impl<L: Lock> Recipe for LockLoop<L> {
         }
     }
 
-    fn has_executors(&self) -> bool {
-        self.lock.has_executors()
-    }
-
-    fn renews_session(&self) -> bool {
-        self.lock.renews_session()
-    }
-
-    fn times_out_connecting(&self) -> bool {
-        self.lock.times_out_connecting()
+    fn library(&self) -> Library {
+        L::LIBRARY
     }
 
     fn session_changed(&mut self) {

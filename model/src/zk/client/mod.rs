@@ -15,12 +15,14 @@
 pub mod children;
 pub mod guarded;
 pub mod latch_watcher;
+pub mod library;
 pub mod lock_loop;
 pub mod monitors;
 pub mod process;
 pub mod step;
 pub mod watchers;
 
+pub use library::Library;
 pub use process::{Client, Deadline, Output, Status};
 pub use step::{
     Action, KeeperState, Notice, Recipe, RecipeConfig, Resume, StatFields, Step, Thread, WatcherId,

@@ -190,7 +190,7 @@ pub struct Client<R> {
 
 impl<R: Recipe> Client<R> {
     pub fn new(recipe: R) -> Self {
-        let recipe_has_executors = recipe.has_executors();
+        let recipe_has_executors = recipe.library().executors;
         Client {
             recipe,
             main: Status::Ready(Resume::Go),
@@ -627,11 +627,25 @@ impl<R: Recipe> Client<R> {
         self.tell_everyone(KeeperState::SyncConnected);
     }
 
+    /// A connection state, told as the library tells it
+    /// ([`Library::states_reach_watchers`](super::Library::states_reach_watchers)): the Java client hands it to
+    /// every watcher and its default watcher and keeps the watches; kazoo
+    /// fires each data and child watcher once on a drop or an expiry and
+    /// forgets them, and tells a reconnect to no watcher. Either way the
+    /// state listeners hear it.
     fn tell_everyone(&mut self, state: KeeperState) {
-        for w in self.watchers.everyone().iter() {
-            self.notices.push_back((w, Notice::State(state)));
+        let library = self.recipe.library();
+        if library.states_reach_watchers {
+            for w in self.watchers.everyone().iter() {
+                self.notices.push_back((w, Notice::State(state)));
+            }
+        } else if state != KeeperState::SyncConnected {
+            for w in self.watchers.registered().iter() {
+                self.notices.push_back((w, Notice::State(state)));
+            }
+            self.watchers.clear();
         }
-        if self.recipe.connection_state(state) {
+        if library.state_listeners && self.recipe.connection_state(state) {
             if let Some(n) = self.queue_mut(Thread::Listener) {
                 *n = n.saturating_add(1);
             }
@@ -658,7 +672,7 @@ impl<R: Recipe> Client<R> {
         self.recipe.session_changed();
     }
 
-    /// A library that renews sessions ([`Recipe::renews_session`]) goes on
+    /// A library that renews sessions ([`Library::renews_session`](super::Library::renews_session)) goes on
     /// with a new one after learning that its session expired: Curator's
     /// `ConnectionState.reset()` on `Expired`. Calls work again; the driver
     /// opens the session. The old handle's calls still pending on any

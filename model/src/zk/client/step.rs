@@ -7,6 +7,7 @@
 //! schedulable, so a driver can interleave the event thread's `notifyAll()`
 //! between the main thread's `exists(..., watcher)` and its `wait()`.
 
+use super::library::Library;
 use crate::engine::harness::Writes;
 use crate::zk::{Name, Op, Reply, Stat, WatchedEvent};
 use serde::Serialize;
@@ -316,37 +317,17 @@ pub trait Recipe: Clone + Eq + std::hash::Hash + fmt::Debug + Send + Sync + 'sta
         false
     }
 
-    /// Whether the recipe runs on a client library with executor threads
-    /// of its own ([`Thread::SafeNotify`], [`Thread::Background`]): Curator.
-    fn has_executors(&self) -> bool {
-        false
-    }
-
-    /// Whether the client library replaces a lost session with a new one
-    /// — Curator's `ConnectionState.reset()` on `Expired` — and also gives
-    /// up on a session by itself, on the client's clock, while the server
-    /// still holds it (`ConnectionStateManager`'s injected expiry, the
-    /// checker's `client_expiries`). The plain Java client and kazoo do
-    /// neither: a lost session stays lost.
-    fn renews_session(&self) -> bool {
-        false
-    }
-
-    /// Whether a call made while the connection is down may fail with
-    /// `ConnectionLoss` before the connection is back: Curator's
-    /// `ConnectionState.checkTimeouts()`, which throws once the library
-    /// has been disconnected for its connection timeout (15 s by default;
-    /// the retry loop counts it as a retry): the checker's
-    /// `connection_timeouts` budget ([`Action::ConnectTimeout`]). By
-    /// default a call waits for the reconnect.
-    ///
-    /// [`Action::ConnectTimeout`]: crate::zk::check::Action::ConnectTimeout
-    fn times_out_connecting(&self) -> bool {
-        false
+    /// The client library the recipe's code runs on, as the behaviours
+    /// the model follows ([`Library`]): whether it renews a lost session,
+    /// gives up on one by itself, times calls out while disconnected,
+    /// tells watchers of connection states, has listeners and threads of
+    /// its own. By default the Java client, used directly.
+    fn library(&self) -> Library {
+        Library::JAVA
     }
 
     /// The client library moved to a new session (see
-    /// [`renews_session`](Self::renews_session)): what code that remembers
+    /// [`Library::renews_session`]): what code that remembers
     /// "the session I created this on" compares against, without a session
     /// id in the recipe's state.
     fn session_changed(&mut self) {}

@@ -103,15 +103,19 @@ impl Watchers {
     }
 
     /// Every registered watcher plus the default one: a connection-state
-    /// change is handed to all of them.
+    /// change is handed to all of them (the Java client).
     pub fn everyone(&self) -> WatcherSet {
+        self.registered().with(super::step::DEFAULT_WATCHER)
+    }
+
+    /// Every watcher registered on a path.
+    pub fn registered(&self) -> WatcherSet {
         self.data
             .iter()
             .chain(&self.child)
             .fold(WatcherSet::default(), |all, (_, ws)| {
                 WatcherSet(all.0 | ws.0)
             })
-            .with(super::step::DEFAULT_WATCHER)
     }
 
     pub fn clear(&mut self) {

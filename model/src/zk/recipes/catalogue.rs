@@ -11,6 +11,7 @@
 //! `locksmith recipes` prints it), and its constructor.
 
 use crate::engine::harness::Writes;
+use crate::zk::client::library::Library;
 use crate::zk::client::lock_loop::{Lock, LockLoop};
 use crate::zk::client::step::{
     Action, KeeperState, Recipe, RecipeConfig, Resume, StatFields, Thread,
@@ -108,16 +109,8 @@ macro_rules! catalogue {
                 match self { $( AnyRecipe::$variant(r) => r.exception_ends_process(), )+ }
             }
 
-            fn has_executors(&self) -> bool {
-                match self { $( AnyRecipe::$variant(r) => r.has_executors(), )+ }
-            }
-
-            fn renews_session(&self) -> bool {
-                match self { $( AnyRecipe::$variant(r) => r.renews_session(), )+ }
-            }
-
-            fn times_out_connecting(&self) -> bool {
-                match self { $( AnyRecipe::$variant(r) => r.times_out_connecting(), )+ }
+            fn library(&self) -> Library {
+                match self { $( AnyRecipe::$variant(r) => r.library(), )+ }
             }
 
             fn session_changed(&mut self) {

@@ -168,6 +168,7 @@
 //! moment but no write out of turn (the waiter's flag was set while it
 //! waited).
 
+use crate::zk::client::library::Library;
 use crate::zk::client::lock_loop::{AfterRelease, Lock};
 use crate::zk::client::step::{
     act, call, release, throw, unexpected, Action, KeeperState, Notice, RecipeConfig, Resume,
@@ -1103,17 +1104,7 @@ impl Lock for Curator {
         }
     }
 
-    fn has_executors(&self) -> bool {
-        true
-    }
-
-    fn renews_session(&self) -> bool {
-        true
-    }
-
-    fn times_out_connecting(&self) -> bool {
-        true
-    }
+    const LIBRARY: Library = Library::CURATOR;
 
     fn session_changed(&mut self) {
         self.stale = true;
