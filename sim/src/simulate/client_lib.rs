@@ -34,7 +34,7 @@ use super::world::{
 };
 use crate::timeline::{Seen, SessionExpired};
 use locksmith_model::engine::harness::{judge, LockEvent, Property};
-use locksmith_model::zk::client::{Deadline, Output, Recipe, Status, Thread};
+use locksmith_model::zk::client::{Deadline, KeeperState, Output, Recipe, Status, Thread};
 use locksmith_model::zk::Service;
 
 /// The connection dropped (reset, read timeout, or the server closed it):
@@ -53,11 +53,17 @@ pub fn lose_connection(w: &mut World, c: usize, why: &str) {
     cp.epoch += 1;
     cp.conn = Conn::Connecting(t);
     let (epoch, seen) = (cp.epoch, cp.seen_event);
+    let library = cp.client.recipe.library();
+    let tells = if library.states_reach_watchers {
+        "watchers hear Disconnected".to_string()
+    } else {
+        library.tells(KeeperState::Disconnected)
+    };
     w.trace.note(
         t,
         Some(Party::Client(c)),
         format!(
-            "connection lost ({why}): {lost_requests} request(s) never reached the server, {lost_replies} packet(s) to the client lost; pending calls fail with ConnectionLoss, watchers hear Disconnected; reconnecting"
+            "connection lost ({why}): {lost_requests} request(s) never reached the server, {lost_replies} packet(s) to the client lost; pending calls fail with ConnectionLoss, {tells}; reconnecting"
         ),
     );
     w.metrics.heartbeats += 1;
@@ -70,10 +76,8 @@ pub fn lose_connection(w: &mut World, c: usize, why: &str) {
 /// then RECONNECTED when the server answers the new connection.
 fn renew(w: &mut World, c: usize) {
     let cp = &w.clients[c];
-    if !(cp.client.session_lost
-        && cp.client.recipe.library().renews_session
-        && !cp.client.is_done())
-    {
+    let renews = cp.client.session_lost && cp.client.recipe.library().renews_session;
+    if !renews || cp.client.closed || cp.client.is_done() {
         return;
     }
     w.clients[c].client.renew_session();
@@ -190,11 +194,12 @@ fn on_packet(w: &mut World, c: usize, pkt: ToClient) {
             cp.conn = Conn::Connected;
             cp.suspended_since = None;
             cp.client.on_reconnect();
+            let tells = cp.client.recipe.library().tells(KeeperState::SyncConnected);
             w.wake_heartbeat(c);
             w.trace.note(
                 t,
                 Some(Party::Client(c)),
-                "reconnected: session resumed; every watcher hears SyncConnected".into(),
+                format!("reconnected: session resumed; {tells}"),
             );
         }
         ToClient::Expired { .. } => {
@@ -210,10 +215,11 @@ fn on_packet(w: &mut World, c: usize, pkt: ToClient) {
                 }
             }
             cp.client.learn_expiry();
+            let tells = cp.client.recipe.library().tells(KeeperState::Expired);
             w.trace.note(
                 t,
                 Some(Party::Client(c)),
-                "the server says the session expired: every watcher hears Expired".into(),
+                format!("the server says the session expired: {tells}"),
             );
         }
         ToClient::Closed { .. } => lose_connection(w, c, "the server closed it"),

@@ -227,9 +227,19 @@ impl CheckConfig {
                 .library()
                 .shares_sessions
         {
+            let sharing: Vec<&str> = RecipeId::ALL
+                .iter()
+                .filter(|r| {
+                    r.instantiate(RecipeConfig::new(1, 0))
+                        .library()
+                        .shares_sessions
+                })
+                .map(|r| r.name())
+                .collect();
             return Err(format!(
-                "shared_session = true with recipe `{}`: expected a Curator recipe (curator, curator-owner-check): the seeds' own clients each open and close a session of their own",
-                self.recipe
+                "shared_session = true with recipe `{}`: expected a Curator recipe ({}): the seeds' own clients each open and close a session of their own",
+                self.recipe,
+                sharing.join(", ")
             ));
         }
         Ok(())

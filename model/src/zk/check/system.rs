@@ -33,7 +33,9 @@ use crate::engine::harness::{LockEvent, Phase, Writes};
 use crate::engine::resource::{Resource, Section};
 use crate::engine::shared::Shared;
 use crate::zk::client::guarded::{is_guarded_write, RESOURCE_NODE};
-use crate::zk::client::{Client, Output, Recipe, RecipeConfig, Status, Thread};
+use crate::zk::client::{
+    Client, KeeperState, Library, Output, Recipe, RecipeConfig, Status, Thread,
+};
 use crate::zk::{
     CreateMode, Op, OpResult, Reply, Service, SessionId, WatchedEvent, ZkError, ZkServer,
 };
@@ -522,8 +524,8 @@ impl<'a> System<'a> {
                     }
                 }
                 if describe {
-                    fx.text =
-                        "heartbeat answered SessionExpired: every watcher hears Expired".into();
+                    let tells = self.library(c as usize).tells(KeeperState::Expired);
+                    fx.text = format!("heartbeat answered SessionExpired: {tells}");
                 }
                 self.renew(c as usize, describe, &mut fx);
             }
@@ -550,9 +552,8 @@ impl<'a> System<'a> {
                 self.faults.disconnects -= 1;
                 self.drop_shared_connection(c as usize);
                 if describe {
-                    fx.text =
-                        "connection drops with nothing in flight: every watcher hears Disconnected"
-                            .into();
+                    let tells = self.library(c as usize).tells(KeeperState::Disconnected);
+                    fx.text = format!("connection drops with nothing in flight: {tells}");
                 }
             }
             Action::Crash(c) => self.crash(c as usize, describe, &mut fx),
@@ -630,8 +631,9 @@ impl<'a> System<'a> {
             applied += a;
         }
         if describe {
+            let tells = self.library(0).tells(KeeperState::Disconnected);
             fx.text = format!(
-                "the server stops: every connection drops, {unsent} request(s) never applied, {applied} applied with the reply lost; pending calls fail with ConnectionLoss, every watcher hears Disconnected"
+                "the server stops: every connection drops, {unsent} request(s) never applied, {applied} applied with the reply lost; pending calls fail with ConnectionLoss, {tells}"
             );
         }
     }
@@ -803,8 +805,9 @@ impl<'a> System<'a> {
         self.faults.connection_losses -= 1;
         let (unsent, applied) = self.drop_shared_connection(c);
         if describe {
+            let tells = self.library(c).tells(KeeperState::Disconnected);
             fx.text = format!(
-                "connection drops: {unsent} request(s) never applied, {applied} applied with the reply lost; pending calls fail with ConnectionLoss, every watcher hears Disconnected"
+                "connection drops: {unsent} request(s) never applied, {applied} applied with the reply lost; pending calls fail with ConnectionLoss, {tells}"
             );
         }
     }
@@ -867,9 +870,14 @@ impl<'a> System<'a> {
             p.client.on_reconnect();
         }
         if describe {
-            fx.text =
-                "reconnected within the session timeout: every watcher hears SyncConnected".into();
+            let tells = self.library(c).tells(KeeperState::SyncConnected);
+            fx.text = format!("reconnected within the session timeout: {tells}");
         }
+    }
+
+    /// Client `c`'s library.
+    fn library(&self, c: usize) -> Library {
+        self.peers[c].client.recipe.library()
     }
 
     /// A library that renews sessions and has just learned that its
@@ -878,10 +886,8 @@ impl<'a> System<'a> {
     /// new connection comes up later ([`Action::Reconnect`]: RECONNECTED).
     fn renew(&mut self, c: usize, describe: bool, fx: &mut Effect) {
         let p = &self.peers[c];
-        if !(p.client.session_lost
-            && p.client.recipe.library().renews_session
-            && !p.client.is_done())
-        {
+        let renews = p.client.session_lost && p.client.recipe.library().renews_session;
+        if !renews || p.client.closed || p.client.is_done() {
             return;
         }
         let session = self.server.get_mut().open_session();
@@ -906,7 +912,7 @@ impl<'a> System<'a> {
             p.disconnected = true;
         }
         if describe {
-            let library = self.peers[c].client.recipe.library().name;
+            let library = self.library(c).name;
             fx.text.push_str(&format!(
                 "; {library}: LOST, a new handle connects on session {session}"
             ));
@@ -934,7 +940,7 @@ impl<'a> System<'a> {
             self.peers[m].get_mut().stranded = true;
         }
         if describe {
-            let library = self.peers[c].client.recipe.library().name;
+            let library = self.library(c).name;
             fx.text = format!(
                 "c{}'s connection stops answering (a one-way partition, a paused server): {unsent} request(s) never applied, {applied} applied with the reply lost; pending calls fail with ConnectionLoss, every watcher hears Disconnected ({library}: SUSPENDED)",
                 c + 1
@@ -958,7 +964,7 @@ impl<'a> System<'a> {
             p.inbox.clear();
         }
         if describe {
-            let library = self.peers[c].client.recipe.library().name;
+            let library = self.library(c).name;
             fx.text = format!(
                 "{library} gives up: SUSPENDED for a session timeout by the client's clock, it injects an expiry (pending calls fail with SessionExpired, every watcher hears Expired: LOST) and a new handle connects on session {session}; the server still holds session {old}"
             );

@@ -17,6 +17,20 @@
 //! | `executors` | no | yes | no |
 //! | `shares_sessions` | no | yes | no |
 
+use serde::Serialize;
+
+/// Connection states the client library reports: to every watcher (the
+/// Java client), or to its state listeners (kazoo).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum KeeperState {
+    /// The connection dropped; the library will reconnect.
+    Disconnected,
+    /// The library reconnected, and the session lives on.
+    SyncConnected,
+    /// The session is gone for good; every later call fails.
+    Expired,
+}
+
 /// One ZooKeeper client library's behaviours, as the model follows them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Library {
@@ -75,6 +89,29 @@ pub struct Library {
 }
 
 impl Library {
+    /// How the library tells its watchers of `state`, for traces.
+    pub fn tells(&self, state: KeeperState) -> String {
+        let name = match state {
+            KeeperState::Disconnected => "Disconnected",
+            KeeperState::SyncConnected => "SyncConnected",
+            KeeperState::Expired => "Expired",
+        };
+        if self.states_reach_watchers {
+            return format!("every watcher hears {name}");
+        }
+        match state {
+            KeeperState::Disconnected => format!(
+                "{}: SUSPENDED, each watcher fires once and is forgotten",
+                self.name
+            ),
+            KeeperState::SyncConnected => format!("{}: CONNECTED, no watcher hears it", self.name),
+            KeeperState::Expired => format!(
+                "{}: LOST, each watcher fires once and is forgotten",
+                self.name
+            ),
+        }
+    }
+
     /// Apache ZooKeeper's Java client (3.8), used directly.
     pub const JAVA: Library = Library {
         name: "the Java client",

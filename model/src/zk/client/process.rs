@@ -182,6 +182,11 @@ pub struct Client<R> {
     pub acquired: u8,
     /// The library knows the session has expired.
     pub session_lost: bool,
+    /// The application closed a library that renews sessions (`close()`,
+    /// kazoo's `stop()`): it opens none after it. Kept only where it
+    /// matters: for any other library it would change nothing but split
+    /// states.
+    pub closed: bool,
     /// Curator's executor threads, if the recipe's library has them.
     pub executors: Option<Box<Executors>>,
     /// The clock of the main thread's timed call, if one runs.
@@ -201,6 +206,7 @@ impl<R: Recipe> Client<R> {
             phase: Phase::Idle,
             acquired: 0,
             session_lost: false,
+            closed: false,
             executors: recipe_has_executors.then(Box::default),
             deadline: Deadline::Off,
         }
@@ -539,6 +545,7 @@ impl<R: Recipe> Client<R> {
             if is_expiry(&reply) {
                 self.learn_expiry();
             }
+            self.closed |= op == Op::CloseSession && self.recipe.library().renews_session;
             *self.status_mut(t) = Status::Ready(Resume::Reply(closing_reply(&op, reply)));
         }
     }
@@ -585,6 +592,7 @@ impl<R: Recipe> Client<R> {
         self.tell_everyone(KeeperState::Disconnected);
         if closed {
             self.session_lost = true;
+            self.closed = self.recipe.library().renews_session;
             self.watchers.clear();
         }
     }

@@ -7,6 +7,7 @@
 //! schedulable, so a driver can interleave the event thread's `notifyAll()`
 //! between the main thread's `exists(..., watcher)` and its `wait()`.
 
+pub use super::library::KeeperState;
 use super::library::Library;
 use crate::engine::harness::Writes;
 use crate::zk::{Name, Op, Reply, Stat, WatchedEvent};
@@ -70,17 +71,6 @@ pub type MonitorId = u8;
 
 /// Names a `CountDownLatch(1)`.
 pub type LatchId = u8;
-
-/// Connection states the client library reports to every watcher.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub enum KeeperState {
-    /// The connection dropped; the library will reconnect.
-    Disconnected,
-    /// The library reconnected, and the session lives on.
-    SyncConnected,
-    /// The session is gone for good; every later call fails.
-    Expired,
-}
 
 /// What a watcher's `process(WatchedEvent)` is called with.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]

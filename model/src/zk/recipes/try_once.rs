@@ -53,11 +53,11 @@
 //! that is not lowest withdraws its node. **Holds** that, exhaustively with
 //! the sequence-suffix abstraction (without it polling never repeats a
 //! state): `scenarios/try-once.toml`, 2 clients × 1 acquisition, holds in
-//! 288 states, starvation included (the simulator: 5 clients, 300 seeds,
+//! 232 states, starvation included (the simulator: 5 clients, 300 seeds,
 //! nothing). **Costs** a livelock: after the holder leaves, two pollers can
 //! each read the children while the other's node is still there and lower,
 //! withdraw, and try again, forever (`try-once-livelock.toml`, 3 clients:
-//! starvation, 40 steps, 6,710 states; a cycle of probability zero, which
+//! starvation, 40 steps, 5,386 states; a cycle of probability zero, which
 //! the simulator's 300 seeds do not show).
 //!
 //! **Breaks** (exploration, 2 clients × 1 unless said): a second round —
@@ -71,6 +71,7 @@
 //! (a poller is never parked; the others only wait longer).
 
 use crate::zk::client::children::create_own;
+use crate::zk::client::library::Library;
 use crate::zk::client::lock_loop::Lock;
 use crate::zk::client::step::{act, call, release, Action, RecipeConfig, Resume, Step};
 use crate::zk::{Name, Op, OpResult, Reply};
@@ -182,6 +183,8 @@ impl TryOnce {
 impl Lock for TryOnce {
     const OWNS_A_NODE: bool = true;
 
+    const LIBRARY: Library = Library::KAZOO;
+
     fn own_node(&self) -> Option<&str> {
         (!self.seq_path.is_empty()).then_some(self.seq_path.as_str())
     }
@@ -239,8 +242,9 @@ impl Lock for TryOnce {
         )
     }
 
-    /// The seed registers no watcher and no listener: a connection-state
-    /// change reaches only kazoo's own log.
+    /// Never called: the seed registers no watcher and no listener, and
+    /// kazoo has no default watcher, so a connection-state change reaches
+    /// only kazoo's own log.
     fn on_event(&mut self, _: Resume) -> Action {
         act(Step::Return, "no watcher: kazoo logs the state change")
     }

@@ -21,10 +21,10 @@
 //! same happens when `_ls_nodes` raises after the create (the exception
 //! drops `seq_path`) or a `delete` that was never applied is lost.
 //!
-//! The model's client library keeps the Java client's rule after a session
-//! expiry (every later call fails with `SessionExpired`); kazoo instead
-//! opens a new session, so a retrying caller there recovers from an expiry
-//! that here leaves it retrying forever.
+//! After a session expiry kazoo opens a new session
+//! ([`Library::KAZOO`](crate::zk::client::Library::KAZOO)), so the retrying
+//! caller's next attempt runs on it: an expiry costs it its node and a
+//! retry, as a connection loss should.
 //!
 //! **Claims:** mutual exclusion, and that a failed attempt costs nothing
 //! but a retry. **Holds** mutual exclusion; **breaks** the second claim
