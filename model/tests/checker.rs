@@ -211,6 +211,34 @@ fn a_create_lost_to_a_connection_loss_orphans_its_node() {
     assert_eq!(fair_lasso_cycle_start(&c), 17);
 }
 
+/// kazoo opens a new session after an expiry, so a caller that retries
+/// (try-once-retry, one client, one expiry at any step) gets the lock on
+/// it: every property holds. On the Java client's rule the same caller
+/// retried forever on the dead session (starvation, 6 steps).
+#[test]
+fn a_kazoo_caller_that_retries_acquires_on_a_new_session_after_an_expiry() {
+    let mut c = cfg(RecipeId::TryOnceRetry, 1, 1);
+    c.abstract_sequences = true;
+    c.faults.expiries = 1;
+    let r = check(&c);
+    assert_eq!(r.verdict, Verdict::Holds, "{:?}", r.properties);
+    assert_eq!(r.states, 70);
+}
+
+/// A kazoo client its application closed (try-once-retry's `close()`,
+/// which stops the client) opens no session again: the second round's
+/// calls fail on the closed client and the caller retries forever —
+/// starvation, 16 steps — even with an expiry the library would renew.
+#[test]
+fn a_closed_kazoo_client_opens_no_new_session() {
+    let mut c = cfg(RecipeId::TryOnceRetry, 1, 2);
+    c.abstract_sequences = true;
+    c.faults.expiries = 1;
+    let r = check(&c);
+    assert_eq!(r.property, Some(Property::Starvation));
+    assert_eq!(steps(&r, Property::Starvation), Some(16));
+}
+
 /// cas-version called again by its holder (scenarios/cas-version-reentrant.toml):
 /// its hold count lets the second lock() in, but one unlock() too many
 /// clears the lock of whoever holds it now — re-entrancy broken, 18
