@@ -39,6 +39,28 @@ impl Name {
         }
     }
 
+    /// The text's bytes, without checking UTF-8 again.
+    pub fn as_bytes(&self) -> &[u8] {
+        self.bytes()
+    }
+
+    /// The name from byte `from` on (`from` at a character boundary, as
+    /// after a `/`), made without checking UTF-8 again.
+    pub fn tail(&self, from: usize) -> Name {
+        match &self.0 {
+            Repr::Inline { len, bytes } => {
+                let rest = &bytes[from.min(*len as usize)..*len as usize];
+                let mut kept = [0u8; INLINE];
+                kept[..rest.len()].copy_from_slice(rest);
+                Name(Repr::Inline {
+                    len: rest.len() as u8,
+                    bytes: kept,
+                })
+            }
+            Repr::Heap(s) => Name::from(s.get(from..).unwrap_or_default()),
+        }
+    }
+
     pub fn as_str(&self) -> &str {
         match &self.0 {
             Repr::Inline { len, bytes } => {
@@ -87,6 +109,12 @@ impl Deref for Name {
 impl AsRef<str> for Name {
     fn as_ref(&self) -> &str {
         self.as_str()
+    }
+}
+
+impl AsRef<[u8]> for Name {
+    fn as_ref(&self) -> &[u8] {
+        self.bytes()
     }
 }
 
@@ -175,6 +203,18 @@ impl Serialize for Name {
 mod tests {
     use super::*;
     use std::collections::BTreeMap;
+
+    /// A tail is the name's text from a byte on, however either is kept.
+    #[test]
+    fn a_tail_is_the_text_from_a_byte_on() {
+        let short = Name::from("/locks/lock-0000000001");
+        let long = Name::from("/locks/_c_0123456789abcdef-lock-0000000001");
+        assert_eq!(short.tail(7), "lock-0000000001");
+        assert_eq!(long.tail(7), "_c_0123456789abcdef-lock-0000000001");
+        assert!(matches!(long.tail(7).0, Repr::Heap(_)));
+        assert_eq!(short.tail(99), "");
+        assert_eq!(short.as_bytes(), short.as_str().as_bytes());
+    }
 
     #[test]
     fn short_and_long_names_behave_as_their_text() {

@@ -87,11 +87,14 @@ impl Tree {
         } else {
             format!("{parent}/")
         };
+        // Bytes, not `str`: a stored name's UTF-8 is not checked again.
+        let cut = prefix.len();
         self.nodes
             .range_from::<str>(Bound::Included(prefix.as_str()))
-            .take_while(|(p, _)| p.starts_with(&prefix))
-            .filter(|(p, _)| p.len() > prefix.len() && !p[prefix.len()..].contains('/'))
-            .map(|(p, _)| Name::from(&p[prefix.len()..]))
+            .map(|(p, _)| p)
+            .take_while(|p| p.as_bytes().starts_with(prefix.as_bytes()))
+            .filter(|p| p.len() > cut && !p.as_bytes()[cut..].contains(&b'/'))
+            .map(|p| p.tail(cut))
             .collect()
     }
 
