@@ -93,7 +93,7 @@ impl Tree {
             .range_from::<str>(Bound::Included(prefix.as_str()))
             .map(|(p, _)| p)
             .take_while(|p| p.as_bytes().starts_with(prefix.as_bytes()))
-            .filter(|p| p.len() > cut && !p.as_bytes()[cut..].contains(&b'/'))
+            .filter(|p| p.as_bytes().len() > cut && !p.as_bytes()[cut..].contains(&b'/'))
             .map(|p| p.tail(cut))
             .collect()
     }

@@ -46,8 +46,8 @@ pub fn rank(reply: &Reply, root: &str, own: &str) -> Option<Rank> {
 
 /// Where `own` stands in `sorted`.
 fn rank_in(sorted: &[&Name], root: &str, own: &str) -> Rank {
-    let me = path::name(own);
-    match sorted.iter().position(|c| c.as_str() == me) {
+    let me = path::name(own).as_bytes();
+    match sorted.iter().position(|c| c.as_bytes() == me) {
         None => Rank::Missing,
         Some(0) => Rank::First,
         Some(i) => Rank::After(path::join(root, sorted[i - 1])),
