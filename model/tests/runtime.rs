@@ -18,7 +18,7 @@ impl Recipe for Waiter {
     fn lock_root(&self) -> &'static str {
         "/"
     }
-    fn paths(&self, _: &mut dyn FnMut(&str)) {}
+    fn paths(&self, _: &mut dyn FnMut(&Name)) {}
     fn paths_mut(&mut self, _: &mut dyn FnMut(&mut Name)) {}
     fn step(&mut self, thread: Thread, _: Resume) -> Action {
         let (pc, script): (&mut u8, &[Step]) = match thread {
@@ -108,7 +108,7 @@ impl Recipe for TimedWaiter {
     fn lock_root(&self) -> &'static str {
         "/"
     }
-    fn paths(&self, _: &mut dyn FnMut(&str)) {}
+    fn paths(&self, _: &mut dyn FnMut(&Name)) {}
     fn paths_mut(&mut self, _: &mut dyn FnMut(&mut Name)) {}
     fn step(&mut self, _: Thread, _: Resume) -> Action {
         let script = [
@@ -157,7 +157,7 @@ impl Recipe for Caller {
     fn lock_root(&self) -> &'static str {
         "/"
     }
-    fn paths(&self, _: &mut dyn FnMut(&str)) {}
+    fn paths(&self, _: &mut dyn FnMut(&Name)) {}
     fn paths_mut(&mut self, _: &mut dyn FnMut(&mut Name)) {}
     fn step(&mut self, thread: Thread, _: Resume) -> Action {
         self.pc += 1;
@@ -236,7 +236,7 @@ impl Recipe for KazooCaller {
     fn lock_root(&self) -> &'static str {
         "/"
     }
-    fn paths(&self, _: &mut dyn FnMut(&str)) {}
+    fn paths(&self, _: &mut dyn FnMut(&Name)) {}
     fn paths_mut(&mut self, _: &mut dyn FnMut(&mut Name)) {}
     fn step(&mut self, thread: Thread, resume: Resume) -> Action {
         self.0.step(thread, resume)
@@ -362,7 +362,7 @@ impl Recipe for Script {
     fn lock_root(&self) -> &'static str {
         "/"
     }
-    fn paths(&self, _: &mut dyn FnMut(&str)) {}
+    fn paths(&self, _: &mut dyn FnMut(&Name)) {}
     fn paths_mut(&mut self, _: &mut dyn FnMut(&mut Name)) {}
     fn step(&mut self, _: Thread, _: Resume) -> Action {
         // Past the script's end a callback returns.

@@ -96,6 +96,11 @@ impl<'a, T, D, const N: usize> Shared<'a, T, D, N> {
         v.digest.get_or_init(|| f(&v.value))
     }
 
+    /// The digest of this version, if something computed it already.
+    pub fn known_digest(&self) -> Option<&D> {
+        self.version().digest.get()
+    }
+
     /// The same part, lent to a successor that will not outlive `self`.
     pub fn lend(&self) -> Shared<'_, T, D, N> {
         Shared {

@@ -14,10 +14,12 @@
 //! [`System::actions`]: super::system::System::actions
 
 use super::peer::Peer;
+use super::suffixes::Suffixes;
 use crate::engine::fingerprint::FoldHasher;
 use crate::zk::client::process::Deadline;
 use crate::zk::client::{Recipe, Thread};
 use std::hash::{Hash, Hasher};
+use std::sync::OnceLock;
 
 /// A client's process and both directions of its connection: everything
 /// about it but its session id.
@@ -38,12 +40,16 @@ pub struct PeerFacts {
     /// Its digest for the fingerprint ([`peer_digest`]).
     pub digest: u64,
     pub local: Local,
+    /// The sequence suffixes it names, read the first time the sequence
+    /// abstraction asks ([`super::sequences`]).
+    pub suffixes: OnceLock<Suffixes>,
 }
 
 pub fn peer_facts(p: &Peer) -> PeerFacts {
     PeerFacts {
         digest: peer_digest(p),
         local: Local::of(p),
+        suffixes: OnceLock::new(),
     }
 }
 

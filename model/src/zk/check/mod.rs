@@ -27,6 +27,7 @@ pub mod resource;
 pub mod sequences;
 pub mod server_digest;
 pub mod space;
+pub mod suffixes;
 pub mod symmetry;
 pub mod system;
 pub mod trace;

@@ -35,33 +35,18 @@
 //! (ranks are taken over the whole state), and no node's data holds a
 //! node's name.
 
+use super::config::MAX_CLIENTS;
+use super::suffixes::{suffix, suffix_inside, Suffixes, DIGITS};
 use super::system::{Message, Peer, System};
 use crate::engine::harness::Writes;
+use crate::engine::shared::Shared;
 use crate::zk::client::{Notice, Recipe, Resume, Status};
-use crate::zk::{path, CreateMode, Name, Node, Op, OpResult, Reply, Stat, TxnResult, WatchedEvent};
-
-/// A sequence suffix is `%010d` of the parent's counter.
-const DIGITS: usize = 10;
-
-/// The sequence suffix `name` (a path or a child's name) ends in, if any.
-fn suffix(name: &str) -> Option<u32> {
-    let last = path::name(name);
-    let digits = last.get(last.len().checked_sub(DIGITS)?..)?;
-    if digits.bytes().all(|b| b.is_ascii_digit()) {
-        digits.parse().ok()
-    } else {
-        None
-    }
-}
-
-/// Whether a component of `p` other than its last ends like a suffix.
-fn suffix_inside(p: &str) -> bool {
-    path::parent(p).is_some_and(|parent| {
-        parent
-            .split('/')
-            .any(|c| c.len() >= DIGITS && suffix(c).is_some())
-    })
-}
+use crate::zk::{
+    path, CreateMode, Name, Node, Op, OpResult, Reply, Stat, TxnResult, WatchedEvent, ZkServer,
+};
+use smallvec::SmallVec;
+use std::borrow::Cow;
+use std::sync::OnceLock;
 
 /// Makes `s` the representative of the states that differ from it only in
 /// sequence suffixes and unread zxids (see the module docs); leaves it as
@@ -76,53 +61,35 @@ pub fn abstract_state(s: &mut System) {
     if reads.cversion {
         return;
     }
-    let mut sound = true;
-    let mut on_server = Vec::new();
-    for (p, node) in s.server.nodes() {
-        match suffix(p) {
-            Some(n) if node.mode.is_sequential() => on_server.push(n),
-            Some(_) => sound = false,
-            None => {}
-        }
-        let under_sequential = path::parent(p)
-            .and_then(|parent| s.server.node(parent))
-            .is_some_and(|parent| parent.mode.is_sequential());
-        sound &= !under_sequential && !suffix_inside(p);
-    }
-    for p in s.server.watched_paths() {
-        on_server.extend(suffix(p));
-        sound &= !suffix_inside(p);
-    }
-    let on_peers: Vec<Vec<u32>> = s
+    let server = memo(&s.server, |d| &d.suffixes, server_suffixes);
+    let peers: SmallVec<[Cow<Suffixes>; MAX_CLIENTS as usize]> = s
         .peers
         .iter()
-        .map(|p| {
-            let mut found = Vec::new();
-            peer_names(p, &mut |name| {
-                found.extend(suffix(name));
-                sound &= !suffix_inside(name);
-            });
-            found
-        })
+        .map(|p| memo(p, |f| &f.suffixes, peer_suffixes))
         .collect();
-    if !sound {
+    if !server.sound || peers.iter().any(|p| !p.sound) {
         return;
     }
-    let mut ranks: Vec<u32> = on_server
+    let mut ranks: SmallVec<[u32; 16]> = server
+        .found
         .iter()
-        .chain(on_peers.iter().flatten())
+        .chain(peers.iter().flat_map(|p| p.found.iter()))
         .copied()
         .collect();
     ranks.sort_unstable();
     ranks.dedup();
     let moves = |n: &u32| ranks.binary_search(n).is_ok_and(|r| r != *n as usize);
+    let renames = server.found.iter().any(moves);
+    let peer_moves: SmallVec<[bool; MAX_CLIENTS as usize]> =
+        peers.iter().map(|p| p.found.iter().any(moves)).collect();
+    drop(peers);
     let rename = |p: &str| -> Option<String> {
-        let n = suffix(p)?;
+        let n = suffix(p.as_bytes())?;
         let rank = ranks.binary_search(&n).ok()?;
         (rank != n as usize).then(|| format!("{}{rank:010}", &p[..p.len() - DIGITS]))
     };
-    for (peer, found) in s.peers.iter_mut().zip(&on_peers) {
-        if found.iter().any(moves) {
+    for (peer, moved) in s.peers.iter_mut().zip(peer_moves) {
+        if moved {
             peer_names_mut(peer.get_mut(), &mut |p| {
                 if let Some(q) = rename(p) {
                     *p = q.into();
@@ -157,7 +124,6 @@ pub fn abstract_state(s: &mut System) {
     } else {
         0
     };
-    let renames = on_server.iter().any(moves);
     let restats = s.server.nodes().any(|(_, n)| restat(n) != n.stat);
     if renames {
         s.server.get_mut().rename_paths(&rename);
@@ -167,10 +133,59 @@ pub fn abstract_state(s: &mut System) {
     }
 }
 
+/// What `part` names, read once per version where its digest is already
+/// known (a version shared with the parent state), else read now.
+fn memo<'p, T, D, const N: usize>(
+    part: &'p Shared<'_, T, D, N>,
+    slot: impl Fn(&D) -> &OnceLock<Suffixes>,
+    read: impl Fn(&T) -> Suffixes,
+) -> Cow<'p, Suffixes> {
+    match part.known_digest() {
+        Some(d) => Cow::Borrowed(slot(d).get_or_init(|| read(part))),
+        None => Cow::Owned(read(part)),
+    }
+}
+
+/// The suffixes of the server's sequential nodes and watched paths. A
+/// plain node named like a sequential one, a node under a sequential
+/// node, or a suffix inside a path makes renaming unsound.
+fn server_suffixes(server: &ZkServer) -> Suffixes {
+    let mut out = Suffixes::default();
+    for (p, node) in server.nodes() {
+        match suffix(p.as_bytes()) {
+            Some(n) if node.mode.is_sequential() => out.found.push(n),
+            Some(_) => out.sound = false,
+            None => {}
+        }
+        // A sequential node's name ends in a digit (`%010d`): only then is
+        // the parent worth looking up.
+        let under_sequential = path::parent(p)
+            .filter(|parent| parent.ends_with(|c: char| c.is_ascii_digit()))
+            .and_then(|parent| server.node(parent))
+            .is_some_and(|parent| parent.mode.is_sequential());
+        out.sound &= !under_sequential && !suffix_inside(p.as_bytes());
+    }
+    for p in server.watched_paths() {
+        out.found.extend(suffix(p.as_bytes()));
+        out.sound &= !suffix_inside(p.as_bytes());
+    }
+    out
+}
+
+/// The suffixes of every name a client and its channels hold.
+fn peer_suffixes(p: &Peer) -> Suffixes {
+    let mut out = Suffixes::default();
+    peer_names(p, &mut |name| {
+        out.found.extend(suffix(name.as_bytes()));
+        out.sound &= !suffix_inside(name.as_bytes());
+    });
+    out
+}
+
 /// Hands `f` every path or child name a client and its channels hold.
-fn peer_names(p: &Peer, f: &mut dyn FnMut(&str)) {
+fn peer_names(p: &Peer, f: &mut dyn FnMut(&Name)) {
     for r in &p.outbox {
-        r.op.paths().into_iter().for_each(|p| f(p));
+        r.op.paths().into_iter().for_each(&mut *f);
     }
     for m in &p.inbox {
         match m {
@@ -187,7 +202,7 @@ fn peer_names(p: &Peer, f: &mut dyn FnMut(&str)) {
                 notice: Notice::Node(WatchedEvent { path, .. }) | Notice::Removed(path),
                 ..
             }) => f(path),
-            Status::Calling { op, .. } => op.paths().into_iter().for_each(|p| f(p)),
+            Status::Calling { op, .. } => op.paths().into_iter().for_each(&mut *f),
             _ => {}
         }
     }
@@ -196,7 +211,7 @@ fn peer_names(p: &Peer, f: &mut dyn FnMut(&str)) {
             f(path);
         }
     }
-    c.watchers.paths().for_each(|p| f(p));
+    c.watchers.paths().for_each(&mut *f);
 }
 
 /// [`peer_names`], each one to rewrite in place.
@@ -233,10 +248,10 @@ fn op_path_mut(op: &mut Op, f: &mut dyn FnMut(&mut Name)) {
     op.paths_mut().into_iter().for_each(f);
 }
 
-fn reply_names(r: &Reply, f: &mut dyn FnMut(&str)) {
+fn reply_names(r: &Reply, f: &mut dyn FnMut(&Name)) {
     match r {
         Ok(OpResult::Created(p)) => f(p),
-        Ok(OpResult::GetChildren { children, .. }) => children.iter().for_each(|c| f(c)),
+        Ok(OpResult::GetChildren { children, .. }) => children.iter().for_each(&mut *f),
         Ok(OpResult::Multi(results)) => results.iter().for_each(|r| {
             if let TxnResult::Created(p) = r {
                 f(p)
@@ -522,16 +537,5 @@ mod tests {
         assert_eq!(s, before);
         assert!(s.server.node("/locks/lock-0000000007").is_some());
         assert!(s.server.node("/locks/lock-0000000001").is_some());
-    }
-
-    #[test]
-    fn suffixes_are_the_last_ten_digits_of_the_last_component() {
-        assert_eq!(suffix("/locks/lock-0000000012"), Some(12));
-        assert_eq!(suffix("lock-0000000012"), Some(12));
-        assert_eq!(suffix("/locks/lock-"), None);
-        assert_eq!(suffix("/locks"), None);
-        assert_eq!(suffix("/a/000000001"), None);
-        assert!(suffix_inside("/a/n-0000000001/b"));
-        assert!(!suffix_inside("/locks/lock-0000000001"));
     }
 }

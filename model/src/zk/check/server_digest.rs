@@ -2,9 +2,11 @@
 //! who watches what, and per session what it owns and watches (see
 //! [`symmetry`](super::symmetry)).
 
+use super::suffixes::Suffixes;
 use crate::engine::fingerprint::FoldHasher;
 use crate::zk::{SessionId, ZkServer};
 use std::hash::{Hash, Hasher};
+use std::sync::OnceLock;
 
 /// The server's part of a fingerprint.
 pub struct ServerDigest {
@@ -13,6 +15,9 @@ pub struct ServerDigest {
     /// Per session, in id order: its state, its ephemeral nodes and the
     /// paths it watches, with no session id in them.
     pub(super) facts: Vec<(SessionId, u64)>,
+    /// The sequence suffixes it names, read the first time the sequence
+    /// abstraction asks ([`super::sequences`]).
+    pub(super) suffixes: OnceLock<Suffixes>,
 }
 
 impl ServerDigest {
@@ -110,5 +115,6 @@ pub fn server_digest(server: &ZkServer) -> ServerDigest {
     ServerDigest {
         anonymous: anonymous.finish(),
         facts: facts.into_iter().map(|(id, h)| (id, h.finish())).collect(),
+        suffixes: OnceLock::new(),
     }
 }

@@ -47,7 +47,7 @@ pub trait Lock: Clone + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + '
     }
 
     /// Every node path the recipe's state holds (see [`Recipe::paths`]).
-    fn paths(&self, f: &mut dyn FnMut(&str));
+    fn paths(&self, f: &mut dyn FnMut(&Name));
 
     /// The same paths, to rewrite in place (see [`Recipe::paths_mut`]).
     fn paths_mut(&mut self, f: &mut dyn FnMut(&mut Name));
@@ -360,7 +360,7 @@ impl<L: Lock> Recipe for LockLoop<L> {
         self.lock.reads_stat()
     }
 
-    fn paths(&self, f: &mut dyn FnMut(&str)) {
+    fn paths(&self, f: &mut dyn FnMut(&Name)) {
         self.lock.paths(f)
     }
 

@@ -294,7 +294,7 @@ pub trait Recipe: Clone + Eq + std::hash::Hash + fmt::Debug + Send + Sync + 'sta
     /// them for the orphaned-node property (a node nobody refers to) and
     /// renames sequence suffixes through [`paths_mut`](Self::paths_mut); a
     /// recipe must hand over every one, or both go wrong.
-    fn paths(&self, f: &mut dyn FnMut(&str));
+    fn paths(&self, f: &mut dyn FnMut(&Name));
 
     /// [`paths`](Self::paths), each one to rewrite in place.
     fn paths_mut(&mut self, f: &mut dyn FnMut(&mut Name));

@@ -97,7 +97,7 @@ macro_rules! catalogue {
                 match self { $( AnyRecipe::$variant(r) => r.reads_stat(), )+ }
             }
 
-            fn paths(&self, f: &mut dyn FnMut(&str)) {
+            fn paths(&self, f: &mut dyn FnMut(&Name)) {
                 match self { $( AnyRecipe::$variant(r) => r.paths(f), )+ }
             }
 

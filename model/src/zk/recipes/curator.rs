@@ -1079,10 +1079,10 @@ impl Lock for Curator {
         }
     }
 
-    fn paths(&self, f: &mut dyn FnMut(&str)) {
+    fn paths(&self, f: &mut dyn FnMut(&Name)) {
         f(&self.own);
         f(&self.watched);
-        self.kept.iter().for_each(|p| f(p));
+        self.kept.iter().for_each(&mut *f);
         for t in std::iter::once(&self.task).chain(&self.background) {
             if let Task::Delete(p) | Task::RemoveWatch(p) = t {
                 f(p);

@@ -112,7 +112,7 @@ impl Lock for HerdChildren {
         self.main = Main::Start;
     }
 
-    fn paths(&self, f: &mut dyn FnMut(&str)) {
+    fn paths(&self, f: &mut dyn FnMut(&Name)) {
         f(&self.own);
     }
 

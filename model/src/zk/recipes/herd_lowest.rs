@@ -175,7 +175,7 @@ impl Lock for HerdLowest {
         self.main = Main::Start;
     }
 
-    fn paths(&self, f: &mut dyn FnMut(&str)) {
+    fn paths(&self, f: &mut dyn FnMut(&Name)) {
         f(&self.my_node);
         f(&self.small_node);
     }

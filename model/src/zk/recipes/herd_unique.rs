@@ -109,7 +109,7 @@ impl Lock for HerdUnique {
     }
 
     /// The lock's node is a constant: the state holds no path.
-    fn paths(&self, _: &mut dyn FnMut(&str)) {}
+    fn paths(&self, _: &mut dyn FnMut(&Name)) {}
 
     fn paths_mut(&mut self, _: &mut dyn FnMut(&mut Name)) {}
 

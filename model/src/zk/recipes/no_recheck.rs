@@ -183,7 +183,7 @@ impl Lock for NoRecheck {
         self.main = Main::Start;
     }
 
-    fn paths(&self, f: &mut dyn FnMut(&str)) {
+    fn paths(&self, f: &mut dyn FnMut(&Name)) {
         f(&self.my_node);
         f(&self.pre_node);
         if let Some(p) = &self.node_id {

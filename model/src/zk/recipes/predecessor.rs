@@ -137,7 +137,7 @@ impl Lock for Predecessor {
         self.main = Main::Start;
     }
 
-    fn paths(&self, f: &mut dyn FnMut(&str)) {
+    fn paths(&self, f: &mut dyn FnMut(&Name)) {
         f(&self.own);
         f(&self.watched);
     }

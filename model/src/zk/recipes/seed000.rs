@@ -271,7 +271,7 @@ impl Lock for Seed000 {
         self.main = Main::Start;
     }
 
-    fn paths(&self, f: &mut dyn FnMut(&str)) {
+    fn paths(&self, f: &mut dyn FnMut(&Name)) {
         f(&self.current_lock_path);
         f(&self.pre_current_lock_path);
     }

@@ -249,7 +249,7 @@ impl Lock for TryOnce {
         act(Step::Return, "no watcher: kazoo logs the state change")
     }
 
-    fn paths(&self, f: &mut dyn FnMut(&str)) {
+    fn paths(&self, f: &mut dyn FnMut(&Name)) {
         f(&self.seq_path);
     }
 

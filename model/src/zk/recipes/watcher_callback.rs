@@ -268,7 +268,7 @@ impl Recipe for WatcherCallback {
         LOCK_ROOT_PATH
     }
 
-    fn paths(&self, f: &mut dyn FnMut(&str)) {
+    fn paths(&self, f: &mut dyn FnMut(&Name)) {
         f(&self.self_path);
         f(&self.wait_path);
     }
