@@ -109,7 +109,8 @@ fn fencing_rejects_the_stale_holders_write() {
     assert!(!fenced.violations.contains(Property::FencedSafety));
 }
 
-/// Same seed, same trace: twice on this thread, once on a fresh thread.
+/// Same seed, same trace: twice on this thread, once on a fresh thread;
+/// and a run without its trace counts the entries it would have written.
 #[test]
 fn same_seed_same_trace() {
     // The simulator does not drive Redis recipes yet.
@@ -124,7 +125,16 @@ fn same_seed_same_trace() {
         cfg.clients = cfg.clients.min(5);
         cfg.acquisitions = cfg.acquisitions.min(3);
         for seed in 0..3 {
-            let a = run_seed(&cfg, seed, true).trace.text();
+            let traced = run_seed(&cfg, seed, true).trace;
+            // `compare` picks its shortest trace by this count.
+            let untraced = run_seed(&cfg, seed, false).trace;
+            assert_eq!(
+                (untraced.count, traced.count),
+                (traced.entries.len(), traced.entries.len()),
+                "{} seed {seed}: an untraced run miscounts its trace",
+                sc.name
+            );
+            let a = traced.text();
             let b = run_seed(&cfg, seed, true).trace.text();
             assert_eq!(a, b, "{} seed {seed}: two runs differ", sc.name);
             let cfg2 = cfg.clone();

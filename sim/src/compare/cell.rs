@@ -536,14 +536,16 @@ fn run_sim(sc: &Scenario, path: &str, page: String) -> CellResult {
         shown = never_struck(&mut r);
     }
     if let Some(p) = shown {
-        // The failing seed with the fewest trace entries (lowest on a tie).
+        // The failing seed with the fewest trace entries (lowest on a tie):
+        // an untraced run counts the entries it would have made, so only
+        // the chosen seed runs again with its trace.
         let best = sweep
             .failures
             .iter()
             .filter(|f| f.violations.contains(p))
             .take(TRACE_CANDIDATES)
-            .map(|f| run_seed(&cfg, f.seed, true))
-            .min_by_key(|run| (run.trace.entries.len(), run.seed));
+            .min_by_key(|f| (f.trace.count, f.seed))
+            .map(|f| run_seed(&cfg, f.seed, true));
         if let Some(mut run) = best {
             let command = format!("cargo run --release -- replay {path} --seed {}", run.seed);
             let steps = run.trace.entries.len();

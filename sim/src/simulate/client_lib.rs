@@ -152,7 +152,7 @@ fn on_packet(w: &mut World, c: usize, pkt: ToClient) {
                 cp.own_czxid = czxid;
             }
             w.timeline.record(t, c, Seen::Reply, &reply);
-            if w.trace.on {
+            if w.trace.wants() {
                 let r = match &reply {
                     Ok(r) => r.to_string(),
                     Err(e) => e.to_string(),
@@ -181,7 +181,7 @@ fn on_packet(w: &mut World, c: usize, pkt: ToClient) {
                 cp.notified_in_attempt = true;
             }
             let n = cp.client.on_event(&event);
-            if w.trace.on {
+            if w.trace.wants() {
                 w.trace.note(
                     t,
                     Some(Party::Client(c)),
@@ -249,7 +249,7 @@ fn step(w: &mut World, c: usize, t: Thread) -> Option<Tenure> {
     let now_ns = now();
     let won = matches!(w.clients[c].client.status(t), Status::Entering(_));
     let stepped = w.clients[c].client.step(t)?;
-    if w.trace.on {
+    if w.trace.wants() {
         let text = stepped.describe(won, w.clients[c].client.status(t));
         w.trace
             .note(now_ns, Some(Party::Client(c)), format!("{t}: {text}"));
@@ -299,7 +299,7 @@ fn step(w: &mut World, c: usize, t: Thread) -> Option<Tenure> {
         let epoch = w.clients[c].epoch;
         w.metrics.requests += 1;
         w.timeline.record(now_ns, c, Seen::Send, &op);
-        if w.trace.on {
+        if w.trace.wants() {
             w.trace.packet(
                 now_ns,
                 Party::Client(c),
@@ -342,7 +342,7 @@ fn start_timer(shared: &Shared, c: usize, t: Thread) {
         let mut w = lock(&shared);
         if w.clients[c].timed_waits[i] == nth && w.clients[c].client.time_out(t) {
             w.metrics.wait_timeouts += 1;
-            if w.trace.on {
+            if w.trace.wants() {
                 w.trace.note(
                     now(),
                     Some(Party::Client(c)),
@@ -383,7 +383,7 @@ fn start_deadline(shared: &Shared, c: usize) {
         if cp.deadlines == nth && cp.deadline_timed && cp.client.pass_deadline() {
             cp.deadline_timed = false;
             w.metrics.deadlines_passed += 1;
-            if w.trace.on {
+            if w.trace.wants() {
                 w.trace.note(
                     now(),
                     Some(Party::Client(c)),

@@ -294,7 +294,7 @@ async fn recorded(
         metrics: Metrics::default(),
         trace: Trace {
             on: trace_on,
-            entries: Vec::new(),
+            ..Trace::default()
         },
         timeline: Timeline::new(timeline_on),
         violations: Violations::default(),

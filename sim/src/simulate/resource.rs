@@ -39,7 +39,7 @@ pub fn apply(w: &mut World, wr: Write) -> bool {
             w.violate(p, why);
         }
     }
-    if w.trace.on {
+    if w.trace.wants() {
         let tok = wr.token.map(|t| format!(" token {t}")).unwrap_or_default();
         w.trace.note(
             t,

@@ -119,7 +119,7 @@ fn handle(w: &mut World, c: usize, pkt: ToServer) {
                 _ => None,
             };
             let release = release && outcome.reply.is_ok();
-            if w.trace.on {
+            if w.trace.wants() {
                 let r = match &outcome.reply {
                     Ok(r) => r.to_string(),
                     Err(e) => e.to_string(),
@@ -141,7 +141,7 @@ fn handle(w: &mut World, c: usize, pkt: ToServer) {
                 return;
             }
             w.metrics.replies += 1;
-            if w.trace.on {
+            if w.trace.wants() {
                 let label = match &outcome.reply {
                     Ok(r) => format!("{thread}: {r}"),
                     Err(e) => format!("{thread}: {e}"),
@@ -186,7 +186,7 @@ pub fn route(
         if s.connected {
             let epoch = s.epoch;
             w.metrics.notifications += 1;
-            if w.trace.on {
+            if w.trace.wants() {
                 w.trace
                     .packet(t, Party::Server, Party::Client(c), format!("event {event}"));
             }

@@ -39,10 +39,25 @@ pub struct Entry {
 pub struct Trace {
     pub on: bool,
     pub entries: Vec<Entry>,
+    /// How many entries the run made, or with tracing off would have made:
+    /// `compare` picks the failing seed with the shortest trace from
+    /// untraced runs and traces only that one.
+    pub count: usize,
 }
 
 impl Trace {
+    /// Whether to write the entry a caller is about to make (its text is
+    /// worth formatting); with tracing off the entry is counted all the
+    /// same. A caller that asks makes exactly one entry when told yes.
+    pub fn wants(&mut self) -> bool {
+        if !self.on {
+            self.count += 1;
+        }
+        self.on
+    }
+
     pub fn note(&mut self, at: u64, who: Option<Party>, text: String) {
+        self.count += 1;
         if self.on {
             self.entries.push(Entry {
                 at,
@@ -54,6 +69,7 @@ impl Trace {
     }
 
     pub fn packet(&mut self, at: u64, from: Party, to: Party, label: String) {
+        self.count += 1;
         if self.on {
             self.entries.push(Entry {
                 at,
