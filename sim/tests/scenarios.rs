@@ -37,7 +37,7 @@
 //! default tier.
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use locksmith::cli::{check_report_text, mysql_check_report_text, redis_check_report_text};
+use locksmith::cli::{backend_check_report_text, check_report_text};
 use locksmith::expect::{Expectation, Found};
 use locksmith::scenario::{all_in, AnyScenario, MysqlScenario, RedisScenario, Scenario};
 use locksmith::simulate::sweep::{sweep, SweepOptions};
@@ -148,7 +148,7 @@ fn judge_redis(sc: &RedisScenario) -> Result<(), Failed> {
     Err(Failed::from(format!(
         "{}\n\n{}\nreplay: cargo run --release -- check {}",
         problems.join("\n"),
-        redis_check_report_text(sc, &report),
+        backend_check_report_text(sc, &report),
         sc.path.display()
     )))
 }
@@ -187,7 +187,7 @@ fn judge_mysql(sc: &MysqlScenario) -> Result<(), Failed> {
     Err(Failed::from(format!(
         "{}\n\n{}\nreplay: cargo run --release -- check {}",
         problems.join("\n"),
-        mysql_check_report_text(sc, &report),
+        backend_check_report_text(sc, &report),
         sc.path.display()
     )))
 }

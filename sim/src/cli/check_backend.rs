@@ -1,12 +1,17 @@
 //! `locksmith check` on a scenario of a backend that is not ZooKeeper
 //! (Redis, MySQL): the flags applied the same way, the run with its
-//! progress bar and Ctrl-C, the exit codes, and the shortest trace in the
-//! text report. A backend brings its scenario's configuration lines
-//! ([`BackendScenario`]); `check_redis.rs` and `check_mysql.rs` hold them.
+//! progress bar and Ctrl-C, the exit codes, the JSON, and the shortest
+//! trace in the text report. A command backend brings only what its
+//! configuration says of itself ([`CommandCheck`]); `check_redis.rs` and
+//! `check_mysql.rs` hold that.
 
 use super::check_args::CheckArgs;
-use super::check_output::{figures, headline_trace, interrupted, progress_bar, show};
+use super::check_output::{
+    budgets, exploration_json, figures, headline_trace, interrupted, joined, progress_bar, show,
+};
+use crate::scenario::CommandScenario;
 use locksmith_model::engine::explore::Progress;
+use locksmith_model::engine::judged::Judged;
 use locksmith_model::engine::space::Limits;
 use locksmith_model::engine::trace::Trace;
 use locksmith_model::{zk::check::Report, zk::check::Verdict};
@@ -24,6 +29,85 @@ pub trait BackendScenario: Sized {
     fn to_text(&self, r: &Report) -> String;
     /// A trace of this backend as a Mermaid sequence diagram.
     fn mermaid(&self, t: &Trace) -> String;
+}
+
+/// What `check` needs of a command backend's configuration (its checker
+/// space) beyond what every backend has.
+pub trait CommandCheck: Judged {
+    /// The backend's key in `--json` (`"redis"`, `"mysql"`).
+    const KEY: &'static str;
+    fn recipe_id(&self) -> &'static str;
+    fn acquisitions(&self) -> u8;
+    /// The worker threads its run uses.
+    fn jobs(&self) -> usize;
+    /// Its clients, rounds and bounds, which the flags override.
+    fn sizes(&mut self) -> (&mut u8, &mut u8, &mut Limits);
+    fn validate(&self) -> Result<(), String>;
+    /// A trace of this backend as a Mermaid sequence diagram.
+    fn mermaid(&self, t: &Trace) -> String;
+    /// The fault budgets by their scenario keys.
+    fn fault_budgets(&self) -> Vec<(&'static str, u8)>;
+    /// Its own settings in `--json` (time, switches), by their keys.
+    fn settings_json(&self) -> serde_json::Map<String, serde_json::Value>;
+    /// The title line's tail: " × N acquisitions on <backend>: …".
+    fn how(&self) -> String;
+}
+
+impl<S: CommandCheck> BackendScenario for CommandScenario<S> {
+    fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn sizes(&mut self) -> (&mut u8, &mut u8, &mut Limits) {
+        self.space.sizes()
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        self.space.validate()
+    }
+
+    fn check(&self, progress: &mut dyn FnMut(Progress) -> ControlFlow<()>) -> Report {
+        Judged::check_with_progress(&self.space, progress)
+    }
+
+    fn to_json(&self, r: &Report) -> serde_json::Value {
+        to_json(self, r)
+    }
+
+    fn to_text(&self, r: &Report) -> String {
+        to_text(self, r)
+    }
+
+    fn mermaid(&self, t: &Trace) -> String {
+        self.space.mermaid(t)
+    }
+}
+
+/// `check --json` of a command backend's scenario.
+pub fn to_json<S: CommandCheck>(sc: &CommandScenario<S>, r: &Report) -> serde_json::Value {
+    let trace = headline_trace(r);
+    let s = &sc.space;
+    let mut config = s.settings_json();
+    let common = [
+        ("scenario", serde_json::json!(sc.name)),
+        ("backend", S::KEY.into()),
+        ("recipe", s.recipe_id().into()),
+        ("clients", s.clients().into()),
+        ("acquisitions", s.acquisitions().into()),
+        ("faults", budgets(&s.fault_budgets())),
+        ("trace", serde_json::json!(trace.map(|t| &t.steps))),
+        ("mermaid", serde_json::json!(trace.map(|t| s.mermaid(t)))),
+    ];
+    config.extend(common.map(|(k, v)| (k.to_string(), v)));
+    joined(config.into(), exploration_json(r, s.jobs()))
+}
+
+/// `check`'s text report of a command backend's scenario.
+pub fn to_text<S: CommandCheck>(sc: &CommandScenario<S>, r: &Report) -> String {
+    let s = &sc.space;
+    let mut out = super::title(&sc.name, s.recipe_id(), s.clients(), &s.how());
+    report_text(&mut out, r);
+    out
 }
 
 /// `sc` with the flags applied and checked (`--por` and

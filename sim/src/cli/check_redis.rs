@@ -1,85 +1,68 @@
 //! `locksmith check` on a Redis scenario: the same flags, verdicts, figures
 //! and exit codes as ZooKeeper's, with the Redis trace (each command with
-//! its reply, the lock's key after every step, ticks and faults).
+//! its reply, the lock's key after every step, ticks and faults). What the
+//! Redis configuration says of itself; the rest is `check_backend.rs`.
 
-use super::check_backend::{report_text, BackendScenario};
-use super::check_output::{budgets, exploration_json, headline_trace, joined};
-use crate::scenario::RedisScenario;
-use locksmith_model::engine::explore::Progress;
-use locksmith_model::engine::judged::Judged;
+use super::check_backend::CommandCheck;
 use locksmith_model::engine::space::Limits;
+use locksmith_model::engine::trace::Trace;
 use locksmith_model::redis::check::trace::mermaid;
-use locksmith_model::zk::check::Report;
+use locksmith_model::redis::check::RedisSpace;
 use serde_json::json;
-use std::ops::ControlFlow;
-use std::path::Path;
 
-impl BackendScenario for RedisScenario {
-    fn path(&self) -> &Path {
-        &self.path
+impl CommandCheck for RedisSpace {
+    const KEY: &'static str = "redis";
+
+    fn recipe_id(&self) -> &'static str {
+        self.recipe.id()
+    }
+
+    fn acquisitions(&self) -> u8 {
+        self.acquisitions
+    }
+
+    fn jobs(&self) -> usize {
+        self.limits.jobs
     }
 
     fn sizes(&mut self) -> (&mut u8, &mut u8, &mut Limits) {
-        let s = &mut self.space;
-        (&mut s.clients, &mut s.acquisitions, &mut s.limits)
+        (&mut self.clients, &mut self.acquisitions, &mut self.limits)
     }
 
     fn validate(&self) -> Result<(), String> {
-        self.space.validate()
+        RedisSpace::validate(self)
     }
 
-    fn check(&self, progress: &mut dyn FnMut(Progress) -> ControlFlow<()>) -> Report {
-        self.space.check_with_progress(progress)
+    fn mermaid(&self, t: &Trace) -> String {
+        mermaid(t, self.clients)
     }
 
-    fn to_json(&self, r: &Report) -> serde_json::Value {
-        to_json(self, r)
+    fn fault_budgets(&self) -> Vec<(&'static str, u8)> {
+        self.faults.by_key().to_vec()
     }
 
-    fn to_text(&self, r: &Report) -> String {
-        to_text(self, r)
+    fn settings_json(&self) -> serde_json::Map<String, serde_json::Value> {
+        let settings = json!({
+            "lease": self.lease,
+            "critical_section": self.work,
+            "pause": self.pause,
+            "skew": self.skew,
+            "replica": self.replica,
+            "fencing": self.fencing,
+        });
+        settings.as_object().cloned().unwrap_or_default()
     }
 
-    fn mermaid(&self, t: &locksmith_model::engine::trace::Trace) -> String {
-        mermaid(t, self.space.clients)
+    fn how(&self) -> String {
+        let replica = if self.replica { ", a replica" } else { "" };
+        let fenced = match (self.fencing, self.recipe.token_in_reply()) {
+            (false, _) => "",
+            (true, false) => ", fenced writes (token from INCR)",
+            (true, true) => ", fenced writes (token from the lock script)",
+        };
+        format!(
+            " × {} acquisitions on Redis: lease {} ticks, critical section {}, pause {}, clock skew {}{replica}{fenced}",
+            self.acquisitions, self.lease, self.work, self.pause, self.skew
+        )
     }
-}
-
-pub fn to_json(sc: &RedisScenario, r: &Report) -> serde_json::Value {
-    let trace = headline_trace(r);
-    let s = &sc.space;
-    let config = json!({
-        "scenario": sc.name,
-        "backend": "redis",
-        "recipe": sc.recipe().id(),
-        "clients": s.clients,
-        "acquisitions": s.acquisitions,
-        "lease": s.lease,
-        "critical_section": s.work,
-        "pause": s.pause,
-        "skew": s.skew,
-        "replica": s.replica,
-        "fencing": s.fencing,
-        "faults": budgets(&s.faults.by_key()),
-        "trace": trace.map(|t| &t.steps),
-        "mermaid": trace.map(|t| mermaid(t, s.clients)),
-    });
-    joined(config, exploration_json(r, s.limits.jobs))
-}
-
-pub fn to_text(sc: &RedisScenario, r: &Report) -> String {
-    let s = &sc.space;
-    let replica = if s.replica { ", a replica" } else { "" };
-    let fenced = match (s.fencing, s.recipe.token_in_reply()) {
-        (false, _) => "",
-        (true, false) => ", fenced writes (token from INCR)",
-        (true, true) => ", fenced writes (token from the lock script)",
-    };
-    let how = format!(
-        " × {} acquisitions on Redis: lease {} ticks, critical section {}, pause {}, clock skew {}{replica}{fenced}",
-        s.acquisitions, s.lease, s.work, s.pause, s.skew
-    );
-    let mut out = super::title(&sc.name, sc.recipe(), s.clients, &how);
-    report_text(&mut out, r);
-    out
 }

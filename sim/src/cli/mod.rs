@@ -28,8 +28,7 @@ mod simulate_args;
 mod simulate_backend;
 
 pub use check::to_text as check_report_text;
-pub use check_mysql::to_text as mysql_check_report_text;
-pub use check_redis::to_text as redis_check_report_text;
+pub use check_backend::to_text as backend_check_report_text;
 pub use compare::options as compare_options;
 
 use clap::{Parser, Subcommand};

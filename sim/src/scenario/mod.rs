@@ -64,11 +64,13 @@
 
 pub mod bounds;
 pub mod clients;
+mod command;
 pub(crate) mod locate;
 mod mysql;
 mod reading;
 mod redis;
 
+pub use command::CommandScenario;
 pub use locate::{KeyPath, Seg};
 pub use mysql::MysqlScenario;
 pub use redis::RedisScenario;

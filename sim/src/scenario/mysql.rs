@@ -41,15 +41,16 @@
 //! max_memory_mb = 2048
 //! ```
 
+use super::command::CommandScenario;
 use super::reading::Reading;
 use super::ScenarioError;
-use crate::expect::{Expectation, RawExpect};
+use crate::expect::RawExpect;
 use locksmith_model::catalogue::Backend;
 use locksmith_model::engine::judged::Judged;
 use locksmith_model::mysql::check::{MysqlFaults, MysqlSpace};
 use locksmith_model::mysql::recipes::MysqlRecipe;
 use serde::Deserialize;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The MySQL recipe a scenario's text names, if it names one.
 pub fn recipe_of(text: &str) -> Option<MysqlRecipe> {
@@ -96,21 +97,14 @@ struct RawTime {
 }
 
 /// A MySQL scenario, ready to explore.
-#[derive(Debug, Clone)]
-pub struct MysqlScenario {
-    pub name: String,
-    pub path: PathBuf,
-    pub description: String,
-    pub space: MysqlSpace,
-    pub expect: Option<Expectation>,
-}
+pub type MysqlScenario = CommandScenario<MysqlSpace>;
 
-impl MysqlScenario {
+impl CommandScenario<MysqlSpace> {
     pub fn recipe(&self) -> MysqlRecipe {
         self.space.recipe
     }
 
-    pub fn parse(path: &Path, text: &str) -> Result<MysqlScenario, ScenarioError> {
+    pub fn parse(path: &Path, text: &str) -> Result<Self, ScenarioError> {
         let r = Reading { path, text };
         let raw: Raw = r.raw()?;
         let recipe = r.recipe(&raw.recipe, Backend::Mysql, MysqlRecipe::parse)?;
@@ -129,7 +123,7 @@ impl MysqlScenario {
         r.bounds(&raw.check, &mut space.limits)?;
         r.rule(space.problem())?;
         let expect = r.expect(raw.expect.as_ref(), &|p| space.not_judged(p))?;
-        Ok(MysqlScenario {
+        Ok(CommandScenario {
             name: r.name(),
             path: path.to_path_buf(),
             description: raw.description,

@@ -40,15 +40,16 @@
 //! max_memory_mb = 2048
 //! ```
 
+use super::command::CommandScenario;
 use super::reading::Reading;
 use super::ScenarioError;
-use crate::expect::{Expectation, RawExpect};
+use crate::expect::RawExpect;
 use locksmith_model::catalogue::Backend;
 use locksmith_model::engine::judged::Judged;
 use locksmith_model::redis::check::{RedisFaults, RedisSpace};
 use locksmith_model::redis::recipes::RedisRecipe;
 use serde::Deserialize;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The Redis recipe a scenario's text names, if it names one (text that
 /// is not TOML names none: the ordinary loader says where it breaks).
@@ -95,23 +96,14 @@ struct RawTime {
 }
 
 /// A Redis scenario, ready to explore.
-#[derive(Debug, Clone)]
-pub struct RedisScenario {
-    /// The file name without `.toml`.
-    pub name: String,
-    pub path: PathBuf,
-    pub description: String,
-    pub space: RedisSpace,
-    /// What the checker must find (`[expect]`).
-    pub expect: Option<Expectation>,
-}
+pub type RedisScenario = CommandScenario<RedisSpace>;
 
-impl RedisScenario {
+impl CommandScenario<RedisSpace> {
     pub fn recipe(&self) -> RedisRecipe {
         self.space.recipe
     }
 
-    pub fn parse(path: &Path, text: &str) -> Result<RedisScenario, ScenarioError> {
+    pub fn parse(path: &Path, text: &str) -> Result<Self, ScenarioError> {
         let r = Reading { path, text };
         let raw: Raw = r.raw()?;
         let recipe = r.recipe(&raw.recipe, Backend::Redis, RedisRecipe::parse)?;
@@ -129,7 +121,7 @@ impl RedisScenario {
         r.bounds(&raw.check, &mut space.limits)?;
         r.rule(space.problem())?;
         let expect = r.expect(raw.expect.as_ref(), &|p| space.not_judged(p))?;
-        Ok(RedisScenario {
+        Ok(CommandScenario {
             name: r.name(),
             path: path.to_path_buf(),
             description: raw.description,
