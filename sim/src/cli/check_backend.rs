@@ -9,7 +9,7 @@ use super::check_args::CheckArgs;
 use super::check_output::{
     budgets, exploration_json, figures, headline_trace, interrupted, joined, progress_bar, show,
 };
-use crate::scenario::CommandScenario;
+use crate::scenario::{CommandScenario, CommandSpace};
 use locksmith_model::engine::explore::Progress;
 use locksmith_model::engine::judged::Judged;
 use locksmith_model::engine::space::Limits;
@@ -33,18 +33,15 @@ pub trait BackendScenario: Sized {
 
 /// What `check` needs of a command backend's configuration (its checker
 /// space) beyond what every backend has.
-pub trait CommandCheck: Judged {
+pub trait CommandCheck: CommandSpace {
     /// The backend's key in `--json` (`"redis"`, `"mysql"`).
     const KEY: &'static str;
     fn recipe_id(&self) -> &'static str;
-    fn acquisitions(&self) -> u8;
     /// The worker threads its run uses.
     fn jobs(&self) -> usize;
     /// Its clients, rounds and bounds, which the flags override.
     fn sizes(&mut self) -> (&mut u8, &mut u8, &mut Limits);
     fn validate(&self) -> Result<(), String>;
-    /// A trace of this backend as a Mermaid sequence diagram.
-    fn mermaid(&self, t: &Trace) -> String;
     /// The fault budgets by their scenario keys.
     fn fault_budgets(&self) -> Vec<(&'static str, u8)>;
     /// Its own settings in `--json` (time, switches), by their keys.

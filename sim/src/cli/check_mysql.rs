@@ -6,8 +6,6 @@
 
 use super::check_backend::CommandCheck;
 use locksmith_model::engine::space::Limits;
-use locksmith_model::engine::trace::Trace;
-use locksmith_model::mysql::check::trace::mermaid;
 use locksmith_model::mysql::check::MysqlSpace;
 use serde_json::json;
 
@@ -16,10 +14,6 @@ impl CommandCheck for MysqlSpace {
 
     fn recipe_id(&self) -> &'static str {
         self.recipe.id()
-    }
-
-    fn acquisitions(&self) -> u8 {
-        self.acquisitions
     }
 
     fn jobs(&self) -> usize {
@@ -32,10 +26,6 @@ impl CommandCheck for MysqlSpace {
 
     fn validate(&self) -> Result<(), String> {
         MysqlSpace::validate(self)
-    }
-
-    fn mermaid(&self, t: &Trace) -> String {
-        mermaid(t, self.clients)
     }
 
     fn fault_budgets(&self) -> Vec<(&'static str, u8)> {

@@ -5,8 +5,6 @@
 
 use super::check_backend::CommandCheck;
 use locksmith_model::engine::space::Limits;
-use locksmith_model::engine::trace::Trace;
-use locksmith_model::redis::check::trace::mermaid;
 use locksmith_model::redis::check::RedisSpace;
 use serde_json::json;
 
@@ -15,10 +13,6 @@ impl CommandCheck for RedisSpace {
 
     fn recipe_id(&self) -> &'static str {
         self.recipe.id()
-    }
-
-    fn acquisitions(&self) -> u8 {
-        self.acquisitions
     }
 
     fn jobs(&self) -> usize {
@@ -31,10 +25,6 @@ impl CommandCheck for RedisSpace {
 
     fn validate(&self) -> Result<(), String> {
         RedisSpace::validate(self)
-    }
-
-    fn mermaid(&self, t: &Trace) -> String {
-        mermaid(t, self.clients)
     }
 
     fn fault_budgets(&self) -> Vec<(&'static str, u8)> {

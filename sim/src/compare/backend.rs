@@ -10,6 +10,7 @@
 //! cell reproduces it ([`judged`] turns the checker's report into the cell).
 
 use super::cell::{checked, CellResult};
+use crate::scenario::CommandSpace;
 use locksmith_model::engine::trace::Trace;
 use locksmith_model::zk::check::Report;
 use serde::Serialize;
@@ -185,6 +186,20 @@ pub struct Checked {
     pub unfaulted: Option<usize>,
     /// Draws one of its traces as a Mermaid sequence diagram.
     pub mermaid: Box<dyn Fn(&Trace) -> String>,
+}
+
+/// Reads a command backend's cell file as `locksmith check` reads it and
+/// explores it, with the same file without its fault budget beside it.
+pub fn check_file<S: CommandSpace>(path: &Path, text: &str) -> Result<Checked, String> {
+    let sc = S::parse(path, text).map_err(|e| e.to_string())?;
+    let space = sc.space.clone();
+    Ok(Checked {
+        report: sc.space.check_with_progress(&mut interruptible),
+        unfaulted: sc.space.unfaulted().map(|none| none.check().states),
+        clients: sc.space.clients(),
+        acquisitions: sc.space.acquisitions(),
+        mermaid: Box::new(move |t| space.mermaid(t)),
+    })
 }
 
 /// Breaks the checker's run when the user presses Ctrl-C.

@@ -2,12 +2,9 @@
 //! class, written as a MySQL scenario file and judged by loading that very
 //! file as `locksmith check` loads it.
 
-use super::backend::{interruptible, run_cell, toml_faults, toml_head, Backend, Checked, Fault};
+use super::backend::{check_file, run_cell, toml_faults, toml_head, Backend, Fault};
 use super::cell::CellResult;
 use super::mysql_faults::{space, MYSQL_FAULTS, MYSQL_ROWS};
-use crate::scenario::MysqlScenario;
-use locksmith_model::engine::judged::Judged;
-use locksmith_model::mysql::check::trace::mermaid;
 use locksmith_model::mysql::check::MysqlSpace;
 
 /// The scenario file of `s` (a row's configuration under `fault`).
@@ -48,22 +45,7 @@ pub fn run(recipe: &str, fault: &str, out: &str) -> Result<CellResult, String> {
         .ok_or_else(|| format!("no MySQL recipe `{recipe}`"))?;
     (class.apply)(&mut s);
     let text = to_toml(&s, &class.fault);
-    run_cell(recipe, fault, out, text, |path, text| {
-        let sc = MysqlScenario::parse(path, text).map_err(|e| e.to_string())?;
-        let clients = sc.space.clients;
-        let unfaulted = (sc.space.faults != Default::default()).then(|| {
-            let mut none = sc.space.clone();
-            none.faults = Default::default();
-            none.check().states
-        });
-        Ok(Checked {
-            report: sc.space.check_with_progress(&mut interruptible),
-            unfaulted,
-            clients,
-            acquisitions: sc.space.acquisitions,
-            mermaid: Box::new(move |t| mermaid(t, clients)),
-        })
-    })
+    run_cell(recipe, fault, out, text, check_file::<MysqlSpace>)
 }
 
 /// The MySQL matrix, as the report's pages draw it.

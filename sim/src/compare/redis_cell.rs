@@ -3,14 +3,9 @@
 //! file as `locksmith check` loads it — so the command beside the cell
 //! reproduces it.
 
-use super::backend::{
-    interruptible, run_cell, toml_faults, toml_head, Backend, Checked, Fault, Row,
-};
+use super::backend::{check_file, run_cell, toml_faults, toml_head, Backend, Fault, Row};
 use super::cell::CellResult;
 use super::redis_faults::{find, space, RedisFaultClass, REDIS_FAULTS, REDIS_ROWS};
-use crate::scenario::RedisScenario;
-use locksmith_model::engine::judged::Judged;
-use locksmith_model::redis::check::trace::mermaid;
 use locksmith_model::redis::check::RedisSpace;
 
 /// The scenario file of `s` (a row's configuration under `fault`).
@@ -51,22 +46,7 @@ pub fn run(recipe: &str, fault: &str, out: &str) -> Result<CellResult, String> {
     let mut s = space(row);
     (class.apply)(&mut s);
     let text = to_toml(&s, class);
-    run_cell(recipe, fault, out, text, |path, text| {
-        let sc = RedisScenario::parse(path, text).map_err(|e| e.to_string())?;
-        let clients = sc.space.clients;
-        let unfaulted = (sc.space.faults != Default::default()).then(|| {
-            let mut none = sc.space.clone();
-            none.faults = Default::default();
-            none.check().states
-        });
-        Ok(Checked {
-            report: sc.space.check_with_progress(&mut interruptible),
-            unfaulted,
-            clients,
-            acquisitions: sc.space.acquisitions,
-            mermaid: Box::new(move |t| mermaid(t, clients)),
-        })
-    })
+    run_cell(recipe, fault, out, text, check_file::<RedisSpace>)
 }
 
 /// The Redis matrix, as the report's pages draw it.

@@ -70,7 +70,7 @@ mod mysql;
 mod reading;
 mod redis;
 
-pub use command::CommandScenario;
+pub use command::{CommandScenario, CommandSpace};
 pub use locate::{KeyPath, Seg};
 pub use mysql::MysqlScenario;
 pub use redis::RedisScenario;

@@ -41,12 +41,14 @@
 //! max_memory_mb = 2048
 //! ```
 
-use super::command::CommandScenario;
+use super::command::{CommandScenario, CommandSpace};
 use super::reading::Reading;
 use super::ScenarioError;
 use crate::expect::RawExpect;
 use locksmith_model::catalogue::Backend;
 use locksmith_model::engine::judged::Judged;
+use locksmith_model::engine::trace::Trace;
+use locksmith_model::mysql::check::trace::mermaid;
 use locksmith_model::mysql::check::{MysqlFaults, MysqlSpace};
 use locksmith_model::mysql::recipes::MysqlRecipe;
 use serde::Deserialize;
@@ -130,6 +132,28 @@ impl CommandScenario<MysqlSpace> {
             space,
             expect,
         })
+    }
+}
+
+impl CommandSpace for MysqlSpace {
+    fn parse(path: &Path, text: &str) -> Result<CommandScenario<Self>, ScenarioError> {
+        CommandScenario::<MysqlSpace>::parse(path, text)
+    }
+
+    fn acquisitions(&self) -> u8 {
+        self.acquisitions
+    }
+
+    fn unfaulted(&self) -> Option<Self> {
+        (self.faults != MysqlFaults::default()).then(|| {
+            let mut none = self.clone();
+            none.faults = MysqlFaults::default();
+            none
+        })
+    }
+
+    fn mermaid(&self, t: &Trace) -> String {
+        mermaid(t, self.clients)
     }
 }
 

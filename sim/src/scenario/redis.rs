@@ -40,12 +40,14 @@
 //! max_memory_mb = 2048
 //! ```
 
-use super::command::CommandScenario;
+use super::command::{CommandScenario, CommandSpace};
 use super::reading::Reading;
 use super::ScenarioError;
 use crate::expect::RawExpect;
 use locksmith_model::catalogue::Backend;
 use locksmith_model::engine::judged::Judged;
+use locksmith_model::engine::trace::Trace;
+use locksmith_model::redis::check::trace::mermaid;
 use locksmith_model::redis::check::{RedisFaults, RedisSpace};
 use locksmith_model::redis::recipes::RedisRecipe;
 use serde::Deserialize;
@@ -128,6 +130,28 @@ impl CommandScenario<RedisSpace> {
             space,
             expect,
         })
+    }
+}
+
+impl CommandSpace for RedisSpace {
+    fn parse(path: &Path, text: &str) -> Result<CommandScenario<Self>, ScenarioError> {
+        CommandScenario::<RedisSpace>::parse(path, text)
+    }
+
+    fn acquisitions(&self) -> u8 {
+        self.acquisitions
+    }
+
+    fn unfaulted(&self) -> Option<Self> {
+        (self.faults != RedisFaults::default()).then(|| {
+            let mut none = self.clone();
+            none.faults = RedisFaults::default();
+            none
+        })
+    }
+
+    fn mermaid(&self, t: &Trace) -> String {
+        mermaid(t, self.clients)
     }
 }
 
