@@ -39,11 +39,10 @@
 use libtest_mimic::{Arguments, Failed, Trial};
 use locksmith::cli::{backend_check_report_text, check_report_text};
 use locksmith::expect::{Expectation, Found};
-use locksmith::scenario::{all_in, AnyScenario, MysqlScenario, RedisScenario, Scenario};
+use locksmith::scenario::{all_in, AnyScenario, CommandScenario, CommandSpace, Scenario};
 use locksmith::simulate::sweep::{sweep, SweepOptions};
 use locksmith::simulate::SimConfig;
 use locksmith_model::engine::harness::{Property, Verdict};
-use locksmith_model::engine::judged::Judged;
 use locksmith_model::zk::check::explore::explore;
 use locksmith_model::{engine::lasso, zk::check::check, zk::check::explore as zk_explore};
 use locksmith_model::{zk::check::CheckConfig, zk::check::Report};
@@ -114,9 +113,12 @@ fn judge_check(path: &Path) -> Result<(), Failed> {
     )))
 }
 
-/// A Redis scenario against its `[expect]`, as [`judge_check`] does
-/// ZooKeeper's.
-fn judge_redis(sc: &RedisScenario) -> Result<(), Failed> {
+/// A Redis or MySQL scenario against its `[expect]`, as [`judge_check`]
+/// does ZooKeeper's (`text`: the report printed with a failure).
+fn judge_command<S: CommandSpace>(
+    sc: &CommandScenario<S>,
+    text: impl Fn(&Report) -> String,
+) -> Result<(), Failed> {
     let Some(expect) = sc.expect.clone() else {
         return Ok(());
     };
@@ -148,46 +150,7 @@ fn judge_redis(sc: &RedisScenario) -> Result<(), Failed> {
     Err(Failed::from(format!(
         "{}\n\n{}\nreplay: cargo run --release -- check {}",
         problems.join("\n"),
-        backend_check_report_text(sc, &report),
-        sc.path.display()
-    )))
-}
-
-/// A MySQL scenario against its `[expect]`, as [`judge_redis`] does
-/// Redis's.
-fn judge_mysql(sc: &MysqlScenario) -> Result<(), Failed> {
-    let Some(expect) = sc.expect.clone() else {
-        return Ok(());
-    };
-    let report = sc.space.check();
-    let of = |p| report.of(p);
-    let steps_of = |p| report.trace_of(p).map(|t| t.steps.len());
-    let found = Found {
-        verdict: report.verdict,
-        property: report.property,
-        of: &of,
-        steps: report.property.and_then(steps_of),
-        states: Some(report.states),
-        steps_of: &steps_of,
-    };
-    let mut problems = expect.problems(&found);
-    if report.of(Property::Starvation) == Verdict::Violated {
-        let x = locksmith_model::engine::explore::explore_space(&sc.space, &mut |_| {
-            std::ops::ControlFlow::Continue(())
-        });
-        if let Some(cx) = x.found.get(&Property::Starvation) {
-            if let Err(e) = lasso::judge_in(&sc.space, cx) {
-                problems.push(format!("starvation lasso: {e}"));
-            }
-        }
-    }
-    if problems.is_empty() {
-        return Ok(());
-    }
-    Err(Failed::from(format!(
-        "{}\n\n{}\nreplay: cargo run --release -- check {}",
-        problems.join("\n"),
-        backend_check_report_text(sc, &report),
+        text(&report),
         sc.path.display()
     )))
 }
@@ -398,7 +361,7 @@ fn main() {
             Ok(AnyScenario::Redis(s)) => {
                 if s.expect.is_some() {
                     trials.push(Trial::test(format!("check::{name}"), move || {
-                        judge_redis(&s)
+                        judge_command(&s, |r| backend_check_report_text(&*s, r))
                     }));
                 }
                 continue;
@@ -406,7 +369,7 @@ fn main() {
             Ok(AnyScenario::Mysql(s)) => {
                 if s.expect.is_some() {
                     trials.push(Trial::test(format!("check::{name}"), move || {
-                        judge_mysql(&s)
+                        judge_command(&s, |r| backend_check_report_text(&*s, r))
                     }));
                 }
                 continue;
