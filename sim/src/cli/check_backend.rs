@@ -36,14 +36,6 @@ pub trait BackendScenario: Sized {
 pub trait CommandCheck: CommandSpace {
     /// The backend's key in `--json` (`"redis"`, `"mysql"`).
     const KEY: &'static str;
-    fn recipe_id(&self) -> &'static str;
-    /// The worker threads its run uses.
-    fn jobs(&self) -> usize;
-    /// Its clients, rounds and bounds, which the flags override.
-    fn sizes(&mut self) -> (&mut u8, &mut u8, &mut Limits);
-    fn validate(&self) -> Result<(), String>;
-    /// The fault budgets by their scenario keys.
-    fn fault_budgets(&self) -> Vec<(&'static str, u8)>;
     /// Its own settings in `--json` (time, switches), by their keys.
     fn settings_json(&self) -> serde_json::Map<String, serde_json::Value>;
     /// The title line's tail: " × N acquisitions on <backend>: …".
@@ -60,7 +52,7 @@ impl<S: CommandCheck> BackendScenario for CommandScenario<S> {
     }
 
     fn validate(&self) -> Result<(), String> {
-        self.space.validate()
+        self.space.validate_config()
     }
 
     fn check(&self, progress: &mut dyn FnMut(Progress) -> ControlFlow<()>) -> Report {

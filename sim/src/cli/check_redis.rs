@@ -4,32 +4,11 @@
 //! Redis configuration says of itself; the rest is `check_backend.rs`.
 
 use super::check_backend::CommandCheck;
-use locksmith_model::engine::space::Limits;
 use locksmith_model::redis::check::RedisSpace;
 use serde_json::json;
 
 impl CommandCheck for RedisSpace {
     const KEY: &'static str = "redis";
-
-    fn recipe_id(&self) -> &'static str {
-        self.recipe.id()
-    }
-
-    fn jobs(&self) -> usize {
-        self.limits.jobs
-    }
-
-    fn sizes(&mut self) -> (&mut u8, &mut u8, &mut Limits) {
-        (&mut self.clients, &mut self.acquisitions, &mut self.limits)
-    }
-
-    fn validate(&self) -> Result<(), String> {
-        RedisSpace::validate(self)
-    }
-
-    fn fault_budgets(&self) -> Vec<(&'static str, u8)> {
-        self.faults.by_key().to_vec()
-    }
 
     fn settings_json(&self) -> serde_json::Map<String, serde_json::Value> {
         let settings = json!({

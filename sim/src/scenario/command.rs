@@ -6,6 +6,7 @@
 use super::ScenarioError;
 use crate::expect::Expectation;
 use locksmith_model::engine::judged::Judged;
+use locksmith_model::engine::space::Limits;
 use locksmith_model::engine::trace::Trace;
 use std::path::{Path, PathBuf};
 
@@ -26,10 +27,66 @@ pub struct CommandScenario<S> {
 pub trait CommandSpace: Judged + Clone + 'static {
     /// Its scenario file, read by the backend's reader.
     fn parse(path: &Path, text: &str) -> Result<CommandScenario<Self>, ScenarioError>;
-    /// Rounds of the harness loop per client.
-    fn acquisitions(&self) -> u8;
-    /// The same configuration without its fault budget, if it has one.
-    fn unfaulted(&self) -> Option<Self>;
     /// A trace of this backend as a Mermaid sequence diagram.
     fn mermaid(&self, t: &Trace) -> String;
+    fn recipe_id(&self) -> &'static str;
+    /// Rounds of the harness loop per client.
+    fn acquisitions(&self) -> u8;
+    /// The worker threads its run uses.
+    fn jobs(&self) -> usize;
+    /// Its clients, rounds and bounds, which a command's flags override.
+    fn sizes(&mut self) -> (&mut u8, &mut u8, &mut Limits);
+    /// The configuration's own rules (`Err`: the one it breaks).
+    fn validate_config(&self) -> Result<(), String>;
+    /// The fault budgets by their scenario keys.
+    fn fault_budgets(&self) -> Vec<(&'static str, u8)>;
+    /// The same configuration without its fault budget, if it has one.
+    fn unfaulted(&self) -> Option<Self>;
 }
+
+/// The [`CommandSpace`] methods every command backend's space answers
+/// from the fields they all have (`recipe`, `clients`, `acquisitions`,
+/// `limits`, `faults` with `by_key` and `Default`, an inherent
+/// `validate`): written once here, expanded in each backend's impl.
+macro_rules! command_space_fields {
+    () => {
+        fn recipe_id(&self) -> &'static str {
+            self.recipe.id()
+        }
+
+        fn acquisitions(&self) -> u8 {
+            self.acquisitions
+        }
+
+        fn jobs(&self) -> usize {
+            self.limits.jobs
+        }
+
+        fn sizes(
+            &mut self,
+        ) -> (
+            &mut u8,
+            &mut u8,
+            &mut locksmith_model::engine::space::Limits,
+        ) {
+            (&mut self.clients, &mut self.acquisitions, &mut self.limits)
+        }
+
+        fn validate_config(&self) -> Result<(), String> {
+            self.validate()
+        }
+
+        fn fault_budgets(&self) -> Vec<(&'static str, u8)> {
+            self.faults.by_key().to_vec()
+        }
+
+        fn unfaulted(&self) -> Option<Self> {
+            (self.faults != Default::default()).then(|| {
+                let mut none = self.clone();
+                none.faults = Default::default();
+                none
+            })
+        }
+    };
+}
+pub(crate) use command_space_fields;

@@ -41,7 +41,7 @@
 //! max_memory_mb = 2048
 //! ```
 
-use super::command::{CommandScenario, CommandSpace};
+use super::command::{command_space_fields, CommandScenario, CommandSpace};
 use super::reading::Reading;
 use super::ScenarioError;
 use crate::expect::RawExpect;
@@ -140,17 +140,7 @@ impl CommandSpace for MysqlSpace {
         CommandScenario::<MysqlSpace>::parse(path, text)
     }
 
-    fn acquisitions(&self) -> u8 {
-        self.acquisitions
-    }
-
-    fn unfaulted(&self) -> Option<Self> {
-        (self.faults != MysqlFaults::default()).then(|| {
-            let mut none = self.clone();
-            none.faults = MysqlFaults::default();
-            none
-        })
-    }
+    command_space_fields!();
 
     fn mermaid(&self, t: &Trace) -> String {
         mermaid(t, self.clients)

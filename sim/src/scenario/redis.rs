@@ -40,7 +40,7 @@
 //! max_memory_mb = 2048
 //! ```
 
-use super::command::{CommandScenario, CommandSpace};
+use super::command::{command_space_fields, CommandScenario, CommandSpace};
 use super::reading::Reading;
 use super::ScenarioError;
 use crate::expect::RawExpect;
@@ -138,17 +138,7 @@ impl CommandSpace for RedisSpace {
         CommandScenario::<RedisSpace>::parse(path, text)
     }
 
-    fn acquisitions(&self) -> u8 {
-        self.acquisitions
-    }
-
-    fn unfaulted(&self) -> Option<Self> {
-        (self.faults != RedisFaults::default()).then(|| {
-            let mut none = self.clone();
-            none.faults = RedisFaults::default();
-            none
-        })
-    }
+    command_space_fields!();
 
     fn mermaid(&self, t: &Trace) -> String {
         mermaid(t, self.clients)
