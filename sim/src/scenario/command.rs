@@ -38,6 +38,8 @@ pub trait CommandSpace: Judged + Clone + 'static {
     fn sizes(&mut self) -> (&mut u8, &mut u8, &mut Limits);
     /// The configuration's own rules (`Err`: the one it breaks).
     fn validate_config(&self) -> Result<(), String>;
+    /// The rule it breaks, with the scenario key to point at.
+    fn problem(&self) -> Option<(&'static str, String)>;
     /// The fault budgets by their scenario keys.
     fn fault_budgets(&self) -> Vec<(&'static str, u8)>;
     /// The same configuration without its fault budget, if it has one.
@@ -74,6 +76,10 @@ macro_rules! command_space_fields {
 
         fn validate_config(&self) -> Result<(), String> {
             self.validate()
+        }
+
+        fn problem(&self) -> Option<(&'static str, String)> {
+            Self::problem(self)
         }
 
         fn fault_budgets(&self) -> Vec<(&'static str, u8)> {

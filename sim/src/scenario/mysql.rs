@@ -46,7 +46,6 @@ use super::reading::Reading;
 use super::ScenarioError;
 use crate::expect::RawExpect;
 use locksmith_model::catalogue::Backend;
-use locksmith_model::engine::judged::Judged;
 use locksmith_model::engine::trace::Trace;
 use locksmith_model::mysql::check::trace::mermaid;
 use locksmith_model::mysql::check::{MysqlFaults, MysqlSpace};
@@ -122,16 +121,7 @@ impl CommandScenario<MysqlSpace> {
         space.cleanup_after = t.cleanup_after;
         space.lock_row = t.lock_row.unwrap_or(true);
         space.faults = raw.faults;
-        r.bounds(&raw.check, &mut space.limits)?;
-        r.rule(space.problem())?;
-        let expect = r.expect(raw.expect.as_ref(), &|p| space.not_judged(p))?;
-        Ok(CommandScenario {
-            name: r.name(),
-            path: path.to_path_buf(),
-            description: raw.description,
-            space,
-            expect,
-        })
+        r.scenario(space, &raw.check, raw.expect.as_ref(), raw.description)
     }
 }
 

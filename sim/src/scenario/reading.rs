@@ -5,6 +5,7 @@
 //! (refused on a property the backend does not judge) and the name.
 
 use super::bounds::Bounds;
+use super::command::{CommandScenario, CommandSpace};
 use super::{error_at, friendly, locate, KeyPath, ScenarioError};
 use crate::expect::{Expectation, RawExpect};
 use locksmith_model::catalogue::Backend;
@@ -99,6 +100,28 @@ impl<'a> Reading<'a> {
             })
         })
         .transpose()
+    }
+
+    /// The scenario of `space`, configured from the file: the `[check]`
+    /// bounds applied, then the configuration's rules and the `[expect]`
+    /// pins checked, each error at its key.
+    pub fn scenario<S: CommandSpace>(
+        &self,
+        mut space: S,
+        check: &Bounds,
+        expect: Option<&RawExpect>,
+        description: String,
+    ) -> Result<CommandScenario<S>, ScenarioError> {
+        self.bounds(check, space.sizes().2)?;
+        self.rule(CommandSpace::problem(&space))?;
+        let expect = self.expect(expect, &|p| space.not_judged(p))?;
+        Ok(CommandScenario {
+            name: self.name(),
+            path: self.path.to_path_buf(),
+            description,
+            space,
+            expect,
+        })
     }
 
     /// The file name without `.toml`.

@@ -45,7 +45,6 @@ use super::reading::Reading;
 use super::ScenarioError;
 use crate::expect::RawExpect;
 use locksmith_model::catalogue::Backend;
-use locksmith_model::engine::judged::Judged;
 use locksmith_model::engine::trace::Trace;
 use locksmith_model::redis::check::trace::mermaid;
 use locksmith_model::redis::check::{RedisFaults, RedisSpace};
@@ -120,16 +119,7 @@ impl CommandScenario<RedisSpace> {
         space.replica = t.replica;
         space.fencing = raw.fencing;
         space.faults = raw.faults;
-        r.bounds(&raw.check, &mut space.limits)?;
-        r.rule(space.problem())?;
-        let expect = r.expect(raw.expect.as_ref(), &|p| space.not_judged(p))?;
-        Ok(CommandScenario {
-            name: r.name(),
-            path: path.to_path_buf(),
-            description: raw.description,
-            space,
-            expect,
-        })
+        r.scenario(space, &raw.check, raw.expect.as_ref(), raw.description)
     }
 }
 
