@@ -88,7 +88,7 @@ pub fn to_json<S: CommandCheck>(sc: &CommandScenario<S>, r: &Report) -> serde_js
         ("mermaid", serde_json::json!(trace.map(|t| s.mermaid(t)))),
     ];
     config.extend(common.map(|(k, v)| (k.to_string(), v)));
-    joined(config.into(), exploration_json(r, s.jobs()))
+    joined(config.into(), exploration_json(r, s.limits().jobs))
 }
 
 /// `check`'s text report of a command backend's scenario.

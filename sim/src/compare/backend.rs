@@ -188,6 +188,23 @@ pub struct Checked {
     pub mermaid: Box<dyn Fn(&Trace) -> String>,
 }
 
+/// A command backend's cell file: the head, `fencing`, the backend's own
+/// table (`table`, e.g. `[redis]` with its settings), the fault budgets
+/// and the checker's bound.
+pub fn cell_toml<S: CommandSpace>(s: &S, fault: &Fault, table: &str) -> String {
+    let mut out = toml_head(s.recipe_id(), fault, s.clients(), s.acquisitions());
+    if s.fencing() {
+        out.push_str("fencing = true\n");
+    }
+    out.push_str(table);
+    out.push_str(&toml_faults(&s.fault_budgets()));
+    out.push_str(&format!(
+        "\n[check]\nmax_states = {}\n",
+        s.limits().max_states
+    ));
+    out
+}
+
 /// Reads a command backend's cell file as `locksmith check` reads it and
 /// explores it, with the same file without its fault budget beside it.
 pub fn check_file<S: CommandSpace>(path: &Path, text: &str) -> Result<Checked, String> {

@@ -2,33 +2,24 @@
 //! class, written as a MySQL scenario file and judged by loading that very
 //! file as `locksmith check` loads it.
 
-use super::backend::{check_file, run_cell, toml_faults, toml_head, Backend, Fault};
+use super::backend::{cell_toml, check_file, run_cell, Backend, Fault};
 use super::cell::CellResult;
 use super::mysql_faults::{space, MYSQL_FAULTS, MYSQL_ROWS};
 use locksmith_model::mysql::check::MysqlSpace;
 
 /// The scenario file of `s` (a row's configuration under `fault`).
 pub fn to_toml(s: &MysqlSpace, fault: &Fault) -> String {
-    let mut out = toml_head(s.recipe.id(), fault, s.clients, s.acquisitions);
-    if s.fencing {
-        out.push_str("fencing = true\n");
-    }
-    out.push_str(&format!(
+    let mut table = format!(
         "\n[mysql]\ncritical_section = {}\npause = {}\nlock_wait_timeout = {}\n",
         s.work, s.pause, s.lock_wait_timeout
-    ));
+    );
     if let Some(age) = s.cleanup_after {
-        out.push_str(&format!("cleanup_after = {age}\n"));
+        table.push_str(&format!("cleanup_after = {age}\n"));
     }
     if s.found_rows {
-        out.push_str("found_rows = true\n");
+        table.push_str("found_rows = true\n");
     }
-    out.push_str(&toml_faults(&s.faults.by_key()));
-    out.push_str(&format!(
-        "\n[check]\nmax_states = {}\n",
-        s.limits.max_states
-    ));
-    out
+    cell_toml(s, fault, &table)
 }
 
 /// Runs the cell `recipe` × `fault` (ids of [`MYSQL_ROWS`] and

@@ -3,7 +3,7 @@
 //! file as `locksmith check` loads it — so the command beside the cell
 //! reproduces it.
 
-use super::backend::{check_file, run_cell, toml_faults, toml_head, Backend, Fault, Row};
+use super::backend::{cell_toml, check_file, run_cell, Backend, Fault, Row};
 use super::cell::CellResult;
 use super::redis_faults::{find, space, RedisFaultClass, REDIS_FAULTS, REDIS_ROWS};
 use locksmith_model::redis::check::RedisSpace;
@@ -15,23 +15,14 @@ pub fn to_toml(s: &RedisSpace, fault: &RedisFaultClass) -> String {
         label: fault.label,
         about: fault.about,
     };
-    let mut out = toml_head(s.recipe.id(), &head, s.clients, s.acquisitions);
-    if s.fencing {
-        out.push_str("fencing = true\n");
-    }
-    out.push_str(&format!(
+    let mut table = format!(
         "\n[redis]\nlease = {}\ncritical_section = {}\npause = {}\nskew = {}\n",
         s.lease, s.work, s.pause, s.skew
-    ));
+    );
     if s.replica {
-        out.push_str("replica = true\n");
+        table.push_str("replica = true\n");
     }
-    out.push_str(&toml_faults(&s.faults.by_key()));
-    out.push_str(&format!(
-        "\n[check]\nmax_states = {}\n",
-        s.limits.max_states
-    ));
-    out
+    cell_toml(s, &head, &table)
 }
 
 /// Runs the cell `recipe` × `fault` (ids of [`REDIS_ROWS`] and

@@ -32,8 +32,8 @@ pub trait CommandSpace: Judged + Clone + 'static {
     fn recipe_id(&self) -> &'static str;
     /// Rounds of the harness loop per client.
     fn acquisitions(&self) -> u8;
-    /// The worker threads its run uses.
-    fn jobs(&self) -> usize;
+    /// Each critical section writes to the fenced resource.
+    fn fencing(&self) -> bool;
     /// Its clients, rounds and bounds, which a command's flags override.
     fn sizes(&mut self) -> (&mut u8, &mut u8, &mut Limits);
     /// The configuration's own rules (`Err`: the one it breaks).
@@ -48,7 +48,7 @@ pub trait CommandSpace: Judged + Clone + 'static {
 
 /// The [`CommandSpace`] methods every command backend's space answers
 /// from the fields they all have (`recipe`, `clients`, `acquisitions`,
-/// `limits`, `faults` with `by_key` and `Default`, an inherent
+/// `limits`, `fencing`, `faults` with `by_key` and `Default`, an inherent
 /// `validate`): written once here, expanded in each backend's impl.
 macro_rules! command_space_fields {
     () => {
@@ -60,8 +60,8 @@ macro_rules! command_space_fields {
             self.acquisitions
         }
 
-        fn jobs(&self) -> usize {
-            self.limits.jobs
+        fn fencing(&self) -> bool {
+            self.fencing
         }
 
         fn sizes(
