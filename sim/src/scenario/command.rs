@@ -29,6 +29,7 @@ pub trait CommandSpace: Judged + Clone + 'static {
     fn parse(path: &Path, text: &str) -> Result<CommandScenario<Self>, ScenarioError>;
     /// A trace of this backend as a Mermaid sequence diagram.
     fn mermaid(&self, t: &Trace) -> String;
+    /// Its recipe's catalogue id.
     fn recipe_id(&self) -> &'static str;
     /// Rounds of the harness loop per client.
     fn acquisitions(&self) -> u8;
@@ -48,8 +49,12 @@ pub trait CommandSpace: Judged + Clone + 'static {
 
 /// The [`CommandSpace`] methods every command backend's space answers
 /// from the fields they all have (`recipe`, `clients`, `acquisitions`,
-/// `limits`, `fencing`, `faults` with `by_key` and `Default`, an inherent
-/// `validate`): written once here, expanded in each backend's impl.
+/// `limits`, `fencing`, `faults` with `by_key` and `Default`) and the
+/// inherent `validate` and `problem` each space has: written once here,
+/// expanded in each backend's impl. (`Self::problem` names the inherent
+/// method, which Rust prefers over the trait's; a space without one would
+/// recurse, and the `unconditional_recursion` lint, denied in CI's clippy,
+/// says so.)
 macro_rules! command_space_fields {
     () => {
         fn recipe_id(&self) -> &'static str {
