@@ -8,6 +8,7 @@
 //! [`RedisRecipe`] and [`MysqlRecipe`] in their `mod.rs`), with each recipe's
 //! id, origin and claim; this module only joins them, in that order.
 
+use crate::etcd::recipes::EtcdRecipe;
 use crate::mysql::recipes::MysqlRecipe;
 use crate::redis::recipes::RedisRecipe;
 use crate::zk::recipes::RecipeId;
@@ -18,11 +19,17 @@ pub enum Backend {
     ZooKeeper,
     Redis,
     Mysql,
+    Etcd,
 }
 
 impl Backend {
     /// Every backend, in catalogue order.
-    pub const ALL: [Backend; 3] = [Backend::ZooKeeper, Backend::Redis, Backend::Mysql];
+    pub const ALL: [Backend; 4] = [
+        Backend::ZooKeeper,
+        Backend::Redis,
+        Backend::Mysql,
+        Backend::Etcd,
+    ];
 
     /// The server's name, as the help and `locksmith recipes` print it.
     pub fn name(self) -> &'static str {
@@ -30,6 +37,7 @@ impl Backend {
             Backend::ZooKeeper => "ZooKeeper",
             Backend::Redis => "Redis",
             Backend::Mysql => "MySQL",
+            Backend::Etcd => "etcd",
         }
     }
 }
@@ -41,6 +49,7 @@ pub enum Lock {
     Zk(RecipeId),
     Redis(RedisRecipe),
     Mysql(MysqlRecipe),
+    Etcd(EtcdRecipe),
 }
 
 impl Lock {
@@ -49,6 +58,7 @@ impl Lock {
             Lock::Zk(_) => Backend::ZooKeeper,
             Lock::Redis(_) => Backend::Redis,
             Lock::Mysql(_) => Backend::Mysql,
+            Lock::Etcd(_) => Backend::Etcd,
         }
     }
 
@@ -58,6 +68,7 @@ impl Lock {
             Lock::Zk(r) => r.name(),
             Lock::Redis(r) => r.id(),
             Lock::Mysql(r) => r.id(),
+            Lock::Etcd(r) => r.id(),
         }
     }
 }
@@ -82,6 +93,7 @@ impl Entry {
             Lock::Zk(r) => (r.origin(), r.claim()),
             Lock::Redis(r) => (r.origin(), r.claim()),
             Lock::Mysql(r) => (r.origin(), r.claim()),
+            Lock::Etcd(r) => (r.origin(), r.claim()),
         };
         Entry {
             id: lock.id(),
@@ -94,12 +106,17 @@ impl Entry {
 }
 
 /// Every recipe: ZooKeeper's in [`RecipeId::ALL`] order, then Redis's in
-/// [`RedisRecipe::ALL`] order, then MySQL's in [`MysqlRecipe::ALL`] order.
+/// [`RedisRecipe::ALL`] order, then MySQL's in [`MysqlRecipe::ALL`] order, then etcd's in [`EtcdRecipe::ALL`] order.
 pub fn all() -> Vec<Entry> {
     let zk = RecipeId::ALL.iter().map(|&r| Lock::Zk(r));
     let redis = RedisRecipe::ALL.into_iter().map(Lock::Redis);
     let mysql = MysqlRecipe::ALL.into_iter().map(Lock::Mysql);
-    zk.chain(redis).chain(mysql).map(Entry::of).collect()
+    let etcd = EtcdRecipe::ALL.into_iter().map(Lock::Etcd);
+    zk.chain(redis)
+        .chain(mysql)
+        .chain(etcd)
+        .map(Entry::of)
+        .collect()
 }
 
 /// The recipe with this id, of any backend.
@@ -252,9 +269,9 @@ mod tests {
             "{m}"
         );
         assert!(
-            m.ends_with("mysql-status-cas-unguarded (MySQL); did you mean `redis-set-px-del`?"),
+            m.ends_with("mysql-status-cas-unguarded (MySQL), etcd-mutex, etcd-mutex-3.5, etcd-txn-lease (etcd); did you mean `redis-set-px-del`?"),
             "{m}"
         );
-        assert!(unknown_recipe("zookeeper").ends_with("(MySQL)"));
+        assert!(unknown_recipe("zookeeper").ends_with("(etcd)"));
     }
 }

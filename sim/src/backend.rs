@@ -19,6 +19,10 @@ pub enum Capability {
     /// `replay --timeline`, `real --timeline`: a run's timeline of what
     /// each client sent and saw.
     Timeline,
+    /// `locksmith sim`, `replay`: the deterministic simulator.
+    Simulator,
+    /// `locksmith real`: the recipe run against a real server.
+    RealServer,
 }
 
 impl Capability {
@@ -32,6 +36,8 @@ impl Capability {
             }
             Capability::SequenceAbstraction => "sequence numbers in its states to abstract",
             Capability::Timeline => "a run that records its timeline",
+            Capability::Simulator => "a simulated world of its server and clients",
+            Capability::RealServer => "an adapter to a real server",
         }
     }
 }
@@ -45,9 +51,16 @@ pub fn capabilities(b: Backend) -> &'static [Capability] {
             Capability::PartialOrderReduction,
             Capability::SequenceAbstraction,
             Capability::Timeline,
+            Capability::Simulator,
+            Capability::RealServer,
         ],
-        Backend::Redis => &[Capability::Confirm],
-        Backend::Mysql => &[],
+        Backend::Redis => &[
+            Capability::Confirm,
+            Capability::Simulator,
+            Capability::RealServer,
+        ],
+        Backend::Mysql => &[Capability::Simulator, Capability::RealServer],
+        Backend::Etcd => &[],
     }
 }
 

@@ -208,12 +208,12 @@ fn the_help_speaks_of_every_backend() {
     let (code, out, err) = locksmith(&["--help"]);
     assert_eq!(code, 0, "{err}");
     assert!(!out.contains("in-memory ZooKeeper "), "{out}");
-    assert!(out.contains("ZooKeeper, Redis and MySQL"), "{out}");
+    assert!(out.contains("ZooKeeper, Redis, MySQL and etcd"), "{out}");
     let (code, out, err) = locksmith(&["recipes", "--help"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("List every backend's recipes"), "{out}");
     assert!(
-        out.contains("16 on ZooKeeper, 9 on Redis, 5 on MySQL"),
+        out.contains("16 on ZooKeeper, 9 on Redis, 5 on MySQL, 3 on etcd"),
         "{out}"
     );
     // Each command's help says which backends it serves.
@@ -224,7 +224,7 @@ fn the_help_speaks_of_every_backend() {
         ("calibrate", &["ZooKeeper only"]),
         ("bench", &["ZooKeeper"]),
         ("bench-sim", &["ZooKeeper"]),
-        ("sim", &["any backend"]),
+        ("sim", &["ZooKeeper, Redis or MySQL"]),
     ] {
         let (code, out, err) = locksmith(&[cmd, "--help"]);
         assert_eq!(code, 0, "{cmd}: {err}");

@@ -43,6 +43,12 @@ fn without_faults(file: &Path) -> (usize, bool) {
             space.faults = Default::default();
             (space.check().states, had)
         }
+        AnyScenario::Etcd(sc) => {
+            let mut space = sc.space.clone();
+            let had = space.faults != Default::default();
+            space.faults = Default::default();
+            (space.check().states, had)
+        }
     }
 }
 

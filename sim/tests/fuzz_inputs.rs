@@ -600,7 +600,7 @@ fn each_known_mistake_points_at_its_line_and_column() {
         (b"recipe = \"racy-wait\"\nclients = 100000\n", "2:11", "integer `100000`, expected a whole number from 1 to 255"),
         (b"recipe = \"racy-wait\"\nclients = 2\n[sim]\nclients = 0\n", "4:11", "integer `0`, expected a whole number from 1 to 255"),
         (b"clients = 2\nrecipe = \"zookeeper\"\n", "2:1", "unknown recipe `zookeeper`: expected one of predecessor, racy-wait"),
-        (b"recipe = \"redis-set-px-dell\"\nclients = 2\n[redis]\nlease = 3\n", "1:1", "redis-set-px-token (Redis), mysql-unique-key, mysql-unique-key-txn, mysql-for-update, mysql-status-cas, mysql-status-cas-unguarded (MySQL); did you mean `redis-set-px-del`?"),
+        (b"recipe = \"redis-set-px-dell\"\nclients = 2\n[redis]\nlease = 3\n", "1:1", "redis-set-px-token (Redis), mysql-unique-key, mysql-unique-key-txn, mysql-for-update, mysql-status-cas, mysql-status-cas-unguarded (MySQL), etcd-mutex, etcd-mutex-3.5, etcd-txn-lease (etcd); did you mean `redis-set-px-del`?"),
         (b"recipe = \"racy-wait\"\nclients = 2\nclinets = 3\n", "3:1", "unknown field `clinets`, expected"),
         (b"recipe = \"racy-wait\"\n", "1:1", "missing field `clients`: expected"),
         (b"", "1:1", "missing field `recipe`"),

@@ -374,6 +374,14 @@ fn main() {
                 }
                 continue;
             }
+            Ok(AnyScenario::Etcd(s)) => {
+                if s.expect.is_some() {
+                    trials.push(Trial::test(format!("check::{name}"), move || {
+                        judge_command(&s, |r| backend_check_report_text(&*s, r))
+                    }));
+                }
+                continue;
+            }
             Err(_) => (true, false, false, false, None),
         };
         let mut push = |first: u8, trial: Trial| match heavy {

@@ -36,6 +36,9 @@ pub fn plan(args: &CheckArgs) -> Result<AnyScenario, String> {
         AnyScenario::Mysql(sc) => {
             super::check_backend::plan(args, *sc).map(|s| AnyScenario::Mysql(Box::new(s)))
         }
+        AnyScenario::Etcd(sc) => {
+            super::check_backend::plan(args, *sc).map(|s| AnyScenario::Etcd(Box::new(s)))
+        }
     }
 }
 
@@ -67,6 +70,7 @@ pub fn run(args: &CheckArgs) -> i32 {
         Ok(AnyScenario::ZooKeeper(sc)) => *sc,
         Ok(AnyScenario::Redis(sc)) => return super::check_backend::run(args, &*sc),
         Ok(AnyScenario::Mysql(sc)) => return super::check_backend::run(args, &*sc),
+        Ok(AnyScenario::Etcd(sc)) => return super::check_backend::run(args, &*sc),
         Err(e) => {
             eprintln!("error: {e}");
             return 2;

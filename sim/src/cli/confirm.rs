@@ -50,7 +50,7 @@ pub fn plan(a: &ConfirmArgs) -> Result<Plan, String> {
     match AnyScenario::load_for(&a.scenario, &[("confirm", Capability::Confirm)])
         .map_err(|e| e.to_string())?
     {
-        AnyScenario::Mysql(_) => Err(format!(
+        AnyScenario::Mysql(_) | AnyScenario::Etcd(_) => Err(format!(
             "{path}: confirm re-enacts ZooKeeper and Redis traces"
         )),
         AnyScenario::Redis(mut sc) => {

@@ -29,17 +29,29 @@ pub(super) fn check_server(zk: &str) -> Result<(), String> {
 /// configuration, or the error `run_real` exits 2 with.
 pub fn plan(a: &RealArgs) -> Result<RealPlan, String> {
     use super::real_threads::RealBackend;
+    use crate::backend::Capability;
     use crate::scenario::AnyScenario;
     let needs: &[_] = if a.timeline.is_some() {
-        &[("real --timeline", crate::backend::Capability::Timeline)]
+        &[
+            ("real", Capability::RealServer),
+            ("real --timeline", Capability::Timeline),
+        ]
     } else {
-        &[]
+        &[("real", Capability::RealServer)]
     };
     Ok(
         match AnyScenario::load_for(&a.scenario, needs).map_err(|e| e.to_string())? {
             AnyScenario::ZooKeeper(sc) => RealPlan::ZooKeeper(plan_zookeeper(a, *sc)?),
             AnyScenario::Redis(sc) => RealPlan::Redis(super::real_redis::Redis::plan(a, *sc)?),
             AnyScenario::Mysql(sc) => RealPlan::Mysql(super::real_mysql::Mysql::plan(a, *sc)?),
+            AnyScenario::Etcd(sc) => {
+                return Err(crate::backend::refusal(
+                    "real",
+                    locksmith_model::catalogue::Backend::Etcd,
+                    sc.recipe().id(),
+                    Capability::RealServer,
+                ))
+            }
         },
     )
 }

@@ -9,7 +9,7 @@
 //! tests show.
 
 use crate::expect::Expectation;
-use crate::scenario::{all_in, AnyScenario, MysqlScenario, RedisScenario, Scenario};
+use crate::scenario::{all_in, AnyScenario, EtcdScenario, MysqlScenario, RedisScenario, Scenario};
 use clap::Args;
 use locksmith_model::catalogue::{self, Entry, Lock};
 use locksmith_model::engine::harness::Verdict;
@@ -81,6 +81,10 @@ pub(super) fn breaks_in(dir: &Path) -> Result<Vec<(Lock, Break)>, String> {
                 let drivers = vec![("check", sc.expect.clone(), mysql_faults(&sc))];
                 (Lock::Mysql(sc.recipe()), sc.name.clone(), drivers)
             }
+            AnyScenario::Etcd(sc) => {
+                let drivers = vec![("check", sc.expect.clone(), etcd_faults(&sc))];
+                (Lock::Etcd(sc.recipe()), sc.name.clone(), drivers)
+            }
         };
         for (driver, expect, faults) in drivers {
             if let Some(property) = violated(expect.as_ref()) {
@@ -137,6 +141,11 @@ fn budget_faults(sc: &Scenario) -> Vec<String> {
 /// settings size the faults — a pause's length, a jump's skew — but break
 /// nothing by themselves).
 fn redis_faults(sc: &RedisScenario) -> Vec<String> {
+    nonzero(&sc.space.faults.by_key())
+}
+
+/// An etcd scenario's `[faults]` budgets, by their keys.
+fn etcd_faults(sc: &EtcdScenario) -> Vec<String> {
     nonzero(&sc.space.faults.by_key())
 }
 

@@ -2,6 +2,7 @@
 //! deterministic simulator from the command line.
 
 pub use super::simulate_args::{BenchSimArgs, ReplayArgs, SimArgs};
+use crate::backend::Capability;
 use crate::scenario::{AnyScenario, MysqlScenario, RedisScenario, Scenario};
 use crate::simulate::sweep::{sweep, SweepOptions, SweepReport};
 use crate::simulate::{run_seed, run_seed_with_timeline, SimConfig, Summary, Totals};
@@ -87,7 +88,9 @@ pub enum SimPlan {
 pub fn plan(a: &SimArgs) -> Result<SimPlan, String> {
     use super::simulate_backend::plan as backend_plan;
     Ok(
-        match AnyScenario::load(&a.scenario).map_err(|e| e.to_string())? {
+        match AnyScenario::load_for(&a.scenario, &[("sim", Capability::Simulator)])
+            .map_err(|e| e.to_string())?
+        {
             AnyScenario::ZooKeeper(sc) => {
                 let (cfg, first, count) = plan_sim(a, *sc)?;
                 SimPlan::ZooKeeper(cfg, first, count)
@@ -100,6 +103,7 @@ pub fn plan(a: &SimArgs) -> Result<SimPlan, String> {
                 let (sc, first, count) = backend_plan(a, *sc)?;
                 SimPlan::Mysql(sc, first, count)
             }
+            AnyScenario::Etcd(sc) => return Err(no_simulator("sim", sc.recipe().id())),
         },
     )
 }
@@ -296,9 +300,12 @@ pub enum ReplayPlan {
 pub fn plan_replay(a: &ReplayArgs) -> Result<ReplayPlan, String> {
     use super::simulate_backend::load_replay;
     let needs: &[_] = if a.timeline.is_some() {
-        &[("replay --timeline", crate::backend::Capability::Timeline)]
+        &[
+            ("replay", Capability::Simulator),
+            ("replay --timeline", Capability::Timeline),
+        ]
     } else {
-        &[]
+        &[("replay", Capability::Simulator)]
     };
     Ok(
         match AnyScenario::load_for(&a.scenario, needs).map_err(|e| e.to_string())? {
@@ -307,6 +314,7 @@ pub fn plan_replay(a: &ReplayArgs) -> Result<ReplayPlan, String> {
             }
             AnyScenario::Redis(sc) => ReplayPlan::Redis(load_replay(a, *sc)?),
             AnyScenario::Mysql(sc) => ReplayPlan::Mysql(load_replay(a, *sc)?),
+            AnyScenario::Etcd(sc) => return Err(no_simulator("replay", sc.recipe().id())),
         },
     )
 }
@@ -493,4 +501,12 @@ pub fn run_bench(a: &BenchSimArgs) -> i32 {
         r.failures.len()
     );
     0
+}
+
+/// The refusal for a backend without a simulator (`load_for` gives it at
+/// the recipe's line first; this is its text where a plan meets one).
+fn no_simulator(command: &str, recipe: &str) -> String {
+    let backend = locksmith_model::catalogue::find(recipe)
+        .map_or(locksmith_model::catalogue::Backend::Etcd, |e| e.backend);
+    crate::backend::refusal(command, backend, recipe, Capability::Simulator)
 }

@@ -65,12 +65,14 @@
 pub mod bounds;
 pub mod clients;
 mod command;
+mod etcd;
 pub(crate) mod locate;
 mod mysql;
 mod reading;
 mod redis;
 
 pub use command::{CommandScenario, CommandSpace};
+pub use etcd::EtcdScenario;
 pub use locate::{KeyPath, Seg};
 pub use mysql::MysqlScenario;
 pub use redis::RedisScenario;
@@ -247,6 +249,14 @@ impl Scenario {
                 &KeyPath::of(None, "recipe"),
                 format!(
                     "recipe `{recipe}` runs on MySQL, which `check`, `sim`, `replay`, `real --mysql` and `compare` take: expected a ZooKeeper recipe for this command"
+                ),
+            ));
+        }
+        if let Some(recipe) = etcd::recipe_of(text) {
+            return Err(at(
+                &KeyPath::of(None, "recipe"),
+                format!(
+                    "recipe `{recipe}` runs on etcd, which `check` takes: expected a ZooKeeper recipe for this command"
                 ),
             ));
         }
@@ -447,6 +457,7 @@ pub enum AnyScenario {
     ZooKeeper(Box<Scenario>),
     Redis(Box<RedisScenario>),
     Mysql(Box<MysqlScenario>),
+    Etcd(Box<EtcdScenario>),
 }
 
 impl AnyScenario {
@@ -491,6 +502,7 @@ impl AnyScenario {
             AnyScenario::ZooKeeper(_) => catalogue::Backend::ZooKeeper,
             AnyScenario::Redis(_) => catalogue::Backend::Redis,
             AnyScenario::Mysql(_) => catalogue::Backend::Mysql,
+            AnyScenario::Etcd(_) => catalogue::Backend::Etcd,
         }
     }
 
@@ -500,6 +512,7 @@ impl AnyScenario {
             AnyScenario::ZooKeeper(sc) => sc.recipe().name(),
             AnyScenario::Redis(sc) => sc.recipe().id(),
             AnyScenario::Mysql(sc) => sc.recipe().id(),
+            AnyScenario::Etcd(sc) => sc.recipe().id(),
         }
     }
 
@@ -508,6 +521,8 @@ impl AnyScenario {
             RedisScenario::parse(path, text).map(|s| AnyScenario::Redis(Box::new(s)))
         } else if mysql::recipe_of(text).is_some() {
             MysqlScenario::parse(path, text).map(|s| AnyScenario::Mysql(Box::new(s)))
+        } else if etcd::recipe_of(text).is_some() {
+            EtcdScenario::parse(path, text).map(|s| AnyScenario::Etcd(Box::new(s)))
         } else {
             Scenario::parse(path, text).map(|s| AnyScenario::ZooKeeper(Box::new(s)))
         }

@@ -210,7 +210,7 @@ mod tests {
         );
         assert!(e.contains("(ZooKeeper), redis-set-px-del"), "{e}");
         assert!(
-            e.ends_with("(MySQL); did you mean `redis-setnx-expire`?"),
+            e.ends_with("(etcd); did you mean `redis-setnx-expire`?"),
             "{e}"
         );
         // The Redis loader itself, handed another backend's recipe.

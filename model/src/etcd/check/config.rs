@@ -1,0 +1,150 @@
+//! One etcd configuration to explore: the recipe, the clients and their
+//! rounds, time in ticks, the fault budgets and the bounds.
+
+use crate::engine::space::Limits;
+use crate::etcd::recipes::EtcdRecipe;
+
+/// The most clients a configuration may have: a client is one bit of the
+/// explorer's `u8` masks.
+pub const MAX_CLIENTS: u8 = 8;
+
+/// How many times each fault may strike in one run.
+///
+/// The scenario file's `[faults]` table reads into it by these field
+/// names (a key it does not name is an error listing them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EtcdFaults {
+    /// A client's process stops for [`EtcdSpace::pause`] ticks (a GC
+    /// pause, a stopped VM), at any step: no step, no keep-alive (its
+    /// lease runs down), its work does not advance; requests it sent are
+    /// still served.
+    pub pauses: u8,
+    /// A client's process crashes at any step: its watches end, its keys
+    /// stay until its lease runs out (no keep-alive renews it).
+    pub crashes: u8,
+    /// A client's lease is revoked (`etcdctl lease revoke`, an operator or
+    /// another program): its keys go at once.
+    pub revokes: u8,
+    /// A waiter's lease expires while it waits in `lock()` for a watch
+    /// event (etcd-io/etcd#11456): its keep-alives did not reach the
+    /// server for a TTL (a partition the watch stream sat out), while its
+    /// process ran and its watch stayed.
+    pub waiter_expiries: u8,
+}
+
+impl EtcdFaults {
+    /// Every budget by its scenario-file key (`[faults]`), in file order.
+    pub fn by_key(&self) -> [(&'static str, u8); 4] {
+        [
+            ("pauses", self.pauses),
+            ("crashes", self.crashes),
+            ("revokes", self.revokes),
+            ("waiter_expiries", self.waiter_expiries),
+        ]
+    }
+}
+
+/// A configuration of the etcd system: what [`super::space`] explores.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EtcdSpace {
+    pub recipe: EtcdRecipe,
+    pub clients: u8,
+    /// Rounds of the harness loop per client.
+    pub acquisitions: u8,
+    /// The session's TTL, in ticks.
+    pub ttl: u8,
+    /// The critical section, in ticks: shorter than the TTL.
+    pub work: u8,
+    /// How long a pause lasts, in ticks: longer than the TTL.
+    pub pause: u8,
+    pub faults: EtcdFaults,
+    /// Fencing: not there yet for etcd (a configuration asking for it is
+    /// refused).
+    pub fencing: bool,
+    /// The bounds and switches every backend's run has.
+    pub limits: Limits,
+}
+
+impl EtcdSpace {
+    /// Two clients, one round each, a TTL of 3 ticks, a critical section
+    /// of 2, a pause of 4, no faults.
+    pub fn new(recipe: EtcdRecipe) -> EtcdSpace {
+        EtcdSpace {
+            recipe,
+            clients: 2,
+            acquisitions: 1,
+            ttl: 3,
+            work: 2,
+            pause: 4,
+            faults: EtcdFaults::default(),
+            fencing: false,
+            limits: Limits {
+                max_states: 2_000_000,
+                max_depth: usize::MAX,
+                max_memory: 2 << 30,
+                max_time: None,
+                starvation: true,
+                jobs: 1,
+            },
+        }
+    }
+
+    /// What is wrong with the configuration, if anything.
+    pub fn validate(&self) -> Result<(), String> {
+        self.problem()
+            .map_or(Ok(()), |(key, why)| Err(format!("{key}: {why}")))
+    }
+
+    /// What is wrong with the configuration: the scenario file's key at
+    /// fault and what was expected.
+    pub fn problem(&self) -> Option<(&'static str, String)> {
+        if self.clients == 0 || self.clients > MAX_CLIENTS {
+            return Some((
+                "clients",
+                format!("expected 1 to {MAX_CLIENTS} clients, got {}", self.clients),
+            ));
+        }
+        if self.acquisitions == 0 {
+            return Some(("acquisitions", "expected at least 1 round".into()));
+        }
+        if self.ttl < 2 {
+            return Some((
+                "etcd.ttl",
+                format!(
+                    "expected at least 2 ticks (a critical section of a tick or more fits inside it), got {}",
+                    self.ttl
+                ),
+            ));
+        }
+        if self.work == 0 || self.work >= self.ttl {
+            return Some((
+                "etcd.critical_section",
+                format!(
+                    "expected 1 to {} ticks (shorter than the TTL), got {}",
+                    self.ttl - 1,
+                    self.work
+                ),
+            ));
+        }
+        if self.pause <= self.ttl {
+            return Some((
+                "etcd.pause",
+                format!(
+                    "expected more than the TTL ({} ticks), got {}",
+                    self.ttl, self.pause
+                ),
+            ));
+        }
+        if self.fencing {
+            return Some((
+                "fencing",
+                "the etcd checker has no fenced resource yet (the key's create revision as the token is planned): expected `fencing = false`".into(),
+            ));
+        }
+        if self.limits.jobs == 0 {
+            return Some(("jobs", "expected at least 1".into()));
+        }
+        None
+    }
+}

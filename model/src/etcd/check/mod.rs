@@ -1,0 +1,54 @@
+//! etcd as the checker's fourth backend: the etcd locks on the server
+//! model ([`crate::etcd`]), explored through the
+//! [`Space`](crate::engine::space::Space) seam with the same search, bounds
+//! and shortest traces as the other backends.
+//!
+//! - [`config`]: [`EtcdSpace`], one configuration — recipe, clients,
+//!   rounds, the TTL, the critical section and a pause in ticks, fault
+//!   budgets (pauses, crashes, revokes), bounds;
+//! - [`state`]: the server and, per client, its recipe position, harness
+//!   phase, its request in flight, watch or reply waiting, and its timers;
+//! - [`action`]: what can happen;
+//! - [`step`]: which actions are enabled and what each does;
+//! - [`space`]: `impl Space for EtcdSpace`;
+//! - [`trace`]: a counterexample narrated step by step;
+//! - [`report`]: every property's verdict.
+//!
+//! **Time** is the Redis checker's: actions are instantaneous, a
+//! [`Action::Tick`] passes for everyone and is taken only when nothing
+//! instantaneous is left and something counts down (a client's work,
+//! think or pause, or a lease nobody keeps alive).
+//!
+//! **Leases.** A running client's keep-alives renew its lease every tick
+//! (etcd's client sends one every TTL/3 and the server resets the lease
+//! to its full TTL, so a running client's lease never runs out); a paused
+//! or crashed client's lease counts down and, at zero, is revoked: its
+//! keys go in one revision and the watches on them fire. The lag etcd
+//! adds on top (the lessor checks every 500 ms; the client learns at its
+//! last keep-alive response + TTL, checked every second) is not modelled:
+//! only the order matters here, and the server always expires a lease
+//! before its client can know (unlike ZooKeeper there is no margin in the
+//! client's favour). A client learns its session is gone at the start of
+//! its next round, and opens a new one.
+//!
+//! **Properties.** Mutual exclusion (by belief), thread died, deadlock and
+//! starvation as for the other backends; unlock by non-owner, read off the
+//! transition that deleted the key of another client whose tenure is
+//! current ([`State::foreign_unlock`]); stuck lock by reachability in the
+//! kept graph ([`crate::engine::stuck`]). Herd and the fenced resource are
+//! not judged yet.
+//!
+//! **No symmetry reduction**, as for Redis and MySQL; revisions are kept
+//! as they are (rounds bound them).
+
+pub mod action;
+pub mod config;
+pub mod report;
+pub mod space;
+pub mod state;
+pub mod step;
+pub mod trace;
+
+pub use action::Action;
+pub use config::{EtcdFaults, EtcdSpace};
+pub use state::{Channel, Client, State};

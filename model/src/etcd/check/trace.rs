@@ -1,0 +1,185 @@
+//! An etcd counterexample as a reader follows it: each action with what it
+//! did — the request a step sent, the reply the server made, the lock's
+//! keys after it.
+
+use super::action::Action;
+use super::config::EtcdSpace;
+use super::state::{Channel, State};
+use crate::engine::harness::Phase;
+use crate::engine::path::Counterexample;
+use crate::engine::trace::{Trace, TraceStep};
+use crate::etcd::recipes::LOCK;
+use std::fmt::Write;
+
+impl EtcdSpace {
+    /// Replays `cx` and describes every step as the CLI and JSON show a
+    /// trace: who acted, what happened, the lock's keys after it, and who
+    /// holds. `None` if an action is not enabled where the trace takes it.
+    pub fn render_trace(&self, cx: &Counterexample<Action>) -> Option<Trace> {
+        let mut s = self.initial_state();
+        let mut enabled = Vec::new();
+        let mut steps = Vec::new();
+        for (i, &a) in cx.actions.iter().enumerate() {
+            self.enabled(&s, &mut enabled);
+            if !enabled.contains(&a) {
+                return None;
+            }
+            let before = s.clone();
+            self.take(&mut s, a);
+            steps.push(TraceStep {
+                step: i + 1,
+                actor: actor(a),
+                text: self.what(&before, &s, a),
+                tree: vec![keys(&s)],
+                holders: (1u8..)
+                    .zip(&s.clients)
+                    .filter(|(_, c)| c.phase.holds())
+                    .map(|(n, _)| n)
+                    .collect(),
+                cycle_starts_here: cx.cycle_start == Some(i),
+            });
+        }
+        Some(Trace {
+            steps,
+            cycle_start: cx.cycle_start.map(|c| c + 1),
+        })
+    }
+
+    /// What `a` did, in the recipe's and the server's words.
+    pub fn what(&self, before: &State, after: &State, a: Action) -> String {
+        let mut parts = Vec::new();
+        match a {
+            Action::Step(c) => {
+                let (b, t) = (&before.clients[c as usize], &after.clients[c as usize]);
+                if let Channel::Replied(r) = &b.channel {
+                    parts.push(format!("reads {r}"));
+                }
+                let entered = b.phase != t.phase && t.phase == Phase::Acquiring;
+                if entered {
+                    parts.push(phase_words(t.phase).to_string());
+                }
+                if let Channel::Sent(req) = &t.channel {
+                    parts.push(format!("sends {req}"));
+                }
+                if b.phase != t.phase && !entered {
+                    parts.push(phase_words(t.phase).to_string());
+                }
+                if parts.is_empty() {
+                    parts.push("steps".into());
+                }
+            }
+            Action::Think(_) => parts.push("thinks a tick before its next round".into()),
+            Action::Serve(c) => {
+                let req = match &before.clients[c as usize].channel {
+                    Channel::Sent(req) => req.to_string(),
+                    _ => String::new(),
+                };
+                match &after.clients[c as usize].channel {
+                    Channel::Replied(r) => parts.push(format!("{req} → {r}")),
+                    Channel::Watching => parts.push(format!("{req} → watching")),
+                    _ => parts.push(a.to_string()),
+                }
+                woken(before, after, c, &mut parts);
+            }
+            Action::Tick => {
+                let gone: Vec<String> = before
+                    .server
+                    .leases()
+                    .filter(|(id, _)| after.server.lease(*id).is_none())
+                    .map(|(id, _)| id.to_string())
+                    .collect();
+                parts.push("a tick passes".into());
+                if !gone.is_empty() {
+                    parts.push(format!(
+                        "lease {} expires, its keys deleted",
+                        gone.join(", ")
+                    ));
+                }
+                woken(before, after, u8::MAX, &mut parts);
+            }
+            Action::Pause(c) => parts.push(format!(
+                "c{} pauses for {} ticks: no steps, no keep-alives",
+                c + 1,
+                self.pause
+            )),
+            Action::Revoke(c) | Action::WaiterExpires(c) => {
+                parts.push(a.to_string());
+                woken(before, after, c, &mut parts);
+            }
+            _ => parts.push(a.to_string()),
+        }
+        if after.foreign_unlock {
+            parts.push("— unlock by non-owner".into());
+        }
+        parts.join("; ")
+    }
+}
+
+/// The watchers (other than `but`) whose watch event came with this step.
+fn woken(before: &State, after: &State, but: u8, parts: &mut Vec<String>) {
+    for (c, (b, t)) in (0u8..).zip(before.clients.iter().zip(&after.clients)) {
+        if c != but && b.channel == Channel::Watching && t.channel != Channel::Watching {
+            parts.push(format!("c{}'s watch fires", c + 1));
+        }
+    }
+}
+
+/// Who takes `a`, as a trace's actor column names it.
+fn actor(a: Action) -> String {
+    match a {
+        Action::Step(c) | Action::Think(c) => format!("c{}", c + 1),
+        Action::Serve(c) => format!("etcd<-c{}", c + 1),
+        Action::Tick => "time".into(),
+        _ => "FAULT".into(),
+    }
+}
+
+fn phase_words(p: Phase) -> &'static str {
+    match p {
+        Phase::Idle => "idle",
+        Phase::Acquiring => "calls lock()",
+        Phase::Holding(_) | Phase::Reacquiring(_) => "holds the lock",
+        Phase::Releasing(_) => "leaves its critical section",
+        Phase::Released => "lock() over: released or gave up",
+        Phase::Finished => "finished its rounds",
+        Phase::Died => "its thread died",
+        Phase::Crashed => "crashed",
+    }
+}
+
+/// The lock's keys after a step, oldest first.
+fn keys(s: &State) -> String {
+    let mut kvs: Vec<_> = s.server.with_prefix(LOCK).collect();
+    kvs.sort_by_key(|kv| kv.create_revision);
+    if kvs.is_empty() {
+        return format!("no lock keys (rev {})", s.server.revision());
+    }
+    let each: Vec<String> = kvs.iter().map(|kv| kv.to_string()).collect();
+    format!("{} (rev {})", each.join(", "), s.server.revision())
+}
+
+/// An etcd trace as a Mermaid `sequenceDiagram`: the clients and the
+/// server as participants, each request with its reply on one arrow.
+pub fn mermaid(trace: &Trace, clients: u8) -> String {
+    let clean = |t: &str| t.replace([';', '#'], ",");
+    let mut out = String::from("sequenceDiagram\n");
+    for c in 1..=clients {
+        let _ = writeln!(out, "    participant c{c}");
+    }
+    out.push_str("    participant etcd\n");
+    for s in &trace.steps {
+        if s.cycle_starts_here {
+            out.push_str("    Note over etcd: cycle starts here\n");
+        }
+        let line = if let Some(c) = s.actor.strip_prefix("etcd<-") {
+            format!("    {c}->>etcd: {}", clean(&s.text))
+        } else if crate::engine::trace::on_client_lane(&s.actor) {
+            format!("    Note over {}: {}", s.actor, clean(&s.text))
+        } else {
+            format!("    Note over etcd: {}: {}", s.actor, clean(&s.text))
+        };
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}

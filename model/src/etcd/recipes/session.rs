@@ -1,0 +1,56 @@
+//! `concurrency.NewSession` (etcd v3.4.23, `session.go` lines 38–71): a
+//! lease granted with the session's TTL (default 60 s; `etcdctl lock`'s
+//! 10 s), kept alive by a goroutine until the client stops or the lease is
+//! gone, when `Done()` closes. A program that locks in a loop opens a new
+//! session once the last one is done; the model's clients do so at the
+//! start of a round, knowing what their keep-alives said (a keep-alive's
+//! TTL of -1). The keep-alives themselves are the driver's: the checker
+//! renews a live, running client's lease every tick.
+
+use super::{At, Locals, Me, Outcome};
+use crate::engine::harness::StepKind;
+use crate::etcd::{LeaseId, Reply, Request};
+
+/// The id a client asks for its `n`th session: its number in the high
+/// byte, so ids never collide and print as `101`, `102`, `201`, ...
+pub fn lease_id(me: &Me, n: u8) -> LeaseId {
+    LeaseId(u16::from(me.client + 1) << 8 | u16::from(n))
+}
+
+/// A round's first step (the last round's release reply read), or the
+/// grant's reply: open a session if there is none alive, then send
+/// `lock()`'s first request.
+pub fn step(
+    l: &mut Locals,
+    reply: Option<&Reply>,
+    me: &Me,
+    lock: impl Fn(&Locals) -> Request,
+) -> Outcome {
+    match (l.at, reply) {
+        (At::AwaitGrant, Some(Reply::Granted { id, .. })) => {
+            l.session = Some(*id);
+            l.at = At::AwaitLock;
+            Outcome::send(lock(l), StepKind::Other)
+        }
+        (At::AwaitGrant, Some(_)) => {
+            l.at = At::Begin;
+            Outcome::only(StepKind::GaveUp)
+        }
+        (At::AwaitGrant, None) => Outcome::only(StepKind::Other),
+        _ if l.session.is_none() || !me.session_alive => {
+            l.opened += 1;
+            l.at = At::AwaitGrant;
+            Outcome::send(
+                Request::Grant {
+                    id: lease_id(me, l.opened),
+                    ttl: me.ttl,
+                },
+                StepKind::Other,
+            )
+        }
+        _ => {
+            l.at = At::AwaitLock;
+            Outcome::send(lock(l), StepKind::Other)
+        }
+    }
+}

@@ -1,0 +1,145 @@
+//! The etcd locks in the exhaustive checker, through the `Space` seam:
+//! each verdict, trace length and state count here comes from exploring
+//! `EtcdSpace` — two clients, a session TTL of 3 ticks, a critical section
+//! of 2, a pause of 4 — and each can fail. The scenario files
+//! `scenarios/etcd-*.toml` pin the same runs through `locksmith check`.
+
+use locksmith_model::engine::explore::{explore_space, Exploration};
+use locksmith_model::engine::harness::Property;
+use locksmith_model::etcd::check::{Action, EtcdFaults, EtcdSpace};
+use locksmith_model::etcd::recipes::EtcdRecipe;
+use std::ops::ControlFlow;
+
+fn run(
+    recipe: EtcdRecipe,
+    acquisitions: u8,
+    faults: EtcdFaults,
+) -> (EtcdSpace, Exploration<Action>) {
+    let mut space = EtcdSpace::new(recipe);
+    space.acquisitions = acquisitions;
+    space.faults = faults;
+    space.validate().expect("a valid configuration");
+    let x = explore_space(&space, &mut |_| ControlFlow::Continue(()));
+    assert!(x.bound.is_none(), "{recipe}: {:?}", x.bound);
+    (space, x)
+}
+
+/// The shortest trace of `p`, as the CLI prints each step.
+fn story(space: &EtcdSpace, x: &Exploration<Action>, p: Property) -> Vec<String> {
+    let cx = x.found.get(&p).unwrap_or_else(|| panic!("{p} violated"));
+    let trace = space.render_trace(cx).expect("the trace replays");
+    trace
+        .steps
+        .iter()
+        .map(|s| format!("{} {}", s.actor, s.text))
+        .collect()
+}
+
+#[test]
+fn without_faults_both_mutexes_hold_and_every_client_acquires() {
+    for (recipe, states) in [(EtcdRecipe::Mutex, 1_797), (EtcdRecipe::Mutex35, 1_963)] {
+        let (_, x) = run(recipe, 2, EtcdFaults::default());
+        assert!(x.found.is_empty(), "{recipe}: {:?}", x.found.keys());
+        assert_eq!(x.acquired, 0b11, "{recipe}: the holds is not vacuous");
+        assert_eq!(x.states, states, "{recipe}");
+    }
+}
+
+/// etcd-io/etcd#11456: 3.4 returns from `Lock` after the wait without
+/// looking at its own key; 3.5's `Get(myKey)` turns the same fault into
+/// `ErrSessionExpired`.
+#[test]
+fn a_waiters_expired_lease_breaks_3_4_and_not_3_5() {
+    let faults = EtcdFaults {
+        waiter_expiries: 1,
+        ..EtcdFaults::default()
+    };
+    let (space, x) = run(EtcdRecipe::Mutex, 2, faults);
+    assert_eq!(x.states, 2_879);
+    let steps = story(&space, &x, Property::MutualExclusion);
+    assert_eq!(steps.len(), 25);
+    assert!(
+        steps[17].starts_with("FAULT c2's lease expires while it waits"),
+        "{steps:#?}"
+    );
+    assert_eq!(
+        steps[24], "c2 reads no keys (rev 6); holds the lock",
+        "the waiter returns from Lock with its key gone"
+    );
+    let (_, fixed) = run(EtcdRecipe::Mutex35, 2, faults);
+    assert!(fixed.found.is_empty(), "{:?}", fixed.found.keys());
+    assert_eq!((fixed.states, fixed.acquired), (2_883, 0b11));
+}
+
+/// A holder paused past its TTL: both versions trust a lock whose lease
+/// is gone (the 3.5 check runs once, inside `Lock`).
+#[test]
+fn a_holder_paused_past_its_ttl_breaks_both_versions() {
+    let faults = EtcdFaults {
+        pauses: 1,
+        ..EtcdFaults::default()
+    };
+    for (recipe, states) in [(EtcdRecipe::Mutex, 19_614), (EtcdRecipe::Mutex35, 21_198)] {
+        let (space, x) = run(recipe, 2, faults);
+        assert_eq!(x.states, states, "{recipe}");
+        let steps = story(&space, &x, Property::MutualExclusion);
+        assert_eq!(steps.len(), 17, "{recipe}");
+        assert!(
+            steps.iter().any(|s| s.contains("lease 101 expires")),
+            "{steps:#?}"
+        );
+        assert!(
+            !x.found.contains_key(&Property::UnlockByNonOwner),
+            "{recipe}"
+        );
+    }
+}
+
+/// A crashed holder's key goes with its lease: no stuck lock, no deadlock.
+#[test]
+fn a_crash_frees_the_lock_when_the_lease_runs_out() {
+    let faults = EtcdFaults {
+        crashes: 1,
+        ..EtcdFaults::default()
+    };
+    let (_, x) = run(EtcdRecipe::Mutex, 1, faults);
+    assert!(x.found.is_empty(), "{:?}", x.found.keys());
+    assert_eq!(x.states, 1_159);
+}
+
+/// The naive lock's watch starts after its failed `Txn`: a release in
+/// between is never seen, and the waiter waits for ever.
+#[test]
+fn the_naive_txn_lock_loses_a_wake_up_without_any_fault() {
+    let (space, x) = run(EtcdRecipe::TxnLease, 1, EtcdFaults::default());
+    assert_eq!(x.states, 176);
+    let steps = story(&space, &x, Property::Deadlock);
+    assert_eq!(steps.len(), 19);
+    let txn = steps
+        .iter()
+        .position(|s| s.contains("→ else: nothing"))
+        .expect("a failed txn");
+    let release = steps
+        .iter()
+        .position(|s| s.starts_with("etcd<-c1 del lock"))
+        .expect("the release");
+    let watch = steps
+        .iter()
+        .position(|s| s.ends_with("→ watching"))
+        .expect("the watch");
+    assert!(txn < release && release < watch, "{steps:#?}");
+}
+
+/// Its `Delete` by name removes a key another client set.
+#[test]
+fn the_naive_txn_lock_deletes_a_successors_key_after_a_pause() {
+    let faults = EtcdFaults {
+        pauses: 1,
+        ..EtcdFaults::default()
+    };
+    let (_, x) = run(EtcdRecipe::TxnLease, 2, faults);
+    assert_eq!(x.states, 7_992);
+    let len = |p| x.found.get(&p).map(|cx| cx.actions.len());
+    assert_eq!(len(Property::MutualExclusion), Some(17));
+    assert_eq!(len(Property::UnlockByNonOwner), Some(24));
+}

@@ -1,0 +1,153 @@
+//! etcd scenario files: a recipe of the etcd backend (its id begins
+//! `etcd-`), time in ticks, the faults' budgets, the checker's bounds and
+//! what it must find. The checker explores them (`locksmith check`,
+//! `cargo test --test scenarios`); the simulator and the real server are
+//! not there for etcd yet.
+//!
+//! ```toml
+//! recipe = "etcd-mutex"
+//! clients = 2
+//! acquisitions = 2
+//!
+//! [etcd]                   # time in ticks
+//! ttl = 3                  # the session's lease TTL (concurrency.WithTTL)
+//! critical_section = 2     # shorter than the TTL (default: ttl - 1)
+//! pause = 4                # a pause fault's length, longer than the TTL (default: ttl + 1)
+//!
+//! [faults]                 # budgets per run
+//! pauses = 0               # a client's process stops for `pause` ticks: no steps, no keep-alives
+//! crashes = 0              # a client's process crashes: its keys stay until its lease runs out
+//! revokes = 0              # a client's lease is revoked: its keys go at once
+//! waiter_expiries = 1      # a waiter's lease expires while it waits in lock() (etcd-io/etcd#11456)
+//!
+//! [expect]                 # as for ZooKeeper (crate::expect)
+//! verdict = "violated"
+//! property = "mutual exclusion"
+//! steps = 25
+//! states = 2879
+//!
+//! [check]
+//! max_states = 2000000
+//! max_depth = 200
+//! max_memory_mb = 2048
+//! ```
+
+use super::command::{command_space_fields, CommandScenario, CommandSpace};
+use super::reading::Reading;
+use super::ScenarioError;
+use crate::expect::RawExpect;
+use locksmith_model::catalogue::Backend;
+use locksmith_model::engine::trace::Trace;
+use locksmith_model::etcd::check::trace::mermaid;
+use locksmith_model::etcd::check::{EtcdFaults, EtcdSpace};
+use locksmith_model::etcd::recipes::EtcdRecipe;
+use serde::Deserialize;
+use std::path::Path;
+
+/// The etcd recipe a scenario's text names, if it names one.
+pub fn recipe_of(text: &str) -> Option<EtcdRecipe> {
+    let table: toml::Table = toml::from_str(text).ok()?;
+    EtcdRecipe::parse(table.get("recipe")?.as_str()?)
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Raw {
+    recipe: String,
+    #[serde(deserialize_with = "super::clients::clients")]
+    clients: u8,
+    #[serde(default = "one")]
+    acquisitions: u8,
+    #[serde(default)]
+    description: String,
+    #[serde(default)]
+    fencing: bool,
+    #[serde(default)]
+    etcd: RawTime,
+    #[serde(default)]
+    faults: EtcdFaults,
+    #[serde(default)]
+    expect: Option<RawExpect>,
+    #[serde(default)]
+    check: super::bounds::Bounds,
+}
+
+fn one() -> u8 {
+    1
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTime {
+    ttl: Option<u8>,
+    critical_section: Option<u8>,
+    pause: Option<u8>,
+}
+
+/// An etcd scenario, ready to explore.
+pub type EtcdScenario = CommandScenario<EtcdSpace>;
+
+impl CommandScenario<EtcdSpace> {
+    pub fn recipe(&self) -> EtcdRecipe {
+        self.space.recipe
+    }
+
+    pub fn parse(path: &Path, text: &str) -> Result<Self, ScenarioError> {
+        let r = Reading { path, text };
+        let raw: Raw = r.raw()?;
+        let recipe = r.recipe(&raw.recipe, Backend::Etcd, EtcdRecipe::parse)?;
+        let mut space = EtcdSpace::new(recipe);
+        space.clients = raw.clients;
+        space.acquisitions = raw.acquisitions;
+        let t = &raw.etcd;
+        space.ttl = t.ttl.unwrap_or(space.ttl);
+        space.work = t.critical_section.unwrap_or(space.ttl.saturating_sub(1));
+        space.pause = t.pause.unwrap_or(space.ttl.saturating_add(1));
+        space.fencing = raw.fencing;
+        space.faults = raw.faults;
+        r.scenario(space, &raw.check, raw.expect.as_ref(), raw.description)
+    }
+}
+
+impl CommandSpace for EtcdSpace {
+    fn parse(path: &Path, text: &str) -> Result<CommandScenario<Self>, ScenarioError> {
+        CommandScenario::<EtcdSpace>::parse(path, text)
+    }
+
+    command_space_fields!();
+
+    fn mermaid(&self, t: &Trace) -> String {
+        mermaid(t, self.clients)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::AnyScenario;
+    use std::path::Path;
+
+    #[test]
+    fn an_etcd_scenario_loads_and_a_bad_key_points_at_its_line() {
+        let head = "recipe = \"etcd-mutex\"\nclients = 2\n";
+        let text = format!("{head}[etcd]\nttl = 4\n[faults]\nwaiter_expiries = 1\n");
+        let Ok(AnyScenario::Etcd(sc)) = AnyScenario::parse(Path::new("e.toml"), &text) else {
+            panic!("not an etcd scenario");
+        };
+        assert_eq!(
+            (sc.space.ttl, sc.space.work, sc.space.pause),
+            (4, 3, 5),
+            "the critical section and the pause follow the TTL"
+        );
+        assert_eq!(sc.space.faults.waiter_expiries, 1);
+        let bad = format!("{head}[etcd]\nlease = 3\n");
+        let e = AnyScenario::parse(Path::new("e.toml"), &bad)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("e.toml:4:1: unknown field `lease`"), "{e}");
+        let short = format!("{head}[etcd]\nttl = 3\npause = 2\n");
+        let e = AnyScenario::parse(Path::new("e.toml"), &short)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("etcd.pause: expected more than the TTL"), "{e}");
+    }
+}
