@@ -13,7 +13,8 @@ use binary::locksmith;
 use common::{global_sessions, one_at_a_time, zk_addr};
 use locksmith::confirm::trace::on_the_server;
 use locksmith::confirm::{run, ConfirmConfig, Outcome};
-use locksmith::scenario::{all_in, is_mysql, is_redis, Scenario};
+use locksmith::scenario::{all_in, backend_of, Scenario};
+use locksmith_model::catalogue::Backend;
 use locksmith_model::engine::harness::{Property, Verdict};
 use std::path::Path;
 use std::time::Instant;
@@ -26,7 +27,7 @@ fn violated_checker_scenarios() -> Vec<Scenario> {
     for path in all_in(&dir)
         .expect("scenarios/")
         .into_iter()
-        .filter(|f| !is_redis(f) && !is_mysql(f))
+        .filter(|f| backend_of(f).is_none_or(|b| b == Backend::ZooKeeper))
     {
         let sc = Scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
         if sc

@@ -13,11 +13,12 @@
 //! `LOCKSMITH_FALSE_ALARM_JOBS` (default 2), `LOCKSMITH_SYMMETRY_OFF_MAX`
 //! (the largest reduced state count cross-checked, default 250000).
 
-use locksmith::scenario::{all_in, is_mysql, is_redis, AnyScenario, Scenario};
+use locksmith::scenario::{all_in, backend_of, is_mysql, is_redis, AnyScenario, Scenario};
 use locksmith::simulate::mysql::run_seed as mysql_run;
 use locksmith::simulate::redis::run_seed as redis_run;
 use locksmith::simulate::sweep::{sweep, SweepOptions};
 use locksmith::simulate::SimConfig;
+use locksmith_model::catalogue::Backend;
 use locksmith_model::engine::harness::{Property, Verdict};
 use locksmith_model::zk::check::check;
 use std::path::PathBuf;
@@ -38,7 +39,7 @@ fn expected_to_hold() -> Vec<(String, Scenario, bool)> {
     for f in all_in(&root.join("scenarios"))
         .expect("scenarios/")
         .into_iter()
-        .filter(|f| !is_redis(f) && !is_mysql(f))
+        .filter(|f| backend_of(f).is_none_or(|b| b == Backend::ZooKeeper))
     {
         let sc = Scenario::load(&f).unwrap_or_else(|e| panic!("{e}"));
         let check = sc

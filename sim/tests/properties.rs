@@ -4,7 +4,7 @@
 
 use locksmith::cli::check_report_text;
 use locksmith::expect::Expectation;
-use locksmith::scenario::{all_in, is_mysql, is_redis, RedisScenario, Scenario};
+use locksmith::scenario::{all_in, is_redis, AnyScenario, RedisScenario, Scenario};
 use locksmith::simulate::{run_seed, SimConfig};
 use locksmith_model::engine::harness::{Property, Verdict};
 use locksmith_model::engine::judged::Judged as _;
@@ -19,8 +19,11 @@ fn scenarios() -> Vec<Scenario> {
     all_in(&dir)
         .expect("scenarios/")
         .iter()
-        .filter(|f| !is_redis(f) && !is_mysql(f))
-        .map(|f| Scenario::load(f).unwrap_or_else(|e| panic!("{e}")))
+        .filter_map(|f| match AnyScenario::load(f) {
+            Ok(AnyScenario::ZooKeeper(sc)) => Some(*sc),
+            Ok(_) => None,
+            Err(e) => panic!("{e}"),
+        })
         .collect()
 }
 

@@ -5,9 +5,10 @@
 
 mod sweeps;
 
-use locksmith::scenario::{all_in, is_mysql, is_redis, Scenario};
+use locksmith::scenario::{all_in, backend_of, Scenario};
 use locksmith::simulate::sweep::{sweep, SweepOptions};
 use locksmith::simulate::{run_seed, simulate, SimConfig, Totals};
+use locksmith_model::catalogue::Backend;
 use locksmith_model::engine::harness::Property;
 use locksmith_model::zk::recipes::RecipeId;
 use std::path::PathBuf;
@@ -117,7 +118,7 @@ fn same_seed_same_trace() {
     for path in all_in(&scenarios_dir())
         .expect("scenarios/ is readable")
         .into_iter()
-        .filter(|f| !is_redis(f) && !is_mysql(f))
+        .filter(|f| backend_of(f).is_none_or(|b| b == Backend::ZooKeeper))
     {
         let sc = Scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
         let mut cfg = SimConfig::of(&sc);

@@ -535,6 +535,15 @@ pub fn is_redis(path: &Path) -> bool {
     std::fs::read_to_string(path).is_ok_and(|t| redis::recipe_of(&t).is_some())
 }
 
+/// The backend of the recipe the scenario file at `path` names (`None`
+/// for a file that cannot be read, is not TOML or names no known recipe:
+/// its own loader says why).
+pub fn backend_of(path: &Path) -> Option<catalogue::Backend> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let table: toml::Table = toml::from_str(&text).ok()?;
+    catalogue::find(table.get("recipe")?.as_str()?.trim()).map(|e| e.backend)
+}
+
 /// Whether the scenario file at `path` names a MySQL recipe.
 pub fn is_mysql(path: &Path) -> bool {
     std::fs::read_to_string(path).is_ok_and(|t| mysql::recipe_of(&t).is_some())
