@@ -60,7 +60,7 @@ fn every_fault_column_struck_where_it_says() {
         &std::fs::read_to_string(root.join("compare.json")).expect("reports/compare.json"),
     )
     .expect("JSON");
-    let cells: Vec<&serde_json::Value> = ["cells", "redis", "mysql"]
+    let cells: Vec<&serde_json::Value> = ["cells", "redis", "mysql", "etcd"]
         .iter()
         .flat_map(|k| {
             let v = if *k == "cells" {

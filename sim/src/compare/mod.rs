@@ -32,6 +32,8 @@ pub mod cell_markdown;
 pub mod charts;
 pub mod confirmed;
 pub mod costs;
+pub mod etcd_cell;
+pub mod etcd_faults;
 pub mod faults;
 pub mod files;
 pub mod html;
@@ -87,7 +89,7 @@ impl Matrix {
 }
 
 /// Every backend with a matrix of its own, in the report's order.
-pub static BACKENDS: [&Backend; 2] = [&redis_cell::REDIS, &mysql_cell::MYSQL];
+pub static BACKENDS: [&Backend; 3] = [&redis_cell::REDIS, &mysql_cell::MYSQL, &etcd_cell::ETCD];
 
 /// A backend's rows and columns, as picked for a run.
 pub struct Picked {
