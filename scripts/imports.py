@@ -73,6 +73,7 @@ LAYERS = [
     ("model/src/zk/", 1, "zk"),
     ("model/src/redis/", 1, "redis"),
     ("model/src/mysql/", 1, "mysql"),
+    ("model/src/etcd/", 1, "etcd"),
     # model layer 2: the backend-blind checker engine (search, levels,
     # visited set, graph analyses); a backend enters only through
     # engine::space::Space.
@@ -83,10 +84,12 @@ LAYERS = [
     ("model/src/zk/recipes/", 3, "zk"),
     ("model/src/redis/recipes/", 3, "redis"),
     ("model/src/mysql/recipes/", 3, "mysql"),
+    ("model/src/etcd/recipes/", 3, "etcd"),
     # model layer 4: each backend's checker space (a Space for the engine).
     ("model/src/zk/check/", 4, "zk"),
     ("model/src/redis/check/", 4, "redis"),
     ("model/src/mysql/check/", 4, "mysql"),
+    ("model/src/etcd/check/", 4, "etcd"),
     # model layer 5: the one list of every backend's recipes, joining the
     # three backends' own catalogues (what the CLI names to a user).
     ("model/src/catalogue.rs", 5, "catalogue"),
@@ -137,7 +140,7 @@ SEALED_LAYERS = {
 
 # Groups of parts that must not import each other at any layer: a
 # backend's folder never imports another backend's.
-APART = [{"zk", "redis", "mysql"}]
+APART = [{"zk", "redis", "mysql", "etcd"}]
 
 IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 SEP = r"\s*::\s*"
