@@ -114,6 +114,7 @@ LAYERS = [
     ("sim/src/real/root.rs", 11, "zk"),
     ("sim/src/real/redis/wire.rs", 11, "redis"),
     ("sim/src/real/mysql/wire.rs", 11, "mysql"),
+    ("sim/src/real/etcd/wire.rs", 11, "etcd"),
     # app layer 12: the drivers (madsim simulation, real servers,
     # re-enactment of a checker trace); none imports another.
     ("sim/src/simulate/", 12, "simulate"),

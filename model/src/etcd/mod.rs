@@ -29,8 +29,9 @@
 //!
 //! **Watches** fire on `DELETE` events only (a `PUT` event is read and
 //! skipped by every recipe here, so it is not delivered): a watch from
-//! revision `r` fires at once if the key was deleted at `r` or later, else
-//! at the key's next delete, and then ends (the recipes cancel it). A
+//! revision `r` fires at once with the key's first delete at `r` or later,
+//! else at its next delete at `r` or later (a start revision in the future
+//! skips the deletes before it), and then ends (the recipes cancel it). A
 //! watch from a compacted revision gets `ErrCompacted`.
 //!
 //! Not modelled: several members (raft, leader changes and the lease

@@ -29,7 +29,7 @@ pub enum Reply {
         id: LeaseId,
         ttl: u8,
     },
-    /// A keep-alive's answer: the lease's full TTL, or -1 once it is gone
+    /// A keep-alive's answer: the lease's full TTL, or 0 once it is gone
     /// (the client's `Done()` then closes).
     KeptAlive {
         id: LeaseId,
@@ -65,16 +65,21 @@ pub enum EtcdError {
     FutureRevision,
     /// A grant asks for an id in use.
     LeaseExists,
+    /// A `Txn` branch puts one key twice, or puts a key it also deletes
+    /// (checked on both branches before either runs).
+    DuplicateKey,
 }
 
 impl EtcdError {
-    /// etcd's own text for the error (`rpctypes`, `mvcc`).
+    /// etcd's own text for the error, as its gRPC status says it
+    /// (`rpctypes`).
     pub fn text(self) -> &'static str {
         match self {
             EtcdError::LeaseNotFound => "etcdserver: requested lease not found",
-            EtcdError::Compacted => "mvcc: required revision has been compacted",
-            EtcdError::FutureRevision => "mvcc: required revision is a future revision",
+            EtcdError::Compacted => "etcdserver: mvcc: required revision has been compacted",
+            EtcdError::FutureRevision => "etcdserver: mvcc: required revision is a future revision",
             EtcdError::LeaseExists => "etcdserver: lease already exists",
+            EtcdError::DuplicateKey => "etcdserver: duplicate key given in txn request",
         }
     }
 }

@@ -9,15 +9,16 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct EtcdServer {
     revision: i64,
-    /// Revisions before this one are compacted away (1: none).
+    /// Revisions before this one are compacted away (0: none).
     compacted: i64,
     kvs: BTreeMap<String, KeyValue>,
     leases: BTreeMap<LeaseId, Lease>,
-    /// The last revision at which each key was deleted: what a watch from
-    /// an older revision replays at once.
-    deleted_at: BTreeMap<String, i64>,
-    /// Watches waiting for a delete: the watcher's number and the key.
-    watches: Vec<(u8, String)>,
+    /// The revisions at which each key was deleted, oldest first, since
+    /// the compaction: what a watch from an older revision replays.
+    deleted_at: BTreeMap<String, Vec<i64>>,
+    /// Watches waiting for a delete: the watcher's number, the key, and
+    /// the revision it watches from (a delete before it is not its).
+    watches: Vec<(u8, String, i64)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -46,7 +47,7 @@ impl EtcdServer {
     pub fn new() -> EtcdServer {
         EtcdServer {
             revision: 1,
-            compacted: 1,
+            compacted: 0,
             kvs: BTreeMap::new(),
             leases: BTreeMap::new(),
             deleted_at: BTreeMap::new(),
@@ -80,7 +81,7 @@ impl EtcdServer {
 
     /// The watcher's watch is registered and has not fired.
     pub fn watching(&self, watcher: u8) -> bool {
-        self.watches.iter().any(|(w, _)| *w == watcher)
+        self.watches.iter().any(|(w, _, _)| *w == watcher)
     }
 
     /// Handles `req` from `watcher` (the client's number, which names its
@@ -124,7 +125,7 @@ impl EtcdServer {
                         ttl: l.ttl as i8,
                     }
                 }
-                None => Reply::KeptAlive { id: *id, ttl: -1 },
+                None => Reply::KeptAlive { id: *id, ttl: 0 },
             },
             Request::Revoke(id) => {
                 if self.leases.contains_key(id) {
@@ -138,12 +139,16 @@ impl EtcdServer {
             }
             Request::Watch { key, from } => self.watch(watcher, key, *from),
             Request::Compact(r) => {
-                if *r < self.compacted {
+                if *r <= self.compacted {
                     Reply::Error(EtcdError::Compacted)
                 } else if *r > self.revision {
                     Reply::Error(EtcdError::FutureRevision)
                 } else {
                     self.compacted = *r;
+                    for at in self.deleted_at.values_mut() {
+                        at.retain(|&d| d >= *r);
+                    }
+                    self.deleted_at.retain(|_, at| !at.is_empty());
                     Reply::Compacted { revision: *r }
                 }
             }
@@ -174,7 +179,7 @@ impl EtcdServer {
 
     /// The watches of `watcher` end (its connection closed).
     pub fn cancel_watches(&mut self, watcher: u8) {
-        self.watches.retain(|(w, _)| *w != watcher);
+        self.watches.retain(|(w, _, _)| *w != watcher);
     }
 
     /// Ends lease `id` and deletes its keys, in one revision if any.
@@ -199,13 +204,17 @@ impl EtcdServer {
         if from > 0 && from < self.compacted {
             return Reply::Error(EtcdError::Compacted);
         }
-        match self.deleted_at.get(key) {
-            Some(&at) if from > 0 && at >= from => Reply::Event(Event {
+        let replayed = self
+            .deleted_at
+            .get(key)
+            .and_then(|at| at.iter().find(|&&r| from > 0 && r >= from));
+        match replayed {
+            Some(&at) => Reply::Event(Event {
                 key: key.to_string(),
                 revision: at,
             }),
-            _ => {
-                self.watches.push((watcher, key.to_string()));
+            None => {
+                self.watches.push((watcher, key.to_string(), from));
                 Reply::Watching
             }
         }
@@ -250,6 +259,9 @@ impl EtcdServer {
     }
 
     fn txn(&mut self, t: &Txn, fired: &mut Vec<Fired>) -> Reply {
+        if duplicate_key(&t.success) || duplicate_key(&t.failure) {
+            return Reply::Error(EtcdError::DuplicateKey);
+        }
         let succeeded = t.compare.iter().all(|c| self.holds(c));
         let ops = if succeeded { &t.success } else { &t.failure };
         match self.write(ops, fired) {
@@ -302,8 +314,10 @@ impl EtcdServer {
     /// One op at `revision` (the store moves to it with its first write).
     fn run(&mut self, op: &Op, revision: i64, fired: &mut Vec<Fired>) -> Reply {
         match op {
+            // A read answers at the store's revision as it stands: before
+            // the txn's write if none came yet (as etcd's own headers say).
             Op::Get(r) => Reply::Range {
-                revision,
+                revision: self.revision,
                 kvs: self.range(r),
             },
             Op::Put(p) => {
@@ -318,7 +332,7 @@ impl EtcdServer {
                     self.remove(k, fired);
                 }
                 Reply::Deleted {
-                    revision,
+                    revision: self.revision,
                     deleted: keys.len() as u8,
                 }
             }
@@ -356,10 +370,13 @@ impl EtcdServer {
     /// Deletes `key` at the current revision and fires its watches.
     fn remove(&mut self, key: &str, fired: &mut Vec<Fired>) {
         self.kvs.remove(key);
-        self.deleted_at.insert(key.to_string(), self.revision);
+        self.deleted_at
+            .entry(key.to_string())
+            .or_default()
+            .push(self.revision);
         let revision = self.revision;
-        self.watches.retain(|(w, k)| {
-            if k != key {
+        self.watches.retain(|(w, k, from)| {
+            if k != key || *from > revision {
                 return true;
             }
             fired.push(Fired {
@@ -372,4 +389,29 @@ impl EtcdServer {
             false
         });
     }
+}
+
+/// A branch writes one key twice: two puts of it, or a put of a key one of
+/// its deletes covers (etcd's `checkIntervals`, asked of each branch
+/// before the compares).
+fn duplicate_key(ops: &[Op]) -> bool {
+    let puts: Vec<&str> = ops
+        .iter()
+        .filter_map(|op| match op {
+            Op::Put(p) => Some(p.key.as_str()),
+            _ => None,
+        })
+        .collect();
+    let twice = puts.iter().enumerate().any(|(i, k)| puts[..i].contains(k));
+    let deleted = ops.iter().any(|op| match op {
+        Op::Delete { key, prefix } => puts.iter().any(|p| {
+            if *prefix {
+                p.starts_with(key.as_str())
+            } else {
+                p == key
+            }
+        }),
+        _ => false,
+    });
+    twice || deleted
 }

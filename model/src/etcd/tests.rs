@@ -153,7 +153,7 @@ fn an_expired_lease_deletes_its_keys_in_one_revision() {
     );
     assert_eq!(
         apply(&mut s, &Request::KeepAlive(l)),
-        Reply::KeptAlive { id: l, ttl: -1 }
+        Reply::KeptAlive { id: l, ttl: 0 }
     );
 }
 

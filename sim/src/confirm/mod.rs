@@ -39,6 +39,7 @@
 //! sessions are ended and its root deleted with everything under it.
 
 pub mod enact;
+pub mod etcd;
 pub mod judge;
 pub mod peer;
 pub mod proxy;

@@ -41,6 +41,7 @@
 
 pub mod calibrate;
 pub mod driver;
+pub mod etcd;
 pub mod mysql;
 pub mod redis;
 pub mod root;

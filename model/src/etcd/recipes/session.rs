@@ -4,7 +4,7 @@
 //! gone, when `Done()` closes. A program that locks in a loop opens a new
 //! session once the last one is done; the model's clients do so at the
 //! start of a round, knowing what their keep-alives said (a keep-alive's
-//! TTL of -1). The keep-alives themselves are the driver's: the checker
+//! TTL of 0). The keep-alives themselves are the driver's: the checker
 //! renews a live, running client's lease every tick.
 
 use super::{At, Locals, Me, Outcome};
