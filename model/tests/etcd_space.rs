@@ -143,3 +143,39 @@ fn the_naive_txn_lock_deletes_a_successors_key_after_a_pause() {
     assert_eq!(len(Property::MutualExclusion), Some(17));
     assert_eq!(len(Property::UnlockByNonOwner), Some(24));
 }
+
+/// Herd needs three clients: the Mutex wakes one waiter per release, the
+/// naive lock all of them; and a middle waiter's expired lease makes the
+/// Mutex's next release wake two (both versions).
+#[test]
+fn one_waiter_per_release_unless_a_middle_waiters_lease_expires() {
+    let three = |recipe, faults| {
+        let mut space = EtcdSpace::new(recipe);
+        space.clients = 3;
+        space.faults = faults;
+        let x = explore_space(&space, &mut |_| ControlFlow::Continue(()));
+        assert!(x.bound.is_none(), "{recipe}: {:?}", x.bound);
+        (space, x)
+    };
+    let (_, mutex) = three(EtcdRecipe::Mutex, EtcdFaults::default());
+    assert!(mutex.found.is_empty(), "{:?}", mutex.found.keys());
+    assert_eq!(mutex.states, 6_233);
+    let (_, naive) = three(EtcdRecipe::TxnLease, EtcdFaults::default());
+    assert_eq!(
+        naive.found.get(&Property::Herd).map(|cx| cx.actions.len()),
+        Some(22)
+    );
+    let expiry = EtcdFaults {
+        waiter_expiries: 1,
+        ..EtcdFaults::default()
+    };
+    for recipe in [EtcdRecipe::Mutex, EtcdRecipe::Mutex35] {
+        let (space, x) = three(recipe, expiry);
+        let steps = story(&space, &x, Property::Herd);
+        assert_eq!(steps.len(), 27, "{recipe}");
+        assert!(
+            steps[26].ends_with("c2's watch fires; c3's watch fires"),
+            "{recipe}: {steps:#?}"
+        );
+    }
+}

@@ -35,8 +35,9 @@
 //! starvation as for the other backends; unlock by non-owner, read off the
 //! transition that deleted the key of another client whose tenure is
 //! current ([`State::foreign_unlock`]); stuck lock by reachability in the
-//! kept graph ([`crate::engine::stuck`]). Herd and the fenced resource are
-//! not judged yet.
+//! kept graph ([`crate::engine::stuck`]); herd, a release (an unlock's
+//! delete) whose events wake two or more waiters ([`EtcdSpace::herd`]).
+//! The fenced resource is not judged yet.
 //!
 //! **No symmetry reduction**, as for Redis and MySQL; revisions are kept
 //! as they are (rounds bound them).

@@ -21,11 +21,12 @@ impl Judged for EtcdSpace {
                 Some("no protected resource in the etcd checker yet")
             }
             Property::OrphanedNode => Some("an etcd key lives as long as its lease"),
-            Property::Herd => {
-                Some("the etcd checker does not count the events each release delivers yet")
-            }
             Property::Reentrancy => Some("the etcd recipes are not re-entrant"),
+            Property::Herd if self.clients < 3 => {
+                Some("a herd needs two waiters woken by one release: 3 clients or more")
+            }
             Property::MutualExclusion
+            | Property::Herd
             | Property::UnlockByNonOwner
             | Property::StuckLock
             | Property::Deadlock

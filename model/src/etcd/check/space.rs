@@ -2,12 +2,13 @@
 
 use super::action::Action;
 use super::config::EtcdSpace;
-use super::state::{Client, State};
+use super::state::{Channel, Client, State};
 use crate::engine::fingerprint::FoldHasher;
 use crate::engine::graph::Renumbering;
 use crate::engine::harness::Property;
 use crate::engine::harness::{judge, Phase};
 use crate::engine::space::{next_by_apply, Canonical, GrowthWords, Limits, Next, Space, NO_AGENT};
+use crate::etcd::Request;
 use std::hash::{Hash, Hasher};
 
 /// The properties an etcd state can violate. Unlock by non-owner is a
@@ -42,8 +43,12 @@ impl Space for EtcdSpace {
         self.take(s, a);
     }
 
+    /// A release that wakes more than one waiter is a herd: the
+    /// transition violates it (as ZooKeeper's checker judges it).
     fn next(&self, s: &State, a: Action, wanted: &mut dyn FnMut(u64) -> bool) -> Next<State> {
-        next_by_apply(self, s, a, wanted)
+        let mut next = next_by_apply(self, s, a, wanted);
+        next.herd = self.herd(s, a);
+        next
     }
 
     /// No symmetry reduction: a client's number is in its leases' ids,
@@ -148,6 +153,36 @@ impl Space for EtcdSpace {
     /// states that differ only in revisions are told apart.
     fn abstracted(&self) -> bool {
         false
+    }
+}
+
+impl EtcdSpace {
+    /// `a`, taken in `s`, is a client's release (its unlock's delete,
+    /// served) that fires the watches of two or more clients waiting in
+    /// `lock()`.
+    pub fn herd(&self, s: &State, a: Action) -> bool {
+        let Action::Serve(c) = a else {
+            return false;
+        };
+        let releases = matches!(
+            &s.clients[c as usize].channel,
+            Channel::Sent(Request::Delete { .. })
+        );
+        if !releases {
+            return false;
+        }
+        let mut t = s.clone();
+        self.take(&mut t, a);
+        let woken = (0..s.clients.len())
+            .filter(|&d| d != c as usize)
+            .filter(|&d| {
+                let (b, n) = (&s.clients[d], &t.clients[d]);
+                b.channel == Channel::Watching
+                    && n.channel != Channel::Watching
+                    && b.phase.locking()
+            })
+            .count();
+        judge::herd(woken)
     }
 }
 
