@@ -503,11 +503,12 @@ fn the_readme_quick_start_runs() {
                 .collect()
         })
         .collect();
-    let want: [(&str, i32, &str); 4] = [
+    let want: [(&str, i32, &str); 5] = [
         ("check", 1, "verdict: violated: deadlock (liveness)"),
         ("sim", 1, "seed 12: no acquisition or release"),
         ("replay", 1, "verdict: violated: deadlock (seed 12)"),
         ("recipes", 0, "mysql-for-update"),
+        ("check", 1, "verdict: violated: mutual exclusion (safety by belief)"),
     ];
     assert_eq!(commands.len(), want.len(), "{commands:?}");
     for (args, (command, code, shows)) in commands.iter().zip(want) {
