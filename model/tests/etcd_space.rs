@@ -112,7 +112,7 @@ fn a_crash_frees_the_lock_when_the_lease_runs_out() {
 #[test]
 fn the_naive_txn_lock_loses_a_wake_up_without_any_fault() {
     let (space, x) = run(EtcdRecipe::TxnLease, 1, EtcdFaults::default());
-    assert_eq!(x.states, 176);
+    assert_eq!(x.states, 177);
     let steps = story(&space, &x, Property::Deadlock);
     assert_eq!(steps.len(), 19);
     let txn = steps
@@ -138,7 +138,7 @@ fn the_naive_txn_lock_deletes_a_successors_key_after_a_pause() {
         ..EtcdFaults::default()
     };
     let (_, x) = run(EtcdRecipe::TxnLease, 2, faults);
-    assert_eq!(x.states, 7_992);
+    assert_eq!(x.states, 9_228);
     let len = |p| x.found.get(&p).map(|cx| cx.actions.len());
     assert_eq!(len(Property::MutualExclusion), Some(17));
     assert_eq!(len(Property::UnlockByNonOwner), Some(24));
@@ -178,4 +178,40 @@ fn one_waiter_per_release_unless_a_middle_waiters_lease_expires() {
             "{recipe}: {steps:#?}"
         );
     }
+}
+
+/// Fenced by its key's create revision: 3.5's paused holder is kept out
+/// of the resource; 3.4's stale waiter (#11456) holds an older key's
+/// token and writes before the real holder does, so the resource accepts
+/// a write out of the lock's order (fenced safety), though no two
+/// sections' accepted writes interleave.
+#[test]
+fn the_create_revision_as_a_token() {
+    let fenced = |recipe, faults| {
+        let mut space = EtcdSpace::new(recipe);
+        space.acquisitions = 2;
+        space.faults = faults;
+        space.fencing = true;
+        let x = explore_space(&space, &mut |_| ControlFlow::Continue(()));
+        assert!(x.bound.is_none(), "{recipe}: {:?}", x.bound);
+        (space, x)
+    };
+    let pause = EtcdFaults {
+        pauses: 1,
+        ..EtcdFaults::default()
+    };
+    let (_, x) = fenced(EtcdRecipe::Mutex35, pause);
+    assert!(x.found.contains_key(&Property::MutualExclusion));
+    assert!(!x.found.contains_key(&Property::MutualExclusionAtResource));
+    assert!(!x.found.contains_key(&Property::FencedSafety));
+    let expiry = EtcdFaults {
+        waiter_expiries: 1,
+        ..EtcdFaults::default()
+    };
+    let (space, x) = fenced(EtcdRecipe::Mutex, expiry);
+    assert!(!x.found.contains_key(&Property::MutualExclusionAtResource));
+    let steps = story(&space, &x, Property::FencedSafety);
+    assert_eq!(steps.len(), 29);
+    assert!(steps[27].ends_with("accepts token 3"), "{steps:#?}");
+    assert!(steps[28].ends_with("accepts token 6"), "{steps:#?}");
 }

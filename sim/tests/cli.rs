@@ -508,7 +508,11 @@ fn the_readme_quick_start_runs() {
         ("sim", 1, "seed 12: no acquisition or release"),
         ("replay", 1, "verdict: violated: deadlock (seed 12)"),
         ("recipes", 0, "mysql-for-update"),
-        ("check", 1, "verdict: violated: mutual exclusion (safety by belief)"),
+        (
+            "check",
+            1,
+            "verdict: violated: mutual exclusion (safety by belief)",
+        ),
     ];
     assert_eq!(commands.len(), want.len(), "{commands:?}");
     for (args, (command, code, shows)) in commands.iter().zip(want) {

@@ -57,6 +57,17 @@ pub static ETCD_FAULTS: &[EtcdFaultClass] = &[
         },
         apply: |s| s.faults.waiter_expiries = 1,
     },
+    EtcdFaultClass {
+        fault: Fault {
+            id: "pause-fenced",
+            label: "pause, fenced",
+            about: "a client's process stops for 4 ticks, once, as in the pause column, with fencing: lock() returns with its key's create revision as the token, and each critical section writes twice to a resource that rejects a token lower than the highest it accepted",
+        },
+        apply: |s| {
+            s.faults.pauses = 1;
+            s.fencing = true;
+        },
+    },
 ];
 
 /// Every etcd lock, in [`EtcdRecipe::ALL`]'s order.

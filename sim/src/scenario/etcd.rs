@@ -8,6 +8,9 @@
 //! recipe = "etcd-mutex"
 //! clients = 2
 //! acquisitions = 2
+//! fencing = false          # lock() returns with its key's create revision as a token;
+//!                          # each critical section writes twice to a resource that
+//!                          # rejects a token lower than the highest it accepted
 //!
 //! [etcd]                   # time in ticks
 //! ttl = 3                  # the session's lease TTL (concurrency.WithTTL)

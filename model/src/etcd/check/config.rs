@@ -59,8 +59,10 @@ pub struct EtcdSpace {
     /// How long a pause lasts, in ticks: longer than the TTL.
     pub pause: u8,
     pub faults: EtcdFaults,
-    /// Fencing: not there yet for etcd (a configuration asking for it is
-    /// refused).
+    /// Fencing (`fencing = true`): `lock()` returns with its key's create
+    /// revision as the token, and the critical section writes to the
+    /// protected resource twice with it ([`crate::engine::resource`]: a
+    /// lower token than the highest it accepted is rejected).
     pub fencing: bool,
     /// The bounds and switches every backend's run has.
     pub limits: Limits,
@@ -134,12 +136,6 @@ impl EtcdSpace {
                     "expected more than the TTL ({} ticks), got {}",
                     self.ttl, self.pause
                 ),
-            ));
-        }
-        if self.fencing {
-            return Some((
-                "fencing",
-                "the etcd checker has no fenced resource yet (the key's create revision as the token is planned): expected `fencing = false`".into(),
             ));
         }
         if self.limits.jobs == 0 {

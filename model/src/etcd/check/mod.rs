@@ -37,7 +37,8 @@
 //! current ([`State::foreign_unlock`]); stuck lock by reachability in the
 //! kept graph ([`crate::engine::stuck`]); herd, a release (an unlock's
 //! delete) whose events wake two or more waiters ([`EtcdSpace::herd`]).
-//! The fenced resource is not judged yet.
+//! With `fencing = true`, mutual exclusion at the resource and fenced
+//! safety: the token is the holder's key's create revision.
 //!
 //! **No symmetry reduction**, as for Redis and MySQL; revisions are kept
 //! as they are (rounds bound them).

@@ -17,15 +17,17 @@ impl Judged for EtcdSpace {
     /// Why the etcd checker does not judge `p` (`None`: it judges it).
     fn not_judged(&self, p: Property) -> Option<&'static str> {
         match p {
-            Property::MutualExclusionAtResource | Property::FencedSafety => {
-                Some("no protected resource in the etcd checker yet")
+            Property::MutualExclusionAtResource | Property::FencedSafety if !self.fencing => {
+                Some("no protected resource in this run (`fencing = true` adds it)")
             }
             Property::OrphanedNode => Some("an etcd key lives as long as its lease"),
             Property::Reentrancy => Some("the etcd recipes are not re-entrant"),
             Property::Herd if self.clients < 3 => {
                 Some("a herd needs two waiters woken by one release: 3 clients or more")
             }
-            Property::MutualExclusion
+            Property::MutualExclusionAtResource
+            | Property::FencedSafety
+            | Property::MutualExclusion
             | Property::Herd
             | Property::UnlockByNonOwner
             | Property::StuckLock

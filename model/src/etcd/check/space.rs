@@ -13,10 +13,12 @@ use std::hash::{Hash, Hasher};
 
 /// The properties an etcd state can violate. Unlock by non-owner is a
 /// transition's, read off the mark it leaves in its successor.
-const STATE_PROPERTIES: [Property; 3] = [
+const STATE_PROPERTIES: [Property; 5] = [
     Property::MutualExclusion,
     Property::UnlockByNonOwner,
     Property::ThreadDied,
+    Property::MutualExclusionAtResource,
+    Property::FencedSafety,
 ];
 
 /// An agent's kind, in the low three bits of a packed agent.
@@ -105,6 +107,9 @@ impl Space for EtcdSpace {
             Property::MutualExclusion => judge::two_holders(s.clients.iter().map(|c| c.phase)),
             Property::UnlockByNonOwner => s.foreign_unlock,
             Property::ThreadDied => s.clients.iter().any(|c| c.phase == Phase::Died),
+            Property::MutualExclusionAtResource | Property::FencedSafety => {
+                s.resource.is_some_and(|r| r.violates(p))
+            }
             _ => false,
         }
     }

@@ -3,6 +3,7 @@
 
 use super::config::EtcdFaults;
 use crate::engine::harness::Phase;
+use crate::engine::resource::{Resource, Section, Sections};
 use crate::etcd::recipes::Locals;
 use crate::etcd::{EtcdServer, LeaseId, Reply, Request};
 
@@ -15,6 +16,8 @@ pub struct State {
     /// The action that made this state deleted the key of another client
     /// whose tenure is current (a mark of the last transition only).
     pub foreign_unlock: bool,
+    /// The protected resource, with fencing on.
+    pub resource: Option<Resource>,
 }
 
 /// One client process with its one connection.
@@ -29,6 +32,11 @@ pub struct Client {
     pub paused: u8,
     /// Rounds not begun yet.
     pub rounds: u8,
+    /// Fencing: the critical section's writes done in the current tenure
+    /// (`None`: no tenure under way, or no fencing).
+    pub wrote: Option<u8>,
+    /// Fencing: the client's tenure at the resource.
+    pub section: Section,
 }
 
 /// The connection: a request on its way, a watch the server holds, or the
@@ -72,5 +80,27 @@ impl Client {
                 Channel::Replied(_) => true,
                 Channel::Idle => !self.locals.awaits_reply(),
             }
+    }
+}
+
+impl Sections for State {
+    fn clients(&self) -> usize {
+        self.clients.len()
+    }
+
+    fn section(&self, c: usize) -> Section {
+        self.clients[c].section
+    }
+
+    fn set_section(&mut self, c: usize, s: Section) {
+        self.clients[c].section = s;
+    }
+
+    fn resource(&self) -> Option<Resource> {
+        self.resource
+    }
+
+    fn set_resource(&mut self, r: Resource) {
+        self.resource = Some(r);
     }
 }

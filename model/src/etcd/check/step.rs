@@ -4,7 +4,9 @@
 use super::action::Action;
 use super::config::EtcdSpace;
 use super::state::{client_of, Channel, Client, State};
-use crate::engine::harness::{Phase, StepKind};
+use crate::engine::harness::writes::WRITES;
+use crate::engine::harness::{LockEvent, Phase, StepKind, Writes};
+use crate::engine::resource::{self, Resource, Section};
 use crate::etcd::recipes::Me;
 use crate::etcd::{EtcdServer, Fired, KeyValue, Reply};
 
@@ -17,12 +19,15 @@ impl EtcdSpace {
             timer: 0,
             paused: 0,
             rounds: self.acquisitions,
+            wrote: None,
+            section: Section::default(),
         };
         State {
             server: EtcdServer::new(),
             clients: vec![client; self.clients as usize],
             left: self.faults,
             foreign_unlock: false,
+            resource: self.fencing.then(|| Resource::new(Writes::Fenced)),
         }
     }
 
@@ -111,7 +116,10 @@ impl EtcdSpace {
                 cl.channel = Channel::Idle;
                 cl.timer = 0;
                 cl.paused = 0;
+                cl.wrote = None;
                 s.server.cancel_watches(c);
+                // Its open section ends with its process.
+                resource::tenure_ends(s, c as usize);
             }
             Action::Revoke(c) | Action::WaiterExpires(c) => {
                 if a == Action::Revoke(c) {
@@ -166,6 +174,16 @@ impl EtcdSpace {
             }
         }
         s.foreign_unlock = foreign;
+        // Fencing: the tenure is the lock's, in the order the server gave
+        // it (the reply that makes `lock()` return, served).
+        if self.fencing
+            && s.clients[c as usize].section.tenure == 0
+            && self
+                .recipe
+                .won(&s.clients[c as usize].locals, &reply, &self.me(s, c))
+        {
+            resource::tenure_begins(s, c as usize);
+        }
         s.clients[c as usize].channel = match reply {
             Reply::Watching => Channel::Watching,
             r => Channel::Replied(r),
@@ -185,6 +203,9 @@ impl EtcdSpace {
     /// blocking call; a step that would begin a round after the last one
     /// ends the loop instead.
     fn client_step(&self, s: &mut State, c: u8) {
+        if self.fencing && self.fenced_write(s, c) {
+            return;
+        }
         let me = self.me(s, c);
         let cl = &mut s.clients[c as usize];
         let reply = match std::mem::replace(&mut cl.channel, Channel::Idle) {
@@ -205,7 +226,43 @@ impl EtcdSpace {
             cl.channel = Channel::Sent(req);
         }
         if out.kind == StepKind::Acquired {
-            cl.timer = self.work;
+            if self.fencing {
+                // `lock()` returns with its key's create revision as the
+                // token; the critical section's writes come first.
+                cl.wrote = Some(0);
+                let token = cl.locals.my_rev;
+                resource::token(s, c as usize, token);
+            } else {
+                cl.timer = self.work;
+            }
+        }
+        let ended = events.iter().any(|e| {
+            matches!(
+                e,
+                LockEvent::Released | LockEvent::GaveUp | LockEvent::ThreadDied(_)
+            )
+        });
+        if ended {
+            s.clients[c as usize].wrote = None;
+            resource::tenure_ends(s, c as usize);
+        }
+    }
+
+    /// A fenced holder's step that is the harness's, not the recipe's: the
+    /// critical section's opening write (then the work), its closing write.
+    /// Whether it was one.
+    fn fenced_write(&self, s: &mut State, c: u8) -> bool {
+        let cl = &mut s.clients[c as usize];
+        match cl.wrote {
+            Some(n) if cl.phase.holds() && n < WRITES => {
+                cl.wrote = Some(n + 1);
+                if n == 0 {
+                    cl.timer = self.work;
+                }
+                resource::write(s, c as usize);
+                true
+            }
+            _ => false,
         }
     }
 }

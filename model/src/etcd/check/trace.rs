@@ -5,8 +5,10 @@
 use super::action::Action;
 use super::config::EtcdSpace;
 use super::state::{Channel, State};
-use crate::engine::harness::Phase;
+use crate::engine::harness::writes::WRITES;
+use crate::engine::harness::{Phase, Writes};
 use crate::engine::path::Counterexample;
+use crate::engine::resource;
 use crate::engine::trace::{Trace, TraceStep};
 use crate::etcd::recipes::LOCK;
 use std::fmt::Write;
@@ -64,6 +66,9 @@ impl EtcdSpace {
                 if b.phase != t.phase && !entered {
                     parts.push(phase_words(t.phase).to_string());
                 }
+                if let Some(w) = self.resource_write(before, c) {
+                    parts.push(w);
+                }
                 if parts.is_empty() {
                     parts.push("steps".into());
                 }
@@ -112,6 +117,25 @@ impl EtcdSpace {
             parts.push("— unlock by non-owner".into());
         }
         parts.join("; ")
+    }
+}
+
+impl EtcdSpace {
+    /// What client `c`'s step from `before` did at the resource, if it
+    /// wrote there (replayed on a copy: the state keeps no mark of it).
+    fn resource_write(&self, before: &State, c: u8) -> Option<String> {
+        let cl = &before.clients[c as usize];
+        let n = cl.wrote?;
+        if !self.fencing || !cl.phase.holds() || n >= WRITES || !cl.can_step() {
+            return None;
+        }
+        let mut probe = before.clone();
+        let accepted = resource::write(&mut probe, c as usize);
+        let which = if n == 0 { "opening" } else { "closing" };
+        Some(format!(
+            "writes its {which} write to the resource{}",
+            resource::describe(&cl.section, accepted, Writes::Fenced)
+        ))
     }
 }
 

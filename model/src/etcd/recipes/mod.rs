@@ -166,8 +166,9 @@ pub enum At {
 }
 
 /// What a client's recipe keeps: its place, its session's lease (`None`
-/// before the first), how many sessions it opened, and the `Mutex`'s
-/// `myRev`.
+/// before the first), how many sessions it opened, and its key's create
+/// revision (the `Mutex`'s `myRev`; the naive lock's put's revision): a
+/// fenced caller's token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct Locals {
     pub at: At,

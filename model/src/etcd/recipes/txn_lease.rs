@@ -42,12 +42,19 @@ pub fn lock_txn(l: &Locals) -> Request {
 /// One step of `lock()` past its session, or of `unlock()`.
 pub fn step(l: &mut Locals, reply: Option<&Reply>) -> Outcome {
     let (next, out) = match (l.at, reply) {
+        // The put's revision is the key's create revision: the token a
+        // fenced caller hands the resource.
         (
             At::AwaitLock,
             Some(Reply::Txn {
-                succeeded: true, ..
+                succeeded: true,
+                revision,
+                ..
             }),
-        ) => (At::Business, Outcome::only(StepKind::Acquired)),
+        ) => {
+            l.my_rev = *revision;
+            (At::Business, Outcome::only(StepKind::Acquired))
+        }
         (At::AwaitLock, Some(Reply::Txn { .. })) => (
             At::AwaitWatch,
             Outcome::send(
