@@ -60,7 +60,7 @@ pub fn capabilities(b: Backend) -> &'static [Capability] {
             Capability::RealServer,
         ],
         Backend::Mysql => &[Capability::Simulator, Capability::RealServer],
-        Backend::Etcd => &[],
+        Backend::Etcd => &[Capability::Simulator],
     }
 }
 

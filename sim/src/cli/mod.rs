@@ -64,9 +64,8 @@ pub enum Command {
     /// through states by hand (http://127.0.0.1:3000 by default; Redis and
     /// MySQL scenarios are refused: the capability is ZooKeeper's).
     Explorer(explorer::ExplorerArgs),
-    /// Simulate a scenario of ZooKeeper, Redis or MySQL (etcd's simulator
-    /// is not there yet) over many seeds (madsim): real timers, heartbeats,
-    /// leases, lock waits, faults. Stops at the first failing seed and prints one
+    /// Simulate a scenario of any backend over many seeds (madsim): real
+    /// timers, heartbeats, leases, lock waits, faults. Stops at the first failing seed and prints one
     /// command that replays it. Example: `locksmith sim
     /// scenarios/racy-wait.toml --seeds 100 --clients 5`. Exit codes: 0 no
     /// seed failed, 1 a seed failed, 2 bad input, 3 fewer seeds run than

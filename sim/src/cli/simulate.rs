@@ -3,7 +3,7 @@
 
 pub use super::simulate_args::{BenchSimArgs, ReplayArgs, SimArgs};
 use crate::backend::Capability;
-use crate::scenario::{AnyScenario, MysqlScenario, RedisScenario, Scenario};
+use crate::scenario::{AnyScenario, EtcdScenario, MysqlScenario, RedisScenario, Scenario};
 use crate::simulate::sweep::{sweep, SweepOptions, SweepReport};
 use crate::simulate::{run_seed, run_seed_with_timeline, SimConfig, Summary, Totals};
 use serde_json::json;
@@ -81,6 +81,7 @@ pub enum SimPlan {
     ZooKeeper(SimConfig, u64, u64),
     Redis(RedisScenario, u64, u64),
     Mysql(MysqlScenario, u64, u64),
+    Etcd(EtcdScenario, u64, u64),
 }
 
 /// The file read once and planned for its backend, or the error the
@@ -103,7 +104,10 @@ pub fn plan(a: &SimArgs) -> Result<SimPlan, String> {
                 let (sc, first, count) = backend_plan(a, *sc)?;
                 SimPlan::Mysql(sc, first, count)
             }
-            AnyScenario::Etcd(sc) => return Err(no_simulator("sim", sc.recipe().id())),
+            AnyScenario::Etcd(sc) => {
+                let (sc, first, count) = backend_plan(a, *sc)?;
+                SimPlan::Etcd(sc, first, count)
+            }
         },
     )
 }
@@ -137,6 +141,9 @@ pub fn run_sim(a: &SimArgs) -> i32 {
             return super::simulate_backend::run_sim(a, (sc, first, count))
         }
         Ok(SimPlan::Mysql(sc, first, count)) => {
+            return super::simulate_backend::run_sim(a, (sc, first, count))
+        }
+        Ok(SimPlan::Etcd(sc, first, count)) => {
             return super::simulate_backend::run_sim(a, (sc, first, count))
         }
         Err(e) => {
@@ -293,6 +300,7 @@ pub enum ReplayPlan {
     ZooKeeper(SimConfig),
     Redis(RedisScenario),
     Mysql(MysqlScenario),
+    Etcd(EtcdScenario),
 }
 
 /// The file read once and planned for its backend, or the error the
@@ -314,7 +322,7 @@ pub fn plan_replay(a: &ReplayArgs) -> Result<ReplayPlan, String> {
             }
             AnyScenario::Redis(sc) => ReplayPlan::Redis(load_replay(a, *sc)?),
             AnyScenario::Mysql(sc) => ReplayPlan::Mysql(load_replay(a, *sc)?),
-            AnyScenario::Etcd(sc) => return Err(no_simulator("replay", sc.recipe().id())),
+            AnyScenario::Etcd(sc) => ReplayPlan::Etcd(load_replay(a, *sc)?),
         },
     )
 }
@@ -324,6 +332,7 @@ pub fn run_replay(a: &ReplayArgs) -> i32 {
         Ok(ReplayPlan::ZooKeeper(cfg)) => cfg,
         Ok(ReplayPlan::Redis(sc)) => return super::simulate_backend::run_replay(a, sc),
         Ok(ReplayPlan::Mysql(sc)) => return super::simulate_backend::run_replay(a, sc),
+        Ok(ReplayPlan::Etcd(sc)) => return super::simulate_backend::run_replay(a, sc),
         Err(e) => {
             eprintln!("error: {e}");
             return 2;
@@ -501,12 +510,4 @@ pub fn run_bench(a: &BenchSimArgs) -> i32 {
         r.failures.len()
     );
     0
-}
-
-/// The refusal for a backend without a simulator (`load_for` gives it at
-/// the recipe's line first; this is its text where a plan meets one).
-fn no_simulator(command: &str, recipe: &str) -> String {
-    let backend = locksmith_model::catalogue::find(recipe)
-        .map_or(locksmith_model::catalogue::Backend::Etcd, |e| e.backend);
-    crate::backend::refusal(command, backend, recipe, Capability::Simulator)
 }

@@ -1,9 +1,10 @@
-//! `locksmith sim` and `locksmith replay` on a Redis or MySQL scenario:
-//! that backend's simulator (sim/src/simulate/redis/, sim/src/simulate/mysql.rs,
-//! on the command simulators' core) over many seeds, one seed's trace.
+//! `locksmith sim` and `locksmith replay` on a Redis, MySQL or etcd
+//! scenario: that backend's simulator (sim/src/simulate/redis/,
+//! sim/src/simulate/mysql.rs, sim/src/simulate/etcd.rs, on the command
+//! simulators' core) over many seeds, one seed's trace.
 
 use super::simulate_args::{ReplayArgs, SimArgs};
-use crate::scenario::{MysqlScenario, RedisScenario};
+use crate::scenario::{EtcdScenario, MysqlScenario, RedisScenario};
 use crate::simulate::command::{BackendRun, BackendTotals};
 use locksmith_model::engine::harness::Property;
 use serde_json::json;
@@ -46,6 +47,24 @@ impl Simulated for RedisScenario {
 
     fn run_seed(&self, seed: u64, trace: bool) -> BackendRun {
         crate::simulate::redis::run_seed(&self.space, seed, trace)
+    }
+}
+
+impl Simulated for EtcdScenario {
+    const NAME: &'static str = "etcd";
+    const KEY: &'static str = "etcd";
+    const TICK_MS: u64 = crate::simulate::etcd::TICK_MS;
+
+    fn recipe_id(&self) -> &'static str {
+        self.recipe().id()
+    }
+
+    fn sizes(&mut self) -> (&mut u8, &mut u8) {
+        (&mut self.space.clients, &mut self.space.acquisitions)
+    }
+
+    fn run_seed(&self, seed: u64, trace: bool) -> BackendRun {
+        crate::simulate::etcd::run_seed(&self.space, seed, trace)
     }
 }
 

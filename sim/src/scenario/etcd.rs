@@ -1,8 +1,8 @@
 //! etcd scenario files: a recipe of the etcd backend (its id begins
 //! `etcd-`), time in ticks, the faults' budgets, the checker's bounds and
 //! what it must find. The checker explores them (`locksmith check`,
-//! `cargo test --test scenarios`); the simulator and the real server are
-//! not there for etcd yet.
+//! `cargo test --test scenarios`) and the etcd simulator runs them
+//! (`locksmith sim`); `locksmith real` does not drive etcd yet.
 //!
 //! ```toml
 //! recipe = "etcd-mutex"

@@ -44,6 +44,7 @@ pub mod faults;
 pub mod heartbeat;
 pub mod link;
 
+pub mod etcd;
 pub mod mysql;
 pub mod redis;
 pub mod resource;
