@@ -60,7 +60,7 @@ pub fn capabilities(b: Backend) -> &'static [Capability] {
             Capability::RealServer,
         ],
         Backend::Mysql => &[Capability::Simulator, Capability::RealServer],
-        Backend::Etcd => &[Capability::Simulator],
+        Backend::Etcd => &[Capability::Simulator, Capability::Confirm],
     }
 }
 
@@ -81,8 +81,16 @@ pub fn refusal(command: &str, b: Backend, recipe: &str, c: Capability) -> String
         b.name(),
         c.name(),
         b.name(),
-        with.join(" and ")
+        prose(&with)
     )
+}
+
+/// "A", "A and B", "A, B and C".
+fn prose(names: &[&str]) -> String {
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.concat(),
+    }
 }
 
 #[cfg(test)]
@@ -103,7 +111,7 @@ mod tests {
             m,
             "recipe `mysql-status-cas` runs on MySQL: `locksmith confirm` needs a trace \
              re-enacted on a real server, which MySQL does not have (it is there for \
-             ZooKeeper and Redis)"
+             ZooKeeper, Redis and etcd)"
         );
         assert!(!has(Backend::Redis, Capability::Explorer));
         assert!(has(Backend::ZooKeeper, Capability::Explorer));

@@ -187,7 +187,7 @@ fn a_command_the_backend_cannot_serve_names_the_missing_capability() {
         err.contains(
             "scenarios/mysql-status-cas.toml:7:1: recipe `mysql-status-cas` runs on MySQL: \
              `locksmith confirm` needs a trace re-enacted on a real server, which MySQL does \
-             not have (it is there for ZooKeeper and Redis)"
+             not have (it is there for ZooKeeper, Redis and etcd)"
         ),
         "{err}"
     );
@@ -219,7 +219,7 @@ fn the_help_speaks_of_every_backend() {
     // Each command's help says which backends it serves.
     for (cmd, says) in [
         ("real", ["ZooKeeper", "Redis", "MySQL"].as_slice()),
-        ("confirm", &["ZooKeeper", "Redis", "MySQL"]),
+        ("confirm", &["ZooKeeper", "Redis", "MySQL", "etcd"]),
         ("explorer", &["ZooKeeper", "Redis and MySQL"]),
         ("calibrate", &["ZooKeeper only"]),
         ("bench", &["ZooKeeper"]),

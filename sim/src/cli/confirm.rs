@@ -5,7 +5,7 @@ use crate::backend::Capability;
 use crate::confirm::redis::{self, RedisConfirmConfig};
 use crate::confirm::{run, ConfirmConfig, ConfirmReport, Outcome};
 use crate::real::root;
-use crate::scenario::{AnyScenario, RedisScenario, Scenario};
+use crate::scenario::{AnyScenario, EtcdScenario, RedisScenario, Scenario};
 use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;
@@ -24,6 +24,12 @@ pub struct ConfirmArgs {
     /// `locksmith-confirm-<connection id>:*`, deleted at the end.
     #[arg(long)]
     pub redis: Option<String>,
+    /// The etcd's client port, HOST:PORT (`scripts/etcd.sh start` runs one
+    /// on 127.0.0.1:2390), for an etcd scenario. The run's keys are its
+    /// own, `locksmith-confirm-<revision>/*`, deleted at the end, and its
+    /// leases revoked.
+    #[arg(long)]
+    pub etcd: Option<String>,
     /// Redis: real milliseconds per tick of the model (TTLs run on the
     /// server's clock, so the trace is re-enacted in real time).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(20..=10_000))]
@@ -42,6 +48,7 @@ pub struct ConfirmArgs {
 pub enum Plan {
     ZooKeeper(Box<Scenario>, ConfirmConfig),
     Redis(Box<RedisScenario>, RedisConfirmConfig),
+    Etcd(Box<EtcdScenario>, String),
 }
 
 /// The confirmation the flags ask for, checked before any connection.
@@ -50,9 +57,25 @@ pub fn plan(a: &ConfirmArgs) -> Result<Plan, String> {
     match AnyScenario::load_for(&a.scenario, &[("confirm", Capability::Confirm)])
         .map_err(|e| e.to_string())?
     {
-        AnyScenario::Mysql(_) | AnyScenario::Etcd(_) => Err(format!(
-            "{path}: confirm re-enacts ZooKeeper and Redis traces"
+        AnyScenario::Mysql(_) => Err(format!(
+            "{path}: confirm re-enacts ZooKeeper, Redis and etcd traces"
         )),
+        AnyScenario::Etcd(mut sc) => {
+            let Some(addr) = &a.etcd else {
+                return Err(format!(
+                    "{path}: recipe `{}` runs on etcd: pass --etcd HOST:PORT (`scripts/etcd.sh start` runs one on 127.0.0.1:2390)",
+                    sc.recipe()
+                ));
+            };
+            if sc.expect.is_none() {
+                return Err(format!(
+                    "{path}: no [expect]: confirm re-enacts a checker scenario's trace"
+                ));
+            }
+            sc.space.limits.jobs = super::cores();
+            sc.space.validate().map_err(|e| format!("{path}: {e}"))?;
+            Ok(Plan::Etcd(sc, addr.clone()))
+        }
         AnyScenario::Redis(mut sc) => {
             let Some(addr) = &a.redis else {
                 return Err(format!(
@@ -118,6 +141,13 @@ pub fn run_confirm(a: &ConfirmArgs) -> i32 {
             cfg.interrupt = interrupt;
             (Shown::redis(&sc, &cfg), redis::run(&cfg))
         }
+        Plan::Etcd(sc, addr) => {
+            let property = sc.expect.as_ref().and_then(|e| e.property);
+            (
+                Shown::etcd(&sc, &addr),
+                crate::confirm::etcd::confirm(&sc.space, property, &addr),
+            )
+        }
     };
     let r = match r {
         Ok(r) => r,
@@ -165,6 +195,18 @@ impl Shown {
         }
     }
 
+    pub fn etcd(sc: &EtcdScenario, addr: &str) -> Shown {
+        Shown {
+            scenario: sc.name.clone(),
+            recipe: sc.recipe().id().to_string(),
+            clients: sc.space.clients,
+            acquisitions: sc.space.acquisitions,
+            backend: "etcd",
+            server: addr.to_string(),
+            tick_ms: None,
+        }
+    }
+
     pub fn redis(sc: &RedisScenario, cfg: &RedisConfirmConfig) -> Shown {
         Shown {
             scenario: sc.name.clone(),
@@ -197,9 +239,10 @@ pub fn verdict_word(o: &Outcome) -> &'static str {
 
 pub fn to_text(sc: &Shown, r: &ConfirmReport) -> String {
     use std::fmt::Write;
-    let how = match sc.tick_ms {
-        None => format!(" re-enacted on ZooKeeper at {}", sc.server),
-        Some(t) => format!(" re-enacted on Redis at {}, a tick = {t} ms", sc.server),
+    let how = match (sc.tick_ms, sc.backend) {
+        (None, "etcd") => format!(" re-enacted on etcd at {}", sc.server),
+        (None, _) => format!(" re-enacted on ZooKeeper at {}", sc.server),
+        (Some(t), _) => format!(" re-enacted on Redis at {}, a tick = {t} ms", sc.server),
     };
     let mut out = super::title(&sc.scenario, &sc.recipe, sc.clients, &how);
     let _ = writeln!(
@@ -237,6 +280,14 @@ pub fn to_text(sc: &Shown, r: &ConfirmReport) -> String {
         }
     }
     match (&r.cleanup, sc.backend) {
+        (Ok(n), "etcd") => {
+            let _ = writeln!(
+                out,
+                "run keys {}*: {n} deleted; its leases revoked ({} ms in all)",
+                r.root,
+                r.elapsed.as_millis()
+            );
+        }
         (Ok(n), "redis") => {
             let _ = writeln!(
                 out,
@@ -300,7 +351,7 @@ pub fn to_json(sc: &Shown, r: &ConfirmReport) -> serde_json::Value {
     // Where the run kept its state on the server, and how much of it was
     // deleted at the end: a root and its nodes, or a key prefix and keys.
     let (place, count) = match sc.backend {
-        "redis" => ("key_prefix", "keys_deleted"),
+        "redis" | "etcd" => ("key_prefix", "keys_deleted"),
         _ => ("root", "nodes_deleted"),
     };
     v[place] = json!(r.root);

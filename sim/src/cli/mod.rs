@@ -101,7 +101,8 @@ pub enum Command {
     Real(real::RealArgs),
     /// Re-enact the checker's shortest counterexample of a scenario, step
     /// for step, on a real ZooKeeper (a Redis scenario: on a redis-server,
-    /// `--redis`; MySQL has no re-enactment yet and is refused): one real
+    /// `--redis`; an etcd scenario: on an etcd, `--etcd`; MySQL has no
+    /// re-enactment yet and is refused): one real
     /// session per client under a fresh root, requests sent and replies and notifications handed over
     /// in the trace's order, expiries and connection losses forced for
     /// real. Prints `confirmed` with the same violation on the real server,

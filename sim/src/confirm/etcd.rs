@@ -29,10 +29,12 @@
 //! well under one), every watch event the model delivered must arrive, and
 //! the lock's keys must be the model's. A deadlock ends with the waiters'
 //! watches silent. Whatever happens, the run's leases are revoked and its
-//! keys deleted.
+//! keys deleted. The leases carry the model's ids (a client's n-th session
+//! asks for `(client + 1) << 8 | n`, and a run revokes them before it
+//! begins), so one run at a time per server.
 
 use super::enact::StepRecord;
-use super::Outcome;
+use super::{ConfirmReport, Outcome};
 use crate::real::etcd::wire::{Gateway, Rebase, Watch};
 use locksmith_model::engine::explore::explore_space;
 use locksmith_model::engine::harness::Property;
@@ -41,32 +43,27 @@ use locksmith_model::etcd::recipes::LOCK;
 use locksmith_model::etcd::{KeyValue, LeaseId, Range, Reply, Request};
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How long an event the model delivered may take to arrive, and how long
 /// a watch the model keeps silent is given to prove it wrong.
 const DELIVERY: Duration = Duration::from_secs(5);
 const SILENCE: Duration = Duration::from_millis(200);
 
-/// What a confirmation found.
-#[derive(Debug)]
-pub struct EtcdConfirmation {
-    pub property: Property,
-    /// The checker's trace length, and the states it explored.
-    pub trace_steps: usize,
-    pub states: usize,
-    pub outcome: Outcome,
-    pub transcript: Vec<StepRecord>,
-}
-
-/// Explores `space`, takes the shortest trace of `property` and re-enacts
-/// it on the etcd at `addr`.
+/// Explores `space`, takes the shortest trace of `property` (`None`: the
+/// first property violated, in [`Property::ALL`]'s order) and re-enacts
+/// it on the etcd at `addr`. The report's `root` is the run's key prefix,
+/// its `cleanup` the keys deleted at the end.
 pub fn confirm(
     space: &EtcdSpace,
-    property: Property,
+    property: Option<Property>,
     addr: &str,
-) -> Result<EtcdConfirmation, String> {
+) -> Result<ConfirmReport, String> {
+    let started = Instant::now();
     let x = explore_space(space, &mut |_| ControlFlow::Continue(()));
+    let property = property
+        .or_else(|| Property::ALL.into_iter().find(|p| x.found.contains_key(p)))
+        .ok_or("the checker finds no violation here: nothing to confirm")?;
     let cx = x
         .found
         .get(&property)
@@ -75,14 +72,17 @@ pub fn confirm(
     let mut run = Run::begin(g, space)?;
     let outcome = run.reenact(space, &cx.actions, property, cx.cycle_start.is_some());
     let cleanup = run.end();
-    let outcome = outcome?;
-    cleanup?;
-    Ok(EtcdConfirmation {
+    Ok(ConfirmReport {
         property,
         trace_steps: cx.actions.len(),
         states: x.states,
-        outcome,
-        transcript: run.transcript,
+        cycle_start: cx.cycle_start.map(|c| c + 1),
+        outcome: outcome?,
+        transcript: std::mem::take(&mut run.transcript),
+        root: run.rebase.prefix.clone(),
+        cleanup,
+        elapsed: started.elapsed(),
+        interrupted: false,
     })
 }
 
@@ -123,17 +123,20 @@ impl Run {
         })
     }
 
-    /// Revokes the run's leases and deletes its keys.
-    fn end(&mut self) -> Result<(), String> {
+    /// Revokes the run's leases and deletes its keys: how many keys were
+    /// left to delete.
+    fn end(&mut self) -> Result<usize, String> {
         self.watches.clear();
         for &id in &self.leases {
             self.g.call(&Request::Revoke(id))?;
         }
-        self.g.call(&Request::Delete {
+        match self.g.call(&Request::Delete {
             key: self.rebase.prefix.clone(),
             prefix: true,
-        })?;
-        Ok(())
+        })? {
+            Reply::Deleted { deleted, .. } => Ok(usize::from(deleted)),
+            other => Err(format!("deleting the run's keys: {other}")),
+        }
     }
 
     fn reenact(
