@@ -8,7 +8,7 @@
 # (sim/tests/etcd_conformance/: at least LOCKSMITH_ETCD_CONFORMANCE_MIN_OPS
 # = 5000 compared requests, else the run fails), and stops the member
 # again if this script started it. LOCKSMITH_ETCD_CASES sets the number of
-# sequences (default 250).
+# sequences (default 300).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -29,7 +29,7 @@ else
 fi
 
 export LOCKSMITH_ETCD_ADDR="${LOCKSMITH_ETCD_ADDR:-127.0.0.1:${LOCKSMITH_ETCD_PORT:-2390}}"
-export PROPTEST_CASES="${LOCKSMITH_ETCD_CASES:-250}"
+export PROPTEST_CASES="${LOCKSMITH_ETCD_CASES:-300}"
 source scripts/conformance-seed.sh
 export LOCKSMITH_ETCD_CONFORMANCE_MIN_OPS="${LOCKSMITH_ETCD_CONFORMANCE_MIN_OPS:-5000}"
 cargo test -p locksmith --test etcd_conformance -- --ignored --nocapture --test-threads=1

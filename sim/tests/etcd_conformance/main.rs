@@ -32,7 +32,7 @@
 //! scripts/etcd.sh stop
 //! ```
 //!
-//! `PROPTEST_CASES` sets the number of sequences (default 250);
+//! `PROPTEST_CASES` sets the number of sequences (default 300);
 //! `LOCKSMITH_ETCD_CONFORMANCE_MIN_OPS` (default 5000) makes the run fail
 //! if fewer requests were compared.
 
@@ -69,7 +69,7 @@ fn model_agrees_with_real_etcd() {
         ..Config::default()
     };
     if std::env::var_os("PROPTEST_CASES").is_none() {
-        config.cases = 250;
+        config.cases = 300;
     }
     let cases = config.cases;
     let started = Instant::now();
