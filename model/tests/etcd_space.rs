@@ -215,3 +215,29 @@ fn the_create_revision_as_a_token() {
     assert!(steps[27].ends_with("accepts token 3"), "{steps:#?}");
     assert!(steps[28].ends_with("accepts token 6"), "{steps:#?}");
 }
+
+/// etcd-io/etcd#22082: an unlock that arrives late deletes, by name, the
+/// key its own session took again (the Txn's Else branch reuses it): two
+/// holders, in both versions. A compaction only makes a waiter give up.
+#[test]
+fn a_late_unlock_deletes_the_sessions_next_key() {
+    let late = EtcdFaults {
+        late_unlocks: 1,
+        ..EtcdFaults::default()
+    };
+    for recipe in [EtcdRecipe::Mutex, EtcdRecipe::Mutex35] {
+        let (space, x) = run(recipe, 2, late);
+        let steps = story(&space, &x, Property::MutualExclusion);
+        assert_eq!(steps.len(), 21, "{recipe}");
+        assert!(
+            steps[18].contains("late unlock reaches etcd: del lock/101 → deletes lock/101@2"),
+            "{recipe}: {steps:#?}"
+        );
+    }
+    let compaction = EtcdFaults {
+        compactions: 1,
+        ..EtcdFaults::default()
+    };
+    let (_, x) = run(EtcdRecipe::Mutex, 2, compaction);
+    assert!(x.found.is_empty(), "{:?}", x.found.keys());
+}

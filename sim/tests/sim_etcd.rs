@@ -41,8 +41,9 @@ fn first_violation(sc: &EtcdScenario) -> Option<(u64, Property)> {
 
 /// What the simulator found, per scenario: (first failing seed, property),
 /// or `None` for no violation in `SEEDS` seeds.
-const FOUND: [(&str, Option<(u64, &str)>); 13] = [
+const FOUND: [(&str, Option<(u64, &str)>); 15] = [
     ("etcd-mutex", None),
+    ("etcd-mutex-compaction", None),
     ("etcd-mutex-crash", None),
     ("etcd-mutex-herd", None),
     ("etcd-mutex-pause", Some((0, "mutual exclusion"))),
@@ -51,6 +52,7 @@ const FOUND: [(&str, Option<(u64, &str)>); 13] = [
         "etcd-mutex-waiter-expiry-fenced",
         Some((0, "mutual exclusion")),
     ),
+    ("etcd-mutex-3.5-late-unlock", None),
     ("etcd-mutex-3.5-pause", Some((0, "herd"))),
     ("etcd-mutex-3.5-pause-fenced", Some((0, "mutual exclusion"))),
     ("etcd-mutex-3.5-waiter-expiry", Some((0, "herd"))),

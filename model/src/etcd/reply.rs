@@ -68,6 +68,9 @@ pub enum EtcdError {
     /// A `Txn` branch puts one key twice, or puts a key it also deletes
     /// (checked on both branches before either runs).
     DuplicateKey,
+    /// The client's own deadline passed before a reply came (clientv3's
+    /// `context deadline exceeded`: not the server's).
+    DeadlineExceeded,
 }
 
 impl EtcdError {
@@ -80,6 +83,7 @@ impl EtcdError {
             EtcdError::FutureRevision => "etcdserver: mvcc: required revision is a future revision",
             EtcdError::LeaseExists => "etcdserver: lease already exists",
             EtcdError::DuplicateKey => "etcdserver: duplicate key given in txn request",
+            EtcdError::DeadlineExceeded => "context deadline exceeded",
         }
     }
 }

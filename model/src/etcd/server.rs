@@ -59,6 +59,11 @@ impl EtcdServer {
         self.revision
     }
 
+    /// Revisions before this one are compacted away (0: none).
+    pub fn compacted(&self) -> i64 {
+        self.compacted
+    }
+
     pub fn get(&self, key: &str) -> Option<&KeyValue> {
         self.kvs.get(key)
     }

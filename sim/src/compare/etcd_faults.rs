@@ -59,6 +59,22 @@ pub static ETCD_FAULTS: &[EtcdFaultClass] = &[
     },
     EtcdFaultClass {
         fault: Fault {
+            id: "compaction",
+            label: "compaction",
+            about: "the store is compacted to its current revision once, at any step: a watch asked for from an older revision afterwards fails with ErrCompacted",
+        },
+        apply: |s| s.faults.compactions = 1,
+    },
+    EtcdFaultClass {
+        fault: Fault {
+            id: "late-unlock",
+            label: "late unlock",
+            about: "an unlock's Delete is held up in the network once, until its caller's deadline passes (context deadline exceeded) and the caller goes on; the request arrives at any later step and deletes whatever key of that name is there (etcd-io/etcd#22082)",
+        },
+        apply: |s| s.faults.late_unlocks = 1,
+    },
+    EtcdFaultClass {
+        fault: Fault {
             id: "pause-fenced",
             label: "pause, fenced",
             about: "a client's process stops for 4 ticks, once, as in the pause column, with fencing: lock() returns with its key's create revision as the token, and each critical section writes twice to a resource that rejects a token lower than the highest it accepted",

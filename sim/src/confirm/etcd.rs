@@ -260,6 +260,22 @@ impl Run {
                 self.watches.remove(&c);
                 real.push(format!("c{}'s watch closed", c + 1));
             }
+            Action::Compact => {
+                let to = self.rebase.revision(after.server.compacted());
+                self.g.call(&Request::Compact(to))?;
+                real.push(format!("compaction {to}"));
+            }
+            // The held-up request is held here: it is sent when it arrives.
+            Action::DelayUnlock(c) => {
+                real.push(format!("c{}'s unlock held back", c + 1));
+            }
+            Action::LateUnlock(c) => {
+                if let Some(req) = &before.clients[c as usize].late {
+                    let sent = self.rebase.request(req);
+                    let got = self.g.call(&sent)?;
+                    real.push(format!("{sent} → {got}"));
+                }
+            }
             Action::Step(_) | Action::Think(_) | Action::Pause(_) => {}
         }
         Ok(Ok(()))

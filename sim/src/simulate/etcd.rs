@@ -20,7 +20,9 @@
 //! tenure is current), **herd** (an unlock's delete fires the watches of
 //! two or more waiting clients), and, with `fencing = true`, the resource's
 //! two properties (the token: the key's create revision). Deadlock,
-//! starvation and stuck lock are the checker's.
+//! starvation and stuck lock are the checker's, and so are late unlocks
+//! (`late_unlocks`: a request held in the network is the checker's fault;
+//! the simulator's links do not hold one back yet).
 //!
 //! Determinism: all randomness is `madsim::rand`, all time madsim's; a
 //! trace is a pure function of (scenario, seed).
@@ -127,6 +129,7 @@ pub enum Fault {
     Crash,
     Revoke,
     WaiterExpiry,
+    Compaction,
 }
 
 impl CommandWorld for World {
@@ -147,6 +150,7 @@ impl CommandWorld for World {
             (f.crashes, Fault::Crash),
             (f.revokes, Fault::Revoke),
             (f.waiter_expiries, Fault::WaiterExpiry),
+            (f.compactions, Fault::Compaction),
         ]
     }
 
@@ -202,6 +206,12 @@ impl CommandWorld for World {
                         .note(|| format!("c{c}'s lease {id} expires while it waits"));
                     self.deliver(fired);
                 }
+            }
+            (Fault::Compaction, _) => {
+                let now = self.server.revision();
+                self.server.apply(u8::MAX, &Request::Compact(now));
+                self.core
+                    .note(|| format!("the store is compacted at revision {now}"));
             }
             (Fault::Pause, _) | (_, None) => {}
         }

@@ -24,13 +24,25 @@ pub enum Action {
     /// Fault: client `c`, waiting for a watch event, loses its lease: the
     /// server expires it (its keep-alives were lost for a TTL).
     WaiterExpires(u8),
+    /// Fault: the store is compacted to its current revision.
+    Compact,
+    /// Fault: client `c`'s unlock in flight is held up in the network; the
+    /// client's own deadline passes and it goes on.
+    DelayUnlock(u8),
+    /// Client `c`'s held-up unlock reaches the server.
+    LateUnlock(u8),
 }
 
 impl Action {
     pub fn is_fault(self) -> bool {
         matches!(
             self,
-            Action::Pause(_) | Action::Crash(_) | Action::Revoke(_) | Action::WaiterExpires(_)
+            Action::Pause(_)
+                | Action::Crash(_)
+                | Action::Revoke(_)
+                | Action::WaiterExpires(_)
+                | Action::Compact
+                | Action::DelayUnlock(_)
         )
     }
 }
@@ -50,6 +62,13 @@ impl fmt::Display for Action {
                 "c{}'s lease expires while it waits: its keep-alives were lost (fault)",
                 c + 1
             ),
+            Action::Compact => write!(f, "the store is compacted (fault)"),
+            Action::DelayUnlock(c) => write!(
+                f,
+                "c{}'s unlock is held up in the network; its deadline passes (fault)",
+                c + 1
+            ),
+            Action::LateUnlock(c) => write!(f, "c{}'s late unlock reaches etcd", c + 1),
         }
     }
 }

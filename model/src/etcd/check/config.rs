@@ -31,16 +31,27 @@ pub struct EtcdFaults {
     /// server for a TTL (a partition the watch stream sat out), while its
     /// process ran and its watch stayed.
     pub waiter_expiries: u8,
+    /// The store is compacted to its current revision, at any step: a
+    /// watch asked for from an older revision afterwards fails with
+    /// `ErrCompacted` (the `Mutex` then unlocks and returns the error).
+    pub compactions: u8,
+    /// An unlock's `Delete` reaches the server late: its caller timed out
+    /// waiting (`context deadline exceeded`) and went on, and the request,
+    /// still in flight, arrives at any later step (etcd-io/etcd#22082: the
+    /// delete is by name, so it removes whatever key of that name is there).
+    pub late_unlocks: u8,
 }
 
 impl EtcdFaults {
     /// Every budget by its scenario-file key (`[faults]`), in file order.
-    pub fn by_key(&self) -> [(&'static str, u8); 4] {
+    pub fn by_key(&self) -> [(&'static str, u8); 6] {
         [
             ("pauses", self.pauses),
             ("crashes", self.crashes),
             ("revokes", self.revokes),
             ("waiter_expiries", self.waiter_expiries),
+            ("compactions", self.compactions),
+            ("late_unlocks", self.late_unlocks),
         ]
     }
 }

@@ -76,12 +76,16 @@ impl Space for EtcdSpace {
     fn agent(&self, a: Action) -> u8 {
         match a {
             Action::Step(c) | Action::Think(c) => c << 3 | PROCESS,
-            Action::Serve(c) => c << 3 | SERVER,
+            // The network owes a held-up request its arrival, as the
+            // server owes a sent one its serving.
+            Action::Serve(c) | Action::LateUnlock(c) => c << 3 | SERVER,
             Action::Tick
             | Action::Pause(_)
             | Action::Crash(_)
             | Action::Revoke(_)
-            | Action::WaiterExpires(_) => NO_AGENT,
+            | Action::WaiterExpires(_)
+            | Action::Compact
+            | Action::DelayUnlock(_) => NO_AGENT,
         }
     }
 
@@ -94,7 +98,9 @@ impl Space for EtcdSpace {
             Action::Crash(c) => Action::Crash(f(c)),
             Action::Revoke(c) => Action::Revoke(f(c)),
             Action::WaiterExpires(c) => Action::WaiterExpires(f(c)),
-            Action::Tick => a,
+            Action::DelayUnlock(c) => Action::DelayUnlock(f(c)),
+            Action::LateUnlock(c) => Action::LateUnlock(f(c)),
+            Action::Tick | Action::Compact => a,
         }
     }
 

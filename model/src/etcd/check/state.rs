@@ -37,6 +37,8 @@ pub struct Client {
     pub wrote: Option<u8>,
     /// Fencing: the client's tenure at the resource.
     pub section: Section,
+    /// An unlock the client gave up on, still on its way to the server.
+    pub late: Option<Request>,
 }
 
 /// The connection: a request on its way, a watch the server holds, or the

@@ -8,7 +8,7 @@ use crate::engine::harness::writes::WRITES;
 use crate::engine::harness::{LockEvent, Phase, StepKind, Writes};
 use crate::engine::resource::{self, Resource, Section};
 use crate::etcd::recipes::Me;
-use crate::etcd::{EtcdServer, Fired, KeyValue, Reply};
+use crate::etcd::{EtcdError, EtcdServer, Fired, KeyValue, Reply, Request};
 
 impl EtcdSpace {
     pub fn initial_state(&self) -> State {
@@ -21,6 +21,7 @@ impl EtcdSpace {
             rounds: self.acquisitions,
             wrote: None,
             section: Section::default(),
+            late: None,
         };
         State {
             server: EtcdServer::new(),
@@ -76,6 +77,16 @@ impl EtcdSpace {
             if s.left.waiter_expiries > 0 && leased && cl.channel == Channel::Watching {
                 out.push(Action::WaiterExpires(c));
             }
+            let unlocking = matches!(cl.channel, Channel::Sent(Request::Delete { .. }));
+            if s.left.late_unlocks > 0 && unlocking && cl.late.is_none() {
+                out.push(Action::DelayUnlock(c));
+            }
+            if cl.late.is_some() {
+                out.push(Action::LateUnlock(c));
+            }
+        }
+        if s.left.compactions > 0 && s.server.revision() > s.server.compacted() {
+            out.push(Action::Compact);
         }
     }
 
@@ -121,6 +132,27 @@ impl EtcdSpace {
                 // Its open section ends with its process.
                 resource::tenure_ends(s, c as usize);
             }
+            Action::Compact => {
+                s.left.compactions -= 1;
+                let now = s.server.revision();
+                s.server.apply(u8::MAX, &Request::Compact(now));
+            }
+            Action::DelayUnlock(c) => {
+                s.left.late_unlocks -= 1;
+                let cl = &mut s.clients[c as usize];
+                if let Channel::Sent(req) = std::mem::replace(
+                    &mut cl.channel,
+                    Channel::Replied(Reply::Error(EtcdError::DeadlineExceeded)),
+                ) {
+                    cl.late = Some(req);
+                }
+            }
+            Action::LateUnlock(c) => {
+                if let Some(req) = s.clients[c as usize].late.take() {
+                    let (_, fired) = self.apply_request(s, c, &req);
+                    deliver(s, fired);
+                }
+            }
             Action::Revoke(c) | Action::WaiterExpires(c) => {
                 if a == Action::Revoke(c) {
                     s.left.revokes -= 1;
@@ -160,20 +192,7 @@ impl EtcdSpace {
             return;
         };
         let req = req.clone();
-        let before: Vec<KeyValue> = s.server.with_prefix("").cloned().collect();
-        let (reply, fired) = s.server.apply(c, &req);
-        let taken = before.iter().filter(|kv| {
-            s.server
-                .get(&kv.key)
-                .is_none_or(|now| now.create_revision != kv.create_revision)
-        });
-        let mut foreign = false;
-        for kv in taken {
-            if let Some(owner) = kv.lease.map(client_of) {
-                foreign |= owner != c as usize && self.in_tenure(s, owner as u8);
-            }
-        }
-        s.foreign_unlock = foreign;
+        let (reply, fired) = self.apply_request(s, c, &req);
         // Fencing: the tenure is the lock's, in the order the server gave
         // it (the reply that makes `lock()` return, served).
         if self.fencing
@@ -189,6 +208,26 @@ impl EtcdSpace {
             r => Channel::Replied(r),
         };
         deliver(s, fired);
+    }
+
+    /// The server applies `req` of client `c`, and notes whether it
+    /// deleted the key of another client whose tenure is current.
+    fn apply_request(&self, s: &mut State, c: u8, req: &Request) -> (Reply, Vec<Fired>) {
+        let before: Vec<KeyValue> = s.server.with_prefix("").cloned().collect();
+        let (reply, fired) = s.server.apply(c, req);
+        let taken = before.iter().filter(|kv| {
+            s.server
+                .get(&kv.key)
+                .is_none_or(|now| now.create_revision != kv.create_revision)
+        });
+        let mut foreign = false;
+        for kv in taken {
+            if let Some(owner) = kv.lease.map(client_of) {
+                foreign |= owner != c as usize && self.in_tenure(s, owner as u8);
+            }
+        }
+        s.foreign_unlock = foreign;
+        (reply, fired)
     }
 
     /// Client `c`'s lock operation succeeded at the server and it has not

@@ -107,6 +107,30 @@ impl EtcdSpace {
                 c + 1,
                 self.pause
             )),
+            Action::LateUnlock(c) => {
+                let req = before.clients[c as usize]
+                    .late
+                    .as_ref()
+                    .map_or(String::new(), |r| format!(": {r}"));
+                let gone: Vec<String> = before
+                    .server
+                    .with_prefix("")
+                    .filter(|kv| {
+                        after
+                            .server
+                            .get(&kv.key)
+                            .is_none_or(|now| now.create_revision != kv.create_revision)
+                    })
+                    .map(|kv| kv.to_string())
+                    .collect();
+                let what = if gone.is_empty() {
+                    "deletes nothing".to_string()
+                } else {
+                    format!("deletes {}", gone.join(", "))
+                };
+                parts.push(format!("{a}{req} → {what}"));
+                woken(before, after, u8::MAX, &mut parts);
+            }
             Action::Revoke(c) | Action::WaiterExpires(c) => {
                 parts.push(a.to_string());
                 woken(before, after, c, &mut parts);
@@ -152,7 +176,7 @@ fn woken(before: &State, after: &State, but: u8, parts: &mut Vec<String>) {
 fn actor(a: Action) -> String {
     match a {
         Action::Step(c) | Action::Think(c) => format!("c{}", c + 1),
-        Action::Serve(c) => format!("etcd<-c{}", c + 1),
+        Action::Serve(c) | Action::LateUnlock(c) => format!("etcd<-c{}", c + 1),
         Action::Tick => "time".into(),
         _ => "FAULT".into(),
     }
