@@ -256,7 +256,7 @@ impl Scenario {
             return Err(at(
                 &KeyPath::of(None, "recipe"),
                 format!(
-                    "recipe `{recipe}` runs on etcd, which `check` takes: expected a ZooKeeper recipe for this command"
+                    "recipe `{recipe}` runs on etcd, which `check`, `sim`, `replay`, `confirm --etcd` and `compare` take: expected a ZooKeeper recipe for this command"
                 ),
             ));
         }
