@@ -31,6 +31,7 @@ pub mod level;
 pub mod padded;
 pub mod path;
 pub mod pipeline;
+pub mod replay;
 pub mod resource;
 pub mod shared;
 pub mod space;

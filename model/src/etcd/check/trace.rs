@@ -8,8 +8,9 @@ use super::state::{Channel, State};
 use crate::engine::harness::writes::WRITES;
 use crate::engine::harness::{Phase, Writes};
 use crate::engine::path::Counterexample;
+use crate::engine::replay::{phase_words, replay_trace, Described};
 use crate::engine::resource;
-use crate::engine::trace::{Trace, TraceStep};
+use crate::engine::trace::Trace;
 use crate::etcd::recipes::LOCK;
 use std::fmt::Write;
 
@@ -18,32 +19,10 @@ impl EtcdSpace {
     /// trace: who acted, what happened, the lock's keys after it, and who
     /// holds. `None` if an action is not enabled where the trace takes it.
     pub fn render_trace(&self, cx: &Counterexample<Action>) -> Option<Trace> {
-        let mut s = self.initial_state();
-        let mut enabled = Vec::new();
-        let mut steps = Vec::new();
-        for (i, &a) in cx.actions.iter().enumerate() {
-            self.enabled(&s, &mut enabled);
-            if !enabled.contains(&a) {
-                return None;
-            }
-            let before = s.clone();
-            self.take(&mut s, a);
-            steps.push(TraceStep {
-                step: i + 1,
-                actor: actor(a),
-                text: self.what(&before, &s, a),
-                tree: vec![keys(&s)],
-                holders: (1u8..)
-                    .zip(&s.clients)
-                    .filter(|(_, c)| c.phase.holds())
-                    .map(|(n, _)| n)
-                    .collect(),
-                cycle_starts_here: cx.cycle_start == Some(i),
-            });
-        }
-        Some(Trace {
-            steps,
-            cycle_start: cx.cycle_start.map(|c| c + 1),
+        replay_trace(self, cx, |before, after, a| Described {
+            actor: actor(a),
+            text: self.what(before, after, a),
+            tree: vec![keys(after)],
         })
     }
 
@@ -179,19 +158,6 @@ fn actor(a: Action) -> String {
         Action::Serve(c) | Action::LateUnlock(c) => format!("etcd<-c{}", c + 1),
         Action::Tick => "time".into(),
         _ => "FAULT".into(),
-    }
-}
-
-fn phase_words(p: Phase) -> &'static str {
-    match p {
-        Phase::Idle => "idle",
-        Phase::Acquiring => "calls lock()",
-        Phase::Holding(_) | Phase::Reacquiring(_) => "holds the lock",
-        Phase::Releasing(_) => "leaves its critical section",
-        Phase::Released => "lock() over: released or gave up",
-        Phase::Finished => "finished its rounds",
-        Phase::Died => "its thread died",
-        Phase::Crashed => "crashed",
     }
 }
 
