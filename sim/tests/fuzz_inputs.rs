@@ -337,10 +337,10 @@ fn assert_located(path: &Path, e: &locksmith::scenario::ScenarioError, bytes: &[
 /// before running: rejected the same way the loader rejects it, or all
 /// accepted.
 /// `loaded`: the file loads for `check` (any backend); `zookeeper`: it
-/// loads for every command; `redis`: it is a Redis or MySQL scenario,
-/// which `sim` and `replay` take too (`real` only with `--redis` or
-/// `--mysql`, `explorer` not).
-fn through_every_command(file: &Path, loaded: bool, zookeeper: bool, redis: bool) {
+/// loads for every command; `command`: it is a Redis, MySQL or etcd
+/// scenario, which `sim` and `replay` take too (`real` only with `--redis`
+/// or `--mysql`, not etcd's; `explorer` not).
+fn through_every_command(file: &Path, loaded: bool, zookeeper: bool, command: bool) {
     let f = file.to_string_lossy().into_owned();
     let lines: [Vec<&str>; 6] = [
         vec!["check", &f],
@@ -355,7 +355,7 @@ fn through_every_command(file: &Path, loaded: bool, zookeeper: bool, redis: bool
         let r = locksmith::cli::validate(argv);
         let loaded = match args[0] {
             "check" => loaded,
-            "sim" | "replay" => zookeeper || redis,
+            "sim" | "replay" => zookeeper || command,
             _ => zookeeper,
         };
         if !loaded {
@@ -396,8 +396,11 @@ fn mutated_scenario_files_are_rejected_with_their_line_and_column_or_accepted() 
             }
             Ok(any) => {
                 FILES_ACCEPTED.fetch_add(1, Ordering::Relaxed);
-                let redis = matches!(any, AnyScenario::Redis(_) | AnyScenario::Mysql(_));
-                through_every_command(&path, true, zookeeper, redis);
+                let command = matches!(
+                    any,
+                    AnyScenario::Redis(_) | AnyScenario::Mysql(_) | AnyScenario::Etcd(_)
+                );
+                through_every_command(&path, true, zookeeper, command);
             }
         }
         Ok(())
