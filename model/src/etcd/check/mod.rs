@@ -5,7 +5,8 @@
 //!
 //! - [`config`]: [`EtcdSpace`], one configuration — recipe, clients,
 //!   rounds, the TTL, the critical section and a pause in ticks, fault
-//!   budgets (pauses, crashes, revokes), bounds;
+//!   budgets (pauses, crashes, revokes, a waiter's lease expiring,
+//!   compactions, late unlocks), fencing, bounds;
 //! - [`state`]: the server and, per client, its recipe position, harness
 //!   phase, its request in flight, watch or reply waiting, and its timers;
 //! - [`action`]: what can happen;
