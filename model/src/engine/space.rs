@@ -166,3 +166,29 @@ where
         fresh,
     }
 }
+
+/// A state's identity in a space without symmetry reduction (Redis, MySQL,
+/// etcd): its whole value hashed, every client keeping its number.
+pub fn unreduced<S: std::hash::Hash>(s: &S, clients: u8) -> Canonical {
+    let order: Vec<u8> = (0..clients).collect();
+    Canonical {
+        fingerprint: hashed(s),
+        order: Renumbering::of(&order),
+    }
+}
+
+/// A state's fingerprint: its whole value hashed.
+pub fn hashed<S: std::hash::Hash>(s: &S) -> u64 {
+    use std::hash::Hasher;
+    let mut h = super::fingerprint::FoldHasher::default();
+    s.hash(&mut h);
+    h.finish()
+}
+
+/// The clients `f` picks, one bit each (bit `i`: the `i`th client).
+pub fn client_mask<C>(clients: &[C], f: impl Fn(&C) -> bool) -> u8 {
+    (0u8..)
+        .zip(clients)
+        .filter(|(_, c)| f(c))
+        .fold(0, |m, (i, _)| m | 1 << i)
+}

@@ -3,13 +3,13 @@
 use super::action::Action;
 use super::config::EtcdSpace;
 use super::state::{Channel, Client, State};
-use crate::engine::fingerprint::FoldHasher;
-use crate::engine::graph::Renumbering;
 use crate::engine::harness::Property;
 use crate::engine::harness::{judge, Phase};
-use crate::engine::space::{next_by_apply, Canonical, GrowthWords, Limits, Next, Space, NO_AGENT};
+use crate::engine::space::{
+    client_mask, hashed, next_by_apply, unreduced, Canonical, GrowthWords, Limits, Next, Space,
+    NO_AGENT,
+};
 use crate::etcd::Request;
-use std::hash::{Hash, Hasher};
 
 /// The properties an etcd state can violate. Unlock by non-owner is a
 /// transition's, read off the mark it leaves in its successor.
@@ -56,17 +56,11 @@ impl Space for EtcdSpace {
     /// No symmetry reduction: a client's number is in its leases' ids,
     /// and so in the server's keys.
     fn canonical(&self, s: &State) -> Canonical {
-        let order: Vec<u8> = (0..self.clients).collect();
-        Canonical {
-            fingerprint: self.exact_fingerprint(s),
-            order: Renumbering::of(&order),
-        }
+        unreduced(s, self.clients)
     }
 
     fn exact_fingerprint(&self, s: &State) -> u64 {
-        let mut h = FoldHasher::default();
-        s.hash(&mut h);
-        h.finish()
+        hashed(s)
     }
 
     fn is_fault(&self, a: Action) -> bool {
@@ -125,11 +119,11 @@ impl Space for EtcdSpace {
     }
 
     fn waiting(&self, s: &State) -> u8 {
-        mask(s, |c| c.alive() && c.phase.locking())
+        client_mask(&s.clients, |c: &Client| c.alive() && c.phase.locking())
     }
 
     fn holders(&self, s: &State) -> u8 {
-        mask(s, |c| c.phase.holds())
+        client_mask(&s.clients, |c: &Client| c.phase.holds())
     }
 
     /// A key can outlive its holder until its lease runs out: whether the
@@ -195,11 +189,4 @@ impl EtcdSpace {
             .count();
         judge::herd(woken)
     }
-}
-
-fn mask(s: &State, f: impl Fn(&Client) -> bool) -> u8 {
-    (0u8..)
-        .zip(&s.clients)
-        .filter(|(_, c)| f(c))
-        .fold(0, |m, (i, _)| m | 1 << i)
 }

@@ -2,13 +2,13 @@
 
 use super::action::Action;
 use super::config::RedisSpace;
-use super::state::State;
-use crate::engine::fingerprint::FoldHasher;
-use crate::engine::graph::Renumbering;
+use super::state::{Client, State};
 use crate::engine::harness::Property;
 use crate::engine::harness::{judge, Phase};
-use crate::engine::space::{next_by_apply, Canonical, GrowthWords, Limits, Next, Space, NO_AGENT};
-use std::hash::{Hash, Hasher};
+use crate::engine::space::{
+    client_mask, hashed, next_by_apply, unreduced, Canonical, GrowthWords, Limits, Next, Space,
+    NO_AGENT,
+};
 
 /// The properties a Redis state can violate.
 /// Unlock by non-owner is a transition's, read off the mark the
@@ -53,17 +53,11 @@ impl Space for RedisSpace {
 
     /// No symmetry reduction: every client keeps its number.
     fn canonical(&self, s: &State) -> Canonical {
-        let order: Vec<u8> = (0..self.clients).collect();
-        Canonical {
-            fingerprint: self.exact_fingerprint(s),
-            order: Renumbering::of(&order),
-        }
+        unreduced(s, self.clients)
     }
 
     fn exact_fingerprint(&self, s: &State) -> u64 {
-        let mut h = FoldHasher::default();
-        s.hash(&mut h);
-        h.finish()
+        hashed(s)
     }
 
     fn is_fault(&self, a: Action) -> bool {
@@ -126,11 +120,11 @@ impl Space for RedisSpace {
     }
 
     fn waiting(&self, s: &State) -> u8 {
-        mask(s, |c| c.alive() && c.phase.locking())
+        client_mask(&s.clients, |c: &Client| c.alive() && c.phase.locking())
     }
 
     fn holders(&self, s: &State) -> u8 {
-        mask(s, |c| c.phase.holds())
+        client_mask(&s.clients, |c: &Client| c.phase.holds())
     }
 
     /// A lease lock can outlive every holder: a key nobody's code deletes
@@ -165,11 +159,4 @@ impl Space for RedisSpace {
     fn abstracted(&self) -> bool {
         true
     }
-}
-
-fn mask(s: &State, f: impl Fn(&super::state::Client) -> bool) -> u8 {
-    (0u8..)
-        .zip(&s.clients)
-        .filter(|(_, c)| f(c))
-        .fold(0, |m, (i, _)| m | 1 << i)
 }
