@@ -191,14 +191,27 @@ fn same_trace_over_1000_seeds() {
 #[madsim::test]
 async fn under_madsim_test() {
     let (violations, metrics, trace) = simulate(load("predecessor-holder-pause"), true).await;
-    // The seed is madsim's choice. In about 1% of seeds the pause strikes
-    // after the holder's closing write reached the resource (it still waits
-    // for the acknowledgement): no overlap, and the stale holder then dies
-    // on its expired session.
-    assert!(matches!(
-        violations.headline().map(|v| v.0),
-        Some(Property::MutualExclusionAtResource | Property::ThreadDied)
-    ));
+    // The seed is madsim's choice, drawn anew each run, so every outcome
+    // the pause can have is allowed. Mostly the paused holder's late write
+    // lands inside the next holder's section (at the resource). In about 1%
+    // of seeds the pause strikes after its closing write reached the
+    // resource: no overlap, and the stale holder then dies on its expired
+    // session. And in some (MADSIM_TEST_SEED=1795960354115370375) the two
+    // beliefs overlap while no write of one lands between the other's: the
+    // lock is broken by belief only.
+    let headline = violations.headline().map(|v| v.0);
+    assert!(
+        matches!(
+            headline,
+            Some(
+                Property::MutualExclusionAtResource
+                    | Property::MutualExclusion
+                    | Property::ThreadDied
+            )
+        ),
+        "{headline:?}\n{}",
+        trace.text()
+    );
     assert!(metrics.expiries >= 1 && !trace.entries.is_empty());
 }
 
