@@ -44,7 +44,7 @@ pub static ETCD: Backend = Backend {
             shortest traces). The model is held against a real etcd 3.4 (docs/conformance.md), \
             and every violated etcd scenario's trace is confirmed there; etcd has no simulator \
             cells yet.",
-    notes: "A running client's keep-alives renew its lease; a paused or crashed client's lease \
+    notes: "A running client's keep-alives renew its lease; a paused, crashed or cut-off client's lease \
             runs out after its TTL and its keys go in one revision. Unlock by non-owner: a \
             client deletes a key another client holds in its current tenure. Stuck lock: from \
             some reachable state no client can ever acquire again. Herd (a release whose events \

@@ -1,7 +1,7 @@
 //! The etcd matrix's rows and columns: the etcd locks, and the fault
 //! classes of a lock held by a key on a lease — what ends a holder's
-//! tenure is its lease running out (a pause stops its keep-alives, a crash
-//! ends them) or a revoke. Every cell is judged by the etcd checker.
+//! tenure is its lease running out (a pause or a partition stops its
+//! keep-alives, a crash ends them) or a revoke. Every cell is judged by the etcd checker.
 
 use super::backend::{Fault, Row};
 use locksmith_model::etcd::check::EtcdSpace;
@@ -56,6 +56,14 @@ pub static ETCD_FAULTS: &[EtcdFaultClass] = &[
             about: "a waiter's lease expires once while it waits in lock() for a watch event: its keep-alives were lost for a TTL (a partition its watch stream sat out) while its process ran (etcd-io/etcd#11456)",
         },
         apply: |s| s.faults.waiter_expiries = 1,
+    },
+    EtcdFaultClass {
+        fault: Fault {
+            id: "partition",
+            label: "partition",
+            about: "a client's link to etcd is cut for 4 ticks, once, at any step, while its process runs on: its keep-alives stop, so its lease (TTL 3) runs out and its keys go; its requests wait to be served, and the replies and watch events it has not read wait to arrive, until the link heals",
+        },
+        apply: |s| s.faults.partitions = 1,
     },
     EtcdFaultClass {
         fault: Fault {

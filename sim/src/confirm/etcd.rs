@@ -22,7 +22,9 @@
 //!   is what etcd's lessor does to an expired lease;
 //! - **a lease revoked, a waiter's lease expiring**: the lease revoked;
 //! - **a crash**: the client's watch closes; its lease stays until the
-//!   model expires it.
+//!   model expires it;
+//! - **a partition**: the client's keep-alives stop; the model serves
+//!   nothing of its until the link heals, and neither does the run.
 //!
 //! After every action, every running client's lease gets a keep-alive (a
 //! session's TTL is seconds on the real server: the re-enactment takes
@@ -275,6 +277,13 @@ impl Run {
                     let got = self.g.call(&sent)?;
                     real.push(format!("{sent} → {got}"));
                 }
+            }
+            // The cut is the re-enactment's: it sends no keep-alive for
+            // the client and serves none of its requests until the model
+            // heals the link (the server's watch events are read as the
+            // model delivers them into the link).
+            Action::Partition(c) => {
+                real.push(format!("c{}'s link cut: no keep-alives", c + 1));
             }
             Action::Step(_) | Action::Think(_) | Action::Pause(_) => {}
         }

@@ -15,13 +15,16 @@
 //! [etcd]                   # time in ticks
 //! ttl = 3                  # the session's lease TTL (concurrency.WithTTL)
 //! critical_section = 2     # shorter than the TTL (default: ttl - 1)
-//! pause = 4                # a pause fault's length, longer than the TTL (default: ttl + 1)
+//! pause = 4                # a pause's or a partition's length, longer than the TTL (default: ttl + 1)
 //!
 //! [faults]                 # budgets per run
 //! pauses = 0               # a client's process stops for `pause` ticks: no steps, no keep-alives
 //! crashes = 0              # a client's process crashes: its keys stay until its lease runs out
 //! revokes = 0              # a client's lease is revoked: its keys go at once
 //! waiter_expiries = 1      # a waiter's lease expires while it waits in lock() (etcd-io/etcd#11456)
+//! compactions = 0          # the store is compacted to its current revision
+//! late_unlocks = 0         # an unlock's Delete arrives after its caller gave up (etcd-io/etcd#22082)
+//! partitions = 0           # a client's link is cut for `pause` ticks: no keep-alives, its process runs on
 //!
 //! [expect]                 # as for ZooKeeper (crate::expect)
 //! verdict = "violated"

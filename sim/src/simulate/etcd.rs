@@ -11,8 +11,10 @@
 //! the watches on them fire). Each client runs a keep-alive task beside
 //! its recipe, on its own node, sending `LeaseKeepAlive` every TTL / 3 as
 //! clientv3 does: a pause freezes the node (no keep-alives: the lease runs
-//! out), a crash kills it. A client learns its session is gone at the
-//! start of its next round, as in the checker.
+//! out), a crash kills it, a partition cuts the client's link while its
+//! process runs on (no keep-alive arrives, its request waits to be served
+//! and its reply or watch event to arrive). A client learns its session
+//! is gone at the start of its next round, as in the checker.
 //!
 //! What it judges, with the checker's definitions: **mutual exclusion** (a
 //! `lock()` returns while another live client believes it holds), **unlock
@@ -28,7 +30,7 @@
 //! trace is a pure function of (scenario, seed).
 
 use crate::simulate::command::fencing::write;
-use crate::simulate::command::run_clock::micros;
+use crate::simulate::command::run_clock::{micros, now_ms};
 use crate::simulate::command::{lock, Aftermath, CommandWorld, Core};
 use locksmith_model::engine::harness::{LockEvent, Property, StepKind};
 use locksmith_model::etcd::check::state::client_of;
@@ -52,6 +54,8 @@ struct World {
     inbox: Vec<Option<Reply>>,
     /// Each client's session lease, as its keep-alive task reads it.
     sessions: Vec<Option<LeaseId>>,
+    /// Until when (simulated ms) each client's link to the server is cut.
+    cut_until: Vec<u64>,
 }
 
 impl World {
@@ -120,6 +124,19 @@ impl World {
     fn ttl_ms(&self) -> u64 {
         u64::from(self.space.ttl) * TICK_MS
     }
+
+    /// Client `c`'s link is cut now: nothing it sends arrives, nothing
+    /// sent to it arrives.
+    fn cut(&self, c: usize) -> bool {
+        now_ms() < self.cut_until[c]
+    }
+}
+
+/// Until `c`'s link heals, if it is cut.
+async fn while_cut(world: &Arc<Mutex<World>>, c: usize) {
+    while lock(world).cut(c) {
+        madsim::time::sleep(Duration::from_millis(1)).await;
+    }
 }
 
 /// A fault of the scenario's budgets.
@@ -130,6 +147,7 @@ pub enum Fault {
     Revoke,
     WaiterExpiry,
     Compaction,
+    Partition,
 }
 
 impl CommandWorld for World {
@@ -151,6 +169,7 @@ impl CommandWorld for World {
             (f.revokes, Fault::Revoke),
             (f.waiter_expiries, Fault::WaiterExpiry),
             (f.compactions, Fault::Compaction),
+            (f.partitions, Fault::Partition),
         ]
     }
 
@@ -212,6 +231,18 @@ impl CommandWorld for World {
                 self.server.apply(u8::MAX, &Request::Compact(now));
                 self.core
                     .note(|| format!("the store is compacted at revision {now}"));
+            }
+            (Fault::Partition, Some(c)) => {
+                let ms = self.pause_ms();
+                self.cut_until[c] = now_ms() + ms;
+                self.core.note(|| {
+                    format!("c{c}'s link to etcd is cut for {ms} ms (its process runs on)")
+                });
+                return Some(Aftermath {
+                    after: Duration::from_millis(ms),
+                    client: c,
+                    then: |w, c| w.core.note(|| format!("c{c}'s link heals")),
+                });
             }
             (Fault::Pause, _) | (_, None) => {}
         }
@@ -283,7 +314,7 @@ async fn keep_alive(world: Arc<Mutex<World>>, c: usize) {
         if w.core.clients[c].done() {
             return;
         }
-        if let Some(id) = w.sessions[c] {
+        if let (Some(id), false) = (w.sessions[c], w.cut(c)) {
             w.server.apply(c as u8, &Request::KeepAlive(id));
         }
     }
@@ -338,6 +369,7 @@ async fn client(world: Arc<Mutex<World>>, c: usize) {
         };
         if let Some(req) = out.send {
             madsim::time::sleep(micros(100, 1000)).await;
+            while_cut(&world, c).await;
             let served = {
                 let mut w = lock(&world);
                 let r = w.serve(c, &req);
@@ -364,6 +396,7 @@ async fn client(world: Arc<Mutex<World>>, c: usize) {
                 r => r,
             };
             madsim::time::sleep(micros(100, 1000)).await;
+            while_cut(&world, c).await;
             reply = Some(served);
         }
         if out.kind == StepKind::Acquired {
@@ -390,6 +423,7 @@ pub fn run_seed(space: &EtcdSpace, seed: u64, trace: bool) -> EtcdRun {
             server: EtcdServer::new(),
             inbox: vec![None; n],
             sessions: vec![None; n],
+            cut_until: vec![0; n],
             space: space.clone(),
         }
     })

@@ -31,6 +31,9 @@ pub enum Action {
     DelayUnlock(u8),
     /// Client `c`'s held-up unlock reaches the server.
     LateUnlock(u8),
+    /// Fault: client `c`'s link to etcd is cut for the configured ticks
+    /// while its process runs on.
+    Partition(u8),
 }
 
 impl Action {
@@ -43,6 +46,7 @@ impl Action {
                 | Action::WaiterExpires(_)
                 | Action::Compact
                 | Action::DelayUnlock(_)
+                | Action::Partition(_)
         )
     }
 }
@@ -69,6 +73,7 @@ impl fmt::Display for Action {
                 c + 1
             ),
             Action::LateUnlock(c) => write!(f, "c{}'s late unlock reaches etcd", c + 1),
+            Action::Partition(c) => write!(f, "c{}'s link to etcd is cut (fault)", c + 1),
         }
     }
 }

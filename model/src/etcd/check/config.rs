@@ -40,11 +40,17 @@ pub struct EtcdFaults {
     /// still in flight, arrives at any later step (etcd-io/etcd#22082: the
     /// delete is by name, so it removes whatever key of that name is there).
     pub late_unlocks: u8,
+    /// A client's link to etcd is cut for [`EtcdSpace::pause`] ticks, at
+    /// any step: its keep-alives stop (its lease runs out), its requests
+    /// wait to be served and the replies and watch events it has not read
+    /// wait to arrive, while its process runs on — a holder keeps working
+    /// and learns nothing of its lease until the link heals.
+    pub partitions: u8,
 }
 
 impl EtcdFaults {
     /// Every budget by its scenario-file key (`[faults]`), in file order.
-    pub fn by_key(&self) -> [(&'static str, u8); 6] {
+    pub fn by_key(&self) -> [(&'static str, u8); 7] {
         [
             ("pauses", self.pauses),
             ("crashes", self.crashes),
@@ -52,6 +58,7 @@ impl EtcdFaults {
             ("waiter_expiries", self.waiter_expiries),
             ("compactions", self.compactions),
             ("late_unlocks", self.late_unlocks),
+            ("partitions", self.partitions),
         ]
     }
 }
@@ -67,7 +74,8 @@ pub struct EtcdSpace {
     pub ttl: u8,
     /// The critical section, in ticks: shorter than the TTL.
     pub work: u8,
-    /// How long a pause lasts, in ticks: longer than the TTL.
+    /// How long a pause or a partition lasts, in ticks: longer than the
+    /// TTL.
     pub pause: u8,
     pub faults: EtcdFaults,
     /// Fencing (`fencing = true`): `lock()` returns with its key's create

@@ -6,7 +6,7 @@
 //! - [`config`]: [`EtcdSpace`], one configuration — recipe, clients,
 //!   rounds, the TTL, the critical section and a pause in ticks, fault
 //!   budgets (pauses, crashes, revokes, a waiter's lease expiring,
-//!   compactions, late unlocks), fencing, bounds;
+//!   compactions, late unlocks, partitions), fencing, bounds;
 //! - [`state`]: the server and, per client, its recipe position, harness
 //!   phase, its request in flight, watch or reply waiting, and its timers;
 //! - [`action`]: what can happen;
@@ -18,12 +18,12 @@
 //! **Time** is the Redis checker's: actions are instantaneous, a
 //! [`Action::Tick`] passes for everyone and is taken only when nothing
 //! instantaneous is left and something counts down (a client's work,
-//! think or pause, or a lease nobody keeps alive).
+//! think, pause or partition, or a lease nobody keeps alive).
 //!
 //! **Leases.** A running client's keep-alives renew its lease every tick
 //! (etcd's client sends one every TTL/3 and the server resets the lease
-//! to its full TTL, so a running client's lease never runs out); a paused
-//! or crashed client's lease counts down and, at zero, is revoked: its
+//! to its full TTL, so a running client's lease never runs out); a paused,
+//! crashed or cut-off client's lease counts down and, at zero, is revoked: its
 //! keys go in one revision and the watches on them fire. The lag etcd
 //! adds on top (the lessor checks every 500 ms; the client learns at its
 //! last keep-alive response + TTL, checked every second) is not modelled:

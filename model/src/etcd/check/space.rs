@@ -79,7 +79,8 @@ impl Space for EtcdSpace {
             | Action::Revoke(_)
             | Action::WaiterExpires(_)
             | Action::Compact
-            | Action::DelayUnlock(_) => NO_AGENT,
+            | Action::DelayUnlock(_)
+            | Action::Partition(_) => NO_AGENT,
         }
     }
 
@@ -94,6 +95,7 @@ impl Space for EtcdSpace {
             Action::WaiterExpires(c) => Action::WaiterExpires(f(c)),
             Action::DelayUnlock(c) => Action::DelayUnlock(f(c)),
             Action::LateUnlock(c) => Action::LateUnlock(f(c)),
+            Action::Partition(c) => Action::Partition(f(c)),
             Action::Tick | Action::Compact => a,
         }
     }

@@ -30,6 +30,8 @@ pub struct Client {
     pub timer: u8,
     /// Ticks of a pause left.
     pub paused: u8,
+    /// Ticks of a partition left: the process runs, its link does not.
+    pub cut: u8,
     /// Rounds not begun yet.
     pub rounds: u8,
     /// Fencing: the critical section's writes done in the current tenure
@@ -66,10 +68,11 @@ impl Client {
         !matches!(self.phase, Phase::Finished | Phase::Died | Phase::Crashed)
     }
 
-    /// Its keep-alive goroutine runs: the process is up and not paused
-    /// (a finished program's session stays open).
+    /// Its keep-alives reach the server: the process is up and not
+    /// paused, and its link is not cut (a finished program's session stays
+    /// open).
     pub fn keeps_alive(&self) -> bool {
-        !matches!(self.phase, Phase::Died | Phase::Crashed) && self.paused == 0
+        !matches!(self.phase, Phase::Died | Phase::Crashed) && self.paused == 0 && self.cut == 0
     }
 
     /// The client can take a step now (no time has to pass first).
@@ -79,7 +82,8 @@ impl Client {
             && self.timer == 0
             && match self.channel {
                 Channel::Sent(_) | Channel::Watching => false,
-                Channel::Replied(_) => true,
+                // A reply not read when the link was cut is still in it.
+                Channel::Replied(_) => self.cut == 0,
                 Channel::Idle => !self.locals.awaits_reply(),
             }
     }

@@ -18,6 +18,7 @@ impl EtcdSpace {
             channel: Channel::Idle,
             timer: 0,
             paused: 0,
+            cut: 0,
             rounds: self.acquisitions,
             wrote: None,
             section: Section::default(),
@@ -53,7 +54,7 @@ impl EtcdSpace {
                     out.push(Action::Think(c));
                 }
             }
-            if matches!(cl.channel, Channel::Sent(_)) {
+            if matches!(cl.channel, Channel::Sent(_)) && cl.cut == 0 {
                 out.push(Action::Serve(c));
             }
         }
@@ -66,6 +67,9 @@ impl EtcdSpace {
             }
             if s.left.crashes > 0 && cl.alive() {
                 out.push(Action::Crash(c));
+            }
+            if s.left.partitions > 0 && cl.alive() && cl.cut == 0 {
+                out.push(Action::Partition(c));
             }
             let leased = cl
                 .locals
@@ -91,17 +95,17 @@ impl EtcdSpace {
     }
 
     /// A tick may pass: nothing instantaneous is left (maximal progress)
-    /// and something counts down — a client's work, think or pause, or a
-    /// lease nobody keeps alive.
+    /// and something counts down — a client's work, think, pause or
+    /// partition, or a lease nobody keeps alive.
     fn time_passes(&self, s: &State) -> bool {
         let instant = s
             .clients
             .iter()
-            .any(|c| c.can_step() || matches!(c.channel, Channel::Sent(_)));
+            .any(|c| c.can_step() || (matches!(c.channel, Channel::Sent(_)) && c.cut == 0));
         let counting = s
             .clients
             .iter()
-            .any(|c| c.alive() && (c.timer > 0 || c.paused > 0))
+            .any(|c| c.alive() && (c.timer > 0 || c.paused > 0 || c.cut > 0))
             || s.server
                 .leases()
                 .any(|(id, _)| !s.clients[client_of(id)].keeps_alive());
@@ -127,10 +131,15 @@ impl EtcdSpace {
                 cl.channel = Channel::Idle;
                 cl.timer = 0;
                 cl.paused = 0;
+                cl.cut = 0;
                 cl.wrote = None;
                 s.server.cancel_watches(c);
                 // Its open section ends with its process.
                 resource::tenure_ends(s, c as usize);
+            }
+            Action::Partition(c) => {
+                s.left.partitions -= 1;
+                s.clients[c as usize].cut = self.pause;
             }
             Action::Compact => {
                 s.left.compactions -= 1;
@@ -168,8 +177,9 @@ impl EtcdSpace {
         }
     }
 
-    /// One tick: leases of running clients are kept alive, the others
-    /// count down and expire; every running counter moves on.
+    /// One tick: leases of running, connected clients are kept alive, the
+    /// others count down and expire; every running counter moves on (a
+    /// partition's with the process's own: a cut-off client works on).
     fn tick(&self, s: &mut State) {
         let keeps: Vec<bool> = s.clients.iter().map(Client::keeps_alive).collect();
         let fired = s
@@ -177,6 +187,7 @@ impl EtcdSpace {
             .tick(|id| keeps.get(client_of(id)).copied().unwrap_or(false));
         deliver(s, fired);
         for cl in s.clients.iter_mut().filter(|c| c.alive()) {
+            cl.cut = cl.cut.saturating_sub(1);
             if cl.paused > 0 {
                 cl.paused -= 1;
             } else {

@@ -86,6 +86,11 @@ impl EtcdSpace {
                 c + 1,
                 self.pause
             )),
+            Action::Partition(c) => parts.push(format!(
+                "c{}'s link to etcd is cut for {} ticks: no keep-alives, nothing served or delivered, its process runs on",
+                c + 1,
+                self.pause
+            )),
             Action::LateUnlock(c) => {
                 let req = before.clients[c as usize]
                     .late
