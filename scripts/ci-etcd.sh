@@ -8,7 +8,8 @@
 # (sim/tests/etcd_conformance/: at least LOCKSMITH_ETCD_CONFORMANCE_MIN_OPS
 # = 5000 compared requests, else the run fails), and stops the member
 # again if this script started it. LOCKSMITH_ETCD_CASES sets the number of
-# sequences (default 300).
+# sequences (default 300). Then confirm's and real's tests on the same
+# member.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -38,3 +39,8 @@ cargo test -p locksmith --test etcd_conformance -- --ignored --nocapture --test-
 # re-enacted on the same member — replies, watch events and lock keys
 # agree at every step (etcd-io/etcd#11456 among them). About 2 s.
 cargo test -p locksmith --test confirm_etcd -- --ignored --nocapture --test-threads=1
+
+# locksmith real --etcd: each etcd lock against the same member — mutual
+# exclusion with no fault, one wake-up per release for the Mutex and a herd
+# for the naive lock, no key touched but the run's own. About 10 s.
+cargo test -p locksmith --test real_etcd -- --ignored --nocapture --test-threads=1

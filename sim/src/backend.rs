@@ -60,7 +60,11 @@ pub fn capabilities(b: Backend) -> &'static [Capability] {
             Capability::RealServer,
         ],
         Backend::Mysql => &[Capability::Simulator, Capability::RealServer],
-        Backend::Etcd => &[Capability::Simulator, Capability::Confirm],
+        Backend::Etcd => &[
+            Capability::Simulator,
+            Capability::Confirm,
+            Capability::RealServer,
+        ],
     }
 }
 

@@ -218,7 +218,7 @@ fn the_help_speaks_of_every_backend() {
     );
     // Each command's help says which backends it serves.
     for (cmd, says) in [
-        ("real", ["ZooKeeper", "Redis", "MySQL"].as_slice()),
+        ("real", ["ZooKeeper", "Redis", "MySQL", "etcd"].as_slice()),
         ("confirm", &["ZooKeeper", "Redis", "MySQL", "etcd"]),
         ("explorer", &["ZooKeeper", "Redis and MySQL"]),
         ("calibrate", &["ZooKeeper only"]),
@@ -650,5 +650,48 @@ fn refused_by_check_and_sim(name: &str, text: &str, at: &str) {
         let (code, _, err) = locksmith(&[cmd, &p]);
         assert_eq!(code, 2, "{cmd}: {err}");
         assert!(err.contains(&format!("{p}:{at}")), "{cmd}: {err}");
+    }
+}
+
+#[test]
+fn real_on_an_etcd_scenario_wants_its_etcd_and_says_so() {
+    let file = "scenarios/etcd-mutex.toml";
+    for (args, says) in [
+        (
+            &["real", file][..],
+            "recipe `etcd-mutex` runs on etcd: pass --etcd HOST:PORT",
+        ),
+        (
+            &["real", file, "--etcd", "nope"],
+            "--etcd \"nope\": expected HOST:PORT",
+        ),
+        (
+            &[
+                "real",
+                file,
+                "--etcd",
+                "127.0.0.1:1",
+                "--redis",
+                "127.0.0.1:1",
+            ],
+            "--redis: recipe `etcd-mutex` runs on etcd (pass --etcd HOST:PORT)",
+        ),
+        (
+            &["real", file, "--etcd", "127.0.0.1:1", "--seconds", "1"],
+            "cannot reach etcd at 127.0.0.1:1",
+        ),
+        (
+            &[
+                "real",
+                "scenarios/predecessor.toml",
+                "--etcd",
+                "127.0.0.1:1",
+            ],
+            "--redis/--mysql/--etcd: recipe `predecessor` runs on ZooKeeper",
+        ),
+    ] {
+        let (code, out, err) = locksmith(args);
+        assert_eq!(code, 2, "{args:?}: {out}");
+        assert!(err.contains(says), "{args:?}: {err}");
     }
 }

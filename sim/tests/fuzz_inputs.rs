@@ -338,8 +338,8 @@ fn assert_located(path: &Path, e: &locksmith::scenario::ScenarioError, bytes: &[
 /// accepted.
 /// `loaded`: the file loads for `check` (any backend); `zookeeper`: it
 /// loads for every command; `command`: it is a Redis, MySQL or etcd
-/// scenario, which `sim` and `replay` take too (`real` only with `--redis`
-/// or `--mysql`, not etcd's; `explorer` not).
+/// scenario, which `sim` and `replay` take too (`real` only with `--redis`,
+/// `--mysql` or `--etcd`; `explorer` not).
 fn through_every_command(file: &Path, loaded: bool, zookeeper: bool, command: bool) {
     let f = file.to_string_lossy().into_owned();
     let lines: [Vec<&str>; 6] = [

@@ -67,6 +67,7 @@ pub fn plan(a: &ConfirmArgs) -> Result<Plan, String> {
                     sc.recipe()
                 ));
             };
+            super::real_args::host_port("--etcd", addr)?;
             if sc.expect.is_none() {
                 return Err(format!(
                     "{path}: no [expect]: confirm re-enacts a checker scenario's trace"

@@ -20,6 +20,7 @@ mod explorer;
 mod progress;
 mod real;
 mod real_args;
+mod real_etcd;
 mod real_mysql;
 mod real_redis;
 mod real_threads;
@@ -88,7 +89,9 @@ pub enum Command {
     /// 127.0.0.1:6390 --lease-ms 100 --hold-ms 150`; a MySQL scenario
     /// against a MariaDB or MySQL server, on a table of its own:
     /// `locksmith real scenarios/mysql-status-cas.toml --mysql
-    /// mysql://locksmith@127.0.0.1:3390/locksmith`.
+    /// mysql://locksmith@127.0.0.1:3390/locksmith`; an etcd scenario
+    /// against an etcd, on keys and leases of its own: `locksmith real
+    /// scenarios/etcd-mutex.toml --etcd 127.0.0.1:2390`.
     ///
     /// A contended acquisition is one during whose attempt (lock() called →
     /// returned) the client received at least one watch notification;

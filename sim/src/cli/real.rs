@@ -44,14 +44,7 @@ pub fn plan(a: &RealArgs) -> Result<RealPlan, String> {
             AnyScenario::ZooKeeper(sc) => RealPlan::ZooKeeper(plan_zookeeper(a, *sc)?),
             AnyScenario::Redis(sc) => RealPlan::Redis(super::real_redis::Redis::plan(a, *sc)?),
             AnyScenario::Mysql(sc) => RealPlan::Mysql(super::real_mysql::Mysql::plan(a, *sc)?),
-            AnyScenario::Etcd(sc) => {
-                return Err(crate::backend::refusal(
-                    "real",
-                    locksmith_model::catalogue::Backend::Etcd,
-                    sc.recipe().id(),
-                    Capability::RealServer,
-                ))
-            }
+            AnyScenario::Etcd(sc) => RealPlan::Etcd(super::real_etcd::Etcd::plan(a, *sc)?),
         },
     )
 }
@@ -62,12 +55,13 @@ pub enum RealPlan {
     ZooKeeper(RealConfig),
     Redis(crate::real::redis::RedisRealConfig),
     Mysql(crate::real::mysql::MysqlRealConfig),
+    Etcd(crate::real::etcd::EtcdRealConfig),
 }
 
 fn plan_zookeeper(a: &RealArgs, sc: crate::scenario::Scenario) -> Result<RealConfig, String> {
-    if a.redis.is_some() || a.mysql.is_some() {
+    if a.redis.is_some() || a.mysql.is_some() || a.etcd.is_some() {
         return Err(format!(
-            "{}: --redis/--mysql: recipe `{}` runs on ZooKeeper (pass --zk)",
+            "{}: --redis/--mysql/--etcd: recipe `{}` runs on ZooKeeper (pass --zk)",
             a.scenario.display(),
             sc.recipe().name()
         ));
@@ -119,6 +113,7 @@ pub fn run_real(a: &RealArgs) -> i32 {
         Ok(RealPlan::Mysql(c)) => {
             return super::real_threads::run::<super::real_mysql::Mysql>(a, c)
         }
+        Ok(RealPlan::Etcd(c)) => return super::real_threads::run::<super::real_etcd::Etcd>(a, c),
         Err(e) => {
             eprintln!("error: {e}");
             return 2;

@@ -61,6 +61,17 @@ pub struct RealArgs {
     /// for a MySQL recipe, refused for the others.
     #[arg(long)]
     pub mysql: Option<String>,
+    /// The etcd for an etcd scenario, host:port of its client port
+    /// (`scripts/etcd.sh start` runs one on 127.0.0.1:2390); the run's keys
+    /// and leases are its own, revoked and deleted at the end. Required for
+    /// an etcd recipe, refused for the others.
+    #[arg(long)]
+    pub etcd: Option<String>,
+    /// An etcd recipe's session TTL (`concurrency.WithTTL`), in seconds;
+    /// each client keeps its lease alive every TTL / 3, and etcd raises a
+    /// TTL below its minimum (2 s with the default election timeout).
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u8).range(1..=120))]
+    pub ttl_seconds: u8,
     /// A Redis recipe's lease (`PX`, or a timestamp recipe's timeout), in
     /// milliseconds: a holder whose `--hold-ms` is longer overruns it.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=86_400_000))]
@@ -77,6 +88,21 @@ pub struct RealArgs {
     /// one up).
     #[arg(long, value_name = "FILE")]
     pub timeline: Option<PathBuf>,
+}
+
+/// A server flag's HOST:PORT (`flag` as typed), checked before any
+/// connection.
+pub(super) fn host_port(flag: &str, addr: &str) -> Result<(), String> {
+    let bad = || format!("{flag} {addr:?}: expected HOST:PORT");
+    let (host, port) = addr.rsplit_once(':').ok_or_else(bad)?;
+    if host.is_empty()
+        || host.contains('/')
+        || host.chars().any(char::is_whitespace)
+        || port.parse::<u16>().map_or(true, |p| p == 0)
+    {
+        return Err(bad());
+    }
+    Ok(())
 }
 
 fn positive_seconds(s: &str) -> Result<f64, String> {

@@ -10,9 +10,12 @@ use serde_json::json;
 
 /// The run the flags ask for, checked before any connection.
 fn plan(a: &RealArgs, sc: MysqlScenario) -> Result<MysqlRealConfig, String> {
-    if a.redis.is_some() {
+    if let Some(flag) = [(a.redis.is_some(), "--redis"), (a.etcd.is_some(), "--etcd")]
+        .into_iter()
+        .find_map(|(given, flag)| given.then_some(flag))
+    {
         return Err(format!(
-            "{}: --redis: recipe `{}` runs on MySQL (pass --mysql URL)",
+            "{}: {flag}: recipe `{}` runs on MySQL (pass --mysql URL)",
             a.scenario.display(),
             sc.recipe()
         ));

@@ -10,23 +10,17 @@ use serde_json::json;
 
 /// `--redis`'s HOST:PORT, checked before any connection.
 pub(super) fn check_addr(addr: &str) -> Result<(), String> {
-    let bad = || format!("--redis {addr:?}: expected HOST:PORT");
-    let (host, port) = addr.rsplit_once(':').ok_or_else(bad)?;
-    if host.is_empty()
-        || host.contains('/')
-        || host.chars().any(char::is_whitespace)
-        || port.parse::<u16>().map_or(true, |p| p == 0)
-    {
-        return Err(bad());
-    }
-    Ok(())
+    super::real_args::host_port("--redis", addr)
 }
 
 /// The run the flags ask for, checked before any connection.
 fn plan(a: &RealArgs, sc: RedisScenario) -> Result<RedisRealConfig, String> {
-    if a.mysql.is_some() {
+    if let Some(flag) = [(a.mysql.is_some(), "--mysql"), (a.etcd.is_some(), "--etcd")]
+        .into_iter()
+        .find_map(|(given, flag)| given.then_some(flag))
+    {
         return Err(format!(
-            "{}: --mysql: recipe `{}` runs on Redis (pass --redis HOST:PORT)",
+            "{}: {flag}: recipe `{}` runs on Redis (pass --redis HOST:PORT)",
             a.scenario.display(),
             sc.recipe()
         ));

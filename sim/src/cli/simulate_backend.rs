@@ -26,6 +26,9 @@ pub trait Simulated: Sized {
     const KEY: &'static str;
     /// Simulated milliseconds per checker tick.
     const TICK_MS: u64;
+    /// Its locks wait on watches, and the run counts their events (the
+    /// Redis and MySQL locks poll: they have none).
+    const NOTIFIES: bool = false;
     fn recipe_id(&self) -> &'static str;
     /// The clients and rounds, to override.
     fn sizes(&mut self) -> (&mut u8, &mut u8);
@@ -54,6 +57,7 @@ impl Simulated for EtcdScenario {
     const NAME: &'static str = "etcd";
     const KEY: &'static str = "etcd";
     const TICK_MS: u64 = crate::simulate::etcd::TICK_MS;
+    const NOTIFIES: bool = true;
 
     fn recipe_id(&self) -> &'static str {
         self.recipe().id()
@@ -136,7 +140,9 @@ pub fn run_sim<S: Simulated + Sync>(a: &SimArgs, (mut sc, first, count): (S, u64
     let BackendTotals {
         acquisitions,
         commands,
+        notifications,
     } = swept.totals;
+    let per = |n: u64| crate::real::driver::per(n, acquisitions as f64);
     let elapsed_ms = swept.elapsed_ms as u64;
     let (clients, acquisitions_per_client) = {
         let (c, k) = sc.sizes();
@@ -170,6 +176,18 @@ pub fn run_sim<S: Simulated + Sync>(a: &SimArgs, (mut sc, first, count): (S, u64
             "simulated_acquisitions": acquisitions,
             "commands": commands,
         });
+        let out = match out {
+            serde_json::Value::Object(mut m) if S::NOTIFIES => {
+                m.insert("notifications".into(), json!(notifications));
+                m.insert("commands_per_acquisition".into(), json!(per(commands)));
+                m.insert(
+                    "notifications_per_acquisition".into(),
+                    json!(per(notifications)),
+                );
+                serde_json::Value::Object(m)
+            }
+            out => out,
+        };
         println!("{out}");
     } else {
         let how = format!(
@@ -202,6 +220,13 @@ pub fn run_sim<S: Simulated + Sync>(a: &SimArgs, (mut sc, first, count): (S, u64
         println!(
             "{run} seeds in {elapsed_ms} ms; {acquisitions} simulated acquisitions, {commands} commands"
         );
+        if S::NOTIFIES {
+            println!(
+                "per acquisition: {:.2} requests, {:.2} watch events ({notifications} in all; keep-alives not counted)",
+                per(commands),
+                per(notifications)
+            );
+        }
     }
     if first_failure.is_some() {
         1
@@ -246,7 +271,10 @@ pub fn run_replay<S: Simulated>(a: &ReplayArgs, sc: S) -> i32 {
     let r = sc.run_seed(a.seed, true);
     if a.json {
         let lines: Vec<&str> = r.trace.iter().map(String::as_str).collect();
-        let metrics = json!({ "acquisitions": r.acquisitions, "commands": r.commands });
+        let mut metrics = json!({ "acquisitions": r.acquisitions, "commands": r.commands });
+        if S::NOTIFIES {
+            metrics["notifications"] = json!(r.notifications);
+        }
         let out = replay_json(
             a,
             S::KEY,
@@ -265,7 +293,14 @@ pub fn run_replay<S: Simulated>(a: &ReplayArgs, sc: S) -> i32 {
         Some((p, why)) => println!("verdict: violated: {} (seed {}): {why}", p.name(), a.seed),
         None => println!("verdict: no violation (seed {})", a.seed),
     }
-    println!("acquisitions {}, commands {}", r.acquisitions, r.commands);
+    if S::NOTIFIES {
+        println!(
+            "acquisitions {}, commands {}, watch events {}",
+            r.acquisitions, r.commands, r.notifications
+        );
+    } else {
+        println!("acquisitions {}, commands {}", r.acquisitions, r.commands);
+    }
     if r.violation.is_some() {
         1
     } else {

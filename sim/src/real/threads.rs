@@ -43,6 +43,10 @@ pub trait Stepper: Send {
     fn token(&mut self) -> Result<Option<u64>, String> {
         Ok(None)
     }
+    /// The run's stop flag, before the client's thread starts: a stepper
+    /// whose exchange blocks until the server speaks (a watch waiting for
+    /// its event) stops waiting once it is set.
+    fn watch_stop(&mut self, _stop: Arc<AtomicBool>) {}
 }
 
 /// What one step did.
@@ -213,7 +217,8 @@ pub fn run<S: Stepper + 'static>(plan: &Plan, steppers: Vec<S>) -> Result<Tally,
     let threads: Vec<_> = steppers
         .into_iter()
         .enumerate()
-        .map(|(c, stepper)| {
+        .map(|(c, mut stepper)| {
+            stepper.watch_stop(stop.clone());
             let (plan, world, stop) = (plan.clone(), world.clone(), stop.clone());
             std::thread::spawn(move || client(&plan, c, stepper, &world, &stop))
         })

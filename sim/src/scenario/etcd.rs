@@ -2,7 +2,8 @@
 //! `etcd-`), time in ticks, the faults' budgets, the checker's bounds and
 //! what it must find. The checker explores them (`locksmith check`,
 //! `cargo test --test scenarios`) and the etcd simulator runs them
-//! (`locksmith sim`); `locksmith real` does not drive etcd yet.
+//! (`locksmith sim`), and `locksmith real --etcd` runs their recipe on a
+//! real etcd.
 //!
 //! ```toml
 //! recipe = "etcd-mutex"

@@ -99,6 +99,7 @@ impl World {
     fn deliver(&mut self, fired: Vec<Fired>) {
         for f in fired {
             let c = f.watcher as usize;
+            self.core.notifications += 1;
             self.core
                 .note(|| format!("c{c}'s watch fires: DELETE {}", f.event.key));
             self.inbox[c] = Some(Reply::Event(f.event));

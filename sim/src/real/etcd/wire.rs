@@ -21,6 +21,10 @@ use std::time::Duration;
 #[derive(Clone, Debug)]
 pub struct Gateway {
     pub addr: String,
+    /// The model's lease id `n` is `lease_base + n` on the server: 0 for a
+    /// run that owns the model's ids (confirm revokes them first), a base
+    /// of its own for a run that shares the server (`locksmith real`).
+    pub lease_base: i64,
 }
 
 impl Gateway {
@@ -29,6 +33,7 @@ impl Gateway {
     pub fn connect(addr: &str) -> Result<(Gateway, String), String> {
         let g = Gateway {
             addr: addr.to_string(),
+            lease_base: 0,
         };
         let (_, body) = g.exchange("GET", "/version", "")?;
         let v: Value = serde_json::from_str(&body).map_err(|e| format!("{addr}: {e}"))?;
@@ -38,7 +43,7 @@ impl Gateway {
 
     /// Sends `req` (anything but a watch) and reads its reply.
     pub fn call(&self, req: &Request) -> Result<Reply, String> {
-        let (path, body) = encode(req)?;
+        let (path, body) = encode(req, self.lease_base)?;
         let (_, text) = self.exchange("POST", path, &body.to_string())?;
         let v: Value = serde_json::from_str(&text).map_err(|e| format!("{path}: {e}: {text}"))?;
         // A keep-alive's answer is one message of a stream.
@@ -47,7 +52,7 @@ impl Gateway {
         } else {
             v
         };
-        decode(req, &v)
+        decode(req, &v, self.lease_base)
     }
 
     /// Opens a watch of `key` from revision `from` (0: from the next one).
@@ -77,6 +82,7 @@ impl Gateway {
         let mut w = Watch {
             reader,
             pending: Vec::new(),
+            events: 0,
         };
         // The first message says the watch is created (or why not).
         match w.message(Duration::from_secs(10))? {
@@ -131,6 +137,8 @@ pub struct Watch {
     reader: BufReader<TcpStream>,
     /// Events read and not handed out yet.
     pending: Vec<Reply>,
+    /// Every event the server sent on the stream so far, `PUT`s too.
+    pub events: u64,
 }
 
 impl Watch {
@@ -152,6 +160,7 @@ impl Watch {
 
     fn take_events(&mut self, result: &Value) {
         for e in result["events"].as_array().into_iter().flatten() {
+            self.events += 1;
             if e["type"] == json!("DELETE") {
                 self.pending.push(Reply::Event(Event {
                     key: unb64(&e["kv"]["key"]),
@@ -273,10 +282,20 @@ fn range_json(r: &Range) -> Value {
     v
 }
 
-fn put_json(p: &Put) -> Value {
+/// A model lease id as the server has it.
+fn wire_lease(id: LeaseId, base: i64) -> String {
+    (base + i64::from(id.0)).to_string()
+}
+
+/// A server's lease id as the model has it (`None`: not one of the run's).
+fn model_lease(n: i64, base: i64) -> Option<LeaseId> {
+    u16::try_from(n - base).ok().map(LeaseId)
+}
+
+fn put_json(p: &Put, base: i64) -> Value {
     let mut v = json!({ "key": b64(&p.key), "value": b64(&p.value) });
     if let Some(l) = p.lease {
-        v["lease"] = json!(l.0.to_string());
+        v["lease"] = json!(wire_lease(l, base));
     }
     v
 }
@@ -289,18 +308,18 @@ fn delete_json(key: &str, prefix: bool) -> Value {
     v
 }
 
-fn op_json(op: &Op) -> Value {
+fn op_json(op: &Op, base: i64) -> Value {
     match op {
-        Op::Put(p) => json!({ "request_put": put_json(p) }),
+        Op::Put(p) => json!({ "request_put": put_json(p, base) }),
         Op::Get(r) => json!({ "request_range": range_json(r) }),
         Op::Delete { key, prefix } => json!({ "request_delete_range": delete_json(key, *prefix) }),
     }
 }
 
 /// The gateway's path and body for `req`.
-fn encode(req: &Request) -> Result<(&'static str, Value), String> {
+fn encode(req: &Request, base: i64) -> Result<(&'static str, Value), String> {
     Ok(match req {
-        Request::Put(p) => ("/v3/kv/put", put_json(p)),
+        Request::Put(p) => ("/v3/kv/put", put_json(p, base)),
         Request::Range(r) => ("/v3/kv/range", range_json(r)),
         Request::Delete { key, prefix } => ("/v3/kv/deleterange", delete_json(key, *prefix)),
         Request::Txn(t) => {
@@ -327,7 +346,7 @@ fn encode(req: &Request) -> Result<(&'static str, Value), String> {
                     v
                 })
                 .collect();
-            let ops = |ops: &[Op]| ops.iter().map(op_json).collect::<Vec<Value>>();
+            let ops = |ops: &[Op]| ops.iter().map(|o| op_json(o, base)).collect::<Vec<Value>>();
             (
                 "/v3/kv/txn",
                 json!({ "compare": compare, "success": ops(&t.success), "failure": ops(&t.failure) }),
@@ -335,10 +354,13 @@ fn encode(req: &Request) -> Result<(&'static str, Value), String> {
         }
         Request::Grant { id, ttl } => (
             "/v3/lease/grant",
-            json!({ "ID": id.0.to_string(), "TTL": ttl.to_string() }),
+            json!({ "ID": wire_lease(*id, base), "TTL": ttl.to_string() }),
         ),
-        Request::KeepAlive(id) => ("/v3/lease/keepalive", json!({ "ID": id.0.to_string() })),
-        Request::Revoke(id) => ("/v3/lease/revoke", json!({ "ID": id.0.to_string() })),
+        Request::KeepAlive(id) => (
+            "/v3/lease/keepalive",
+            json!({ "ID": wire_lease(*id, base) }),
+        ),
+        Request::Revoke(id) => ("/v3/lease/revoke", json!({ "ID": wire_lease(*id, base) })),
         Request::Compact(r) => ("/v3/kv/compaction", json!({ "revision": r.to_string() })),
         Request::Watch { .. } => return Err("a watch is a stream: Gateway::watch".into()),
     })
@@ -362,7 +384,7 @@ fn error_of(v: &Value) -> Option<Result<Reply, String>> {
     )
 }
 
-fn kvs(v: &Value) -> Vec<KeyValue> {
+fn kvs(v: &Value, base: i64) -> Vec<KeyValue> {
     v["kvs"]
         .as_array()
         .into_iter()
@@ -375,7 +397,7 @@ fn kvs(v: &Value) -> Vec<KeyValue> {
             value: unb64(&kv["value"]),
             lease: match num(&kv["lease"]) {
                 0 => None,
-                l => u16::try_from(l).ok().map(LeaseId),
+                l => model_lease(l, base),
             },
         })
         .collect()
@@ -386,7 +408,7 @@ fn revision(v: &Value) -> i64 {
 }
 
 /// The reply to `req` the gateway's JSON `v` says.
-fn decode(req: &Request, v: &Value) -> Result<Reply, String> {
+fn decode(req: &Request, v: &Value, base: i64) -> Result<Reply, String> {
     if let Some(e) = error_of(v) {
         return e;
     }
@@ -396,7 +418,7 @@ fn decode(req: &Request, v: &Value) -> Result<Reply, String> {
         },
         Request::Range(_) => Reply::Range {
             revision: revision(v),
-            kvs: kvs(v),
+            kvs: kvs(v, base),
         },
         Request::Delete { .. } => Reply::Deleted {
             revision: revision(v),
@@ -415,7 +437,7 @@ fn decode(req: &Request, v: &Value) -> Result<Reply, String> {
                     } else if let Some(g) = r.get("response_range") {
                         Reply::Range {
                             revision: revision(g),
-                            kvs: kvs(g),
+                            kvs: kvs(g, base),
                         }
                     } else {
                         let d = &r["response_delete_range"];
@@ -433,7 +455,7 @@ fn decode(req: &Request, v: &Value) -> Result<Reply, String> {
             }
         }
         Request::Grant { .. } => Reply::Granted {
-            id: LeaseId(num(&v["ID"]) as u16),
+            id: model_lease(num(&v["ID"]), base).unwrap_or(LeaseId(0)),
             ttl: num(&v["TTL"]) as u8,
         },
         Request::KeepAlive(id) => Reply::KeptAlive {
@@ -529,6 +551,69 @@ impl Rebase {
                 from: self.revision(*from),
             },
             Request::Compact(r) => Request::Compact(self.revision(*r)),
+            other => other.clone(),
+        }
+    }
+
+    /// A real key as the model names it: without the run's prefix.
+    fn model_key(&self, k: &str) -> String {
+        k.strip_prefix(&self.prefix).unwrap_or(k).to_string()
+    }
+
+    /// A real revision as the model counts it (0 and below: as is).
+    fn model_revision(&self, rev: i64) -> i64 {
+        if rev <= 0 {
+            rev
+        } else {
+            rev - self.base + 1
+        }
+    }
+
+    fn model_kv(&self, kv: &KeyValue) -> KeyValue {
+        KeyValue {
+            key: self.model_key(&kv.key),
+            create_revision: self.model_revision(kv.create_revision),
+            mod_revision: self.model_revision(kv.mod_revision),
+            ..kv.clone()
+        }
+    }
+
+    /// The real server's reply in the model's names and revisions: what
+    /// [`Rebase::reply`] undoes.
+    pub fn to_model(&self, reply: &Reply) -> Reply {
+        let kvs = |kvs: &[KeyValue]| kvs.iter().map(|kv| self.model_kv(kv)).collect();
+        let rev = |r: &i64| self.model_revision(*r);
+        match reply {
+            Reply::Put { revision } => Reply::Put {
+                revision: rev(revision),
+            },
+            Reply::Range { revision, kvs: k } => Reply::Range {
+                revision: rev(revision),
+                kvs: kvs(k),
+            },
+            Reply::Deleted { revision, deleted } => Reply::Deleted {
+                revision: rev(revision),
+                deleted: *deleted,
+            },
+            Reply::Txn {
+                revision,
+                succeeded,
+                responses,
+            } => Reply::Txn {
+                revision: rev(revision),
+                succeeded: *succeeded,
+                responses: responses.iter().map(|r| self.to_model(r)).collect(),
+            },
+            Reply::Revoked { revision } => Reply::Revoked {
+                revision: rev(revision),
+            },
+            Reply::Event(e) => Reply::Event(Event {
+                key: self.model_key(&e.key),
+                revision: rev(&e.revision),
+            }),
+            Reply::Compacted { revision } => Reply::Compacted {
+                revision: rev(revision),
+            },
             other => other.clone(),
         }
     }

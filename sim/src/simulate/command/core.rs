@@ -41,6 +41,9 @@ pub struct Core {
     pub acquisitions: u64,
     /// Commands or statements the server ran.
     pub commands: u64,
+    /// Watch events the server sent the clients (etcd's: the Redis and
+    /// MySQL locks poll).
+    pub notifications: u64,
 }
 
 impl Core {
@@ -60,6 +63,7 @@ impl Core {
             trace: trace.then(Vec::new),
             acquisitions: 0,
             commands: 0,
+            notifications: 0,
         }
     }
 
@@ -127,6 +131,7 @@ impl Core {
             trace: self.trace.take().unwrap_or_default(),
             acquisitions: self.acquisitions,
             commands: self.commands,
+            notifications: self.notifications,
         }
     }
 }

@@ -43,6 +43,8 @@ pub struct BackendRun {
     pub acquisitions: u64,
     /// Commands or statements the server ran.
     pub commands: u64,
+    /// Watch events the server sent the clients.
+    pub notifications: u64,
 }
 
 /// What a sweep sums over its seeds.
@@ -50,6 +52,7 @@ pub struct BackendRun {
 pub struct BackendTotals {
     pub acquisitions: u64,
     pub commands: u64,
+    pub notifications: u64,
 }
 
 impl crate::simulate::sweep::SeedRun for BackendRun {
@@ -62,6 +65,7 @@ impl crate::simulate::sweep::SeedRun for BackendRun {
     fn add_to(&self, t: &mut BackendTotals) {
         t.acquisitions += self.acquisitions;
         t.commands += self.commands;
+        t.notifications += self.notifications;
     }
 }
 
