@@ -41,20 +41,21 @@ fn first_violation(sc: &EtcdScenario) -> Option<(u64, Property)> {
 
 /// What the simulator found, per scenario: (first failing seed, property),
 /// or `None` for no violation in `SEEDS` seeds.
-const FOUND: [(&str, Option<(u64, &str)>); 15] = [
+const FOUND: [(&str, Option<(u64, &str)>); 19] = [
     ("etcd-mutex", None),
     ("etcd-mutex-compaction", None),
     ("etcd-mutex-crash", None),
     ("etcd-mutex-herd", None),
+    ("etcd-mutex-partition", Some((1, "mutual exclusion"))),
     ("etcd-mutex-pause", Some((0, "mutual exclusion"))),
     ("etcd-mutex-waiter-expiry", Some((0, "herd"))),
-    (
-        "etcd-mutex-waiter-expiry-fenced",
-        Some((0, "mutual exclusion")),
-    ),
+    ("etcd-mutex-waiter-expiry-fenced", Some((0, "herd"))),
+    ("etcd-mutex-3.5", None),
     ("etcd-mutex-3.5-late-unlock", None),
-    ("etcd-mutex-3.5-pause", Some((0, "herd"))),
-    ("etcd-mutex-3.5-pause-fenced", Some((0, "mutual exclusion"))),
+    ("etcd-mutex-3.5-partition", Some((5, "herd"))),
+    ("etcd-mutex-3.5-partition-fenced", Some((6, "herd"))),
+    ("etcd-mutex-3.5-pause", Some((0, "mutual exclusion"))),
+    ("etcd-mutex-3.5-pause-fenced", Some((1, "mutual exclusion"))),
     ("etcd-mutex-3.5-waiter-expiry", Some((0, "herd"))),
     ("etcd-mutex-3.5-waiter-expiry-herd", Some((0, "herd"))),
     ("etcd-txn-lease", Some((0, "herd"))),
@@ -92,4 +93,37 @@ fn same_seed_same_trace() {
     assert!(!a.trace.is_empty());
     assert_eq!(a.trace, b.trace);
     assert_eq!(a.violation, b.violation);
+}
+
+/// etcd's clocks: a client cut off from the server learns its session is
+/// gone from its own deadline (its last keep-alive answer + TTL, looked at
+/// every second), after the server's lessor (every 500 ms) expired the
+/// lease — and a 3.4 waiter whose link heals then reads its predecessor's
+/// delete and holds beside the holder (#11456 by a partition).
+#[test]
+fn a_cut_off_client_learns_of_its_lease_after_the_server_acts() {
+    let sc = scenario("etcd-mutex-partition");
+    let r = run_seed(&sc.space, 1, true);
+    let at = |needle: &str| {
+        r.trace
+            .iter()
+            .find(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no {needle:?} in\n{}", r.trace.join("\n")))
+            .split(" ms")
+            .next()
+            .and_then(|t| t.trim().parse::<f64>().ok())
+            .expect("a time stamp")
+    };
+    let cut = at("c2's link to etcd is cut for 4000 ms");
+    let expired = at("lease 301 expires");
+    let done = at("c2's session is done");
+    let healed = at("c2's link heals");
+    assert!(
+        cut < expired && expired < done && done < healed,
+        "{cut} {expired} {done} {healed}"
+    );
+    assert!(done - expired <= 1000.0, "{expired} → {done}");
+    let (p, why) = r.violation.expect("a violation");
+    assert_eq!(p, Property::MutualExclusion);
+    assert_eq!(why, "c2 acquired while c3 still believed it held the lock");
 }

@@ -26,10 +26,10 @@
 //! crashed or cut-off client's lease counts down and, at zero, is revoked: its
 //! keys go in one revision and the watches on them fire. The lag etcd
 //! adds on top (the lessor checks every 500 ms; the client learns at its
-//! last keep-alive response + TTL, checked every second) is not modelled:
-//! only the order matters here, and the server always expires a lease
-//! before its client can know (unlike ZooKeeper there is no margin in the
-//! client's favour). A client learns its session is gone at the start of
+//! last keep-alive response + TTL, checked every second) is not modelled
+//! here but in the simulator (`sim/src/simulate/etcd/leases.rs`): only the
+//! order matters here, and the server expires a lease before its client
+//! can know (unlike ZooKeeper there is no margin in the client's favour). A client learns its session is gone at the start of
 //! its next round, and opens a new one.
 //!
 //! **Properties.** Mutual exclusion (by belief), thread died, deadlock and

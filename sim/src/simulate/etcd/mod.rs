@@ -1,20 +1,22 @@
 //! The simulator for the etcd locks: the same sans-IO machines the checker
 //! explores (`model/src/etcd/recipes/`) against the same server model
-//! ([`EtcdServer`]), in one madsim runtime per seed, with real time:
-//! milliseconds instead of ticks, latencies on every request, a critical
-//! section drawn per acquisition below the TTL, and the scenario's fault
-//! budgets spent at random instants.
+//! ([`EtcdServer`]), in one madsim runtime per seed, on etcd's own clocks:
+//! latencies on every request, a critical section drawn per acquisition
+//! below the TTL, and the scenario's fault budgets spent at random
+//! instants.
 //!
-//! Time. One checker tick is [`TICK_MS`] simulated milliseconds. The
-//! server's lessor runs on its own node and counts every lease down by a
-//! tick each tick; a lease at zero is revoked (its keys go in one revision,
-//! the watches on them fire). Each client runs a keep-alive task beside
-//! its recipe, on its own node, sending `LeaseKeepAlive` every TTL / 3 as
-//! clientv3 does: a pause freezes the node (no keep-alives: the lease runs
-//! out), a crash kills it, a partition cuts the client's link while its
-//! process runs on (no keep-alive arrives, its request waits to be served
-//! and its reply or watch event to arrive). A client learns its session
-//! is gone at the start of its next round, as in the checker.
+//! Time. One tick of an etcd scenario is a second ([`TICK_MS`]): etcd's
+//! TTLs are whole seconds, 2 at least. The server's lessor and each
+//! client's keep-alive and deadline goroutines run on etcd's clocks
+//! ([`leases`]: deadlines checked every 500 ms by the server and every
+//! second by the client, keep-alives every TTL / 3). A pause freezes the
+//! client's node (no keep-alives: the lease runs out), a crash kills it, a
+//! partition cuts the client's link while its process runs on (no
+//! keep-alive arrives, its request waits to be served and its reply or
+//! watch event to arrive). A client learns its session is gone from its
+//! own deadline (`Session.Done()`), at the start of its next round; until
+//! then its requests on a lease the server revoked fail and `lock()` gives
+//! up.
 //!
 //! What it judges, with the checker's definitions: **mutual exclusion** (a
 //! `lock()` returns while another live client believes it holds), **unlock
@@ -29,19 +31,23 @@
 //! Determinism: all randomness is `madsim::rand`, all time madsim's; a
 //! trace is a pure function of (scenario, seed).
 
-use crate::simulate::command::fencing::write;
-use crate::simulate::command::run_clock::{micros, now_ms};
-use crate::simulate::command::{lock, Aftermath, CommandWorld, Core};
-use locksmith_model::engine::harness::{LockEvent, Property, StepKind};
+mod client;
+mod leases;
+
+use crate::simulate::command::run_clock::now_ms;
+use crate::simulate::command::{Aftermath, CommandWorld, Core};
+use leases::Clocks;
+use locksmith_model::engine::harness::{LockEvent, Property};
 use locksmith_model::etcd::check::state::client_of;
 use locksmith_model::etcd::check::EtcdSpace;
-use locksmith_model::etcd::recipes::Me;
-use locksmith_model::etcd::{EtcdServer, Fired, KeyValue, LeaseId, Reply, Request};
+use locksmith_model::etcd::{EtcdServer, Fired, KeyValue, Reply, Request};
 use madsim::rand::seq::IteratorRandom;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use tokio::sync::Notify;
 
-pub use crate::simulate::command::TICK_MS;
+/// Simulated milliseconds per tick of an etcd scenario: a second.
+pub const TICK_MS: u64 = 1000;
 
 /// What one seed found.
 pub type EtcdRun = crate::simulate::command::BackendRun;
@@ -52,8 +58,10 @@ struct World {
     server: EtcdServer,
     /// The event each client's watch delivered and it has not read.
     inbox: Vec<Option<Reply>>,
-    /// Each client's session lease, as its keep-alive task reads it.
-    sessions: Vec<Option<LeaseId>>,
+    /// Wakes a client waiting on its watch.
+    wake: Vec<Arc<Notify>>,
+    /// The leases' deadlines, the server's and each client's.
+    clocks: Clocks,
     /// Until when (simulated ms) each client's link to the server is cut.
     cut_until: Vec<u64>,
 }
@@ -65,6 +73,9 @@ impl World {
     fn serve(&mut self, c: usize, req: &Request) -> Reply {
         let before: Vec<KeyValue> = self.server.with_prefix("").cloned().collect();
         let (reply, fired) = self.server.apply(c as u8, req);
+        if let Reply::Granted { id, .. } = reply {
+            self.clocks.renewed(id, self.ttl_ms());
+        }
         self.core.commands += 1;
         self.core.note(|| format!("c{c} {req} → {reply}"));
         for kv in &before {
@@ -103,6 +114,7 @@ impl World {
             self.core
                 .note(|| format!("c{c}'s watch fires: DELETE {}", f.event.key));
             self.inbox[c] = Some(Reply::Event(f.event));
+            self.wake[c].notify_one();
         }
     }
 
@@ -130,13 +142,6 @@ impl World {
     /// sent to it arrives.
     fn cut(&self, c: usize) -> bool {
         now_ms() < self.cut_until[c]
-    }
-}
-
-/// Until `c`'s link heals, if it is cut.
-async fn while_cut(world: &Arc<Mutex<World>>, c: usize) {
-    while lock(world).cut(c) {
-        madsim::time::sleep(Duration::from_millis(1)).await;
     }
 }
 
@@ -204,7 +209,8 @@ impl CommandWorld for World {
                 }
             }
             (Fault::Revoke, Some(c)) => {
-                if let Some(id) = self.sessions[c].filter(|&id| self.server.lease(id).is_some()) {
+                let session = self.clocks.sessions[c].lease;
+                if let Some(id) = session.filter(|&id| self.server.lease(id).is_some()) {
                     let mut fired = Vec::new();
                     self.server.revoke(id, &mut fired);
                     self.core.note(|| format!("c{c}'s lease {id} is revoked"));
@@ -216,7 +222,7 @@ impl CommandWorld for World {
             (Fault::WaiterExpiry, _) => {
                 let waiter = (0..self.core.clients.len())
                     .filter(|&c| self.server.watching(c as u8))
-                    .filter_map(|c| self.sessions[c].map(|id| (c, id)))
+                    .filter_map(|c| self.clocks.sessions[c].lease.map(|id| (c, id)))
                     .filter(|&(_, id)| self.server.lease(id).is_some())
                     .choose(&mut madsim::rand::thread_rng());
                 if let Some((c, id)) = waiter {
@@ -269,150 +275,21 @@ impl CommandWorld for World {
         world: Arc<Mutex<World>>,
         c: usize,
     ) -> impl std::future::Future<Output = ()> + Send + 'static {
-        client(world, c)
+        client::client(world, c)
     }
 
-    /// The lessor: every tick, every lease counts down (keep-alives put
-    /// them back up); one at zero is revoked.
+    /// The server's lessor ([`leases::lessor`]).
     fn spawn_servers(
         world: &Arc<Mutex<World>>,
         _h: &madsim::runtime::Handle,
         chaos: &madsim::runtime::NodeHandle,
     ) {
-        chaos.spawn(lessor(world.clone()));
+        chaos.spawn(leases::lessor(world.clone()));
     }
 
     /// Every lease runs out once nobody keeps it alive: the lock is free
     /// again (the checker judges stuck lock exhaustively).
     fn judge_end(&mut self) {}
-}
-
-async fn lessor(world: Arc<Mutex<World>>) {
-    loop {
-        madsim::time::sleep(Duration::from_millis(TICK_MS)).await;
-        let mut w = lock(&world);
-        let before: Vec<LeaseId> = w.server.leases().map(|(id, _)| id).collect();
-        let fired = w.server.tick(|_| false);
-        for id in before {
-            if w.server.lease(id).is_none() {
-                w.core.note(|| format!("lease {id} expires: its keys go"));
-            }
-        }
-        w.deliver(fired);
-        if w.core.all_done() {
-            return;
-        }
-    }
-}
-
-/// Client `c`'s keep-alive goroutine: `LeaseKeepAlive` every TTL / 3 for
-/// its current session, on its own node (a pause stops it too).
-async fn keep_alive(world: Arc<Mutex<World>>, c: usize) {
-    let every = (lock(&world).ttl_ms() / 3).max(1);
-    loop {
-        madsim::time::sleep(Duration::from_millis(every)).await;
-        let mut w = lock(&world);
-        if w.core.clients[c].done() {
-            return;
-        }
-        if let (Some(id), false) = (w.sessions[c], w.cut(c)) {
-            w.server.apply(c as u8, &Request::KeepAlive(id));
-        }
-    }
-}
-
-/// One client's loop: the checker's rounds with real time.
-async fn client(world: Arc<Mutex<World>>, c: usize) {
-    madsim::task::spawn(keep_alive(world.clone(), c));
-    let (recipe, rounds, ttl, work_ms, fenced) = {
-        let w = lock(&world);
-        (
-            w.space.recipe,
-            w.space.acquisitions,
-            w.space.ttl,
-            u64::from(w.space.work) * TICK_MS,
-            w.space.fencing,
-        )
-    };
-    let mut locals = recipe.start();
-    let mut reply: Option<Reply> = None;
-    let mut left = rounds;
-    loop {
-        let phase = lock(&world).core.clients[c].phase;
-        if phase.thinks_next() {
-            if left == 0 {
-                let mut w = lock(&world);
-                let mut ev = Vec::new();
-                w.core.clients[c].phase = phase.after(StepKind::Finished, true, &mut ev);
-                return;
-            }
-            left -= 1;
-            madsim::time::sleep(micros(0, TICK_MS * 1000)).await;
-        }
-        let out = {
-            let mut w = lock(&world);
-            let me = Me {
-                client: c as u8,
-                ttl,
-                session_alive: locals
-                    .session
-                    .is_some_and(|id| w.server.lease(id).is_some()),
-            };
-            let out = recipe.step(&mut locals, reply.take().as_ref(), &me);
-            w.sessions[c] = locals.session;
-            let mut events = Vec::new();
-            let next = w.core.clients[c].phase.after(out.kind, true, &mut events);
-            w.core.clients[c].phase = next;
-            for e in events {
-                w.event(c, e);
-            }
-            out
-        };
-        if let Some(req) = out.send {
-            madsim::time::sleep(micros(100, 1000)).await;
-            while_cut(&world, c).await;
-            let served = {
-                let mut w = lock(&world);
-                let r = w.serve(c, &req);
-                let me = Me {
-                    client: c as u8,
-                    ttl,
-                    session_alive: true,
-                };
-                let won = recipe.won(&locals, &r, &me);
-                w.core.clients[c].won = won;
-                if won {
-                    w.core.tenure_begins(c);
-                }
-                r
-            };
-            // A watch's reply is its event, whenever the server sends it.
-            let served = match served {
-                Reply::Watching => loop {
-                    madsim::time::sleep(Duration::from_millis(1)).await;
-                    if let Some(e) = lock(&world).inbox[c].take() {
-                        break e;
-                    }
-                },
-                r => r,
-            };
-            madsim::time::sleep(micros(100, 1000)).await;
-            while_cut(&world, c).await;
-            reply = Some(served);
-        }
-        if out.kind == StepKind::Acquired {
-            let token = u64::try_from(locals.my_rev).ok().filter(|_| fenced);
-            if let Some(t) = token {
-                write(&world, c, t, true).await;
-            }
-            // Shorter than the TTL: a holder overruns only under a pause.
-            let hold = work_ms.saturating_sub(1).max(1);
-            madsim::time::sleep(micros(hold * 500, hold * 1000)).await;
-            if let Some(t) = token {
-                write(&world, c, t, false).await;
-            }
-        }
-    }
 }
 
 /// Runs one seed of `space` (its recipe, clients, rounds, TTL, faults).
@@ -423,7 +300,8 @@ pub fn run_seed(space: &EtcdSpace, seed: u64, trace: bool) -> EtcdRun {
             core: Core::new(n, trace, space.fencing),
             server: EtcdServer::new(),
             inbox: vec![None; n],
-            sessions: vec![None; n],
+            wake: (0..n).map(|_| Arc::new(Notify::new())).collect(),
+            clocks: Clocks::new(n),
             cut_until: vec![0; n],
             space: space.clone(),
         }
