@@ -687,7 +687,7 @@ fn real_on_an_etcd_scenario_wants_its_etcd_and_says_so() {
                 "--etcd",
                 "127.0.0.1:1",
             ],
-            "--redis/--mysql/--etcd: recipe `predecessor` runs on ZooKeeper",
+            "--etcd: recipe `predecessor` runs on ZooKeeper (pass --zk)",
         ),
     ] {
         let (code, out, err) = locksmith(args);

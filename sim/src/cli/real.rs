@@ -59,13 +59,11 @@ pub enum RealPlan {
 }
 
 fn plan_zookeeper(a: &RealArgs, sc: crate::scenario::Scenario) -> Result<RealConfig, String> {
-    if a.redis.is_some() || a.mysql.is_some() || a.etcd.is_some() {
-        return Err(format!(
-            "{}: --redis/--mysql/--etcd: recipe `{}` runs on ZooKeeper (pass --zk)",
-            a.scenario.display(),
-            sc.recipe().name()
-        ));
-    }
+    a.only_servers_of(
+        locksmith_model::catalogue::Backend::ZooKeeper,
+        sc.recipe().name(),
+        "--zk",
+    )?;
     if a.cleanup_ms.is_some() {
         return Err(format!(
             "{}: --cleanup-ms: the cleanup job is a MySQL recipe's (recipe `{}` runs on ZooKeeper)",

@@ -90,6 +90,32 @@ pub struct RealArgs {
     pub timeline: Option<PathBuf>,
 }
 
+impl RealArgs {
+    /// Refuses a server flag of another backend than `backend`'s, the
+    /// scenario's (`pass`: the flag its own server takes, as typed).
+    pub(super) fn only_servers_of(
+        &self,
+        backend: locksmith_model::catalogue::Backend,
+        recipe: &str,
+        pass: &str,
+    ) -> Result<(), String> {
+        use locksmith_model::catalogue::Backend as B;
+        let given = [
+            (B::Redis, "--redis", self.redis.is_some()),
+            (B::Mysql, "--mysql", self.mysql.is_some()),
+            (B::Etcd, "--etcd", self.etcd.is_some()),
+        ];
+        match given.into_iter().find(|&(b, _, on)| on && b != backend) {
+            Some((_, flag, _)) => Err(format!(
+                "{}: {flag}: recipe `{recipe}` runs on {} (pass {pass})",
+                self.scenario.display(),
+                backend.name()
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
 /// A server flag's HOST:PORT (`flag` as typed), checked before any
 /// connection.
 pub(super) fn host_port(flag: &str, addr: &str) -> Result<(), String> {

@@ -12,18 +12,11 @@ use serde_json::json;
 /// The run the flags ask for, checked before any connection.
 fn plan(a: &RealArgs, sc: EtcdScenario) -> Result<EtcdRealConfig, String> {
     let path = a.scenario.display();
-    if let Some(flag) = [
-        (a.redis.is_some(), "--redis"),
-        (a.mysql.is_some(), "--mysql"),
-    ]
-    .into_iter()
-    .find_map(|(given, flag)| given.then_some(flag))
-    {
-        return Err(format!(
-            "{path}: {flag}: recipe `{}` runs on etcd (pass --etcd HOST:PORT)",
-            sc.recipe()
-        ));
-    }
+    a.only_servers_of(
+        locksmith_model::catalogue::Backend::Etcd,
+        sc.recipe().id(),
+        "--etcd HOST:PORT",
+    )?;
     if a.cleanup_ms.is_some() {
         return Err(format!(
             "{path}: --cleanup-ms: the cleanup job is a MySQL recipe's (recipe `{}` runs on etcd)",

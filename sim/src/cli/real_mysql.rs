@@ -10,16 +10,11 @@ use serde_json::json;
 
 /// The run the flags ask for, checked before any connection.
 fn plan(a: &RealArgs, sc: MysqlScenario) -> Result<MysqlRealConfig, String> {
-    if let Some(flag) = [(a.redis.is_some(), "--redis"), (a.etcd.is_some(), "--etcd")]
-        .into_iter()
-        .find_map(|(given, flag)| given.then_some(flag))
-    {
-        return Err(format!(
-            "{}: {flag}: recipe `{}` runs on MySQL (pass --mysql URL)",
-            a.scenario.display(),
-            sc.recipe()
-        ));
-    }
+    a.only_servers_of(
+        locksmith_model::catalogue::Backend::Mysql,
+        sc.recipe().id(),
+        "--mysql URL",
+    )?;
     let Some(url) = &a.mysql else {
         return Err(format!(
             "{}: recipe `{}` runs on MySQL: pass --mysql mysql://USER@HOST:PORT/DATABASE \

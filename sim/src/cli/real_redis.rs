@@ -15,16 +15,11 @@ pub(super) fn check_addr(addr: &str) -> Result<(), String> {
 
 /// The run the flags ask for, checked before any connection.
 fn plan(a: &RealArgs, sc: RedisScenario) -> Result<RedisRealConfig, String> {
-    if let Some(flag) = [(a.mysql.is_some(), "--mysql"), (a.etcd.is_some(), "--etcd")]
-        .into_iter()
-        .find_map(|(given, flag)| given.then_some(flag))
-    {
-        return Err(format!(
-            "{}: {flag}: recipe `{}` runs on Redis (pass --redis HOST:PORT)",
-            a.scenario.display(),
-            sc.recipe()
-        ));
-    }
+    a.only_servers_of(
+        locksmith_model::catalogue::Backend::Redis,
+        sc.recipe().id(),
+        "--redis HOST:PORT",
+    )?;
     if a.cleanup_ms.is_some() {
         return Err(format!(
             "{}: --cleanup-ms: the cleanup job is a MySQL recipe's (recipe `{}` runs on Redis)",
