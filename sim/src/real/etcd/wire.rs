@@ -569,100 +569,68 @@ impl Rebase {
         }
     }
 
-    fn model_kv(&self, kv: &KeyValue) -> KeyValue {
-        KeyValue {
-            key: self.model_key(&kv.key),
-            create_revision: self.model_revision(kv.create_revision),
-            mod_revision: self.model_revision(kv.mod_revision),
-            ..kv.clone()
-        }
-    }
-
     /// The real server's reply in the model's names and revisions: what
     /// [`Rebase::reply`] undoes.
     pub fn to_model(&self, reply: &Reply) -> Reply {
-        let kvs = |kvs: &[KeyValue]| kvs.iter().map(|kv| self.model_kv(kv)).collect();
-        let rev = |r: &i64| self.model_revision(*r);
-        match reply {
-            Reply::Put { revision } => Reply::Put {
-                revision: rev(revision),
-            },
-            Reply::Range { revision, kvs: k } => Reply::Range {
-                revision: rev(revision),
-                kvs: kvs(k),
-            },
-            Reply::Deleted { revision, deleted } => Reply::Deleted {
-                revision: rev(revision),
-                deleted: *deleted,
-            },
-            Reply::Txn {
-                revision,
-                succeeded,
-                responses,
-            } => Reply::Txn {
-                revision: rev(revision),
-                succeeded: *succeeded,
-                responses: responses.iter().map(|r| self.to_model(r)).collect(),
-            },
-            Reply::Revoked { revision } => Reply::Revoked {
-                revision: rev(revision),
-            },
-            Reply::Event(e) => Reply::Event(Event {
-                key: self.model_key(&e.key),
-                revision: rev(&e.revision),
-            }),
-            Reply::Compacted { revision } => Reply::Compacted {
-                revision: rev(revision),
-            },
-            other => other.clone(),
-        }
+        renamed(reply, &|k| self.model_key(k), &|r| self.model_revision(r))
     }
 
     /// A key of the model as the real server has it.
     pub fn kv(&self, kv: &KeyValue) -> KeyValue {
-        KeyValue {
-            key: self.key(&kv.key),
-            create_revision: self.revision(kv.create_revision),
-            mod_revision: self.revision(kv.mod_revision),
-            ..kv.clone()
-        }
+        renamed_kv(kv, &|k| self.key(k), &|r| self.revision(r))
     }
 
     /// The model's reply as the real server says it.
     pub fn reply(&self, reply: &Reply) -> Reply {
-        let kvs = |kvs: &[KeyValue]| kvs.iter().map(|kv| self.kv(kv)).collect();
-        match reply {
-            Reply::Put { revision } => Reply::Put {
-                revision: self.revision(*revision),
-            },
-            Reply::Range { revision, kvs: k } => Reply::Range {
-                revision: self.revision(*revision),
-                kvs: kvs(k),
-            },
-            Reply::Deleted { revision, deleted } => Reply::Deleted {
-                revision: self.revision(*revision),
-                deleted: *deleted,
-            },
-            Reply::Txn {
-                revision,
-                succeeded,
-                responses,
-            } => Reply::Txn {
-                revision: self.revision(*revision),
-                succeeded: *succeeded,
-                responses: responses.iter().map(|r| self.reply(r)).collect(),
-            },
-            Reply::Revoked { revision } => Reply::Revoked {
-                revision: self.revision(*revision),
-            },
-            Reply::Event(e) => Reply::Event(Event {
-                key: self.key(&e.key),
-                revision: self.revision(e.revision),
-            }),
-            Reply::Compacted { revision } => Reply::Compacted {
-                revision: self.revision(*revision),
-            },
-            other => other.clone(),
-        }
+        renamed(reply, &|k| self.key(k), &|r| self.revision(r))
+    }
+}
+
+/// `kv` with its key and revisions mapped.
+fn renamed_kv(kv: &KeyValue, key: &dyn Fn(&str) -> String, rev: &dyn Fn(i64) -> i64) -> KeyValue {
+    KeyValue {
+        key: key(&kv.key),
+        create_revision: rev(kv.create_revision),
+        mod_revision: rev(kv.mod_revision),
+        ..kv.clone()
+    }
+}
+
+/// `reply` with every key and revision in it mapped (either way between
+/// the model's names and the server's).
+fn renamed(reply: &Reply, key: &dyn Fn(&str) -> String, rev: &dyn Fn(i64) -> i64) -> Reply {
+    let kvs = |kvs: &[KeyValue]| kvs.iter().map(|kv| renamed_kv(kv, key, rev)).collect();
+    match reply {
+        Reply::Put { revision } => Reply::Put {
+            revision: rev(*revision),
+        },
+        Reply::Range { revision, kvs: k } => Reply::Range {
+            revision: rev(*revision),
+            kvs: kvs(k),
+        },
+        Reply::Deleted { revision, deleted } => Reply::Deleted {
+            revision: rev(*revision),
+            deleted: *deleted,
+        },
+        Reply::Txn {
+            revision,
+            succeeded,
+            responses,
+        } => Reply::Txn {
+            revision: rev(*revision),
+            succeeded: *succeeded,
+            responses: responses.iter().map(|r| renamed(r, key, rev)).collect(),
+        },
+        Reply::Revoked { revision } => Reply::Revoked {
+            revision: rev(*revision),
+        },
+        Reply::Event(e) => Reply::Event(Event {
+            key: key(&e.key),
+            revision: rev(e.revision),
+        }),
+        Reply::Compacted { revision } => Reply::Compacted {
+            revision: rev(*revision),
+        },
+        other => other.clone(),
     }
 }
