@@ -38,7 +38,9 @@ pub fn step(
         }
         (At::AwaitGrant, None) => Outcome::only(StepKind::Other),
         _ if l.session.is_none() || !me.session_alive => {
-            l.opened += 1;
+            // A long real run may open more than 255 sessions: the ids
+            // go round (1 to 255), each old one long gone by then.
+            l.opened = l.opened.checked_add(1).unwrap_or(1);
             l.at = At::AwaitGrant;
             Outcome::send(
                 Request::Grant {
@@ -52,5 +54,31 @@ pub fn step(
             l.at = At::AwaitLock;
             Outcome::send(lock(l), StepKind::Other)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The 256th session of a long real run asks for the first id again
+    /// rather than overflowing.
+    #[test]
+    fn session_ids_go_round_after_255() {
+        let me = Me {
+            client: 2,
+            ttl: 3,
+            session_alive: false,
+        };
+        let mut l = crate::etcd::recipes::EtcdRecipe::Mutex.start();
+        l.opened = u8::MAX;
+        let out = step(&mut l, None, &me, |_| Request::KeepAlive(LeaseId(0)));
+        assert_eq!(
+            out.send,
+            Some(Request::Grant {
+                id: LeaseId(0x301),
+                ttl: 3
+            })
+        );
     }
 }
