@@ -14,7 +14,10 @@
 //! `LOCKSMITH_FALSE_ALARM_JOBS` (default 2), `LOCKSMITH_SYMMETRY_OFF_MAX`
 //! (the largest reduced state count cross-checked, default 250000).
 
-use locksmith::scenario::{all_in, backend_of, AnyScenario, Scenario};
+use locksmith::scenario::{
+    all_in, backend_of, AnyScenario, CommandScenario, CommandSpace, Scenario,
+};
+use locksmith::simulate::command::BackendRun;
 use locksmith::simulate::etcd::run_seed as etcd_run;
 use locksmith::simulate::mysql::run_seed as mysql_run;
 use locksmith::simulate::redis::run_seed as redis_run;
@@ -75,57 +78,41 @@ fn expected_to_hold() -> Vec<(String, Scenario, bool)> {
 /// One seed's run on a backend's simulator: its first violation.
 type Seeded = Box<dyn Fn(u64) -> Option<(Property, String)> + Sync>;
 
-/// A Redis or MySQL scenario at the simulator's default size (`locksmith
+/// A command backend's scenario grown to at least `clients` clients and
+/// 10 rounds, as a description, its expected verdict and its seeded run.
+fn seeded<S: CommandSpace + Send + Sync>(
+    sc: &CommandScenario<S>,
+    clients: u8,
+    run: fn(&S, u64, bool) -> BackendRun,
+) -> (String, Verdict, Seeded) {
+    let mut space = sc.space.clone();
+    let (c, k, _) = space.sizes();
+    *c = (*c).max(clients);
+    *k = (*k).max(10);
+    let (c, k) = (*c, *k);
+    let what = format!("{} × {c} clients × {k}", space.recipe_id());
+    let verdict = sc.expect.as_ref().map_or(Verdict::Holds, |e| e.verdict);
+    let run: Seeded = Box::new(move |seed| run(&space, seed, false).violation);
+    (what, verdict, run)
+}
+
+/// A Redis, MySQL or etcd scenario at its simulator's size (`locksmith
 /// sim`: a fault must find someone contending), as a description and its
 /// seeded run; `None` for a ZooKeeper scenario.
 fn backend_sim(path: &std::path::Path) -> Option<(String, Verdict, Seeded)> {
-    let grow = |c: &mut u8, k: &mut u8| {
-        *c = (*c).max(5);
-        *k = (*k).max(10);
-    };
     match AnyScenario::load(path) {
-        Ok(AnyScenario::Redis(sc)) => {
-            let mut space = sc.space.clone();
-            grow(&mut space.clients, &mut space.acquisitions);
-            let what = format!(
-                "{} × {} clients × {}",
-                space.recipe, space.clients, space.acquisitions
-            );
-            let verdict = sc.expect.as_ref().map_or(Verdict::Holds, |e| e.verdict);
-            let run: Seeded = Box::new(move |seed| redis_run(&space, seed, false).violation);
-            Some((what, verdict, run))
-        }
-        Ok(AnyScenario::Mysql(sc)) => {
-            // More rounds, not more clients: a database lock's waiters
-            // queue, and with more clients than the checker's a waiter
-            // behind several holders meets `innodb_lock_wait_timeout` —
-            // a violation the checker finds too at that size
-            // (scenarios/mysql-for-update-queue-timeout.toml), not one
-            // its verdict at two clients rules out.
-            let mut space = sc.space.clone();
-            space.acquisitions = space.acquisitions.max(10);
-            let what = format!(
-                "{} × {} clients × {}",
-                space.recipe, space.clients, space.acquisitions
-            );
-            let verdict = sc.expect.as_ref().map_or(Verdict::Holds, |e| e.verdict);
-            let run: Seeded = Box::new(move |seed| mysql_run(&space, seed, false).violation);
-            Some((what, verdict, run))
-        }
-        Ok(AnyScenario::Etcd(sc)) => {
-            // More rounds, not more clients: a herd needs three waiting
-            // clients, and a checker's `holds` at two says nothing of one
-            // (a three-client file, etcd-mutex-herd, keeps its three).
-            let mut space = sc.space.clone();
-            space.acquisitions = space.acquisitions.max(10);
-            let what = format!(
-                "{} × {} clients × {}",
-                space.recipe, space.clients, space.acquisitions
-            );
-            let verdict = sc.expect.as_ref().map_or(Verdict::Holds, |e| e.verdict);
-            let run: Seeded = Box::new(move |seed| etcd_run(&space, seed, false).violation);
-            Some((what, verdict, run))
-        }
+        Ok(AnyScenario::Redis(sc)) => Some(seeded(&sc, 5, redis_run)),
+        // More rounds, not more clients: a database lock's waiters queue,
+        // and with more clients than the checker's a waiter behind several
+        // holders meets `innodb_lock_wait_timeout` — a violation the
+        // checker finds too at that size
+        // (scenarios/mysql-for-update-queue-timeout.toml), not one its
+        // verdict at two clients rules out.
+        Ok(AnyScenario::Mysql(sc)) => Some(seeded(&sc, 0, mysql_run)),
+        // More rounds, not more clients: a herd needs three waiting
+        // clients, and a checker's `holds` at two says nothing of one (a
+        // three-client file, etcd-mutex-herd, keeps its three).
+        Ok(AnyScenario::Etcd(sc)) => Some(seeded(&sc, 0, etcd_run)),
         Ok(AnyScenario::ZooKeeper(_)) => None,
         Err(e) => panic!("{e}"),
     }
