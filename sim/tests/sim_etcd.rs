@@ -123,6 +123,9 @@ fn a_cut_off_client_learns_of_its_lease_after_the_server_acts() {
         "{cut} {expired} {done} {healed}"
     );
     assert!(done - expired <= 1000.0, "{expired} → {done}");
+    // The times docs/simulation.md quotes, to the millisecond.
+    let ms = [cut, expired, done, healed].map(|t| t.floor() as u64);
+    assert_eq!(ms, [11_871, 14_500, 15_000, 15_871]);
     let (p, why) = r.violation.expect("a violation");
     assert_eq!(p, Property::MutualExclusion);
     assert_eq!(why, "c2 acquired while c3 still believed it held the lock");
