@@ -120,6 +120,7 @@ LAYERS = [
     ("sim/src/simulate/", 12, "simulate"),
     ("sim/src/real/", 12, "real"),
     ("sim/src/confirm/", 12, "confirm"),
+    ("sim/src/serve/", 12, "serve"),
     # app layer 13: the comparison report, from every driver's cells.
     ("sim/src/compare/", 13, "compare"),
     # app layer 14: the commands.

@@ -11,6 +11,7 @@ pub mod interrupt;
 pub mod metrics;
 pub mod real;
 pub mod scenario;
+pub mod serve;
 pub mod sim_settings;
 pub mod simulate;
 pub mod timeline;

@@ -11,8 +11,8 @@ use super::sessions::{SessionState, Sessions};
 use super::tree::Tree;
 use super::watches::Watches;
 use super::{
-    CreateMode, Name, Node, Op, OpResult, Outcome, Reply, Service, SessionId, TxnOp, TxnResult,
-    WatchedEvent, ZkError,
+    CreateMode, EventType, Name, Node, Op, OpResult, Outcome, Reply, Service, SessionId, TxnOp,
+    TxnResult, WatchedEvent, ZkError,
 };
 use std::collections::BTreeSet;
 use std::fmt;
@@ -110,6 +110,75 @@ impl ZkServer {
         let s = self.m();
         s.tree.restat(restat);
         s.zxid = zxid;
+    }
+}
+
+/// What a server with connections does that the checker never needs: the
+/// wire driver (`locksmith serve`) calls these; the checker's state never
+/// goes through them.
+impl ZkServer {
+    /// The client's connection closed: the real server keeps a session's
+    /// watches on its connection (`NIOServerCnxn` is the `Watcher`), so they
+    /// go with it while the session lives on; the client sends them back in
+    /// `SetWatches` when it reconnects.
+    pub fn forget_watches(&mut self, session: SessionId) {
+        if self.inner.watches.any_of(session) {
+            self.m().watches.drop_session(session);
+        }
+    }
+
+    /// `SetWatches` after a reconnect, as `DataTree.setWatches` answers it:
+    /// a watch whose node changed after `relative_zxid` (the last zxid the
+    /// client saw) fires at once, the others are set again. Returns the
+    /// events for `session`, in the real server's order (data, exist, child).
+    pub fn set_watches(
+        &mut self,
+        session: SessionId,
+        relative_zxid: i64,
+        data: &[Name],
+        exist: &[Name],
+        child: &[Name],
+    ) -> Vec<WatchedEvent> {
+        let mut fired = Vec::new();
+        if !self.inner.sessions.is_alive(session) {
+            return fired;
+        }
+        let s = self.m();
+        let event = |kind, path: &Name| WatchedEvent {
+            kind,
+            path: path.clone(),
+        };
+        for path in data {
+            match s.tree.get(path) {
+                None => fired.push(event(EventType::NodeDeleted, path)),
+                Some(n) if n.stat.mzxid > relative_zxid => {
+                    fired.push(event(EventType::NodeDataChanged, path))
+                }
+                Some(_) => s.watches.add_data(path, session),
+            }
+        }
+        for path in exist {
+            match s.tree.get(path) {
+                Some(_) => fired.push(event(EventType::NodeCreated, path)),
+                None => s.watches.add_data(path, session),
+            }
+        }
+        for path in child {
+            match s.tree.get(path) {
+                None => fired.push(event(EventType::NodeDeleted, path)),
+                Some(n) if n.stat.pzxid > relative_zxid => {
+                    fired.push(event(EventType::NodeChildrenChanged, path))
+                }
+                Some(_) => s.watches.add_child(path, session),
+            }
+        }
+        fired
+    }
+
+    /// The paths of every container the reaper would delete now, in path
+    /// order (the real reaper takes them one transaction at a time).
+    pub fn reapable_containers(&self) -> Vec<Name> {
+        self.inner.tree.reapable_containers()
     }
 }
 

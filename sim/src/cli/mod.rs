@@ -25,6 +25,7 @@ mod real_mysql;
 mod real_redis;
 mod real_threads;
 mod recipes;
+mod serve;
 mod simulate;
 mod simulate_args;
 mod simulate_backend;
@@ -122,6 +123,17 @@ pub enum Command {
     /// 127.0.0.1:2181 --out profiles/zookeeper-3.8.toml`. Exit codes: 0
     /// measured, 2 error. See docs/real.md.
     Calibrate(calibrate::CalibrateArgs),
+    /// ZooKeeper only: serve the ZooKeeper model on a loopback port, over
+    /// ZooKeeper's own client protocol, so that real client libraries
+    /// (Curator, kazoo, your own code) run against the model the checker
+    /// explores, with session expiries and dropped connections by schedule
+    /// (`--fault expire:holder@500`). Clients report their lock's events on
+    /// a second port; the harness's judge decides mutual exclusion (by
+    /// belief and at the resource) and deadlock. Example: `locksmith serve
+    /// --port 2281 --clients 2 --fault expire:holder@300`. Exit codes: 0
+    /// holds, 1 violated, 2 bad input, 3 incomplete (the time bound came
+    /// first), 130 / 143 stopped by a signal. See docs/serve.md.
+    Serve(serve::ServeArgs),
     /// Every recipe under every fault class: the matrix, written to
     /// reports/ (README.md, index.html, compare.json, traces/, charts/).
     ///
@@ -206,6 +218,7 @@ pub fn run() -> i32 {
         Command::Real(args) => real::run_real(&args),
         Command::Confirm(args) => confirm::run_confirm(&args),
         Command::Calibrate(args) => calibrate::run_calibrate(&args),
+        Command::Serve(args) => serve::run(&args),
         Command::Compare(args) => compare::run(&args),
         Command::Recipes(args) => recipes::run(&args),
     }
@@ -236,7 +249,7 @@ where
         Command::Calibrate(a) => calibrate::plan(a),
         Command::Compare(a) => compare::plan(a).map(drop),
         Command::Recipes(a) => recipes::breaks_in(&a.scenarios).map(drop),
-        Command::Bench(_) | Command::BenchSim(_) => Ok(()),
+        Command::Bench(_) | Command::BenchSim(_) | Command::Serve(_) => Ok(()),
     }
 }
 

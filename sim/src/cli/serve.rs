@@ -1,0 +1,86 @@
+//! `locksmith serve`: the ZooKeeper model on a loopback port, for real
+//! client libraries, with faults by schedule and a judge over the lock
+//! events the clients report.
+
+use crate::serve::{self, faults};
+use clap::Args;
+use std::io::Write as _;
+use std::time::Duration;
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// The ZooKeeper port on 127.0.0.1 (0: any free one; the line printed
+    /// at start says which).
+    #[arg(long, default_value_t = 2281)]
+    pub port: u16,
+    /// The port on 127.0.0.1 where clients report lock events, one line
+    /// each: `CLIENT EVENT [SESSION]`, EVENT one of acquiring, acquired,
+    /// begin, end, released, gave-up, finished (see docs/serve.md).
+    #[arg(long, default_value_t = 2282)]
+    pub events_port: u16,
+    /// Every session's timeout, which the server negotiates and clients
+    /// adopt (a short one makes expiry cases fast).
+    #[arg(long, default_value_t = 4000, value_parser = clap::value_parser!(u64).range(100..=600_000))]
+    pub session_timeout_ms: u64,
+    /// A fault by schedule, ACTION:TARGET@MS (repeatable): `expire:2@1500`
+    /// ends session 2 1,500 ms after it opened; `drop:holder@300` closes
+    /// the connection of the first client to hold the lock for 300 ms.
+    #[arg(long = "fault", value_name = "ACTION:TARGET@MS", value_parser = faults::parse)]
+    pub faults: Vec<faults::Fault>,
+    /// Stop once this many clients have reported `finished`.
+    #[arg(long)]
+    pub clients: Option<usize>,
+    /// Stop after this many seconds at most (with --clients: a run the
+    /// bound stops first is incomplete, exit 3).
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub seconds: u64,
+    /// A client waiting this long (ms) with nobody holding the lock and no
+    /// acquisition or release is a deadlock.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub stuck_ms: u64,
+    /// Print the report as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Exit codes: 0 holds, 1 violated, 2 a port cannot be bound, 3
+/// incomplete (the time bound came before `--clients` finished), 130 / 143
+/// a signal stopped it.
+pub fn run(a: &ServeArgs) -> i32 {
+    crate::interrupt::install();
+    let options = serve::Options {
+        port: a.port,
+        events_port: a.events_port,
+        session_timeout: Duration::from_millis(a.session_timeout_ms),
+        faults: a.faults.clone(),
+        stuck: Duration::from_millis(a.stuck_ms),
+    };
+    let running = match serve::start(options) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    // The first line says where to connect: scripts read it.
+    println!(
+        "locksmith serve: ZooKeeper on {}, lock events on {}, session timeout {} ms",
+        running.zk_addr(),
+        running.events_addr(),
+        a.session_timeout_ms
+    );
+    let _ = std::io::stdout().flush();
+    let summary = running.wait(a.clients, Duration::from_secs(a.seconds));
+    if a.json {
+        match serde_json::to_string_pretty(&summary) {
+            Ok(j) => println!("{j}"),
+            Err(e) => eprintln!("error: {e}"),
+        }
+    } else {
+        print!("{}", summary.to_text());
+    }
+    if crate::interrupt::requested() {
+        return crate::interrupt::exit_code();
+    }
+    summary.exit_code()
+}

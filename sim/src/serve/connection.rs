@@ -1,0 +1,79 @@
+//! One client connection: its connect handshake, then requests read and
+//! handed to the hub, while a writer sends what the hub queued for it.
+
+use super::hub::{From, Out};
+use super::wire::{self, Connect};
+use super::{lock, State};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::tcp::OwnedReadHalf;
+use tokio::net::TcpStream;
+use tokio::sync::mpsc;
+
+/// `jute.maxbuffer`'s default (1 MiB) and some: a longer frame is a
+/// client that does not speak the protocol.
+const MAX_FRAME: usize = 4 << 20;
+
+async fn frame(r: &mut OwnedReadHalf) -> Option<Vec<u8>> {
+    let len = r.read_i32().await.ok()?;
+    let len = usize::try_from(len).ok().filter(|&n| n <= MAX_FRAME)?;
+    let mut body = vec![0u8; len];
+    r.read_exact(&mut body).await.ok()?;
+    Some(body)
+}
+
+pub async fn serve(stream: TcpStream, state: Arc<Mutex<State>>) {
+    let (mut reader, mut writer) = stream.into_split();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let conn = lock(&state).hub.conn(tx);
+    tokio::spawn(async move {
+        while let Some(out) = rx.recv().await {
+            match out {
+                Out::Frame(bytes) => {
+                    if writer.write_all(&bytes).await.is_err() {
+                        break;
+                    }
+                }
+                Out::Close => break,
+            }
+        }
+        let _ = writer.shutdown().await;
+    });
+    let Some(first) = frame(&mut reader).await else {
+        return;
+    };
+    let Ok(connect) = Connect::read(&first) else {
+        let _ = conn.tx.send(Out::Close);
+        return;
+    };
+    let Some(from) = lock(&state).hub.connect(&connect, &conn, Instant::now()) else {
+        return;
+    };
+    loop {
+        let next = tokio::select! {
+            f = frame(&mut reader) => f,
+            _ = conn.closed.notified() => None,
+        };
+        let Some(body) = next else {
+            break;
+        };
+        let now = Instant::now();
+        let mut s = lock(&state);
+        match wire::read_request(&body) {
+            Ok((xid, kind, request)) => s.hub.request(from, xid, kind, request, now),
+            Err(why) => {
+                let xid = body
+                    .get(..4)
+                    .map(|b| i32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+                    .unwrap_or(0);
+                s.hub.unreadable(from, xid, &why, now);
+                break;
+            }
+        }
+    }
+    lock(&state).hub.disconnected(From {
+        session: from.session,
+        conn: from.conn,
+    });
+}

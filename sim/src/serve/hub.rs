@@ -1,0 +1,369 @@
+//! The served ZooKeeper: the model's server, the sessions as the wire sees
+//! them (password, connection, when last heard from) and what went out.
+//!
+//! Everything a request changes happens under one lock, and every frame it
+//! causes is queued to its connection before the lock is let go, so a
+//! session's notifications reach it before the reply to any request it
+//! sends afterwards, and the requester's own before this reply: the
+//! ordering [`locksmith_model::zk::Outcome`] promises, kept on the wire.
+//!
+//! Session ids on the wire are the model's (1, 2, …), so an ephemeral
+//! node's owner in a `Stat` needs no translation.
+
+use super::wire::{self, Connect, Request, Shape};
+use locksmith_model::zk::{CreateMode, Op, Service, SessionId, Stat, WatchedEvent, ZkServer};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, Notify};
+
+/// What a connection's writer is handed.
+pub enum Out {
+    Frame(Vec<u8>),
+    /// Close the connection once what was queued before is written.
+    Close,
+}
+
+/// One connection, as the hub reaches it.
+#[derive(Clone)]
+pub struct Conn {
+    pub id: u64,
+    pub tx: mpsc::UnboundedSender<Out>,
+    /// Tells the connection's reader to stop reading.
+    pub closed: Arc<Notify>,
+}
+
+impl Conn {
+    fn send(&self, frame: Vec<u8>) {
+        // A connection whose writer is gone is being torn down; what it
+        // would have got is lost, as on a real socket.
+        let _ = self.tx.send(Out::Frame(frame));
+    }
+
+    fn close(&self) {
+        let _ = self.tx.send(Out::Close);
+        self.closed.notify_one();
+    }
+}
+
+struct Session {
+    password: [u8; 16],
+    opened: Instant,
+    last_heard: Instant,
+    conn: Option<Conn>,
+}
+
+/// How a session ended, or what was done to its connection, and when.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Happened {
+    pub at_ms: u64,
+    pub what: String,
+}
+
+/// What the hub counts for the summary.
+#[derive(Clone, Debug, Default)]
+pub struct Counts {
+    pub sessions: u64,
+    pub connections: u64,
+    pub requests: u64,
+    pub by_opcode: BTreeMap<i32, u64>,
+    pub notifications: u64,
+    pub expiries: u64,
+    /// Requests answered `UNIMPLEMENTED`, by opcode, with why.
+    pub unsupported: BTreeMap<i32, (u64, String)>,
+}
+
+pub struct Hub {
+    server: ZkServer,
+    sessions: BTreeMap<u32, Session>,
+    timeout: Duration,
+    started: Instant,
+    next_conn: u64,
+    pub counts: Counts,
+    pub log: Vec<Happened>,
+}
+
+/// Where a frame came from: the session and the connection it is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct From {
+    pub session: u32,
+    pub conn: u64,
+}
+
+impl Hub {
+    /// A server with the nodes a real one starts with (`/zookeeper`, its
+    /// `quota` and `config`: Curator's ensemble tracker reads the config on
+    /// every connect) and `timeout` as every session's negotiated timeout.
+    pub fn new(timeout: Duration, started: Instant) -> Hub {
+        let mut server = ZkServer::new();
+        for at in ["/zookeeper", "/zookeeper/quota", "/zookeeper/config"] {
+            // A fresh tree has none of them, so this cannot fail.
+            let _ = server.seed_node(at, CreateMode::Persistent);
+        }
+        Hub {
+            server,
+            sessions: BTreeMap::new(),
+            timeout,
+            started,
+            next_conn: 0,
+            counts: Counts::default(),
+            log: Vec::new(),
+        }
+    }
+
+    fn ms(&self, now: Instant) -> u64 {
+        now.duration_since(self.started).as_millis() as u64
+    }
+
+    fn note(&mut self, now: Instant, what: String) {
+        let at_ms = self.ms(now);
+        self.log.push(Happened { at_ms, what });
+    }
+
+    /// A password a client must show to take its session over a new
+    /// connection; any fixed function of the id does for one loopback
+    /// server.
+    fn password(session: u32) -> [u8; 16] {
+        let half = (u64::from(session) ^ 0x6c6f_636b_736d_6974).to_be_bytes();
+        let mut p = [0u8; 16];
+        p[..8].copy_from_slice(&half);
+        p[8..].copy_from_slice(&half);
+        p
+    }
+
+    /// A new connection's handle.
+    pub fn conn(&mut self, tx: mpsc::UnboundedSender<Out>) -> Conn {
+        self.next_conn += 1;
+        self.counts.connections += 1;
+        Conn {
+            id: self.next_conn,
+            tx,
+            closed: Arc::new(Notify::new()),
+        }
+    }
+
+    /// A connect request on `conn`: a new session, or an old one taken
+    /// over (its previous connection closed). An expired, closed or
+    /// unknown session, or a wrong password, is answered with timeout 0 and
+    /// session 0 (the client's "session expired") and the connection closed.
+    pub fn connect(&mut self, req: &Connect, conn: &Conn, now: Instant) -> Option<From> {
+        let timeout_ms = self.timeout.as_millis() as i32;
+        if req.last_zxid_seen > self.server.zxid() {
+            // `ZooKeeperServer.processConnectRequest`: a client that has
+            // seen a newer zxid belongs to another server's history.
+            conn.close();
+            return None;
+        }
+        if req.session_id == 0 {
+            let id = self.server.open_session().0;
+            let password = Hub::password(id);
+            self.sessions.insert(
+                id,
+                Session {
+                    password,
+                    opened: now,
+                    last_heard: now,
+                    conn: Some(conn.clone()),
+                },
+            );
+            self.counts.sessions += 1;
+            conn.send(wire::connect_response(timeout_ms, i64::from(id), &password));
+            return Some(From {
+                session: id,
+                conn: conn.id,
+            });
+        }
+        let id = u32::try_from(req.session_id).ok();
+        let alive = id.is_some_and(|id| self.server.is_alive(SessionId(id)));
+        let known = id.and_then(|id| self.sessions.get_mut(&id).map(|s| (id, s)));
+        match known {
+            Some((id, s)) if alive && req.password == s.password => {
+                if let Some(old) = s.conn.replace(conn.clone()) {
+                    old.close();
+                }
+                s.last_heard = now;
+                conn.send(wire::connect_response(timeout_ms, i64::from(id), &s.password));
+                Some(From {
+                    session: id,
+                    conn: conn.id,
+                })
+            }
+            _ => {
+                conn.send(wire::connect_response(0, 0, &[0; 16]));
+                conn.close();
+                None
+            }
+        }
+    }
+
+    fn conn_of(&self, session: u32) -> Option<&Conn> {
+        self.sessions.get(&session).and_then(|s| s.conn.as_ref())
+    }
+
+    fn deliver(&mut self, events: Vec<(SessionId, WatchedEvent)>) {
+        for (to, event) in events {
+            if let Some(c) = self.conn_of(to.0) {
+                c.send(wire::notification(&event));
+                self.counts.notifications += 1;
+            }
+        }
+    }
+
+    fn stat_of(&self, path: &str) -> Stat {
+        self.server.node(path).map(|n| n.stat).unwrap_or_default()
+    }
+
+    /// One request from `from`: handled, its notifications and its reply
+    /// queued. A frame from a connection the session has since left is
+    /// dropped (the real server has closed that connection).
+    pub fn request(&mut self, from: From, xid: i32, kind: i32, req: Request, now: Instant) {
+        let Some(s) = self.sessions.get_mut(&from.session) else {
+            return;
+        };
+        let Some(conn) = s.conn.clone().filter(|c| c.id == from.conn) else {
+            return;
+        };
+        s.last_heard = now;
+        self.counts.requests += 1;
+        *self.counts.by_opcode.entry(kind).or_default() += 1;
+        let session = SessionId(from.session);
+        match req {
+            Request::Ping => conn.send(wire::header(xid, self.server.zxid(), 0)),
+            Request::Model { op, shape } => {
+                let rolled = match (&op, &shape) {
+                    (Op::Multi(ops), Shape::Multi(_)) => {
+                        Some(self.server.multi_results(session, ops))
+                    }
+                    _ => None,
+                };
+                let closing = op == Op::CloseSession;
+                let out = self.server.handle(session, &op);
+                self.deliver(out.events);
+                let failed_multi = rolled.filter(|_| out.reply.is_err());
+                let frame = wire::reply(
+                    xid,
+                    self.server.zxid(),
+                    &shape,
+                    &out.reply,
+                    &|p| self.stat_of(p),
+                    failed_multi.as_deref(),
+                );
+                conn.send(frame);
+                if closing {
+                    self.note(now, format!("session 0x{:x} closed by its client", from.session));
+                    if let Some(s) = self.sessions.get_mut(&from.session) {
+                        s.conn = None;
+                    }
+                    conn.close();
+                }
+            }
+            Request::SetWatches {
+                relative_zxid,
+                data,
+                exist,
+                child,
+            } => {
+                let fired = self
+                    .server
+                    .set_watches(session, relative_zxid, &data, &exist, &child);
+                for event in &fired {
+                    conn.send(wire::notification(event));
+                    self.counts.notifications += 1;
+                }
+                conn.send(wire::header(xid, self.server.zxid(), 0));
+            }
+            Request::Sync(path) => conn.send(wire::sync_reply(xid, self.server.zxid(), &path)),
+            Request::GetAcl(path) => match self.server.node(&path) {
+                Some(n) => conn.send(wire::acl_reply(xid, self.server.zxid(), &n.stat)),
+                None => conn.send(wire::header(xid, self.server.zxid(), -101)),
+            },
+            Request::Unsupported { opcode, why } => {
+                let entry = self.counts.unsupported.entry(opcode).or_insert((0, why));
+                entry.0 += 1;
+                conn.send(wire::header(xid, self.server.zxid(), wire::UNIMPLEMENTED));
+            }
+        }
+    }
+
+    /// A body the server could not read: answered `MARSHALLINGERROR`, and
+    /// the connection closed, as the real server does.
+    pub fn unreadable(&mut self, from: From, xid: i32, why: &str, now: Instant) {
+        self.note(
+            now,
+            format!("session 0x{:x}: unreadable request ({why}); connection closed", from.session),
+        );
+        if let Some(c) = self.conn_of(from.session).filter(|c| c.id == from.conn) {
+            let c = c.clone();
+            c.send(wire::header(xid, self.server.zxid(), wire::MARSHALLING_ERROR));
+            c.close();
+        }
+    }
+
+    /// The connection `from` is on has closed. The session lives on until
+    /// its timeout; its watches go with the connection.
+    pub fn disconnected(&mut self, from: From) {
+        let Some(s) = self.sessions.get_mut(&from.session) else {
+            return;
+        };
+        if s.conn.as_ref().is_some_and(|c| c.id == from.conn) {
+            s.conn = None;
+            self.server.forget_watches(SessionId(from.session));
+        }
+    }
+
+    /// Ends `session` on the server now (its timeout ran out, or a fault
+    /// says so): its ephemerals go, their watches fire, its connection is
+    /// closed.
+    pub fn expire(&mut self, session: u32, why: &str, now: Instant) {
+        if !self.server.is_alive(SessionId(session)) {
+            return;
+        }
+        let events = self.server.expire(SessionId(session));
+        self.counts.expiries += 1;
+        self.note(now, format!("session 0x{session:x} expired: {why}"));
+        self.deliver(events);
+        if let Some(c) = self.sessions.get_mut(&session).and_then(|s| s.conn.take()) {
+            c.close();
+        }
+    }
+
+    /// Closes `session`'s connection (the client will reconnect, within
+    /// its timeout, to the same session).
+    pub fn drop_connection(&mut self, session: u32, now: Instant) {
+        let conn = self.sessions.get(&session).and_then(|s| s.conn.clone());
+        if let Some(c) = conn {
+            self.note(now, format!("session 0x{session:x}: connection dropped"));
+            self.disconnected(From {
+                session,
+                conn: c.id,
+            });
+            c.close();
+        }
+    }
+
+    /// The clock's work: sessions not heard from for their timeout expire;
+    /// emptied containers are reaped, one transaction each.
+    pub fn tick(&mut self, now: Instant) {
+        let timeout = self.timeout;
+        let late: Vec<u32> = self
+            .sessions
+            .iter()
+            .filter(|(id, s)| {
+                self.server.is_alive(SessionId(**id)) && now.duration_since(s.last_heard) > timeout
+            })
+            .map(|(id, _)| *id)
+            .collect();
+        for id in late {
+            self.expire(id, "not heard from for its timeout", now);
+        }
+        for at in self.server.reapable_containers() {
+            let events = self.server.reap_container(&at);
+            self.deliver(events);
+        }
+    }
+
+    /// When `session` was opened, if it was.
+    pub fn opened(&self, session: u32) -> Option<Instant> {
+        self.sessions.get(&session).map(|s| s.opened)
+    }
+}

@@ -1,0 +1,269 @@
+//! What a served run reports: what the clients sent, what the server did
+//! to them, and the judge's verdicts over their lock events.
+
+use super::{Options, State, StoppedBy};
+use locksmith_model::engine::harness::Property;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+/// A fault that struck: which, on whom, when (ms from the start).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Struck {
+    pub fault: String,
+    pub on: String,
+    pub at_ms: u64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Unsupported {
+    pub opcode: i32,
+    pub count: u64,
+    pub why: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Violation {
+    pub property: &'static str,
+    pub why: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ClientFigures {
+    pub client: String,
+    pub acquisitions: u64,
+}
+
+/// The run's report (`--json` prints it as is).
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    pub zookeeper: String,
+    pub events: String,
+    pub session_timeout_ms: u64,
+    pub elapsed_ms: u64,
+    /// `clients finished`, `time bound` or `signal`.
+    pub stopped_by: &'static str,
+    /// `holds`, `violated` or `incomplete` (the bound came before the
+    /// clients finished, and nothing was violated).
+    pub verdict: &'static str,
+    pub sessions: u64,
+    pub connections: u64,
+    pub requests: u64,
+    pub requests_by_op: BTreeMap<String, u64>,
+    pub notifications: u64,
+    pub expiries: u64,
+    pub unsupported: Vec<Unsupported>,
+    pub faults: Vec<Struck>,
+    pub faults_not_struck: Vec<String>,
+    pub log: Vec<String>,
+    pub event_lines: u64,
+    pub event_errors: Vec<String>,
+    pub clients: Vec<ClientFigures>,
+    pub acquisitions: u64,
+    pub writes: u64,
+    pub violations: Vec<Violation>,
+}
+
+/// `ZooDefs.OpCode`'s names, as the Java source spells them.
+fn op_name(code: i32) -> String {
+    let name = match code {
+        1 => "create",
+        2 => "delete",
+        3 => "exists",
+        4 => "getData",
+        5 => "setData",
+        6 => "getACL",
+        7 => "setACL",
+        8 => "getChildren",
+        9 => "sync",
+        11 => "ping",
+        12 => "getChildren2",
+        13 => "check",
+        14 => "multi",
+        15 => "create2",
+        16 => "reconfig",
+        17 => "checkWatches",
+        18 => "removeWatches",
+        19 => "createContainer",
+        20 => "deleteContainer",
+        21 => "createTTL",
+        22 => "multiRead",
+        100 => "auth",
+        101 => "setWatches",
+        102 => "sasl",
+        103 => "getEphemerals",
+        104 => "getAllChildrenNumber",
+        105 => "setWatches2",
+        106 => "addWatch",
+        107 => "whoAmI",
+        -11 => "closeSession",
+        other => return format!("opcode {other}"),
+    };
+    name.to_string()
+}
+
+pub(super) fn of(
+    s: &State,
+    options: &Options,
+    zk: SocketAddr,
+    events: SocketAddr,
+    stopped_by: StoppedBy,
+    clients: Option<usize>,
+    elapsed: Duration,
+) -> Summary {
+    let counts = &s.hub.counts;
+    let violations: Vec<Violation> = Property::ALL
+        .into_iter()
+        .filter_map(|p| {
+            s.judge.violations.get(p).map(|why| Violation {
+                property: p.name(),
+                why: why.to_string(),
+            })
+        })
+        .collect();
+    let finished_all = clients.is_none_or(|n| s.judge.finished() >= n);
+    let verdict = if !violations.is_empty() {
+        "violated"
+    } else if stopped_by == StoppedBy::ClientsFinished
+        || (stopped_by == StoppedBy::Bound && finished_all)
+    {
+        "holds"
+    } else {
+        "incomplete"
+    };
+    Summary {
+        zookeeper: zk.to_string(),
+        events: events.to_string(),
+        session_timeout_ms: options.session_timeout.as_millis() as u64,
+        elapsed_ms: elapsed.as_millis() as u64,
+        stopped_by: match stopped_by {
+            StoppedBy::ClientsFinished => "clients finished",
+            StoppedBy::Bound => "time bound",
+            StoppedBy::Signal => "signal",
+        },
+        verdict,
+        sessions: counts.sessions,
+        connections: counts.connections,
+        requests: counts.requests,
+        requests_by_op: counts
+            .by_opcode
+            .iter()
+            .map(|(k, v)| (op_name(*k), *v))
+            .collect(),
+        notifications: counts.notifications,
+        expiries: counts.expiries,
+        unsupported: counts
+            .unsupported
+            .iter()
+            .map(|(op, (count, why))| Unsupported {
+                opcode: *op,
+                count: *count,
+                why: why.clone(),
+            })
+            .collect(),
+        faults: s.struck.clone(),
+        faults_not_struck: s
+            .faults
+            .iter()
+            .filter(|(_, done)| !done)
+            .map(|(f, _)| f.to_string())
+            .collect(),
+        log: s
+            .hub
+            .log
+            .iter()
+            .map(|h| format!("{} ms: {}", h.at_ms, h.what))
+            .collect(),
+        event_lines: s.event_lines,
+        event_errors: s.event_errors.clone(),
+        clients: s
+            .judge
+            .per_client()
+            .into_iter()
+            .map(|(client, acquisitions)| ClientFigures {
+                client,
+                acquisitions,
+            })
+            .collect(),
+        acquisitions: s.judge.acquisitions(),
+        writes: s.judge.writes,
+        violations,
+    }
+}
+
+impl Summary {
+    /// The exit code: 0 holds, 1 violated, 3 incomplete (130/143 for a
+    /// signal are the caller's).
+    pub fn exit_code(&self) -> i32 {
+        match self.verdict {
+            "holds" => 0,
+            "violated" => 1,
+            _ => 3,
+        }
+    }
+
+    pub fn to_text(&self) -> String {
+        let mut t = String::new();
+        let _ = writeln!(
+            t,
+            "served ZooKeeper on {} for {} ms (stopped by {}), session timeout {} ms",
+            self.zookeeper, self.elapsed_ms, self.stopped_by, self.session_timeout_ms
+        );
+        let ops: Vec<String> = self
+            .requests_by_op
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        let _ = writeln!(
+            t,
+            "{} sessions, {} connections, {} requests ({}), {} notifications, {} expiries",
+            self.sessions,
+            self.connections,
+            self.requests,
+            ops.join(", "),
+            self.notifications,
+            self.expiries
+        );
+        for u in &self.unsupported {
+            let _ = writeln!(
+                t,
+                "answered UNIMPLEMENTED: {} × {} ({})",
+                u.count,
+                op_name(u.opcode),
+                u.why
+            );
+        }
+        for f in &self.faults {
+            let _ = writeln!(t, "fault {} struck {} at {} ms", f.fault, f.on, f.at_ms);
+        }
+        for f in &self.faults_not_struck {
+            let _ = writeln!(t, "fault {f} never struck (its target never came)");
+        }
+        for l in &self.log {
+            let _ = writeln!(t, "  {l}");
+        }
+        for e in &self.event_errors {
+            let _ = writeln!(t, "bad event line: {e}");
+        }
+        let per: Vec<String> = self
+            .clients
+            .iter()
+            .map(|c| format!("{} {}", c.client, c.acquisitions))
+            .collect();
+        let _ = writeln!(
+            t,
+            "lock events: {} lines, {} acquisitions ({}), {} writes",
+            self.event_lines,
+            self.acquisitions,
+            per.join(", "),
+            self.writes
+        );
+        for v in &self.violations {
+            let _ = writeln!(t, "violated: {}: {}", v.property, v.why);
+        }
+        let _ = writeln!(t, "verdict: {}", self.verdict);
+        t
+    }
+}
