@@ -38,6 +38,15 @@ pub struct ServeArgs {
     /// acquisition or release is a deadlock.
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub stuck_ms: u64,
+    /// How often (ms) the container reaper runs: a real server's
+    /// `znode.container.checkIntervalMs` (60,000 by default;
+    /// scripts/zookeeper.sh runs 100, as here).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub reap_ms: u64,
+    /// Print every request with its answer, every notification, expiry,
+    /// dropped connection and reap to stderr as it happens.
+    #[arg(long)]
+    pub verbose: bool,
     /// Print the report as one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -54,6 +63,8 @@ pub fn run(a: &ServeArgs) -> i32 {
         session_timeout: Duration::from_millis(a.session_timeout_ms),
         faults: a.faults.clone(),
         stuck: Duration::from_millis(a.stuck_ms),
+        reap_every: Duration::from_millis(a.reap_ms),
+        verbose: a.verbose,
     };
     let running = match serve::start(options) {
         Ok(r) => r,

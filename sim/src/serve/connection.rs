@@ -17,10 +17,22 @@ const MAX_FRAME: usize = 4 << 20;
 
 async fn frame(r: &mut OwnedReadHalf) -> Option<Vec<u8>> {
     let len = r.read_i32().await.ok()?;
+    body(r, len).await
+}
+
+async fn body(r: &mut OwnedReadHalf, len: i32) -> Option<Vec<u8>> {
     let len = usize::try_from(len).ok().filter(|&n| n <= MAX_FRAME)?;
     let mut body = vec![0u8; len];
     r.read_exact(&mut body).await.ok()?;
     Some(body)
+}
+
+/// The four-letter words the tests and `scripts/` ask a server (sent as
+/// the connection's first four bytes instead of a frame length).
+fn four_letter(first: i32) -> Option<&'static str> {
+    ["mntr", "ruok", "srvr"]
+        .into_iter()
+        .find(|w| i32::from_be_bytes(w.as_bytes().try_into().unwrap_or([0; 4])) == first)
 }
 
 pub async fn serve(stream: TcpStream, state: Arc<Mutex<State>>) {
@@ -40,7 +52,16 @@ pub async fn serve(stream: TcpStream, state: Arc<Mutex<State>>) {
         }
         let _ = writer.shutdown().await;
     });
-    let Some(first) = frame(&mut reader).await else {
+    let Ok(len) = reader.read_i32().await else {
+        return;
+    };
+    if let Some(word) = four_letter(len) {
+        let answer = lock(&state).hub.four_letter(word);
+        let _ = conn.tx.send(Out::Frame(answer.into_bytes()));
+        let _ = conn.tx.send(Out::Close);
+        return;
+    }
+    let Some(first) = body(&mut reader, len).await else {
         return;
     };
     let Ok(connect) = Connect::read(&first) else {
@@ -61,7 +82,7 @@ pub async fn serve(stream: TcpStream, state: Arc<Mutex<State>>) {
         let now = Instant::now();
         let mut s = lock(&state);
         match wire::read_request(&body) {
-            Ok((xid, kind, request)) => s.hub.request(from, xid, kind, request, now),
+            Ok((xid, kind, request)) => super::request(&mut s, from, (xid, kind), request, now),
             Err(why) => {
                 let xid = body
                     .get(..4)

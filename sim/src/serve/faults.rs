@@ -1,15 +1,23 @@
 //! Faults by schedule: what `serve` does to a session, to whom and when.
 //!
-//! `expire:TARGET@MS` ends a session on the server (its ephemerals go, its
-//! connection is closed, its reconnect is told "expired");
-//! `drop:TARGET@MS` closes a session's connection (the client reconnects
-//! to the same session within its timeout, sending `SetWatches`).
+//! `ACTION:TARGET@WHEN`. `expire` ends a session on the server (its
+//! ephemerals go, its connection is closed, its reconnect is told
+//! "expired"); `drop` closes a session's connection (the client
+//! reconnects to the same session within its timeout, sending
+//! `SetWatches`).
+//!
 //! `TARGET` is a session id (`2`, `0x2`: ids count from 1 in connect
-//! order), and `MS` is counted from that session's opening; or `holder`,
-//! and `MS` is how long a client has held the lock (its `acquired` event
-//! named its session): the fault strikes the first hold that lasts so
-//! long. Each fault strikes once.
+//! order), `holder` (the session a client's `acquired` event named), or
+//! `any` (with an operation only: whichever session sends it first).
+//!
+//! `WHEN` is milliseconds — from the session's opening, or for `holder`
+//! how long a hold has lasted — or an operation, `OP` or `OP:PATH`
+//! (e.g. `create:/lock/`): the target's next request of that opcode (on a
+//! path starting with `PATH`) is applied and its reply is lost, then the
+//! fault strikes — a request in flight when the connection went, or when
+//! the session expired. Each fault strikes once.
 
+use super::wire::opcode;
 use std::fmt;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,13 +30,25 @@ pub enum Action {
 pub enum Target {
     Session(u32),
     Holder,
+    Any,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum When {
+    AfterMs(u64),
+    /// On the target's next request of this opcode (on a path with this
+    /// prefix), applied and unanswered.
+    On {
+        opcode: i32,
+        path: Option<String>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fault {
     pub action: Action,
     pub target: Target,
-    pub after_ms: u64,
+    pub when: When,
 }
 
 impl fmt::Display for Fault {
@@ -38,22 +58,32 @@ impl fmt::Display for Fault {
             Action::Drop => "drop",
         };
         match self.target {
-            Target::Session(s) => write!(f, "{action}:0x{s:x}@{}", self.after_ms),
-            Target::Holder => write!(f, "{action}:holder@{}", self.after_ms),
+            Target::Session(s) => write!(f, "{action}:0x{s:x}@")?,
+            Target::Holder => write!(f, "{action}:holder@")?,
+            Target::Any => write!(f, "{action}:any@")?,
+        }
+        match &self.when {
+            When::AfterMs(ms) => write!(f, "{ms}"),
+            When::On { opcode, path: None } => write!(f, "{}", opcode::name(*opcode)),
+            When::On {
+                opcode,
+                path: Some(p),
+            } => write!(f, "{}:{p}", opcode::name(*opcode)),
         }
     }
 }
 
-/// Reads `ACTION:TARGET@MS`; the error says what was expected.
+/// Reads `ACTION:TARGET@WHEN`; the error says what was expected.
 pub fn parse(s: &str) -> Result<Fault, String> {
     let expected = || {
         format!(
-            "expected ACTION:TARGET@MS with ACTION expire or drop, TARGET a session id (2, 0x2) \
-             or `holder`, MS milliseconds (e.g. expire:holder@500), got {s:?}"
+            "expected ACTION:TARGET@WHEN with ACTION expire or drop, TARGET a session id (2, \
+             0x2), `holder` or `any`, WHEN milliseconds or an operation with an optional path \
+             prefix (e.g. expire:holder@500, drop:any@create:/lock/), got {s:?}"
         )
     };
     let (action, rest) = s.split_once(':').ok_or_else(expected)?;
-    let (target, ms) = rest.split_once('@').ok_or_else(expected)?;
+    let (target, when) = rest.split_once('@').ok_or_else(expected)?;
     let action = match action {
         "expire" => Action::Expire,
         "drop" => Action::Drop,
@@ -61,6 +91,7 @@ pub fn parse(s: &str) -> Result<Fault, String> {
     };
     let target = match target {
         "holder" => Target::Holder,
+        "any" => Target::Any,
         t => {
             let id = match t.strip_prefix("0x") {
                 Some(hex) => u32::from_str_radix(hex, 16).ok(),
@@ -69,11 +100,30 @@ pub fn parse(s: &str) -> Result<Fault, String> {
             Target::Session(id.filter(|&i| i > 0).ok_or_else(expected)?)
         }
     };
-    let after_ms = ms.parse().map_err(|_| expected())?;
+    let when = match when.parse() {
+        Ok(ms) => When::AfterMs(ms),
+        Err(_) => {
+            let (op, path) = match when.split_once(':') {
+                Some((op, path)) => (op, Some(path.to_string())),
+                None => (when, None),
+            };
+            let code = opcode::by_name(op).ok_or_else(|| {
+                format!(
+                    "{}; operations: {}",
+                    expected(),
+                    opcode::NAMES.map(|(_, n)| n).join(", ")
+                )
+            })?;
+            When::On { opcode: code, path }
+        }
+    };
+    if target == Target::Any && matches!(when, When::AfterMs(_)) {
+        return Err(expected());
+    }
     Ok(Fault {
         action,
         target,
-        after_ms,
+        when,
     })
 }
 
@@ -84,12 +134,37 @@ mod tests {
     #[test]
     fn a_fault_reads_back_as_written_and_a_bad_one_says_what_was_expected() {
         let f = parse("expire:holder@500").unwrap();
-        assert_eq!((f.action, f.target, f.after_ms), (Action::Expire, Target::Holder, 500));
+        assert_eq!(
+            (f.action, f.target, f.when),
+            (Action::Expire, Target::Holder, When::AfterMs(500))
+        );
         assert_eq!(parse("drop:0x2@10").unwrap().target, Target::Session(2));
         assert_eq!(parse("drop:3@0").unwrap().to_string(), "drop:0x3@0");
-        for bad in ["expire", "kill:1@5", "drop:0@5", "drop:x@5", "expire:holder@-1"] {
+        let on = parse("drop:any@create:/lock/").unwrap();
+        assert_eq!(
+            on.when,
+            When::On {
+                opcode: opcode::CREATE,
+                path: Some("/lock/".into())
+            }
+        );
+        assert_eq!(on.to_string(), "drop:any@create:/lock/");
+        assert_eq!(
+            parse("expire:1@create2").unwrap().to_string(),
+            "expire:0x1@create2"
+        );
+        for bad in [
+            "expire",
+            "kill:1@5",
+            "drop:0@5",
+            "drop:x@5",
+            "expire:holder@-1",
+            "drop:any@5",
+            "drop:1@frobnicate",
+        ] {
             let e = parse(bad).unwrap_err();
-            assert!(e.contains("ACTION:TARGET@MS"), "{bad}: {e}");
+            assert!(e.contains("ACTION:TARGET@WHEN"), "{bad}: {e}");
         }
+        assert!(parse("drop:1@frobnicate").unwrap_err().contains("create2"));
     }
 }

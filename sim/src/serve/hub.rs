@@ -81,6 +81,8 @@ pub struct Hub {
     next_conn: u64,
     pub counts: Counts,
     pub log: Vec<Happened>,
+    /// Print every request, reply and notification to stderr as it happens.
+    pub verbose: bool,
 }
 
 /// Where a frame came from: the session and the connection it is on.
@@ -108,6 +110,7 @@ impl Hub {
             next_conn: 0,
             counts: Counts::default(),
             log: Vec::new(),
+            verbose: false,
         }
     }
 
@@ -182,7 +185,11 @@ impl Hub {
                     old.close();
                 }
                 s.last_heard = now;
-                conn.send(wire::connect_response(timeout_ms, i64::from(id), &s.password));
+                conn.send(wire::connect_response(
+                    timeout_ms,
+                    i64::from(id),
+                    &s.password,
+                ));
                 Some(From {
                     session: id,
                     conn: conn.id,
@@ -202,10 +209,24 @@ impl Hub {
 
     fn deliver(&mut self, events: Vec<(SessionId, WatchedEvent)>) {
         for (to, event) in events {
-            if let Some(c) = self.conn_of(to.0) {
-                c.send(wire::notification(&event));
-                self.counts.notifications += 1;
-            }
+            let sent = match self.conn_of(to.0) {
+                Some(c) => {
+                    c.send(wire::notification(&event));
+                    self.counts.notifications += 1;
+                    "notified"
+                }
+                // Its watches went with its connection; a watch set
+                // since then would have a connection to go to.
+                None => "not connected: lost",
+            };
+            self.trace(Instant::now(), to.0, &format!("<- {event} ({sent})"));
+        }
+    }
+
+    /// One line of `--verbose` output.
+    fn trace(&self, now: Instant, session: u32, what: &str) {
+        if self.verbose {
+            eprintln!("{:>7} ms  0x{session:x}  {what}", self.ms(now));
         }
     }
 
@@ -214,9 +235,19 @@ impl Hub {
     }
 
     /// One request from `from`: handled, its notifications and its reply
-    /// queued. A frame from a connection the session has since left is
-    /// dropped (the real server has closed that connection).
-    pub fn request(&mut self, from: From, xid: i32, kind: i32, req: Request, now: Instant) {
+    /// queued; with `lose_reply` the request is applied and its reply is
+    /// never sent (the caller then drops the connection or expires the
+    /// session: a request in flight when the connection went). A frame
+    /// from a connection the session has since left is dropped (the real
+    /// server has closed that connection).
+    pub fn request(
+        &mut self,
+        from: From,
+        (xid, kind): (i32, i32),
+        req: Request,
+        now: Instant,
+        lose_reply: bool,
+    ) {
         let Some(s) = self.sessions.get_mut(&from.session) else {
             return;
         };
@@ -224,11 +255,16 @@ impl Hub {
             return;
         };
         s.last_heard = now;
+        let answer = |frame: Vec<u8>| {
+            if !lose_reply {
+                conn.send(frame);
+            }
+        };
         self.counts.requests += 1;
         *self.counts.by_opcode.entry(kind).or_default() += 1;
         let session = SessionId(from.session);
         match req {
-            Request::Ping => conn.send(wire::header(xid, self.server.zxid(), 0)),
+            Request::Ping => answer(wire::header(xid, self.server.zxid(), 0)),
             Request::Model { op, shape } => {
                 let rolled = match (&op, &shape) {
                     (Op::Multi(ops), Shape::Multi(_)) => {
@@ -238,6 +274,12 @@ impl Hub {
                 };
                 let closing = op == Op::CloseSession;
                 let out = self.server.handle(session, &op);
+                let lost = if lose_reply { " (reply lost)" } else { "" };
+                let said = match &out.reply {
+                    Ok(r) => r.to_string(),
+                    Err(e) => e.name().to_string(),
+                };
+                self.trace(now, from.session, &format!("{op} -> {said}{lost}"));
                 self.deliver(out.events);
                 let failed_multi = rolled.filter(|_| out.reply.is_err());
                 let frame = wire::reply(
@@ -248,9 +290,12 @@ impl Hub {
                     &|p| self.stat_of(p),
                     failed_multi.as_deref(),
                 );
-                conn.send(frame);
+                answer(frame);
                 if closing {
-                    self.note(now, format!("session 0x{:x} closed by its client", from.session));
+                    self.note(
+                        now,
+                        format!("session 0x{:x} closed by its client", from.session),
+                    );
                     if let Some(s) = self.sessions.get_mut(&from.session) {
                         s.conn = None;
                     }
@@ -266,21 +311,35 @@ impl Hub {
                 let fired = self
                     .server
                     .set_watches(session, relative_zxid, &data, &exist, &child);
+                let names = |v: &[locksmith_model::zk::Name]| {
+                    v.iter().map(|n| n.as_str()).collect::<Vec<_>>().join(" ")
+                };
+                self.trace(
+                    now,
+                    from.session,
+                    &format!(
+                        "setWatches(zxid {relative_zxid}; data {}; exist {}; child {}) -> {} fired",
+                        names(&data),
+                        names(&exist),
+                        names(&child),
+                        fired.len()
+                    ),
+                );
                 for event in &fired {
                     conn.send(wire::notification(event));
                     self.counts.notifications += 1;
                 }
-                conn.send(wire::header(xid, self.server.zxid(), 0));
+                answer(wire::header(xid, self.server.zxid(), 0));
             }
-            Request::Sync(path) => conn.send(wire::sync_reply(xid, self.server.zxid(), &path)),
+            Request::Sync(path) => answer(wire::sync_reply(xid, self.server.zxid(), &path)),
             Request::GetAcl(path) => match self.server.node(&path) {
-                Some(n) => conn.send(wire::acl_reply(xid, self.server.zxid(), &n.stat)),
-                None => conn.send(wire::header(xid, self.server.zxid(), -101)),
+                Some(n) => answer(wire::acl_reply(xid, self.server.zxid(), &n.stat)),
+                None => answer(wire::header(xid, self.server.zxid(), -101)),
             },
             Request::Unsupported { opcode, why } => {
                 let entry = self.counts.unsupported.entry(opcode).or_insert((0, why));
                 entry.0 += 1;
-                conn.send(wire::header(xid, self.server.zxid(), wire::UNIMPLEMENTED));
+                answer(wire::header(xid, self.server.zxid(), wire::UNIMPLEMENTED));
             }
         }
     }
@@ -290,11 +349,18 @@ impl Hub {
     pub fn unreadable(&mut self, from: From, xid: i32, why: &str, now: Instant) {
         self.note(
             now,
-            format!("session 0x{:x}: unreadable request ({why}); connection closed", from.session),
+            format!(
+                "session 0x{:x}: unreadable request ({why}); connection closed",
+                from.session
+            ),
         );
         if let Some(c) = self.conn_of(from.session).filter(|c| c.id == from.conn) {
             let c = c.clone();
-            c.send(wire::header(xid, self.server.zxid(), wire::MARSHALLING_ERROR));
+            c.send(wire::header(
+                xid,
+                self.server.zxid(),
+                wire::MARSHALLING_ERROR,
+            ));
             c.close();
         }
     }
@@ -320,6 +386,7 @@ impl Hub {
         }
         let events = self.server.expire(SessionId(session));
         self.counts.expiries += 1;
+        self.trace(now, session, &format!("expired: {why}"));
         self.note(now, format!("session 0x{session:x} expired: {why}"));
         self.deliver(events);
         if let Some(c) = self.sessions.get_mut(&session).and_then(|s| s.conn.take()) {
@@ -332,6 +399,7 @@ impl Hub {
     pub fn drop_connection(&mut self, session: u32, now: Instant) {
         let conn = self.sessions.get(&session).and_then(|s| s.conn.clone());
         if let Some(c) = conn {
+            self.trace(now, session, "connection dropped");
             self.note(now, format!("session 0x{session:x}: connection dropped"));
             self.disconnected(From {
                 session,
@@ -341,8 +409,7 @@ impl Hub {
         }
     }
 
-    /// The clock's work: sessions not heard from for their timeout expire;
-    /// emptied containers are reaped, one transaction each.
+    /// The clock's work: sessions not heard from for their timeout expire.
     pub fn tick(&mut self, now: Instant) {
         let timeout = self.timeout;
         let late: Vec<u32> = self
@@ -356,9 +423,46 @@ impl Hub {
         for id in late {
             self.expire(id, "not heard from for its timeout", now);
         }
+    }
+
+    /// The container reaper's pass: each emptied container in a
+    /// transaction of its own.
+    pub fn reap(&mut self) {
         for at in self.server.reapable_containers() {
             let events = self.server.reap_container(&at);
+            self.trace(Instant::now(), 0, &format!("reaper: delete({at})"));
             self.deliver(events);
+        }
+    }
+
+    /// A four-letter word's answer, in the real server's `key\tvalue`
+    /// lines: `mntr`'s live session count is what the conformance suite
+    /// waits on.
+    pub fn four_letter(&self, word: &str) -> String {
+        let alive = self
+            .server
+            .sessions()
+            .filter(|(id, _)| self.server.is_alive(*id))
+            .count();
+        let connected = self.sessions.values().filter(|s| s.conn.is_some()).count();
+        match word {
+            "ruok" => "imok".to_string(),
+            "srvr" => format!(
+                "Zookeeper version: locksmith serve (the ZooKeeper 3.8 model)\n\
+                 Zxid: 0x{:x}\nMode: standalone\nNode count: {}\n",
+                self.server.zxid(),
+                self.server.nodes().count()
+            ),
+            _ => format!(
+                "zk_version\tlocksmith serve (the ZooKeeper 3.8 model)\n\
+                 zk_server_state\tstandalone\n\
+                 zk_znode_count\t{}\n\
+                 zk_watch_count\t{}\n\
+                 zk_global_sessions\t{alive}\n\
+                 zk_num_alive_connections\t{connected}\n",
+                self.server.nodes().count(),
+                self.server.watch_count()
+            ),
         }
     }
 

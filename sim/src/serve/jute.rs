@@ -122,7 +122,11 @@ mod tests {
     #[test]
     fn what_is_written_reads_back_and_a_short_frame_says_where() {
         let mut w = Writer::default();
-        w.int(-2).long(1 << 40).boolean(true).string("/lock").strings(&["a", "bc"]);
+        w.int(-2)
+            .long(1 << 40)
+            .boolean(true)
+            .string("/lock")
+            .strings(&["a", "bc"]);
         let framed = w.framed();
         assert_eq!(&framed[..4], &((framed.len() - 4) as i32).to_be_bytes());
         let mut r = Reader::new(&framed[4..]);

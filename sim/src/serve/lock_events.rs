@@ -115,6 +115,8 @@ pub struct Judge {
     pub violations: Violations,
     tenures: u64,
     pub writes: u64,
+    /// When the first `lock()` returned, in ms from the start.
+    pub first_acquisition_ms: Option<u64>,
     last_progress: Instant,
     started: Instant,
 }
@@ -127,6 +129,7 @@ impl Judge {
             violations: Violations::default(),
             tenures: 0,
             writes: 0,
+            first_acquisition_ms: None,
             last_progress: started,
             started,
         }
@@ -168,6 +171,7 @@ impl Judge {
             }
             Kind::Acquired => {
                 self.tenures += 1;
+                self.first_acquisition_ms.get_or_insert(at);
                 self.last_progress = now;
                 let c = &mut self.clients[i];
                 c.phase = Phase::Holding(1);

@@ -27,7 +27,7 @@ pub mod wire;
 
 pub use summary::Summary;
 
-use faults::{Action, Fault, Target};
+use faults::{Action, Fault, Target, When};
 use hub::Hub;
 use lock_events::Judge;
 use std::net::SocketAddr;
@@ -49,6 +49,11 @@ pub struct Options {
     /// A client waiting this long with nobody holding and no progress is
     /// a deadlock.
     pub stuck: Duration,
+    /// How often the container reaper runs (a real server's
+    /// `znode.container.checkIntervalMs`; `scripts/zookeeper.sh` sets 100 ms).
+    pub reap_every: Duration,
+    /// Print every request, reply, notification and fault to stderr.
+    pub verbose: bool,
 }
 
 /// The shared state: the served server and the judge, under one lock so
@@ -86,8 +91,10 @@ pub fn start(options: Options) -> Result<Running, String> {
         .build()
         .map_err(|e| format!("cannot start the server's runtime: {e}"))?;
     let started = Instant::now();
+    let mut hub = Hub::new(options.session_timeout, started);
+    hub.verbose = options.verbose;
     let state = Arc::new(Mutex::new(State {
-        hub: Hub::new(options.session_timeout, started),
+        hub,
         judge: Judge::new(started),
         faults: options.faults.iter().map(|f| (f.clone(), false)).collect(),
         struck: Vec::new(),
@@ -108,6 +115,7 @@ pub fn start(options: Options) -> Result<Running, String> {
     runtime.spawn(accept_clients(zk_listener, state.clone()));
     runtime.spawn(accept_events(events_listener, state.clone()));
     runtime.spawn(clock(state.clone(), options.stuck));
+    runtime.spawn(reaper(state.clone(), options.reap_every));
     Ok(Running {
         runtime,
         state,
@@ -148,12 +156,23 @@ fn feed_line(state: &Mutex<State>, line: &str, from: &str, n: u64) {
     s.event_lines += 1;
     match lock_events::parse(line) {
         Ok(l) => s.judge.event(&l, now),
-        Err(e) => s.event_errors.push(format!("events from {from}, line {n}: {e}")),
+        Err(e) => s
+            .event_errors
+            .push(format!("events from {from}, line {n}: {e}")),
     }
 }
 
-/// The clock: session timeouts, the container reaper, faults by schedule
-/// and the deadlock bound, every 10 ms.
+/// The container reaper: emptied containers go, one transaction each.
+async fn reaper(state: Arc<Mutex<State>>, every: Duration) {
+    let mut every = tokio::time::interval(every);
+    loop {
+        every.tick().await;
+        lock(&state).hub.reap();
+    }
+}
+
+/// The clock: session timeouts, faults by schedule and the deadlock bound,
+/// every 10 ms.
 async fn clock(state: Arc<Mutex<State>>, stuck: Duration) {
     let mut every = tokio::time::interval(Duration::from_millis(10));
     loop {
@@ -169,6 +188,9 @@ async fn clock(state: Arc<Mutex<State>>, stuck: Duration) {
 fn strike(s: &mut State, now: Instant) {
     for i in 0..s.faults.len() {
         let (fault, done) = &s.faults[i];
+        let When::AfterMs(after_ms) = fault.when else {
+            continue;
+        };
         if *done {
             continue;
         }
@@ -176,27 +198,74 @@ fn strike(s: &mut State, now: Instant) {
             Target::Session(id) => s
                 .hub
                 .opened(id)
-                .filter(|t| now.duration_since(*t) >= Duration::from_millis(fault.after_ms))
+                .filter(|t| now.duration_since(*t) >= Duration::from_millis(after_ms))
                 .map(|_| (format!("session 0x{id:x}"), id)),
             Target::Holder => s
                 .judge
-                .holder_for(now, fault.after_ms)
+                .holder_for(now, after_ms)
                 .map(|(name, id)| (format!("{name} (session 0x{id:x})"), id)),
+            Target::Any => None,
         };
-        let Some((on, session)) = aim else {
-            continue;
-        };
-        let fault = fault.clone();
-        s.faults[i].1 = true;
-        match fault.action {
-            Action::Expire => s.hub.expire(session, &format!("fault {fault}"), now),
-            Action::Drop => s.hub.drop_connection(session, now),
+        if let Some((on, session)) = aim {
+            act(s, i, on, session, now);
         }
-        s.struck.push(summary::Struck {
-            fault: fault.to_string(),
-            on,
-            at_ms: now.duration_since(s.started).as_millis() as u64,
-        });
+    }
+}
+
+/// Fault `i` strikes `session` now.
+fn act(s: &mut State, i: usize, on: String, session: u32, now: Instant) {
+    let fault = s.faults[i].0.clone();
+    s.faults[i].1 = true;
+    match fault.action {
+        Action::Expire => s.hub.expire(session, &format!("fault {fault}"), now),
+        Action::Drop => s.hub.drop_connection(session, now),
+    }
+    s.struck.push(summary::Struck {
+        fault: fault.to_string(),
+        on,
+        at_ms: now.duration_since(s.started).as_millis() as u64,
+    });
+}
+
+/// One request: a fault waiting for it (by opcode and path, on its
+/// session) lets it be applied, loses its reply, and strikes.
+fn request(s: &mut State, from: hub::From, head: (i32, i32), req: wire::Request, now: Instant) {
+    let path = match &req {
+        wire::Request::Model { op, .. } => op.path().map(str::to_string),
+        _ => None,
+    };
+    let holder = s.judge.holder_for(now, 0).map(|(_, id)| id);
+    let waiting = s.faults.iter().position(|(f, done)| {
+        let When::On {
+            opcode,
+            path: prefix,
+        } = &f.when
+        else {
+            return false;
+        };
+        let aimed = match f.target {
+            Target::Session(id) => id == from.session,
+            Target::Holder => holder == Some(from.session),
+            Target::Any => true,
+        };
+        let on_path = match (prefix, &path) {
+            (None, _) => true,
+            (Some(p), Some(at)) => at.starts_with(p.as_str()),
+            (Some(_), None) => false,
+        };
+        !done && aimed && *opcode == head.1 && on_path
+    });
+    s.hub.request(from, head, req, now, waiting.is_some());
+    if let Some(i) = waiting {
+        let what = wire::opcode::name(head.1);
+        let on = match path {
+            Some(p) => format!(
+                "session 0x{:x}'s {what}({p}), applied, reply lost",
+                from.session
+            ),
+            None => format!("session 0x{:x}'s {what}, applied, reply lost", from.session),
+        };
+        act(s, i, on, from.session, now);
     }
 }
 
@@ -246,7 +315,15 @@ impl Running {
         };
         let elapsed = self.started.elapsed();
         let s = lock(&self.state);
-        let out = summary::of(&s, &self.options, self.zk, self.events, stopped_by, clients, elapsed);
+        let out = summary::of(
+            &s,
+            &self.options,
+            self.zk,
+            self.events,
+            stopped_by,
+            clients,
+            elapsed,
+        );
         drop(s);
         self.runtime.shutdown_background();
         out

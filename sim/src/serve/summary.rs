@@ -1,6 +1,7 @@
 //! What a served run reports: what the clients sent, what the server did
 //! to them, and the judge's verdicts over their lock events.
 
+use super::wire::opcode;
 use super::{Options, State, StoppedBy};
 use locksmith_model::engine::harness::Property;
 use serde::Serialize;
@@ -51,6 +52,8 @@ pub struct Summary {
     pub sessions: u64,
     pub connections: u64,
     pub requests: u64,
+    /// Requests answered per second of the run.
+    pub requests_per_second: f64,
     pub requests_by_op: BTreeMap<String, u64>,
     pub notifications: u64,
     pub expiries: u64,
@@ -62,46 +65,10 @@ pub struct Summary {
     pub event_errors: Vec<String>,
     pub clients: Vec<ClientFigures>,
     pub acquisitions: u64,
+    /// From the start of `serve` to the first `acquired` event.
+    pub first_acquisition_ms: Option<u64>,
     pub writes: u64,
     pub violations: Vec<Violation>,
-}
-
-/// `ZooDefs.OpCode`'s names, as the Java source spells them.
-fn op_name(code: i32) -> String {
-    let name = match code {
-        1 => "create",
-        2 => "delete",
-        3 => "exists",
-        4 => "getData",
-        5 => "setData",
-        6 => "getACL",
-        7 => "setACL",
-        8 => "getChildren",
-        9 => "sync",
-        11 => "ping",
-        12 => "getChildren2",
-        13 => "check",
-        14 => "multi",
-        15 => "create2",
-        16 => "reconfig",
-        17 => "checkWatches",
-        18 => "removeWatches",
-        19 => "createContainer",
-        20 => "deleteContainer",
-        21 => "createTTL",
-        22 => "multiRead",
-        100 => "auth",
-        101 => "setWatches",
-        102 => "sasl",
-        103 => "getEphemerals",
-        104 => "getAllChildrenNumber",
-        105 => "setWatches2",
-        106 => "addWatch",
-        107 => "whoAmI",
-        -11 => "closeSession",
-        other => return format!("opcode {other}"),
-    };
-    name.to_string()
 }
 
 pub(super) fn of(
@@ -147,10 +114,11 @@ pub(super) fn of(
         sessions: counts.sessions,
         connections: counts.connections,
         requests: counts.requests,
+        requests_per_second: counts.requests as f64 / elapsed.as_secs_f64().max(1e-3),
         requests_by_op: counts
             .by_opcode
             .iter()
-            .map(|(k, v)| (op_name(*k), *v))
+            .map(|(k, v)| (opcode::name(*k), *v))
             .collect(),
         notifications: counts.notifications,
         expiries: counts.expiries,
@@ -188,6 +156,7 @@ pub(super) fn of(
             })
             .collect(),
         acquisitions: s.judge.acquisitions(),
+        first_acquisition_ms: s.judge.first_acquisition_ms,
         writes: s.judge.writes,
         violations,
     }
@@ -218,10 +187,11 @@ impl Summary {
             .collect();
         let _ = writeln!(
             t,
-            "{} sessions, {} connections, {} requests ({}), {} notifications, {} expiries",
+            "{} sessions, {} connections, {} requests ({:.0}/s: {}), {} notifications, {} expiries",
             self.sessions,
             self.connections,
             self.requests,
+            self.requests_per_second,
             ops.join(", "),
             self.notifications,
             self.expiries
@@ -231,7 +201,7 @@ impl Summary {
                 t,
                 "answered UNIMPLEMENTED: {} × {} ({})",
                 u.count,
-                op_name(u.opcode),
+                opcode::name(u.opcode),
                 u.why
             );
         }
@@ -252,9 +222,13 @@ impl Summary {
             .iter()
             .map(|c| format!("{} {}", c.client, c.acquisitions))
             .collect();
+        let first = match self.first_acquisition_ms {
+            Some(ms) => format!("first at {ms} ms"),
+            None => "none".to_string(),
+        };
         let _ = writeln!(
             t,
-            "lock events: {} lines, {} acquisitions ({}), {} writes",
+            "lock events: {} lines, {} acquisitions ({first}; {}), {} writes",
             self.event_lines,
             self.acquisitions,
             per.join(", "),

@@ -36,6 +36,51 @@ pub mod opcode {
     pub const CLOSE_SESSION: i32 = -11;
     /// A multi's per-op result that failed (`ErrorResult`).
     pub const ERROR: i32 = -1;
+
+    /// `ZooDefs.OpCode`'s names, as the Java source spells them.
+    pub const NAMES: [(i32, &str); 30] = [
+        (1, "create"),
+        (2, "delete"),
+        (3, "exists"),
+        (4, "getData"),
+        (5, "setData"),
+        (6, "getACL"),
+        (7, "setACL"),
+        (8, "getChildren"),
+        (9, "sync"),
+        (11, "ping"),
+        (12, "getChildren2"),
+        (13, "check"),
+        (14, "multi"),
+        (15, "create2"),
+        (16, "reconfig"),
+        (17, "checkWatches"),
+        (18, "removeWatches"),
+        (19, "createContainer"),
+        (20, "deleteContainer"),
+        (21, "createTTL"),
+        (22, "multiRead"),
+        (100, "auth"),
+        (101, "setWatches"),
+        (102, "sasl"),
+        (103, "getEphemerals"),
+        (104, "getAllChildrenNumber"),
+        (105, "setWatches2"),
+        (106, "addWatch"),
+        (107, "whoAmI"),
+        (-11, "closeSession"),
+    ];
+
+    pub fn name(code: i32) -> String {
+        match NAMES.iter().find(|(c, _)| *c == code) {
+            Some((_, n)) => n.to_string(),
+            None => format!("opcode {code}"),
+        }
+    }
+
+    pub fn by_name(name: &str) -> Option<i32> {
+        NAMES.iter().find(|(_, n)| *n == name).map(|(c, _)| *c)
+    }
 }
 
 /// The xid of a notification (`ClientCnxn.NOTIFICATION_XID`).
@@ -108,7 +153,10 @@ pub enum Shape {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Request {
     /// A request the model answers.
-    Model { op: Op, shape: Shape },
+    Model {
+        op: Op,
+        shape: Shape,
+    },
     Ping,
     /// `SetWatches` after a reconnect: the watches the client still has.
     SetWatches {
@@ -123,7 +171,10 @@ pub enum Request {
     GetAcl(String),
     /// A request the model has no operation for (ACL changes, auth,
     /// persistent watches, TTL nodes, reconfig): answered `UNIMPLEMENTED`.
-    Unsupported { opcode: i32, why: String },
+    Unsupported {
+        opcode: i32,
+        why: String,
+    },
 }
 
 /// The header and body of one request frame.
@@ -427,11 +478,14 @@ fn multi_results(
     for (i, result) in results.iter().enumerate() {
         let kind = kinds.get(i).copied().unwrap_or(opcode::CREATE);
         match result {
+            // `OpResult.CreateResult` is typed `create` without a stat and
+            // `create2` with one, whichever create op (container, TTL) it was.
+            TxnResult::Created(p) if kind == opcode::CREATE => {
+                w.int(opcode::CREATE).boolean(false).int(0).string(p);
+            }
             TxnResult::Created(p) => {
-                w.int(kind).boolean(false).int(0).string(p);
-                if kind != opcode::CREATE {
-                    stat(w, &created(p));
-                }
+                w.int(opcode::CREATE2).boolean(false).int(0).string(p);
+                stat(w, &created(p));
             }
             TxnResult::Deleted => {
                 w.int(opcode::DELETE).boolean(false).int(0);
@@ -447,7 +501,10 @@ fn multi_results(
                 w.int(opcode::ERROR).boolean(false).int(0).int(0);
             }
             TxnResult::Failed(e) => {
-                w.int(opcode::ERROR).boolean(false).int(e.code()).int(e.code());
+                w.int(opcode::ERROR)
+                    .boolean(false)
+                    .int(e.code())
+                    .int(e.code());
             }
         }
     }
@@ -502,7 +559,10 @@ mod tests {
     #[test]
     fn a_create2_with_an_acl_reads_as_the_models_create() {
         let f = frame(|w| {
-            w.int(7).int(opcode::CREATE2).string("/lock/n-").buffer(b"x");
+            w.int(7)
+                .int(opcode::CREATE2)
+                .string("/lock/n-")
+                .buffer(b"x");
             w.int(1).int(31).string("world").string("anyone").int(3);
         });
         let (xid, kind, req) = read_request(&f).unwrap();
@@ -519,7 +579,12 @@ mod tests {
     #[test]
     fn a_ttl_create_and_an_unknown_opcode_are_unsupported_not_errors() {
         let ttl = frame(|w| {
-            w.int(1).int(opcode::CREATE).string("/a").buffer(b"").int(0).int(5);
+            w.int(1)
+                .int(opcode::CREATE)
+                .string("/a")
+                .buffer(b"")
+                .int(0)
+                .int(5);
         });
         assert!(matches!(
             read_request(&ttl).unwrap().2,

@@ -1,0 +1,195 @@
+//! `locksmith serve`: the model behind ZooKeeper's wire, driven here by a
+//! real client library (the `zookeeper-client` crate) and the `locksmith
+//! real` driver. No server to install: these run in `cargo test`. The
+//! Curator and kazoo drivers need Java and Python packages and run from
+//! `scripts/ci-serve.sh` (the ignored tests at the end).
+
+use locksmith::serve::{self, faults, Options};
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+use zookeeper_client as zkc;
+
+fn options(faults: &[&str]) -> Options {
+    Options {
+        port: 0,
+        events_port: 0,
+        session_timeout: Duration::from_millis(2000),
+        faults: faults.iter().map(|f| faults::parse(f).unwrap()).collect(),
+        stuck: Duration::from_secs(10),
+        reap_every: Duration::from_millis(100),
+        verbose: false,
+    }
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+async fn connect(addr: &str) -> zkc::Client {
+    zkc::Client::connector()
+        .with_session_timeout(Duration::from_secs(10))
+        .connect(addr)
+        .await
+        .unwrap()
+}
+
+fn persistent() -> zkc::CreateOptions<'static> {
+    zkc::CreateMode::Persistent.with_acls(zkc::Acls::anyone_all())
+}
+
+fn ephemeral() -> zkc::CreateOptions<'static> {
+    zkc::CreateMode::Ephemeral.with_acls(zkc::Acls::anyone_all())
+}
+
+/// The server's timeout is the one a client gets, whatever it asked for;
+/// an expiry by schedule deletes the session's ephemeral and fires the
+/// other session's watch, and the expired client's next call says so.
+#[test]
+fn an_expiry_by_schedule_frees_the_ephemeral_and_the_client_learns_it_expired() {
+    let running = serve::start(options(&["expire:1@300"])).unwrap();
+    let addr = running.zk_addr().to_string();
+    runtime().block_on(async {
+        let holder = connect(&addr).await;
+        assert_eq!(holder.session_timeout(), Duration::from_millis(2000));
+        holder.create("/owner", b"", &ephemeral()).await.unwrap();
+        let other = connect(&addr).await;
+        let (stat, watch) = other.check_and_watch_stat("/owner").await.unwrap();
+        assert!(stat.is_some());
+        let event = tokio::time::timeout(Duration::from_secs(3), watch.changed())
+            .await
+            .expect("the watch fires when the holder's session expires");
+        assert_eq!(event.event_type, zkc::EventType::NodeDeleted);
+        assert_eq!(other.check_stat("/owner").await.unwrap(), None);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let late = holder.get_data("/zookeeper").await;
+        assert!(
+            matches!(late, Err(zkc::Error::SessionExpired)),
+            "the expired client is told: {late:?}"
+        );
+    });
+    let s = running.wait(None, Duration::ZERO);
+    assert_eq!(s.expiries, 1);
+    assert_eq!(s.faults.len(), 1);
+    assert_eq!(s.faults[0].on, "session 0x1");
+}
+
+/// A dropped connection keeps the session: the client reconnects to it,
+/// sends its watches back (`SetWatches`), and a change made while it was
+/// away fires at once; one made afterwards fires as usual.
+#[test]
+fn a_dropped_connection_keeps_the_session_and_its_watches_come_back() {
+    let running = serve::start(options(&["drop:1@300"])).unwrap();
+    let addr = running.zk_addr().to_string();
+    runtime().block_on(async {
+        let watcher = connect(&addr).await;
+        let writer = connect(&addr).await;
+        writer.create("/x", b"1", &persistent()).await.unwrap();
+        let (_, _, first) = watcher.get_and_watch_data("/x").await.unwrap();
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        writer.set_data("/x", b"2", None).await.unwrap();
+        let event = tokio::time::timeout(Duration::from_secs(5), first.changed())
+            .await
+            .expect("the watch set before the drop still fires");
+        assert_eq!(event.event_type, zkc::EventType::NodeDataChanged);
+        let (data, _) = watcher.get_data("/x").await.unwrap();
+        assert_eq!(data, b"2");
+    });
+    let s = running.wait(None, Duration::ZERO);
+    assert_eq!(s.expiries, 0, "{:?}", s.log);
+    assert_eq!(s.sessions, 2);
+    assert!(
+        s.connections >= 3,
+        "the watcher reconnected: {}",
+        s.connections
+    );
+    assert!(s.log.iter().any(|l| l.contains("connection dropped")));
+}
+
+/// A fault aimed at the holder strikes the session the lock events name,
+/// once a hold has lasted its time; the judge sees two believed holders.
+#[test]
+fn a_holder_fault_strikes_the_session_the_events_name_and_the_judge_sees_two_holders() {
+    let running = serve::start(options(&["expire:holder@100"])).unwrap();
+    let addr = running.zk_addr().to_string();
+    runtime().block_on(async {
+        let a = connect(&addr).await;
+        let _b = connect(&addr).await;
+        let id = a.session_id().0;
+        running.feed(&format!("a acquired 0x{id:x}"));
+        running.feed("a begin");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let gone = a.get_data("/zookeeper").await;
+        assert!(matches!(gone, Err(zkc::Error::SessionExpired)), "{gone:?}");
+    });
+    running.feed("b acquired 0x2");
+    running.feed("b begin");
+    running.feed("a end");
+    running.feed("nonsense line");
+    let s = running.wait(None, Duration::ZERO);
+    assert_eq!(s.faults[0].on, "a (session 0x1)");
+    let props: Vec<&str> = s.violations.iter().map(|v| v.property).collect();
+    assert_eq!(
+        props,
+        ["mutual exclusion at the resource", "mutual exclusion"]
+    );
+    assert_eq!(s.verdict, "violated");
+    assert_eq!(s.event_errors.len(), 1, "{:?}", s.event_errors);
+    assert!(s.event_errors[0].contains("expected `CLIENT EVENT [SESSION]`"));
+}
+
+/// The `locksmith real` driver's textbook lock, through the wire: it holds,
+/// with one notification per contended acquisition, as on a real server.
+#[test]
+fn the_real_driver_runs_the_textbook_lock_through_serve() {
+    let exe = env!("CARGO_BIN_EXE_locksmith");
+    let mut serve = Command::new(exe)
+        .args([
+            "serve",
+            "--port",
+            "0",
+            "--events-port",
+            "0",
+            "--seconds",
+            "60",
+        ])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(serve.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let addr = first
+        .split("ZooKeeper on ")
+        .nth(1)
+        .and_then(|r| r.split(',').next())
+        .unwrap()
+        .to_string();
+    let out = Command::new(exe)
+        .args(["real", "scenarios/predecessor.toml", "--zk", &addr])
+        .args(["--clients", "3", "--seconds", "1", "--json"])
+        .current_dir(env!("CARGO_MANIFEST_DIR").to_string() + "/..")
+        .output()
+        .unwrap();
+    let _ = serve.kill();
+    let _ = serve.wait();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["verdict"], "holds", "{json}");
+    assert!(
+        json["contended_acquisitions"].as_u64().unwrap() > 100,
+        "{json}"
+    );
+    let per = json["notifications_per_contended_acquisition"]
+        .as_f64()
+        .unwrap();
+    assert!((0.99..=1.01).contains(&per), "{json}");
+}
