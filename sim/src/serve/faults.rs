@@ -4,14 +4,20 @@
 //! ephemerals go, its connection is closed, its reconnect is told
 //! "expired"); `drop` closes a session's connection (the client
 //! reconnects to the same session within its timeout, sending
-//! `SetWatches`).
+//! `SetWatches`); `mute` (written `mute:TARGET@WHEN+MS`) stops everything
+//! the server sends to the session for `MS` — replies, notifications, the
+//! answers to its reconnects — while the server still hears it (a one-way
+//! partition: the session lives on at the server while its client may give
+//! up on it, CURATOR-604's start).
 //!
 //! `TARGET` is a session id (`2`, `0x2`: ids count from 1 in connect
-//! order), `holder` (the session a client's `acquired` event named), or
-//! `any` (with an operation only: whichever session sends it first).
+//! order), `holder` (the session a client's `acquired` event named),
+//! `waiter` (the session of a client waiting in `lock()`, as its
+//! `acquiring` event named), or `any` (with an operation only: whichever
+//! session sends it first).
 //!
 //! `WHEN` is milliseconds — from the session's opening, or for `holder`
-//! how long a hold has lasted — or an operation, `OP` or `OP:PATH`
+//! and `waiter` how long the hold or the wait has lasted — or an operation, `OP` or `OP:PATH`
 //! (e.g. `create:/lock/`): the target's next request of that opcode (on a
 //! path starting with `PATH`) is applied and its reply is lost, then the
 //! fault strikes — a request in flight when the connection went, or when
@@ -24,12 +30,15 @@ use std::fmt;
 pub enum Action {
     Expire,
     Drop,
+    /// For this many ms.
+    Mute(u64),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
     Session(u32),
     Holder,
+    Waiter,
     Any,
 }
 
@@ -56,19 +65,25 @@ impl fmt::Display for Fault {
         let action = match self.action {
             Action::Expire => "expire",
             Action::Drop => "drop",
+            Action::Mute(_) => "mute",
         };
         match self.target {
             Target::Session(s) => write!(f, "{action}:0x{s:x}@")?,
             Target::Holder => write!(f, "{action}:holder@")?,
+            Target::Waiter => write!(f, "{action}:waiter@")?,
             Target::Any => write!(f, "{action}:any@")?,
         }
         match &self.when {
-            When::AfterMs(ms) => write!(f, "{ms}"),
-            When::On { opcode, path: None } => write!(f, "{}", opcode::name(*opcode)),
+            When::AfterMs(ms) => write!(f, "{ms}")?,
+            When::On { opcode, path: None } => write!(f, "{}", opcode::name(*opcode))?,
             When::On {
                 opcode,
                 path: Some(p),
-            } => write!(f, "{}:{p}", opcode::name(*opcode)),
+            } => write!(f, "{}:{p}", opcode::name(*opcode))?,
+        }
+        match self.action {
+            Action::Mute(ms) => write!(f, "+{ms}"),
+            _ => Ok(()),
         }
     }
 }
@@ -77,20 +92,26 @@ impl fmt::Display for Fault {
 pub fn parse(s: &str) -> Result<Fault, String> {
     let expected = || {
         format!(
-            "expected ACTION:TARGET@WHEN with ACTION expire or drop, TARGET a session id (2, \
-             0x2), `holder` or `any`, WHEN milliseconds or an operation with an optional path \
-             prefix (e.g. expire:holder@500, drop:any@create:/lock/), got {s:?}"
+            "expected ACTION:TARGET@WHEN with ACTION expire, drop or mute (mute's WHEN ends in \
+             +MS, how long), TARGET a session id (2, 0x2), `holder`, `waiter` or `any`, WHEN \
+             milliseconds or an operation with an optional path prefix (e.g. \
+             expire:holder@500, drop:any@create:/lock/, mute:waiter@300+6000), got {s:?}"
         )
     };
     let (action, rest) = s.split_once(':').ok_or_else(expected)?;
     let (target, when) = rest.split_once('@').ok_or_else(expected)?;
-    let action = match action {
-        "expire" => Action::Expire,
-        "drop" => Action::Drop,
+    let (action, when) = match action {
+        "expire" => (Action::Expire, when),
+        "drop" => (Action::Drop, when),
+        "mute" => {
+            let (when, ms) = when.rsplit_once('+').ok_or_else(expected)?;
+            (Action::Mute(ms.parse().map_err(|_| expected())?), when)
+        }
         _ => return Err(expected()),
     };
     let target = match target {
         "holder" => Target::Holder,
+        "waiter" => Target::Waiter,
         "any" => Target::Any,
         t => {
             let id = match t.strip_prefix("0x") {
@@ -161,6 +182,8 @@ mod tests {
             "expire:holder@-1",
             "drop:any@5",
             "drop:1@frobnicate",
+            "mute:1@300",
+            "mute:1@300+x",
         ] {
             let e = parse(bad).unwrap_err();
             assert!(e.contains("ACTION:TARGET@WHEN"), "{bad}: {e}");

@@ -48,6 +48,9 @@ impl Conn {
 
 struct Session {
     password: [u8; 16],
+    /// Until then nothing the server sends reaches the client (a one-way
+    /// partition), while the server still hears it.
+    muted_until: Option<Instant>,
     opened: Instant,
     last_heard: Instant,
     conn: Option<Conn>,
@@ -151,6 +154,11 @@ impl Hub {
     /// session 0 (the client's "session expired") and the connection closed.
     pub fn connect(&mut self, req: &Connect, conn: &Conn, now: Instant) -> Option<From> {
         let timeout_ms = self.timeout.as_millis() as i32;
+        self.trace(
+            now,
+            u32::try_from(req.session_id).unwrap_or(0),
+            &format!("connect request (session 0x{:x})", req.session_id),
+        );
         if req.last_zxid_seen > self.server.zxid() {
             // `ZooKeeperServer.processConnectRequest`: a client that has
             // seen a newer zxid belongs to another server's history.
@@ -164,6 +172,7 @@ impl Hub {
                 id,
                 Session {
                     password,
+                    muted_until: None,
                     opened: now,
                     last_heard: now,
                     conn: Some(conn.clone()),
@@ -185,11 +194,13 @@ impl Hub {
                     old.close();
                 }
                 s.last_heard = now;
-                conn.send(wire::connect_response(
-                    timeout_ms,
-                    i64::from(id),
-                    &s.password,
-                ));
+                let muted = s.muted_until.is_some_and(|t| now < t);
+                let password = s.password;
+                let answer = if muted { " (muted: no answer)" } else { "" };
+                self.trace(now, id, &format!("reconnected{answer}"));
+                if !muted {
+                    conn.send(wire::connect_response(timeout_ms, i64::from(id), &password));
+                }
                 Some(From {
                     session: id,
                     conn: conn.id,
@@ -207,9 +218,31 @@ impl Hub {
         self.sessions.get(&session).and_then(|s| s.conn.as_ref())
     }
 
+    fn is_muted(&self, session: u32, now: Instant) -> bool {
+        self.sessions
+            .get(&session)
+            .and_then(|s| s.muted_until)
+            .is_some_and(|t| now < t)
+    }
+
+    /// From now until `until`, nothing the server sends reaches `session`'s
+    /// client (replies, notifications, the answer to its reconnects),
+    /// while the server still hears its requests and pings: a one-way
+    /// partition, or a client whose server seems paused.
+    pub fn mute(&mut self, session: u32, until: Instant, now: Instant) {
+        if let Some(s) = self.sessions.get_mut(&session) {
+            s.muted_until = Some(until);
+            let ms = until.duration_since(now).as_millis();
+            self.note(now, format!("session 0x{session:x}: muted for {ms} ms"));
+            self.trace(now, session, &format!("muted for {ms} ms"));
+        }
+    }
+
     fn deliver(&mut self, events: Vec<(SessionId, WatchedEvent)>) {
+        let now = Instant::now();
         for (to, event) in events {
             let sent = match self.conn_of(to.0) {
+                Some(_) if self.is_muted(to.0, now) => "muted: lost",
                 Some(c) => {
                     c.send(wire::notification(&event));
                     self.counts.notifications += 1;
@@ -219,7 +252,7 @@ impl Hub {
                 // since then would have a connection to go to.
                 None => "not connected: lost",
             };
-            self.trace(Instant::now(), to.0, &format!("<- {event} ({sent})"));
+            self.trace(now, to.0, &format!("<- {event} ({sent})"));
         }
     }
 
@@ -255,6 +288,7 @@ impl Hub {
             return;
         };
         s.last_heard = now;
+        let lose_reply = lose_reply || s.muted_until.is_some_and(|t| now < t);
         let answer = |frame: Vec<u8>| {
             if !lose_reply {
                 conn.send(frame);
@@ -264,7 +298,10 @@ impl Hub {
         *self.counts.by_opcode.entry(kind).or_default() += 1;
         let session = SessionId(from.session);
         match req {
-            Request::Ping => answer(wire::header(xid, self.server.zxid(), 0)),
+            Request::Ping => {
+                self.trace(now, from.session, "ping");
+                answer(wire::header(xid, self.server.zxid(), 0));
+            }
             Request::Model { op, shape } => {
                 let rolled = match (&op, &shape) {
                     (Op::Multi(ops), Shape::Multi(_)) => {
@@ -325,7 +362,7 @@ impl Hub {
                         fired.len()
                     ),
                 );
-                for event in &fired {
+                for event in fired.iter().filter(|_| !lose_reply) {
                     conn.send(wire::notification(event));
                     self.counts.notifications += 1;
                 }
@@ -372,6 +409,11 @@ impl Hub {
             return;
         };
         if s.conn.as_ref().is_some_and(|c| c.id == from.conn) {
+            s.conn = None;
+            self.trace(Instant::now(), from.session, "connection closed");
+            let Some(s) = self.sessions.get_mut(&from.session) else {
+                return;
+            };
             s.conn = None;
             self.server.forget_watches(SessionId(from.session));
         }

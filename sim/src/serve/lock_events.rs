@@ -287,6 +287,17 @@ impl Judge {
         })
     }
 
+    /// The session of a client that has waited in `lock()` for at least
+    /// `waited_ms`, if one has.
+    pub fn waiter_for(&self, now: Instant, waited_ms: u64) -> Option<(String, u32)> {
+        self.clients.iter().find_map(|c| {
+            let since = c.waiting_since?;
+            let session = c.session?;
+            (now.duration_since(since).as_millis() as u64 >= waited_ms)
+                .then(|| (c.name.clone(), session))
+        })
+    }
+
     pub fn finished(&self) -> usize {
         self.clients.iter().filter(|c| c.finished).count()
     }

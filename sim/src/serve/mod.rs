@@ -204,6 +204,10 @@ fn strike(s: &mut State, now: Instant) {
                 .judge
                 .holder_for(now, after_ms)
                 .map(|(name, id)| (format!("{name} (session 0x{id:x})"), id)),
+            Target::Waiter => s
+                .judge
+                .waiter_for(now, after_ms)
+                .map(|(name, id)| (format!("{name} (session 0x{id:x})"), id)),
             Target::Any => None,
         };
         if let Some((on, session)) = aim {
@@ -219,6 +223,7 @@ fn act(s: &mut State, i: usize, on: String, session: u32, now: Instant) {
     match fault.action {
         Action::Expire => s.hub.expire(session, &format!("fault {fault}"), now),
         Action::Drop => s.hub.drop_connection(session, now),
+        Action::Mute(ms) => s.hub.mute(session, now + Duration::from_millis(ms), now),
     }
     s.struck.push(summary::Struck {
         fault: fault.to_string(),
@@ -235,6 +240,7 @@ fn request(s: &mut State, from: hub::From, head: (i32, i32), req: wire::Request,
         _ => None,
     };
     let holder = s.judge.holder_for(now, 0).map(|(_, id)| id);
+    let waiter = s.judge.waiter_for(now, 0).map(|(_, id)| id);
     let waiting = s.faults.iter().position(|(f, done)| {
         let When::On {
             opcode,
@@ -246,6 +252,7 @@ fn request(s: &mut State, from: hub::From, head: (i32, i32), req: wire::Request,
         let aimed = match f.target {
             Target::Session(id) => id == from.session,
             Target::Holder => holder == Some(from.session),
+            Target::Waiter => waiter == Some(from.session),
             Target::Any => true,
         };
         let on_path = match (prefix, &path) {
