@@ -193,3 +193,58 @@ fn the_real_driver_runs_the_textbook_lock_through_serve() {
         .unwrap();
     assert!((0.99..=1.01).contains(&per), "{json}");
 }
+
+/// A malformed fault is refused before anything is served, saying what
+/// was expected; a port already taken is refused with the port (exit 2).
+#[test]
+fn a_bad_fault_or_a_taken_port_exits_2_and_says_why() {
+    let exe = env!("CARGO_BIN_EXE_locksmith");
+    let bad = Command::new(exe)
+        .args(["serve", "--fault", "kill:1@5"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("ACTION:TARGET@WHEN"), "{err}");
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let out = Command::new(exe)
+        .args([
+            "serve",
+            "--port",
+            &port,
+            "--events-port",
+            "0",
+            "--seconds",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&format!("127.0.0.1:{port}")), "{err}");
+}
+
+/// A run that waited for clients who never came is incomplete (exit 3),
+/// never "holds".
+#[test]
+fn clients_that_never_finish_make_the_run_incomplete() {
+    let exe = env!("CARGO_BIN_EXE_locksmith");
+    let out = Command::new(exe)
+        .args([
+            "serve",
+            "--port",
+            "0",
+            "--events-port",
+            "0",
+            "--seconds",
+            "1",
+        ])
+        .args(["--clients", "1", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["verdict"], "incomplete");
+    assert_eq!(json["stopped_by"], "time bound");
+}

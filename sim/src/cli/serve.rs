@@ -73,14 +73,20 @@ pub fn run(a: &ServeArgs) -> i32 {
             return 2;
         }
     };
-    // The first line says where to connect: scripts read it.
-    println!(
+    // The first line says where to connect: scripts read it (on stderr
+    // with --json, so that stdout is one JSON object).
+    let start = format!(
         "locksmith serve: ZooKeeper on {}, lock events on {}, session timeout {} ms",
         running.zk_addr(),
         running.events_addr(),
         a.session_timeout_ms
     );
-    let _ = std::io::stdout().flush();
+    if a.json {
+        eprintln!("{start}");
+    } else {
+        println!("{start}");
+        let _ = std::io::stdout().flush();
+    }
     let summary = running.wait(a.clients, Duration::from_secs(a.seconds));
     if a.json {
         match serde_json::to_string_pretty(&summary) {
