@@ -15,11 +15,16 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-if [ ! -f /usr/share/java/curator-recipes.jar ] || ! command -v java > /dev/null; then
-    echo "ci-serve: installing Curator 5.4.0 (Debian) and a JDK" >&2
+packages=""
+[ -f /usr/share/java/curator-recipes.jar ] || packages="libcurator-recipes-java libslf4j-java"
+# Java 17's source launcher compiles the driver: it needs a JDK, not a JRE.
+command -v javac > /dev/null || packages="$packages default-jdk-headless"
+if [ -n "$packages" ]; then
+    echo "ci-serve: installing $packages (Debian)" >&2
     export DEBIAN_FRONTEND=noninteractive
     $SUDO apt-get update -qq
-    $SUDO apt-get install -y -qq libcurator-recipes-java libslf4j-java default-jdk-headless > /dev/null
+    # shellcheck disable=SC2086
+    $SUDO apt-get install -y -qq $packages > /dev/null
 fi
 if ! python3 -c 'import kazoo, sys; sys.exit(kazoo.__version__ != "2.11.0")' 2> /dev/null; then
     echo "ci-serve: installing kazoo 2.11.0 (PyPI)" >&2
