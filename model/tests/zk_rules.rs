@@ -1425,3 +1425,79 @@ fn a_check_with_a_version_passes_at_that_version_only() {
     assert_eq!(zk.handle(s[0], &check(0)).reply, Err(ZkError::BadVersion));
     assert!(zk.handle(s[0], &check(-1)).reply.is_ok());
 }
+
+// ---------------------------------------------------------------------------
+// Connections: what `locksmith serve` adds for a client that reconnects
+// ---------------------------------------------------------------------------
+
+fn event(kind: EventType, path: &str) -> WatchedEvent {
+    WatchedEvent {
+        kind,
+        path: path.into(),
+    }
+}
+
+/// A connection's watches go with it; the session, its nodes and its other
+/// state stay.
+#[test]
+fn a_lost_connection_takes_its_watches_and_leaves_its_session() {
+    let (mut zk, s) = server(2);
+    zk.handle(s[0], &Op::create("/a", CreateMode::Ephemeral));
+    zk.handle(s[1], &Op::exists("/a", true));
+    zk.handle(s[1], &Op::get_children("/", true));
+    assert!(zk.watches_any(s[1]));
+    zk.forget_watches(s[1]);
+    assert!(!zk.watches_any(s[1]));
+    assert!(zk.is_alive(s[1]));
+    assert!(zk.handle(s[0], &Op::delete("/a", -1)).events.is_empty());
+}
+
+/// `SetWatches` as `DataTree.setWatches` answers it: against the last zxid
+/// the client saw, a data watch on a node changed since fires
+/// `NodeDataChanged` and on a deleted one `NodeDeleted`; an exist watch on
+/// a node that now exists fires `NodeCreated`; a child watch on a node
+/// whose children changed fires `NodeChildrenChanged`; every other watch is
+/// set again and fires later as usual.
+#[test]
+fn set_watches_fires_what_changed_since_the_clients_zxid_and_sets_the_rest() {
+    let (mut zk, s) = server(2);
+    for p in ["/same", "/changed", "/gone", "/parent", "/quiet"] {
+        zk.handle(s[0], &Op::create(p, CreateMode::Persistent));
+    }
+    let seen = zk.zxid();
+    zk.handle(s[0], &Op::set_data("/changed", b"x".to_vec(), -1));
+    zk.handle(s[0], &Op::delete("/gone", -1));
+    zk.handle(s[0], &Op::create("/born", CreateMode::Persistent));
+    zk.handle(s[0], &Op::create("/parent/kid", CreateMode::Persistent));
+    let names = |v: &[&str]| v.iter().map(|&p| p.into()).collect::<Vec<_>>();
+    let fired = zk.set_watches(
+        s[1],
+        seen,
+        &names(&["/same", "/changed", "/gone"]),
+        &names(&["/born", "/unborn"]),
+        &names(&["/parent", "/quiet"]),
+    );
+    assert_eq!(
+        fired,
+        [
+            event(EventType::NodeDataChanged, "/changed"),
+            event(EventType::NodeDeleted, "/gone"),
+            event(EventType::NodeCreated, "/born"),
+            event(EventType::NodeChildrenChanged, "/parent"),
+        ]
+    );
+    assert!(zk.has_data_watch("/same", s[1]));
+    assert!(zk.has_data_watch("/unborn", s[1]));
+    assert!(zk.has_child_watch("/quiet", s[1]));
+    assert!(!zk.has_data_watch("/changed", s[1]));
+    let later = zk.handle(s[0], &Op::set_data("/same", b"y".to_vec(), -1));
+    assert_eq!(
+        later.events,
+        [(s[1], event(EventType::NodeDataChanged, "/same"))]
+    );
+    // A session that has ended sets nothing.
+    zk.expire(s[1]);
+    assert!(zk
+        .set_watches(s[1], 0, &names(&["/same"]), &[], &[])
+        .is_empty());
+}
