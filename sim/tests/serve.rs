@@ -19,6 +19,7 @@ fn options(faults: &[&str]) -> Options {
         stuck: Duration::from_secs(10),
         reap_every: Duration::from_millis(100),
         verbose: false,
+        trace: None,
     }
 }
 

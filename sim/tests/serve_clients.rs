@@ -42,6 +42,7 @@ fn run(r: &Run) -> Summary {
         stuck: Duration::from_secs(60),
         reap_every: Duration::from_millis(100),
         verbose: false,
+        trace: None,
     })
     .unwrap();
     let zk = running.zk_addr().to_string();

@@ -249,7 +249,8 @@ where
         Command::Calibrate(a) => calibrate::plan(a),
         Command::Compare(a) => compare::plan(a).map(drop),
         Command::Recipes(a) => recipes::breaks_in(&a.scenarios).map(drop),
-        Command::Bench(_) | Command::BenchSim(_) | Command::Serve(_) => Ok(()),
+        Command::Serve(a) => serve::plan(a).map(drop),
+        Command::Bench(_) | Command::BenchSim(_) => Ok(()),
     }
 }
 

@@ -2,9 +2,13 @@
 //! client libraries, with faults by schedule and a judge over the lock
 //! events the clients report.
 
+use crate::backend::Capability;
+use crate::scenario::AnyScenario;
 use crate::serve::{self, faults};
 use clap::Args;
+use locksmith_model::zk::check::{CheckConfig, Property};
 use std::io::Write as _;
+use std::path::PathBuf;
 use std::time::Duration;
 
 #[derive(Args, Debug)]
@@ -47,6 +51,17 @@ pub struct ServeArgs {
     /// dropped connection and reap to stderr as it happens.
     #[arg(long)]
     pub verbose: bool,
+    /// Re-enact this ZooKeeper scenario's shortest counterexample on the
+    /// clients that connect (one per scenario client): requests applied,
+    /// replies, notifications and faults handed out in the trace's order;
+    /// the first step where the real client does something else is
+    /// reported (see docs/serve.md).
+    #[arg(long, value_name = "SCENARIO")]
+    pub trace: Option<PathBuf>,
+    /// With --trace: the property whose trace is re-enacted (default: the
+    /// headline's).
+    #[arg(long, requires = "trace")]
+    pub property: Option<String>,
     /// Print the report as one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -55,8 +70,49 @@ pub struct ServeArgs {
 /// Exit codes: 0 holds, 1 violated, 2 a port cannot be bound, 3
 /// incomplete (the time bound came before `--clients` finished), 130 / 143
 /// a signal stopped it.
+/// The scenario `--trace` names, read as `locksmith check` reads it.
+pub fn plan(a: &ServeArgs) -> Result<Option<(CheckConfig, Option<Property>)>, String> {
+    let Some(file) = &a.trace else {
+        return Ok(None);
+    };
+    let path = file.display();
+    let property =
+        match &a.property {
+            None => None,
+            Some(p) => Some(Property::parse(p).ok_or_else(|| {
+                format!("--property {p:?}: expected one of {}", Property::names())
+            })?),
+        };
+    match AnyScenario::load_for(file, &[("serve --trace", Capability::Confirm)])
+        .map_err(|e| e.to_string())?
+    {
+        AnyScenario::ZooKeeper(mut sc) => {
+            if sc.expect.is_none() {
+                return Err(format!(
+                    "{path}: a simulation scenario (no [expect]): serve --trace re-enacts the checker's trace; give it a checker scenario"
+                ));
+            }
+            sc.check.jobs = super::cores();
+            sc.check.validate().map_err(|e| format!("{path}: {e}"))?;
+            Ok(Some((sc.check, property)))
+        }
+        other => Err(format!(
+            "{path}: recipe `{}` runs on {}: serve speaks ZooKeeper's protocol only",
+            other.recipe_id(),
+            other.backend().name()
+        )),
+    }
+}
+
 pub fn run(a: &ServeArgs) -> i32 {
     crate::interrupt::install();
+    let trace = match plan(a) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
     let options = serve::Options {
         port: a.port,
         events_port: a.events_port,
@@ -65,6 +121,7 @@ pub fn run(a: &ServeArgs) -> i32 {
         stuck: Duration::from_millis(a.stuck_ms),
         reap_every: Duration::from_millis(a.reap_ms),
         verbose: a.verbose,
+        trace,
     };
     let running = match serve::start(options) {
         Ok(r) => r,

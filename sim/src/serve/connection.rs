@@ -68,7 +68,7 @@ pub async fn serve(stream: TcpStream, state: Arc<Mutex<State>>) {
         let _ = conn.tx.send(Out::Close);
         return;
     };
-    let Some(from) = lock(&state).hub.connect(&connect, &conn, Instant::now()) else {
+    let Some(from) = super::connect(&mut lock(&state), &connect, &conn, Instant::now()) else {
         return;
     };
     loop {

@@ -12,7 +12,7 @@
 
 use super::wire::{self, Connect, Request, Shape};
 use locksmith_model::zk::{CreateMode, Op, Service, SessionId, Stat, WatchedEvent, ZkServer};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, Notify};
@@ -86,6 +86,19 @@ pub struct Hub {
     pub log: Vec<Happened>,
     /// Print every request, reply and notification to stderr as it happens.
     pub verbose: bool,
+    /// Re-enacting a trace (`serve --trace`): what the server sends a
+    /// session waits here, in order, until the trace delivers it.
+    pub held: Option<BTreeMap<u32, VecDeque<Out>>>,
+}
+
+/// How a request's reply goes out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Send,
+    /// Queued for the trace's delivery (`serve --trace`).
+    Hold,
+    /// Applied, never answered: the connection goes next.
+    Lose,
 }
 
 /// Where a frame came from: the session and the connection it is on.
@@ -105,6 +118,12 @@ impl Hub {
             // A fresh tree has none of them, so this cannot fail.
             let _ = server.seed_node(at, CreateMode::Persistent);
         }
+        Hub::with_server(server, timeout, started)
+    }
+
+    /// A server that starts as `server` (a checker scenario's first state,
+    /// its sessions already open: connecting clients claim them).
+    pub fn with_server(server: ZkServer, timeout: Duration, started: Instant) -> Hub {
         Hub {
             server,
             sessions: BTreeMap::new(),
@@ -114,6 +133,7 @@ impl Hub {
             counts: Counts::default(),
             log: Vec::new(),
             verbose: false,
+            held: None,
         }
     }
 
@@ -152,7 +172,13 @@ impl Hub {
     /// over (its previous connection closed). An expired, closed or
     /// unknown session, or a wrong password, is answered with timeout 0 and
     /// session 0 (the client's "session expired") and the connection closed.
-    pub fn connect(&mut self, req: &Connect, conn: &Conn, now: Instant) -> Option<From> {
+    pub fn connect(
+        &mut self,
+        req: &Connect,
+        conn: &Conn,
+        now: Instant,
+        claim: Option<u32>,
+    ) -> Option<From> {
         let timeout_ms = self.timeout.as_millis() as i32;
         self.trace(
             now,
@@ -166,7 +192,12 @@ impl Hub {
             return None;
         }
         if req.session_id == 0 {
-            let id = self.server.open_session().0;
+            // A re-enacted trace's clients start with their sessions open:
+            // a new client takes the next one.
+            let id = match claim {
+                Some(id) => id,
+                None => self.server.open_session().0,
+            };
             let password = Hub::password(id);
             self.sessions.insert(
                 id,
@@ -244,15 +275,78 @@ impl Hub {
             let sent = match self.conn_of(to.0) {
                 Some(_) if self.is_muted(to.0, now) => "muted: lost",
                 Some(c) => {
-                    c.send(wire::notification(&event));
+                    let c = c.clone();
                     self.counts.notifications += 1;
-                    "notified"
+                    self.out(to.0, &c, wire::notification(&event))
                 }
                 // Its watches went with its connection; a watch set
                 // since then would have a connection to go to.
                 None => "not connected: lost",
             };
             self.trace(now, to.0, &format!("<- {event} ({sent})"));
+        }
+    }
+
+    /// A frame for `session`: sent, or held for the trace's delivery.
+    fn out(&mut self, session: u32, conn: &Conn, frame: Vec<u8>) -> &'static str {
+        match &mut self.held {
+            Some(held) => {
+                held.entry(session)
+                    .or_default()
+                    .push_back(Out::Frame(frame));
+                "held for the trace"
+            }
+            None => {
+                conn.send(frame);
+                "notified"
+            }
+        }
+    }
+
+    /// Sends the oldest frame held for `session`; `None` if none is.
+    pub fn release(&mut self, session: u32) -> Option<&'static str> {
+        let out = self.held.as_mut()?.get_mut(&session)?.pop_front()?;
+        let conn = self.conn_of(session).cloned();
+        Some(match (out, conn) {
+            (Out::Frame(f), Some(c)) => {
+                c.send(f);
+                "sent"
+            }
+            (Out::Close, Some(c)) => {
+                self.drop_connection(session, Instant::now());
+                c.close();
+                "connection closed"
+            }
+            (_, None) => "nobody connected: lost",
+        })
+    }
+
+    /// Closes `session`'s connection once what is held for it before now
+    /// has gone (an expiry re-enacted: the client hears of it after the
+    /// frames already on their way).
+    pub fn hold_close(&mut self, session: u32) {
+        if let Some(held) = &mut self.held {
+            held.entry(session).or_default().push_back(Out::Close);
+        }
+    }
+
+    /// Stops holding: everything held goes out, in order, and the server
+    /// answers as it goes from now on.
+    pub fn unhold(&mut self) {
+        let Some(held) = self.held.take() else {
+            return;
+        };
+        for (session, frames) in held {
+            for out in frames {
+                match (out, self.conn_of(session).cloned()) {
+                    (Out::Frame(f), Some(c)) => c.send(f),
+                    (Out::Close, Some(c)) => {
+                        self.drop_connection(session, Instant::now());
+                        c.close();
+                    }
+                    (_, None) => {}
+                }
+            }
         }
     }
 
@@ -279,7 +373,7 @@ impl Hub {
         (xid, kind): (i32, i32),
         req: Request,
         now: Instant,
-        lose_reply: bool,
+        answer: Answer,
     ) {
         let Some(s) = self.sessions.get_mut(&from.session) else {
             return;
@@ -288,19 +382,17 @@ impl Hub {
             return;
         };
         s.last_heard = now;
-        let lose_reply = lose_reply || s.muted_until.is_some_and(|t| now < t);
-        let answer = |frame: Vec<u8>| {
-            if !lose_reply {
-                conn.send(frame);
-            }
-        };
+        let lose_reply = answer == Answer::Lose || s.muted_until.is_some_and(|t| now < t);
+        let mut reply: Option<Vec<u8>> = None;
+        let mut close_after = false;
+        let mut answer_with = |frame: Vec<u8>| reply = Some(frame);
         self.counts.requests += 1;
         *self.counts.by_opcode.entry(kind).or_default() += 1;
         let session = SessionId(from.session);
         match req {
             Request::Ping => {
                 self.trace(now, from.session, "ping");
-                answer(wire::header(xid, self.server.zxid(), 0));
+                answer_with(wire::header(xid, self.server.zxid(), 0));
             }
             Request::Model { op, shape } => {
                 let rolled = match (&op, &shape) {
@@ -327,17 +419,8 @@ impl Hub {
                     &|p| self.stat_of(p),
                     failed_multi.as_deref(),
                 );
-                answer(frame);
-                if closing {
-                    self.note(
-                        now,
-                        format!("session 0x{:x} closed by its client", from.session),
-                    );
-                    if let Some(s) = self.sessions.get_mut(&from.session) {
-                        s.conn = None;
-                    }
-                    conn.close();
-                }
+                answer_with(frame);
+                close_after = closing;
             }
             Request::SetWatches {
                 relative_zxid,
@@ -366,17 +449,41 @@ impl Hub {
                     conn.send(wire::notification(event));
                     self.counts.notifications += 1;
                 }
-                answer(wire::header(xid, self.server.zxid(), 0));
+                answer_with(wire::header(xid, self.server.zxid(), 0));
             }
-            Request::Sync(path) => answer(wire::sync_reply(xid, self.server.zxid(), &path)),
+            Request::Sync(path) => answer_with(wire::sync_reply(xid, self.server.zxid(), &path)),
             Request::GetAcl(path) => match self.server.node(&path) {
-                Some(n) => answer(wire::acl_reply(xid, self.server.zxid(), &n.stat)),
-                None => answer(wire::header(xid, self.server.zxid(), -101)),
+                Some(n) => answer_with(wire::acl_reply(xid, self.server.zxid(), &n.stat)),
+                None => answer_with(wire::header(xid, self.server.zxid(), -101)),
             },
             Request::Unsupported { opcode, why } => {
                 let entry = self.counts.unsupported.entry(opcode).or_insert((0, why));
                 entry.0 += 1;
-                answer(wire::header(xid, self.server.zxid(), wire::UNIMPLEMENTED));
+                answer_with(wire::header(xid, self.server.zxid(), wire::UNIMPLEMENTED));
+            }
+        }
+        if let Some(frame) = reply.filter(|_| !lose_reply) {
+            match answer {
+                Answer::Hold => {
+                    self.out(from.session, &conn, frame);
+                }
+                Answer::Send | Answer::Lose => conn.send(frame),
+            }
+        }
+        if close_after {
+            self.note(
+                now,
+                format!("session 0x{:x} closed by its client", from.session),
+            );
+            // A held close reply goes first (`release` closes after it).
+            match &mut self.held {
+                Some(held) => held.entry(from.session).or_default().push_back(Out::Close),
+                None => {
+                    if let Some(s) = self.sessions.get_mut(&from.session) {
+                        s.conn = None;
+                    }
+                    conn.close();
+                }
             }
         }
     }
@@ -431,8 +538,23 @@ impl Hub {
         self.trace(now, session, &format!("expired: {why}"));
         self.note(now, format!("session 0x{session:x} expired: {why}"));
         self.deliver(events);
-        if let Some(c) = self.sessions.get_mut(&session).and_then(|s| s.conn.take()) {
+        if self.held.is_some() {
+            // Re-enacting: the client hears of it after what is on its way.
+            self.hold_close(session);
+        } else if let Some(c) = self.sessions.get_mut(&session).and_then(|s| s.conn.take()) {
             c.close();
+        }
+    }
+
+    /// The served model server.
+    pub fn model(&self) -> &ZkServer {
+        &self.server
+    }
+
+    /// Every session hears the server again.
+    pub fn unmute_all(&mut self) {
+        for s in self.sessions.values_mut() {
+            s.muted_until = None;
         }
     }
 

@@ -22,6 +22,7 @@ pub mod faults;
 mod hub;
 mod jute;
 pub mod lock_events;
+pub mod replay;
 mod summary;
 pub mod wire;
 
@@ -30,6 +31,7 @@ pub use summary::Summary;
 use faults::{Action, Fault, Target, When};
 use hub::Hub;
 use lock_events::Judge;
+use locksmith_model::zk::check::{CheckConfig, Property};
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -54,6 +56,9 @@ pub struct Options {
     pub reap_every: Duration,
     /// Print every request, reply, notification and fault to stderr.
     pub verbose: bool,
+    /// Re-enact this scenario's shortest counterexample (of this property,
+    /// or the headline's) on the clients that connect.
+    pub trace: Option<(CheckConfig, Option<Property>)>,
 }
 
 /// The shared state: the served server and the judge, under one lock so
@@ -66,6 +71,7 @@ pub(crate) struct State {
     event_lines: u64,
     event_errors: Vec<String>,
     started: Instant,
+    replay: Option<replay::Replay>,
 }
 
 /// A served run in progress.
@@ -91,7 +97,15 @@ pub fn start(options: Options) -> Result<Running, String> {
         .build()
         .map_err(|e| format!("cannot start the server's runtime: {e}"))?;
     let started = Instant::now();
-    let mut hub = Hub::new(options.session_timeout, started);
+    let (mut hub, replay) = match &options.trace {
+        None => (Hub::new(options.session_timeout, started), None),
+        Some((cfg, property)) => {
+            let (replay, server) = replay::Replay::new(cfg, *property, options.session_timeout)?;
+            let mut hub = Hub::with_server(server, options.session_timeout, started);
+            hub.held = Some(Default::default());
+            (hub, Some(replay))
+        }
+    };
     hub.verbose = options.verbose;
     let state = Arc::new(Mutex::new(State {
         hub,
@@ -101,6 +115,7 @@ pub fn start(options: Options) -> Result<Running, String> {
         event_lines: 0,
         event_errors: Vec::new(),
         started,
+        replay,
     }));
     let bind = |port: u16, what: &str| {
         runtime
@@ -182,7 +197,27 @@ async fn clock(state: Arc<Mutex<State>>, stuck: Duration) {
         s.hub.tick(now);
         strike(&mut s, now);
         s.judge.check_stuck(now, stuck.as_millis() as u64);
+        replay::advance(&mut s, now);
     }
+}
+
+/// A connect request: a new session claims one of a re-enacted trace's
+/// first sessions while there are any.
+fn connect(
+    s: &mut State,
+    req: &wire::Connect,
+    conn: &hub::Conn,
+    now: Instant,
+) -> Option<hub::From> {
+    let fresh = req.session_id == 0;
+    let claim = s.replay.as_mut().filter(|_| fresh).and_then(|r| r.claim());
+    let from = s.hub.connect(req, conn, now, claim)?;
+    if fresh {
+        if let Some(r) = s.replay.as_mut() {
+            r.connected(from.session, claim.is_some());
+        }
+    }
+    Some(from)
 }
 
 fn strike(s: &mut State, now: Instant) {
@@ -262,7 +297,17 @@ fn request(s: &mut State, from: hub::From, head: (i32, i32), req: wire::Request,
         };
         !done && aimed && *opcode == head.1 && on_path
     });
-    s.hub.request(from, head, req, now, waiting.is_some());
+    if let Some(r) = s.replay.as_mut().filter(|r| r.running() && r.traces(&req)) {
+        r.wait(from, head, req);
+        replay::advance(s, now);
+        return;
+    }
+    let answer = if waiting.is_some() {
+        hub::Answer::Lose
+    } else {
+        hub::Answer::Send
+    };
+    s.hub.request(from, head, req, now, answer);
     if let Some(i) = waiting {
         let what = wire::opcode::name(head.1);
         let on = match path {

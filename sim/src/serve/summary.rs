@@ -1,6 +1,7 @@
 //! What a served run reports: what the clients sent, what the server did
 //! to them, and the judge's verdicts over their lock events.
 
+use super::replay::Outcome;
 use super::wire::opcode;
 use super::{Options, State, StoppedBy};
 use locksmith_model::engine::harness::Property;
@@ -37,6 +38,17 @@ pub struct ClientFigures {
     pub acquisitions: u64,
 }
 
+/// A re-enacted trace: which, and how far it went.
+#[derive(Clone, Debug, Serialize)]
+pub struct TraceReport {
+    pub property: &'static str,
+    pub steps: usize,
+    #[serde(flatten)]
+    pub outcome: Option<Outcome>,
+    /// Each step taken: the trace's line and what the server did.
+    pub records: Vec<String>,
+}
+
 /// The run's report (`--json` prints it as is).
 #[derive(Clone, Debug, Serialize)]
 pub struct Summary {
@@ -69,6 +81,8 @@ pub struct Summary {
     pub first_acquisition_ms: Option<u64>,
     pub writes: u64,
     pub violations: Vec<Violation>,
+    /// With `--trace`: the re-enactment.
+    pub trace: Option<TraceReport>,
 }
 
 pub(super) fn of(
@@ -155,6 +169,12 @@ pub(super) fn of(
                 acquisitions,
             })
             .collect(),
+        trace: s.replay.as_ref().map(|r| TraceReport {
+            property: r.property.name(),
+            steps: r.steps,
+            outcome: r.outcome.clone(),
+            records: r.records.clone(),
+        }),
         acquisitions: s.judge.acquisitions(),
         first_acquisition_ms: s.judge.first_acquisition_ms,
         writes: s.judge.writes,
@@ -234,6 +254,33 @@ impl Summary {
             per.join(", "),
             self.writes
         );
+        if let Some(tr) = &self.trace {
+            let _ = writeln!(
+                t,
+                "the checker's shortest trace of {} ({} steps), re-enacted:",
+                tr.property, tr.steps
+            );
+            for r in &tr.records {
+                let _ = writeln!(t, "  {r}");
+            }
+            let _ = match &tr.outcome {
+                Some(Outcome::Followed { steps }) => {
+                    writeln!(t, "trace: followed to the end ({steps} steps)")
+                }
+                Some(Outcome::Diverged {
+                    step,
+                    expected,
+                    actual,
+                }) => writeln!(
+                    t,
+                    "trace: diverged at step {step}: expected {expected}; {actual}"
+                ),
+                Some(Outcome::Unserved { step, action }) => {
+                    writeln!(t, "trace: stopped at step {step}: not served yet: {action}")
+                }
+                None => writeln!(t, "trace: not finished when the run stopped"),
+            };
+        }
         for v in &self.violations {
             let _ = writeln!(t, "violated: {}: {}", v.property, v.why);
         }

@@ -26,6 +26,7 @@ pub mod property;
 pub mod resource;
 pub mod sequences;
 pub mod server_digest;
+pub mod shortest;
 pub mod space;
 pub mod suffixes;
 pub mod symmetry;

@@ -1,0 +1,455 @@
+//! `serve --trace`: the checker's shortest counterexample of a scenario,
+//! re-enacted on a real client library. The server applies requests and
+//! hands out replies, notifications and faults in the trace's order,
+//! waiting at each step for the real client to send what the trace says
+//! it sends next; the first step where it does something else is a
+//! divergence, reported with the step.
+//!
+//! The rules:
+//!
+//! - **Clients.** The trace's client `c` is the `c`-th session to connect
+//!   (the scenario's clients start alike, so any order will do); they
+//!   claim the sessions the scenario's first state has open.
+//! - **Requests** wait, per session, in the order they came, until a
+//!   `server<-c` step takes the oldest; it must be the port's request
+//!   (the same operation, mode, watch and path, where a path compares
+//!   with Curator's protection GUID and sequence numbers left out: they
+//!   are random in the real client and renamed in the checker).
+//! - **Requests outside the trace** are answered at once and not
+//!   matched: pings, `SetWatches`, `sync`, `getACL`, anything unsupported,
+//!   and every request on a path under `/zookeeper` (Curator's ensemble
+//!   tracker reads `/zookeeper/config` on every connect).
+//! - **Replies and notifications** wait, per session, until a
+//!   `server->c` step sends the oldest.
+//! - **Faults**: an expiry is applied at its step, and the client hears of
+//!   it (its connection closes) after what was on its way; a client-side
+//!   expiry mutes the session (the server still hears it) until the real
+//!   library gives up by its own clock and opens a new session, which the
+//!   trace's give-up step waits for; the old session's end is applied at
+//!   its step. Connection losses, crashes, reorderings and server restarts
+//!   are not served: the run stops there and says so.
+//! - **Thread steps, timed waits, noticing an expiry** are the real
+//!   client's own: nothing to do but follow (noticing an expiry releases
+//!   what is held for the session, the close last).
+//!
+//! After every step the served tree must be the trace's (paths compared as
+//! above, ephemeral owners exactly). Once the trace ends (or stops), the
+//! server answers as it goes, and the clients run to their end; the
+//! lock events decide the verdict as in any served run.
+
+use super::hub::{Answer, From};
+use super::wire::Request;
+use super::State;
+use locksmith_model::zk::check::shortest::{shortest, CheckerTrace};
+use locksmith_model::zk::check::system::{Action, System};
+use locksmith_model::zk::check::{trace, CheckConfig, Property};
+use locksmith_model::zk::{Op, ZkServer};
+use serde::Serialize;
+use std::collections::{BTreeMap, VecDeque};
+use std::time::{Duration, Instant};
+
+/// How a re-enactment ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum Outcome {
+    /// Every step of the trace happened as the trace says.
+    Followed { steps: usize },
+    /// At `step` the real client did something else.
+    Diverged {
+        step: usize,
+        expected: String,
+        actual: String,
+    },
+    /// At `step` the trace needs something `serve` cannot do yet.
+    Unserved { step: usize, action: String },
+}
+
+struct Waiting {
+    seq: u64,
+    from: From,
+    head: (i32, i32),
+    req: Request,
+}
+
+pub struct Replay {
+    pub property: Property,
+    pub steps: usize,
+    actions: Vec<Action>,
+    system: System<'static>,
+    next: usize,
+    /// Each trace client's sessions on the served server, newest last.
+    sessions: Vec<Vec<u32>>,
+    /// The sessions of the scenario's first state, in the clients' order,
+    /// not yet claimed by a connection.
+    unclaimed: VecDeque<(usize, u32)>,
+    /// The client whose library is giving up its session: its next new
+    /// session is that client's.
+    giving_up: Option<usize>,
+    pending: BTreeMap<u32, VecDeque<Waiting>>,
+    arrivals: u64,
+    /// Since when the current step has waited for the real client.
+    blocked_since: Option<Instant>,
+    patience: Duration,
+    pub records: Vec<String>,
+    pub outcome: Option<Outcome>,
+}
+
+impl Replay {
+    /// The trace of `cfg`'s headline property (or `property`), and the
+    /// server the run starts from: the scenario's first state's.
+    pub fn new(
+        cfg: &CheckConfig,
+        property: Option<Property>,
+        session_timeout: Duration,
+    ) -> Result<(Replay, ZkServer), String> {
+        let CheckerTrace {
+            property, actions, ..
+        } = shortest(cfg, property)?;
+        let system = System::initial(cfg);
+        let server: ZkServer = (*system.server).clone();
+        let unclaimed = system
+            .peers
+            .iter()
+            .enumerate()
+            .map(|(c, p)| (c, p.session.0))
+            .collect();
+        Ok((
+            Replay {
+                property,
+                steps: actions.len(),
+                sessions: vec![Vec::new(); system.peers.len()],
+                actions,
+                system,
+                next: 0,
+                unclaimed,
+                giving_up: None,
+                pending: BTreeMap::new(),
+                arrivals: 0,
+                blocked_since: None,
+                // A library gives up on a muted session by its own clock:
+                // a session timeout after it noticed, plus its reconnects.
+                patience: session_timeout * 3 + Duration::from_secs(5),
+                records: Vec::new(),
+                outcome: None,
+            },
+            server,
+        ))
+    }
+
+    pub fn running(&self) -> bool {
+        self.outcome.is_none()
+    }
+
+    /// The session a new connection claims, if the trace still has one.
+    pub fn claim(&mut self) -> Option<u32> {
+        self.unclaimed.front().map(|(_, id)| *id)
+    }
+
+    /// A new session connected (`claimed`: it took one of the first
+    /// state's): which trace client it is.
+    pub fn connected(&mut self, session: u32, claimed: bool) {
+        if claimed {
+            if let Some((c, _)) = self.unclaimed.pop_front() {
+                self.sessions[c].push(session);
+            }
+        } else if let Some(c) = self.giving_up {
+            self.sessions[c].push(session);
+        }
+    }
+
+    /// Whether the trace decides when `req` is applied.
+    pub fn traces(&self, req: &Request) -> bool {
+        match req {
+            Request::Model { op, .. } => !op.paths().iter().all(|p| p.starts_with("/zookeeper")),
+            _ => false,
+        }
+    }
+
+    /// A request the trace will take at its step.
+    pub fn wait(&mut self, from: From, head: (i32, i32), req: Request) {
+        self.arrivals += 1;
+        self.pending
+            .entry(from.session)
+            .or_default()
+            .push_back(Waiting {
+                seq: self.arrivals,
+                from,
+                head,
+                req,
+            });
+    }
+
+    fn client_session(&self, c: usize) -> Option<u32> {
+        self.sessions.get(c).and_then(|s| s.last().copied())
+    }
+}
+
+/// A path as the trace and the real client can both name it: Curator's
+/// protection prefix (`_c_<uuid>-`) and a sequential suffix left out.
+fn normal(path: &str) -> String {
+    path.split('/')
+        .map(|seg| {
+            let seg = match seg
+                .strip_prefix("_c_")
+                .and_then(|r| r.rfind("-lock-").map(|i| (r, i)))
+            {
+                Some((rest, i)) => format!("_c_*{}", &rest[i..]),
+                None => seg.to_string(),
+            };
+            let stem = seg.trim_end_matches(|c: char| c.is_ascii_digit());
+            if seg.len() - stem.len() == 10 {
+                format!("{stem}#")
+            } else {
+                seg
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn normal_op(op: &Op) -> String {
+    let mut op = op.clone();
+    for p in op.paths_mut() {
+        *p = normal(p).into();
+    }
+    op.to_string()
+}
+
+fn tree(server: &ZkServer) -> Vec<(String, i64)> {
+    let mut t: Vec<(String, i64)> = server
+        .nodes()
+        .map(|(p, n)| (normal(p), n.stat.ephemeral_owner))
+        .collect();
+    t.sort();
+    t
+}
+
+enum Step {
+    Took(String),
+    Blocked(String),
+}
+
+/// Takes every step that can be taken now; stops the run at a
+/// divergence, an unserved step or the trace's end (then the server
+/// answers as it goes).
+pub(super) fn advance(s: &mut State, now: Instant) {
+    loop {
+        let Some(r) = s.replay.as_mut() else {
+            return;
+        };
+        if !r.running() {
+            return;
+        }
+        if r.next == r.actions.len() {
+            let steps = r.steps;
+            finish(s, Outcome::Followed { steps }, now);
+            return;
+        }
+        match take(s, now) {
+            Ok(Step::Took(note)) => {
+                let Some(r) = s.replay.as_mut() else {
+                    return;
+                };
+                let a = r.actions[r.next];
+                let n = r.next + 1;
+                let told = trace::step(&mut r.system, a, n);
+                r.records.push(format!(
+                    "{n:>3}. {}: {}  [served: {note}]",
+                    told.actor, told.text
+                ));
+                r.next += 1;
+                r.blocked_since = None;
+                let served = tree(s.hub.model());
+                let Some(r) = s.replay.as_mut() else {
+                    return;
+                };
+                let traced = tree(&r.system.server);
+                if served != traced {
+                    let outcome = Outcome::Diverged {
+                        step: n,
+                        expected: format!("the tree {traced:?}"),
+                        actual: format!("the served tree {served:?}"),
+                    };
+                    finish(s, outcome, now);
+                    return;
+                }
+            }
+            Ok(Step::Blocked(what)) => {
+                let Some(r) = s.replay.as_mut() else {
+                    return;
+                };
+                let since = *r.blocked_since.get_or_insert(now);
+                if now.duration_since(since) > r.patience {
+                    let outcome = Outcome::Diverged {
+                        step: r.next + 1,
+                        expected: what,
+                        actual: format!("nothing came in {} s", r.patience.as_secs()),
+                    };
+                    finish(s, outcome, now);
+                }
+                return;
+            }
+            Err(outcome) => {
+                finish(s, outcome, now);
+                return;
+            }
+        }
+    }
+}
+
+fn take(s: &mut State, now: Instant) -> Result<Step, Outcome> {
+    let Some(r) = s.replay.as_mut() else {
+        return Ok(Step::Blocked("no trace".into()));
+    };
+    let a = r.actions[r.next];
+    let n = r.next + 1;
+    let mut enabled = Vec::new();
+    r.system.actions(&mut enabled);
+    if !enabled.contains(&a) {
+        return Err(Outcome::Unserved {
+            step: n,
+            action: format!("{a} is not enabled in the model: the trace does not replay"),
+        });
+    }
+    let unserved = || Outcome::Unserved {
+        step: n,
+        action: trace::describe(a),
+    };
+    let session = |r: &Replay, c: u8| r.client_session(c as usize);
+    Ok(match a {
+        Action::Run(..) | Action::TimeOut(..) => Step::Took("the real client's own step".into()),
+        Action::NoticeExpiry(c) => {
+            let Some(id) = session(r, c) else {
+                return Ok(Step::Blocked(format!("c{} to connect", c + 1)));
+            };
+            while s.hub.release(id).is_some() {}
+            Step::Took("what was held for it went out, its connection closed".into())
+        }
+        Action::Serve(c) => {
+            let expected = r.system.peers[c as usize]
+                .outbox
+                .front()
+                .map(|q| normal_op(&q.op))
+                .unwrap_or_default();
+            let Some(id) = session(r, c) else {
+                return Ok(Step::Blocked(format!(
+                    "c{} to connect and send {expected}",
+                    c + 1
+                )));
+            };
+            let Some(front) = r.pending.get(&id).and_then(|q| q.front()) else {
+                return Ok(Step::Blocked(format!("c{} to send {expected}", c + 1)));
+            };
+            let actual = match &front.req {
+                Request::Model { op, .. } => normal_op(op),
+                other => format!("{other:?}"),
+            };
+            if actual != expected {
+                return Err(Outcome::Diverged {
+                    step: n,
+                    expected: format!("c{} sends {expected}", c + 1),
+                    actual: format!("it sent {actual}"),
+                });
+            }
+            let Some(w) = r.pending.get_mut(&id).and_then(|q| q.pop_front()) else {
+                return Ok(Step::Blocked(format!("c{} to send {expected}", c + 1)));
+            };
+            s.hub.request(w.from, w.head, w.req, now, Answer::Hold);
+            Step::Took(format!("applied {actual}, its reply held"))
+        }
+        Action::Deliver(c) => {
+            let Some(id) = session(r, c) else {
+                return Ok(Step::Blocked(format!("c{} to connect", c + 1)));
+            };
+            match s.hub.release(id) {
+                Some(what) => Step::Took(what.to_string()),
+                None => {
+                    return Err(Outcome::Diverged {
+                        step: n,
+                        expected: format!("a reply or notification on its way to c{}", c + 1),
+                        actual: "nothing is held for it".into(),
+                    })
+                }
+            }
+        }
+        Action::Expire(c) | Action::TimeOutSession(c) => {
+            let Some(id) = session(r, c) else {
+                return Ok(Step::Blocked(format!("c{} to connect", c + 1)));
+            };
+            s.hub.expire(id, "the trace's step", now);
+            Step::Took(format!("session 0x{id:x} expired"))
+        }
+        Action::Reap => {
+            s.hub.reap();
+            Step::Took("the reaper ran".into())
+        }
+        Action::ClientExpire(c) => {
+            let Some(id) = session(r, c) else {
+                return Ok(Step::Blocked(format!("c{} to connect", c + 1)));
+            };
+            r.giving_up = Some(c as usize);
+            s.hub.mute(id, now + Duration::from_secs(3600), now);
+            Step::Took(format!("session 0x{id:x} muted until its library gives up"))
+        }
+        Action::GiveUp(c) => {
+            if r.sessions[c as usize].len() < 2 {
+                return Ok(Step::Blocked(format!(
+                    "c{}'s library to give up and open a new session",
+                    c + 1
+                )));
+            }
+            r.giving_up = None;
+            Step::Took("the real library opened a new session".into())
+        }
+        Action::ExpireOld(c) => {
+            let ids = &r.sessions[c as usize];
+            let Some(old) = ids.len().checked_sub(2).map(|i| ids[i]) else {
+                return Err(unserved());
+            };
+            s.hub.expire(
+                old,
+                "the trace's step (the session its library gave up)",
+                now,
+            );
+            Step::Took(format!("the old session 0x{old:x} expired"))
+        }
+        _ => return Err(unserved()),
+    })
+}
+
+/// Ends the re-enactment: what is held goes out, muted sessions hear the
+/// server again, waiting requests are answered in the order they came,
+/// and from now on the server answers as it goes.
+fn finish(s: &mut State, outcome: Outcome, now: Instant) {
+    let Some(r) = s.replay.as_mut() else {
+        return;
+    };
+    r.outcome = Some(outcome);
+    let mut waiting: Vec<Waiting> = std::mem::take(&mut r.pending)
+        .into_values()
+        .flatten()
+        .collect();
+    waiting.sort_by_key(|w| w.seq);
+    s.hub.unhold();
+    s.hub.unmute_all();
+    for w in waiting {
+        s.hub.request(w.from, w.head, w.req, now, Answer::Send);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn curators_guid_and_sequence_numbers_are_left_out_of_a_path() {
+        assert_eq!(
+            normal("/locks/_c_67ad2eea-55f7-46f5-a001-262342547a01-lock-0000000003"),
+            "/locks/_c_*-lock-#"
+        );
+        assert_eq!(normal("/locks/_c_a1-lock-0000000000"), "/locks/_c_*-lock-#");
+        assert_eq!(normal("/locks/_c_a1-lock-"), "/locks/_c_*-lock-");
+        assert_eq!(normal("/locks"), "/locks");
+        assert_eq!(normal("/_locknode_/lock-0000000012"), "/_locknode_/lock-#");
+    }
+}
