@@ -249,3 +249,36 @@ fn clients_that_never_finish_make_the_run_incomplete() {
     assert_eq!(json["verdict"], "incomplete");
     assert_eq!(json["stopped_by"], "time bound");
 }
+
+/// `--trace` takes a ZooKeeper checker scenario with a violation: another
+/// backend's, or one whose locks hold, is refused before anything is
+/// served (exit 2, saying why).
+#[test]
+fn a_trace_needs_a_zookeeper_scenario_with_a_counterexample() {
+    let exe = env!("CARGO_BIN_EXE_locksmith");
+    let root = env!("CARGO_MANIFEST_DIR").to_string() + "/..";
+    for (file, says) in [
+        (
+            "scenarios/redis-set-px-del-pause.toml",
+            "ZooKeeper's protocol only",
+        ),
+        ("scenarios/predecessor.toml", "no counterexample"),
+    ] {
+        let out = Command::new(exe)
+            .args([
+                "serve",
+                "--port",
+                "0",
+                "--events-port",
+                "0",
+                "--trace",
+                file,
+            ])
+            .current_dir(&root)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{file}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{file}: {err}");
+    }
+}

@@ -213,3 +213,65 @@ fn curator_604_two_holders_after_curator_gives_up_on_a_muted_session() {
     println!("CURATOR-604 runs, violated each: {seen:?}");
     assert!(seen.contains(&true), "no run of 3 showed two holders");
 }
+
+/// CURATOR-206's class by the checker's own trace: `serve --trace`
+/// re-enacts `curator-holder-expiry.toml`'s 15 steps on the real Curator
+/// (requests applied and replies handed out in the trace's order, the
+/// holder's session expired at step 12), every step as the trace says,
+/// and the real clients then both believe they hold the lock.
+#[test]
+#[ignore = "needs Java and Curator 5.4.0: scripts/ci-serve.sh"]
+fn curator_follows_the_holder_expiry_trace_to_two_holders() {
+    let root = repo();
+    let file = format!("{root}/scenarios/curator-holder-expiry.toml");
+    let sc = locksmith::scenario::AnyScenario::load(std::path::Path::new(&file)).unwrap();
+    let locksmith::scenario::AnyScenario::ZooKeeper(sc) = sc else {
+        panic!("a ZooKeeper scenario");
+    };
+    let running = serve::start(Options {
+        port: 0,
+        events_port: 0,
+        session_timeout: Duration::from_millis(4000),
+        faults: vec![],
+        stuck: Duration::from_secs(60),
+        reap_every: Duration::from_millis(100),
+        verbose: false,
+        trace: Some((sc.check, None)),
+    })
+    .unwrap();
+    let out = Command::new("java")
+        .args([
+            "-cp",
+            "/usr/share/java/curator-recipes.jar:/usr/share/java/slf4j-nop.jar",
+            "clients/curator/LockClient.java",
+            "--zk",
+            &running.zk_addr().to_string(),
+            "--events",
+            &running.events_addr().to_string(),
+            "--clients",
+            "2",
+            "--rounds",
+            "1",
+            "--hold-ms",
+            "300",
+            "--path",
+            "/locks",
+        ])
+        .current_dir(&root)
+        .output()
+        .expect("java runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let s = running.wait(Some(2), Duration::from_secs(5));
+    println!("{}", s.to_text());
+    let trace = s.trace.as_ref().unwrap();
+    assert_eq!(trace.steps, 15);
+    assert_eq!(
+        trace.outcome,
+        Some(serve::replay::Outcome::Followed { steps: 15 })
+    );
+    assert_eq!(properties(&s), BOTH_HOLD);
+}

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Every violated Curator checker scenario's shortest trace, re-enacted on
+# the unmodified Curator 5.4.0 by `locksmith serve --trace` (docs/serve.md
+# has the table this prints). One run each; about 10 minutes. Needs what
+# scripts/ci-serve.sh installs. Optional arguments: scenario files.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cargo build -q --release --bin locksmith
+if [ "$#" -gt 0 ]; then
+    files=("$@")
+else
+    mapfile -t files < <(grep -l '^verdict = "violated"' scenarios/curator*.toml | sort)
+fi
+printf '| scenario | property | steps | re-enactment | real Curator |\n|---|---|---|---|---|\n'
+for f in "${files[@]}"; do
+    read -r clients rounds < <(python3 - "$f" <<'PY'
+import sys, tomllib
+d = tomllib.load(open(sys.argv[1], "rb"))
+print(d.get("clients", 2), d.get("acquisitions", 1))
+PY
+)
+    out="$(mktemp)"
+    target/release/locksmith serve --port 2293 --events-port 2294 --seconds 90 \
+        --clients "$clients" --trace "$f" --json > "$out" 2> /dev/null &
+    pid=$!
+    # The trace is explored before the port opens.
+    for _ in $(seq 1 600); do
+        (exec 3<> /dev/tcp/127.0.0.1/2293) 2> /dev/null && break
+        kill -0 "$pid" 2> /dev/null || break
+        sleep 0.1
+    done
+    if kill -0 "$pid" 2> /dev/null; then
+        timeout 100 java -cp /usr/share/java/curator-recipes.jar:/usr/share/java/slf4j-nop.jar \
+            clients/curator/LockClient.java --zk 127.0.0.1:2293 --events 127.0.0.1:2294 \
+            --clients "$clients" --rounds "$rounds" --hold-ms 100 --path /locks > /dev/null 2>&1 || true
+    fi
+    wait "$pid" || true
+    python3 - "$f" "$out" <<'PY'
+import json, sys
+name = sys.argv[1].split("/")[-1]
+try:
+    d = json.load(open(sys.argv[2]))
+except Exception:
+    print(f"| {name} | | | serve refused it | |")
+    sys.exit(0)
+t = d.get("trace") or {}
+o = t.get("outcome")
+if o == "followed":
+    how = f"followed to the end"
+elif o == "diverged":
+    how = f"diverged at step {t['step']}: expected {t['expected']}; {t['actual']}"
+elif o == "unserved":
+    how = f"stopped at step {t['step']}: not served: {t['action']}"
+else:
+    how = "not finished"
+v = d["verdict"]
+props = ", ".join(x["property"] for x in d["violations"])
+real = f"{v}" + (f" ({props})" if props else "")
+print(f"| {name} | {t.get('property','')} | {t.get('steps','')} | {how} | {real} |")
+PY
+    rm -f "$out"
+done
