@@ -129,8 +129,11 @@ pub enum Command {
     /// explores, with session expiries and dropped connections by schedule
     /// (`--fault expire:holder@500`). Clients report their lock's events on
     /// a second port; the harness's judge decides mutual exclusion (by
-    /// belief and at the resource) and deadlock. Example: `locksmith serve
-    /// --port 2281 --clients 2 --fault expire:holder@300`. Exit codes: 0
+    /// belief and at the resource) and deadlock. `--trace SCENARIO`
+    /// re-enacts the scenario's shortest counterexample on the clients
+    /// that connect, step by step, and reports the first divergence.
+    /// Example: `locksmith serve --port 2281 --clients 2 --fault
+    /// expire:holder@300`. Exit codes: 0
     /// holds, 1 violated, 2 bad input, 3 incomplete (the time bound came
     /// first), 130 / 143 stopped by a signal. See docs/serve.md.
     Serve(serve::ServeArgs),

@@ -551,6 +551,11 @@ impl Hub {
         &self.server
     }
 
+    /// Whether `session` has a connection now.
+    pub fn connected(&self, session: u32) -> bool {
+        self.conn_of(session).is_some()
+    }
+
     /// Every session hears the server again.
     pub fn unmute_all(&mut self) {
         for s in self.sessions.values_mut() {

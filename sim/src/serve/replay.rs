@@ -26,8 +26,9 @@
 //!   expiry mutes the session (the server still hears it) until the real
 //!   library gives up by its own clock and opens a new session, which the
 //!   trace's give-up step waits for; the old session's end is applied at
-//!   its step. Connection losses, crashes, reorderings and server restarts
-//!   are not served: the run stops there and says so.
+//!   its step (the new session's "reconnect" is the real library's own).
+//!   Connection losses, crashes, reorderings and server restarts are not
+//!   served: the run stops there and says so.
 //! - **Thread steps, timed waits, noticing an expiry** are the real
 //!   client's own: nothing to do but follow (noticing an expiry releases
 //!   what is held for the session, the close last).
@@ -126,9 +127,11 @@ impl Replay {
                 pending: BTreeMap::new(),
                 arrivals: 0,
                 blocked_since: None,
-                // A library gives up on a muted session by its own clock:
-                // a session timeout after it noticed, plus its reconnects.
-                patience: session_timeout * 3 + Duration::from_secs(5),
+                // A library gives up on a muted session by its own clock
+                // (a session timeout after it noticed, plus its
+                // reconnects), and a holder's release comes when its
+                // critical section ends (the driver's hold).
+                patience: session_timeout * 3 + Duration::from_secs(30),
                 records: Vec::new(),
                 outcome: None,
             },
@@ -400,6 +403,20 @@ fn take(s: &mut State, now: Instant) -> Result<Step, Outcome> {
             }
             r.giving_up = None;
             Step::Took("the real library opened a new session".into())
+        }
+        // After a give-up the real library's new handle is connected
+        // already (the give-up step waited for it).
+        Action::Reconnect(c) if r.sessions[c as usize].len() >= 2 => {
+            let Some(id) = session(r, c) else {
+                return Err(unserved());
+            };
+            if !s.hub.connected(id) {
+                return Ok(Step::Blocked(format!(
+                    "c{}'s new session to connect",
+                    c + 1
+                )));
+            }
+            Step::Took("the real library's new session is connected".into())
         }
         Action::ExpireOld(c) => {
             let ids = &r.sessions[c as usize];
