@@ -33,6 +33,17 @@ fn repo() -> String {
     format!("{}/..", env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Curator's driver, run by Java 17's source launcher on Debian's jars.
+fn curator() -> Command {
+    let mut c = Command::new("java");
+    c.args([
+        "-cp",
+        "/usr/share/java/curator-recipes.jar:/usr/share/java/slf4j-nop.jar",
+        "clients/curator/LockClient.java",
+    ]);
+    c
+}
+
 fn run(r: &Run) -> Summary {
     let running = serve::start(Options {
         port: 0,
@@ -60,15 +71,7 @@ fn run(r: &Run) -> Summary {
         r.hold_ms.to_string(),
     ];
     let mut cmd = match r.library {
-        Library::Curator => {
-            let mut c = Command::new("java");
-            c.args([
-                "-cp",
-                "/usr/share/java/curator-recipes.jar:/usr/share/java/slf4j-nop.jar",
-                "clients/curator/LockClient.java",
-            ]);
-            c
-        }
+        Library::Curator => curator(),
         Library::Kazoo => {
             let mut c = Command::new("python3");
             c.arg("clients/kazoo/lock.py");
@@ -235,11 +238,8 @@ fn trace_run(scenario: &str, hold_ms: u32) -> Summary {
         trace: Some((sc.check, None)),
     })
     .unwrap();
-    let out = Command::new("java")
+    let out = curator()
         .args([
-            "-cp",
-            "/usr/share/java/curator-recipes.jar:/usr/share/java/slf4j-nop.jar",
-            "clients/curator/LockClient.java",
             "--zk",
             &running.zk_addr().to_string(),
             "--events",

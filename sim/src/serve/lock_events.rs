@@ -279,22 +279,26 @@ impl Judge {
     /// The session of a client that has held the lock for at least
     /// `held_ms`, if one has.
     pub fn holder_for(&self, now: Instant, held_ms: u64) -> Option<(String, u32)> {
-        self.clients.iter().find_map(|c| {
-            let since = c.holding_since?;
-            let session = c.session?;
-            (now.duration_since(since).as_millis() as u64 >= held_ms)
-                .then(|| (c.name.clone(), session))
-        })
+        self.lasting(now, held_ms, |c| c.holding_since)
     }
 
     /// The session of a client that has waited in `lock()` for at least
     /// `waited_ms`, if one has.
     pub fn waiter_for(&self, now: Instant, waited_ms: u64) -> Option<(String, u32)> {
+        self.lasting(now, waited_ms, |c| c.waiting_since)
+    }
+
+    /// The first client (with its session) whose `since` is `ms` old.
+    fn lasting(
+        &self,
+        now: Instant,
+        ms: u64,
+        since: impl Fn(&Client) -> Option<Instant>,
+    ) -> Option<(String, u32)> {
         self.clients.iter().find_map(|c| {
-            let since = c.waiting_since?;
+            let from = since(c)?;
             let session = c.session?;
-            (now.duration_since(since).as_millis() as u64 >= waited_ms)
-                .then(|| (c.name.clone(), session))
+            (now.duration_since(from).as_millis() as u64 >= ms).then(|| (c.name.clone(), session))
         })
     }
 
