@@ -10,7 +10,9 @@
 //!   them, their connections and timeouts;
 //! - [`faults`]: expiries and dropped connections by schedule;
 //! - [`lock_events`]: the line protocol clients report their lock's events
-//!   on, and the judge over them.
+//!   on, and the judge over them;
+//! - [`replay`]: `--trace`, a checker counterexample re-enacted on the
+//!   clients that connect.
 //!
 //! Time here is the wall clock's: the clients are real programs with their
 //! own threads and timers, so a run is not replayable from a seed (the
@@ -96,11 +98,19 @@ pub fn start(options: Options) -> Result<Running, String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the server's runtime: {e}"))?;
+    // The trace is explored first: the run's clock starts when it serves.
+    let traced = match &options.trace {
+        None => None,
+        Some((cfg, property)) => Some(replay::Replay::new(
+            cfg,
+            *property,
+            options.session_timeout,
+        )?),
+    };
     let started = Instant::now();
-    let (mut hub, replay) = match &options.trace {
+    let (mut hub, replay) = match traced {
         None => (Hub::new(options.session_timeout, started), None),
-        Some((cfg, property)) => {
-            let (replay, server) = replay::Replay::new(cfg, *property, options.session_timeout)?;
+        Some((replay, server)) => {
             let mut hub = Hub::with_server(server, options.session_timeout, started);
             hub.held = Some(Default::default());
             (hub, Some(replay))
@@ -182,7 +192,11 @@ async fn reaper(state: Arc<Mutex<State>>, every: Duration) {
     let mut every = tokio::time::interval(every);
     loop {
         every.tick().await;
-        lock(&state).hub.reap();
+        let mut s = lock(&state);
+        // A re-enacted trace reaps at its own steps.
+        if !s.replay.as_ref().is_some_and(|r| r.running()) {
+            s.hub.reap();
+        }
     }
 }
 
