@@ -1,7 +1,7 @@
 //! One client connection: its connect handshake, then requests read and
 //! handed to the hub, while a writer sends what the hub queued for it.
 
-use super::hub::{From, Out};
+use super::hub::Out;
 use super::wire::{self, Connect};
 use super::{lock, State};
 use std::sync::{Arc, Mutex};
@@ -93,8 +93,5 @@ pub async fn serve(stream: TcpStream, state: Arc<Mutex<State>>) {
             }
         }
     }
-    lock(&state).hub.disconnected(From {
-        session: from.session,
-        conn: from.conn,
-    });
+    lock(&state).hub.disconnected(from);
 }
