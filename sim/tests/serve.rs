@@ -23,6 +23,28 @@ fn options(faults: &[&str]) -> Options {
     }
 }
 
+/// `locksmith serve` on free ports for at most `seconds`.
+fn serve_on_free_ports(seconds: &str) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_locksmith"));
+    c.args([
+        "serve",
+        "--port",
+        "0",
+        "--events-port",
+        "0",
+        "--seconds",
+        seconds,
+    ]);
+    c
+}
+
+/// A server with these faults, and where to connect.
+fn served(faults: &[&str]) -> (serve::Running, String) {
+    let running = serve::start(options(faults)).unwrap();
+    let addr = running.zk_addr().to_string();
+    (running, addr)
+}
+
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -51,8 +73,7 @@ fn ephemeral() -> zkc::CreateOptions<'static> {
 /// other session's watch, and the expired client's next call says so.
 #[test]
 fn an_expiry_by_schedule_frees_the_ephemeral_and_the_client_learns_it_expired() {
-    let running = serve::start(options(&["expire:1@300"])).unwrap();
-    let addr = running.zk_addr().to_string();
+    let (running, addr) = served(&["expire:1@300"]);
     runtime().block_on(async {
         let holder = connect(&addr).await;
         assert_eq!(holder.session_timeout(), Duration::from_millis(2000));
@@ -83,8 +104,7 @@ fn an_expiry_by_schedule_frees_the_ephemeral_and_the_client_learns_it_expired() 
 /// away fires at once; one made afterwards fires as usual.
 #[test]
 fn a_dropped_connection_keeps_the_session_and_its_watches_come_back() {
-    let running = serve::start(options(&["drop:1@300"])).unwrap();
-    let addr = running.zk_addr().to_string();
+    let (running, addr) = served(&["drop:1@300"]);
     runtime().block_on(async {
         let watcher = connect(&addr).await;
         let writer = connect(&addr).await;
@@ -114,8 +134,7 @@ fn a_dropped_connection_keeps_the_session_and_its_watches_come_back() {
 /// once a hold has lasted its time; the judge sees two believed holders.
 #[test]
 fn a_holder_fault_strikes_the_session_the_events_name_and_the_judge_sees_two_holders() {
-    let running = serve::start(options(&["expire:holder@100"])).unwrap();
-    let addr = running.zk_addr().to_string();
+    let (running, addr) = served(&["expire:holder@100"]);
     runtime().block_on(async {
         let a = connect(&addr).await;
         let _b = connect(&addr).await;
@@ -147,16 +166,7 @@ fn a_holder_fault_strikes_the_session_the_events_name_and_the_judge_sees_two_hol
 #[test]
 fn the_real_driver_runs_the_textbook_lock_through_serve() {
     let exe = env!("CARGO_BIN_EXE_locksmith");
-    let mut serve = Command::new(exe)
-        .args([
-            "serve",
-            "--port",
-            "0",
-            "--events-port",
-            "0",
-            "--seconds",
-            "60",
-        ])
+    let mut serve = serve_on_free_ports("60")
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
@@ -230,17 +240,7 @@ fn a_bad_fault_or_a_taken_port_exits_2_and_says_why() {
 /// never "holds".
 #[test]
 fn clients_that_never_finish_make_the_run_incomplete() {
-    let exe = env!("CARGO_BIN_EXE_locksmith");
-    let out = Command::new(exe)
-        .args([
-            "serve",
-            "--port",
-            "0",
-            "--events-port",
-            "0",
-            "--seconds",
-            "1",
-        ])
+    let out = serve_on_free_ports("1")
         .args(["--clients", "1", "--json"])
         .output()
         .unwrap();
