@@ -542,8 +542,18 @@ fn a_run_stopped_by_ctrl_c_leaves_no_nodes_and_no_sessions() {
             );
             std::thread::sleep(Duration::from_millis(50));
         }
-        std::thread::sleep(Duration::from_millis(700));
-        assert!(common::global_sessions(&addr()).unwrap_or(0) >= sessions + 4);
+        // Every client's session is open (polled: a loaded machine takes
+        // its time); if they never are, the run is still stopped first, so
+        // that it leaves nothing for the next test.
+        let opened = std::time::Instant::now();
+        let mut open = 0;
+        while opened.elapsed() < Duration::from_secs(20) {
+            open = common::global_sessions(&addr()).unwrap_or(0);
+            if open >= sessions + 4 {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
         let sent = std::process::Command::new("kill")
             .args(["-INT", &child.id().to_string()])
             .status()
@@ -551,6 +561,10 @@ fn a_run_stopped_by_ctrl_c_leaves_no_nodes_and_no_sessions() {
         assert!(sent.success());
         let out = child.wait_with_output().expect("exits");
         let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            open >= sessions + 4,
+            "{recipe}: {open} sessions on the server, {sessions} before the run's 4 clients"
+        );
         assert_eq!(
             out.status.code(),
             Some(130),
