@@ -9,7 +9,9 @@
 # real server (the wire layer: the model is held to ZooKeeper by
 # ci-conformance.sh); then Curator's InterProcessMutex and kazoo's Lock,
 # unmodified, under no fault, a holder expiry, a create in flight, and
-# CURATOR-604's muted waiter (sim/tests/serve_clients.rs). About 3 minutes.
+# CURATOR-604's muted waiter, and two checker traces re-enacted on Curator;
+# redis-py's Lock against the Redis model (sim/tests/serve_clients.rs).
+# About 5 minutes.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -30,6 +32,11 @@ if ! python3 -c 'import kazoo, sys; sys.exit(kazoo.__version__ != "2.11.0")' 2> 
     echo "ci-serve: installing kazoo 2.11.0 (PyPI)" >&2
     python3 -m pip install -q 'kazoo==2.11.0' 2> /dev/null \
         || python3 -m pip install -q --break-system-packages 'kazoo==2.11.0'
+fi
+if ! python3 -c 'import redis, sys; sys.exit(redis.__version__ != "8.1.0")' 2> /dev/null; then
+    echo "ci-serve: installing redis-py 8.1.0 (PyPI)" >&2
+    python3 -m pip install -q 'redis==8.1.0' 2> /dev/null \
+        || python3 -m pip install -q --break-system-packages 'redis==8.1.0'
 fi
 
 # The binary `cargo test` built for the CLI tests (built here if missing).

@@ -12,6 +12,7 @@ use zookeeper_client as zkc;
 
 fn options(faults: &[&str]) -> Options {
     Options {
+        protocol: Default::default(),
         port: 0,
         events_port: 0,
         session_timeout: Duration::from_millis(2000),
@@ -281,4 +282,110 @@ fn a_trace_needs_a_zookeeper_scenario_with_a_counterexample() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(says), "{file}: {err}");
     }
+}
+
+/// `--protocol resp`: a Redis client (the `redis` crate) against the Redis
+/// model: SET NX PX and GET, a TTL that runs out as the wall clock goes, a
+/// script a library loads (`NOSCRIPT`, then `SCRIPT LOAD` and `EVALSHA` of
+/// the id it answered), and a command the model does not run, refused
+/// with a message that says so.
+#[test]
+fn a_redis_client_speaks_resp_to_the_redis_model() {
+    let running = serve::start(Options {
+        protocol: serve::Protocol::Resp,
+        ..options(&[])
+    })
+    .unwrap();
+    let url = format!("redis://{}/", running.zk_addr());
+    let mut c = redis::Client::open(url.as_str())
+        .unwrap()
+        .get_connection()
+        .unwrap();
+    let set = |c: &mut redis::Connection, v: &str, ms: u64| -> Option<String> {
+        redis::cmd("SET")
+            .arg("lock")
+            .arg(v)
+            .arg("NX")
+            .arg("PX")
+            .arg(ms)
+            .query(c)
+            .unwrap()
+    };
+    assert_eq!(set(&mut c, "a", 100).as_deref(), Some("OK"));
+    assert_eq!(set(&mut c, "b", 100), None);
+    let got: Option<String> = redis::cmd("GET").arg("lock").query(&mut c).unwrap();
+    assert_eq!(got.as_deref(), Some("a"));
+    std::thread::sleep(Duration::from_millis(150));
+    assert_eq!(
+        set(&mut c, "b", 1000).as_deref(),
+        Some("OK"),
+        "the lease ran out"
+    );
+    let release = "local token = redis.call('get', KEYS[1])\n\
+                   if not token or token ~= ARGV[1] then return 0 end\n\
+                   redis.call('del', KEYS[1])\nreturn 1";
+    let unknown: redis::RedisResult<i64> = redis::cmd("EVALSHA")
+        .arg("0123abcd")
+        .arg(1)
+        .arg("lock")
+        .arg("b")
+        .query(&mut c);
+    assert!(
+        format!("{unknown:?}").contains("No matching script"),
+        "{unknown:?}"
+    );
+    let id: String = redis::cmd("SCRIPT")
+        .arg("LOAD")
+        .arg(release)
+        .query(&mut c)
+        .unwrap();
+    let evalsha = |c: &mut redis::Connection, token: &str| -> i64 {
+        redis::cmd("EVALSHA")
+            .arg(&id)
+            .arg(1)
+            .arg("lock")
+            .arg(token)
+            .query(c)
+            .unwrap()
+    };
+    assert_eq!(evalsha(&mut c, "a"), 0, "not the holder's token");
+    assert_eq!(evalsha(&mut c, "b"), 1);
+    let gone: Option<String> = redis::cmd("GET").arg("lock").query(&mut c).unwrap();
+    assert_eq!(gone, None);
+    let hset: redis::RedisResult<i64> = redis::cmd("HSET").arg("h").arg("f").arg(1).query(&mut c);
+    assert!(format!("{hset:?}").contains("docs/serve.md"), "{hset:?}");
+    let s = running.wait(None, Duration::ZERO);
+    assert_eq!(s.protocol, "resp");
+    assert_eq!(s.unsupported.len(), 1, "{:?}", s.unsupported);
+    assert_eq!(
+        s.verdict, "incomplete",
+        "no lock events: nothing was judged"
+    );
+}
+
+/// The model's own Redis recipes through the wire: `locksmith real
+/// --redis` against `serve --protocol resp`, as against a redis-server.
+#[test]
+fn the_real_driver_runs_a_redis_recipe_through_serve() {
+    let running = serve::start(Options {
+        protocol: serve::Protocol::Resp,
+        ..options(&[])
+    })
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_locksmith"))
+        .args(["real", "scenarios/redis-set-px-del.toml", "--redis"])
+        .arg(running.zk_addr().to_string())
+        .args(["--seconds", "1", "--json"])
+        .current_dir(env!("CARGO_MANIFEST_DIR").to_string() + "/..")
+        .output()
+        .unwrap();
+    drop(running);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["verdict"], "holds", "{json}");
+    assert!(json["acquisitions"].as_u64().unwrap_or(0) > 100, "{json}");
 }

@@ -131,7 +131,8 @@ pub enum Command {
     /// a second port; the harness's judge decides mutual exclusion (by
     /// belief and at the resource) and deadlock. `--trace SCENARIO`
     /// re-enacts the scenario's shortest counterexample on the clients
-    /// that connect, step by step, and reports the first divergence.
+    /// that connect, step by step, and reports the first divergence;
+    /// `--protocol resp` serves the Redis model to Redis clients instead.
     /// Example: `locksmith serve --port 2281 --clients 2 --fault
     /// expire:holder@300`. Exit codes: 0
     /// holds, 1 violated, 2 bad input, 3 incomplete (the time bound came

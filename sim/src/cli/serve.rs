@@ -13,6 +13,10 @@ use std::time::Duration;
 
 #[derive(Args, Debug)]
 pub struct ServeArgs {
+    /// The protocol served: `zookeeper` (the ZooKeeper model) or `resp`
+    /// (the Redis model, RESP2: redis-py and other Redis clients).
+    #[arg(long, default_value = "zookeeper", value_parser = ["zookeeper", "resp"])]
+    pub protocol: String,
     /// The ZooKeeper port on 127.0.0.1 (0: any free one; the line printed
     /// at start says which).
     #[arg(long, default_value_t = 2281)]
@@ -72,6 +76,11 @@ pub struct ServeArgs {
 /// a signal stopped it.
 /// The scenario `--trace` names, read as `locksmith check` reads it.
 pub fn plan(a: &ServeArgs) -> Result<Option<(CheckConfig, Option<Property>)>, String> {
+    if a.protocol == "resp" && (a.trace.is_some() || !a.faults.is_empty()) {
+        return Err(
+            "--trace and --fault act on ZooKeeper sessions: with --protocol resp, serve runs the Redis model without them".into(),
+        );
+    }
     let Some(file) = &a.trace else {
         return Ok(None);
     };
@@ -114,6 +123,11 @@ pub fn run(a: &ServeArgs) -> i32 {
         }
     };
     let options = serve::Options {
+        protocol: if a.protocol == "resp" {
+            serve::Protocol::Resp
+        } else {
+            serve::Protocol::ZooKeeper
+        },
         port: a.port,
         events_port: a.events_port,
         session_timeout: Duration::from_millis(a.session_timeout_ms),
@@ -132,12 +146,20 @@ pub fn run(a: &ServeArgs) -> i32 {
     };
     // The first line says where to connect: scripts read it (on stderr
     // with --json, so that stdout is one JSON object).
-    let start = format!(
-        "locksmith serve: ZooKeeper on {}, lock events on {}, session timeout {} ms",
-        running.zk_addr(),
-        running.events_addr(),
-        a.session_timeout_ms
-    );
+    let start = if a.protocol == "resp" {
+        format!(
+            "locksmith serve: Redis (RESP) on {}, lock events on {}",
+            running.zk_addr(),
+            running.events_addr()
+        )
+    } else {
+        format!(
+            "locksmith serve: ZooKeeper on {}, lock events on {}, session timeout {} ms",
+            running.zk_addr(),
+            running.events_addr(),
+            a.session_timeout_ms
+        )
+    };
     if a.json {
         eprintln!("{start}");
     } else {

@@ -69,11 +69,12 @@ pub struct Counts {
     pub sessions: u64,
     pub connections: u64,
     pub requests: u64,
-    pub by_opcode: BTreeMap<i32, u64>,
+    /// Requests by operation (ZooKeeper's opcode names, Redis's commands).
+    pub by_op: BTreeMap<String, u64>,
     pub notifications: u64,
     pub expiries: u64,
-    /// Requests answered `UNIMPLEMENTED`, by opcode, with why.
-    pub unsupported: BTreeMap<i32, (u64, String)>,
+    /// Requests the model has no operation for, by name, with why.
+    pub unsupported: BTreeMap<String, (u64, String)>,
 }
 
 pub struct Hub {
@@ -352,8 +353,13 @@ impl Hub {
 
     /// One line of `--verbose` output.
     fn trace(&self, now: Instant, session: u32, what: &str) {
+        self.trace_line(now, &format!("0x{session:x}  {what}"));
+    }
+
+    /// One line of `--verbose` output, with no session (a Redis command).
+    pub fn trace_line(&self, now: Instant, what: &str) {
         if self.verbose {
-            eprintln!("{:>7} ms  0x{session:x}  {what}", self.ms(now));
+            eprintln!("{:>7} ms  {what}", self.ms(now));
         }
     }
 
@@ -387,7 +393,11 @@ impl Hub {
         let mut close_after = false;
         let mut answer_with = |frame: Vec<u8>| reply = Some(frame);
         self.counts.requests += 1;
-        *self.counts.by_opcode.entry(kind).or_default() += 1;
+        *self
+            .counts
+            .by_op
+            .entry(wire::opcode::name(kind))
+            .or_default() += 1;
         let session = SessionId(from.session);
         match req {
             Request::Ping => {
@@ -457,7 +467,11 @@ impl Hub {
                 None => answer_with(wire::header(xid, self.server.zxid(), -101)),
             },
             Request::Unsupported { opcode, why } => {
-                let entry = self.counts.unsupported.entry(opcode).or_insert((0, why));
+                let entry = self
+                    .counts
+                    .unsupported
+                    .entry(wire::opcode::name(opcode))
+                    .or_insert((0, why));
                 entry.0 += 1;
                 answer_with(wire::header(xid, self.server.zxid(), wire::UNIMPLEMENTED));
             }

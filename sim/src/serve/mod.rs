@@ -25,6 +25,7 @@ mod hub;
 mod jute;
 pub mod lock_events;
 pub mod replay;
+pub mod resp;
 mod summary;
 pub mod wire;
 
@@ -40,9 +41,29 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::net::TcpListener;
 
+/// Which protocol clients speak.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Protocol {
+    /// ZooKeeper's client protocol, the ZooKeeper model behind it.
+    #[default]
+    ZooKeeper,
+    /// RESP2, the Redis model behind it.
+    Resp,
+}
+
+impl Protocol {
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::ZooKeeper => "zookeeper",
+            Protocol::Resp => "resp",
+        }
+    }
+}
+
 /// What a served run is asked for.
 #[derive(Clone, Debug)]
 pub struct Options {
+    pub protocol: Protocol,
     /// The ZooKeeper port on 127.0.0.1 (0: any free one).
     pub port: u16,
     /// The lock-events port on 127.0.0.1 (0: any free one).
@@ -74,6 +95,7 @@ pub(crate) struct State {
     event_errors: Vec<String>,
     started: Instant,
     replay: Option<replay::Replay>,
+    redis: resp::Store,
 }
 
 /// A served run in progress.
@@ -126,18 +148,22 @@ pub fn start(options: Options) -> Result<Running, String> {
         event_errors: Vec::new(),
         started,
         replay,
+        redis: resp::Store::new(started),
     }));
     let bind = |port: u16, what: &str| {
         runtime
             .block_on(TcpListener::bind(("127.0.0.1", port)))
             .map_err(|e| format!("cannot listen for {what} on 127.0.0.1:{port}: {e}"))
     };
-    let zk_listener = bind(options.port, "ZooKeeper clients")?;
+    let zk_listener = bind(options.port, "clients")?;
     let events_listener = bind(options.events_port, "lock events")?;
     let local = |l: &TcpListener| l.local_addr().map_err(|e| e.to_string());
     let zk = local(&zk_listener)?;
     let events = local(&events_listener)?;
-    runtime.spawn(accept_clients(zk_listener, state.clone()));
+    match options.protocol {
+        Protocol::ZooKeeper => runtime.spawn(accept_clients(zk_listener, state.clone())),
+        Protocol::Resp => runtime.spawn(resp::accept(zk_listener, state.clone())),
+    };
     runtime.spawn(accept_events(events_listener, state.clone()));
     runtime.spawn(clock(state.clone(), options.stuck));
     runtime.spawn(reaper(state.clone(), options.reap_every));

@@ -2,7 +2,6 @@
 //! to them, and the judge's verdicts over their lock events.
 
 use super::replay::Outcome;
-use super::wire::opcode;
 use super::{Options, State, StoppedBy};
 use locksmith_model::engine::harness::Property;
 use serde::Serialize;
@@ -21,7 +20,7 @@ pub struct Struck {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Unsupported {
-    pub opcode: i32,
+    pub request: String,
     pub count: u64,
     pub why: String,
 }
@@ -52,14 +51,17 @@ pub struct TraceReport {
 /// The run's report (`--json` prints it as is).
 #[derive(Clone, Debug, Serialize)]
 pub struct Summary {
-    pub zookeeper: String,
+    /// `zookeeper` or `resp`.
+    pub protocol: &'static str,
+    /// Where clients connected.
+    pub server: String,
     pub events: String,
     pub session_timeout_ms: u64,
     pub elapsed_ms: u64,
     /// `clients finished`, `time bound` or `signal`.
     pub stopped_by: &'static str,
-    /// `holds`, `violated` or `incomplete` (the bound came before the
-    /// clients finished, and nothing was violated).
+    /// `holds`, `violated` or `incomplete` (nothing was violated, and the
+    /// bound came before the clients finished, or no client acquired).
     pub verdict: &'static str,
     pub sessions: u64,
     pub connections: u64,
@@ -107,6 +109,9 @@ pub(super) fn of(
     let finished_all = clients.is_none_or(|n| s.judge.finished() >= n);
     let verdict = if !violations.is_empty() {
         "violated"
+    } else if s.judge.acquisitions() == 0 {
+        // Nothing was exercised: not "holds".
+        "incomplete"
     } else if stopped_by == StoppedBy::ClientsFinished
         || (stopped_by == StoppedBy::Bound && finished_all)
     {
@@ -115,7 +120,8 @@ pub(super) fn of(
         "incomplete"
     };
     Summary {
-        zookeeper: zk.to_string(),
+        protocol: options.protocol.name(),
+        server: zk.to_string(),
         events: events.to_string(),
         session_timeout_ms: options.session_timeout.as_millis() as u64,
         elapsed_ms: elapsed.as_millis() as u64,
@@ -129,18 +135,14 @@ pub(super) fn of(
         connections: counts.connections,
         requests: counts.requests,
         requests_per_second: counts.requests as f64 / elapsed.as_secs_f64().max(1e-3),
-        requests_by_op: counts
-            .by_opcode
-            .iter()
-            .map(|(k, v)| (opcode::name(*k), *v))
-            .collect(),
+        requests_by_op: counts.by_op.clone(),
         notifications: counts.notifications,
         expiries: counts.expiries,
         unsupported: counts
             .unsupported
             .iter()
             .map(|(op, (count, why))| Unsupported {
-                opcode: *op,
+                request: op.clone(),
                 count: *count,
                 why: why.clone(),
             })
@@ -197,8 +199,20 @@ impl Summary {
         let mut t = String::new();
         let _ = writeln!(
             t,
-            "served ZooKeeper on {} for {} ms (stopped by {}), session timeout {} ms",
-            self.zookeeper, self.elapsed_ms, self.stopped_by, self.session_timeout_ms
+            "served {} on {} for {} ms (stopped by {}){}",
+            if self.protocol == "resp" {
+                "Redis (RESP)"
+            } else {
+                "ZooKeeper"
+            },
+            self.server,
+            self.elapsed_ms,
+            self.stopped_by,
+            if self.protocol == "resp" {
+                String::new()
+            } else {
+                format!(", session timeout {} ms", self.session_timeout_ms)
+            }
         );
         let ops: Vec<String> = self
             .requests_by_op
@@ -217,13 +231,7 @@ impl Summary {
             self.expiries
         );
         for u in &self.unsupported {
-            let _ = writeln!(
-                t,
-                "answered UNIMPLEMENTED: {} × {} ({})",
-                u.count,
-                opcode::name(u.opcode),
-                u.why
-            );
+            let _ = writeln!(t, "not served: {} × {} ({})", u.count, u.request, u.why);
         }
         for f in &self.faults {
             let _ = writeln!(t, "fault {} struck {} at {} ms", f.fault, f.on, f.at_ms);
