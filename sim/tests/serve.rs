@@ -39,6 +39,15 @@ fn serve_on_free_ports(seconds: &str) -> Command {
     c
 }
 
+/// The Redis model over RESP, on free ports.
+fn resp_server() -> serve::Running {
+    serve::start(Options {
+        protocol: serve::Protocol::Resp,
+        ..options(&[])
+    })
+    .unwrap()
+}
+
 /// A server with these faults, and where to connect.
 fn served(faults: &[&str]) -> (serve::Running, String) {
     let running = serve::start(options(faults)).unwrap();
@@ -291,11 +300,7 @@ fn a_trace_needs_a_zookeeper_scenario_with_a_counterexample() {
 /// with a message that says so.
 #[test]
 fn a_redis_client_speaks_resp_to_the_redis_model() {
-    let running = serve::start(Options {
-        protocol: serve::Protocol::Resp,
-        ..options(&[])
-    })
-    .unwrap();
+    let running = resp_server();
     let url = format!("redis://{}/", running.zk_addr());
     let mut c = redis::Client::open(url.as_str())
         .unwrap()
@@ -367,11 +372,7 @@ fn a_redis_client_speaks_resp_to_the_redis_model() {
 /// --redis` against `serve --protocol resp`, as against a redis-server.
 #[test]
 fn the_real_driver_runs_a_redis_recipe_through_serve() {
-    let running = serve::start(Options {
-        protocol: serve::Protocol::Resp,
-        ..options(&[])
-    })
-    .unwrap();
+    let running = resp_server();
     let out = Command::new(env!("CARGO_BIN_EXE_locksmith"))
         .args(["real", "scenarios/redis-set-px-del.toml", "--redis"])
         .arg(running.zk_addr().to_string())

@@ -44,17 +44,26 @@ fn curator() -> Command {
     c
 }
 
-fn run(r: &Run) -> Summary {
-    let running = serve::start(Options {
+/// A server on free ports with this session timeout: what every test
+/// here starts from.
+fn options(session_timeout_ms: u64) -> Options {
+    Options {
         protocol: Default::default(),
         port: 0,
         events_port: 0,
-        session_timeout: Duration::from_millis(r.session_timeout_ms),
-        faults: r.faults.iter().map(|f| faults::parse(f).unwrap()).collect(),
+        session_timeout: Duration::from_millis(session_timeout_ms),
+        faults: vec![],
         stuck: Duration::from_secs(60),
         reap_every: Duration::from_millis(100),
         verbose: false,
         trace: None,
+    }
+}
+
+fn run(r: &Run) -> Summary {
+    let running = serve::start(Options {
+        faults: r.faults.iter().map(|f| faults::parse(f).unwrap()).collect(),
+        ..options(r.session_timeout_ms)
     })
     .unwrap();
     let zk = running.zk_addr().to_string();
@@ -229,15 +238,9 @@ fn trace_run(scenario: &str, hold_ms: u32) -> Summary {
     };
     let (clients, rounds) = (sc.check.clients, sc.check.acquisitions);
     let running = serve::start(Options {
-        protocol: Default::default(),
-        port: 0,
-        events_port: 0,
-        session_timeout: Duration::from_millis(4000),
-        faults: vec![],
         stuck: Duration::from_secs(120),
-        reap_every: Duration::from_millis(100),
-        verbose: false,
         trace: Some((sc.check, None)),
+        ..options(4000)
     })
     .unwrap();
     let out = curator()
@@ -324,14 +327,7 @@ fn redis_py_holds_inside_its_timeout_and_not_past_it() {
     for (hold_ms, timeout_ms, violated) in [(20, 1000, false), (300, 100, true)] {
         let running = serve::start(Options {
             protocol: serve::Protocol::Resp,
-            port: 0,
-            events_port: 0,
-            session_timeout: Duration::from_millis(4000),
-            faults: vec![],
-            stuck: Duration::from_secs(60),
-            reap_every: Duration::from_millis(100),
-            verbose: false,
-            trace: None,
+            ..options(4000)
         })
         .unwrap();
         let out = Command::new("python3")
