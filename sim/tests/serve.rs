@@ -140,6 +140,45 @@ fn a_dropped_connection_keeps_the_session_and_its_watches_come_back() {
     assert!(s.log.iter().any(|l| l.contains("connection dropped")));
 }
 
+/// A stat's `ctime` and `mtime` are the wall-clock times of the
+/// transactions that created and last changed the node, in Unix
+/// milliseconds, as a real server writes them; the nodes a server starts
+/// with read 0 there, as on a real one.
+#[test]
+fn stats_carry_the_times_of_their_transactions() {
+    let unix_ms = || {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as i64
+    };
+    let (running, addr) = served(&[]);
+    runtime().block_on(async {
+        let client = connect(&addr).await;
+        let before = unix_ms();
+        let (created, _) = client.create("/t", b"1", &persistent()).await.unwrap();
+        let after = unix_ms();
+        assert!(
+            (before..=after).contains(&created.ctime) && created.mtime == created.ctime,
+            "ctime {} mtime {} outside {before}..={after}",
+            created.ctime,
+            created.mtime
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let changed = client.set_data("/t", b"2", None).await.unwrap();
+        assert_eq!(changed.ctime, created.ctime);
+        assert!(
+            changed.mtime >= created.ctime + 50 && changed.mtime <= unix_ms(),
+            "mtime {} after a setData 50 ms later than ctime {}",
+            changed.mtime,
+            created.ctime
+        );
+        let (_, root) = client.get_data("/").await.unwrap();
+        assert_eq!((root.ctime, root.mtime, root.aversion), (0, 0, 0));
+    });
+    running.wait(None, Duration::ZERO);
+}
+
 /// A fault aimed at the holder strikes the session the lock events name,
 /// once a hold has lasted its time; the judge sees two believed holders.
 #[test]

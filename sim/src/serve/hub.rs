@@ -11,6 +11,7 @@
 //! node's owner in a `Stat` needs no translation.
 
 use super::wire::{self, Connect, Request, Shape};
+use super::zxid_times::{unix_ms_now, ZxidTimes};
 use locksmith_model::zk::{CreateMode, Op, Service, SessionId, Stat, WatchedEvent, ZkServer};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
@@ -90,6 +91,8 @@ pub struct Hub {
     /// Re-enacting a trace (`serve --trace`): what the server sends a
     /// session waits here, in order, until the trace delivers it.
     pub held: Option<BTreeMap<u32, VecDeque<Out>>>,
+    /// When each transaction was applied: the stats' `ctime` and `mtime`.
+    times: ZxidTimes,
 }
 
 /// How a request's reply goes out.
@@ -125,8 +128,11 @@ impl Hub {
     /// A server that starts as `server` (a checker scenario's first state,
     /// its sessions already open: connecting clients claim them).
     pub fn with_server(server: ZkServer, timeout: Duration, started: Instant) -> Hub {
+        let mut times = ZxidTimes::default();
+        times.note(server.zxid(), unix_ms_now());
         Hub {
             server,
+            times,
             sessions: BTreeMap::new(),
             timeout,
             started,
@@ -412,7 +418,11 @@ impl Hub {
                     _ => None,
                 };
                 let closing = op == Op::CloseSession;
+                // What the clock and the reaper applied since the last
+                // request is noted at the latest now, then this request.
+                self.times.note(self.server.zxid(), unix_ms_now());
                 let out = self.server.handle(session, &op);
+                self.times.note(self.server.zxid(), unix_ms_now());
                 let lost = if lose_reply { " (reply lost)" } else { "" };
                 let said = match &out.reply {
                     Ok(r) => r.to_string(),
@@ -426,7 +436,10 @@ impl Hub {
                     self.server.zxid(),
                     &shape,
                     &out.reply,
-                    &|p| self.stat_of(p),
+                    &wire::Stats {
+                        created: &|p| self.stat_of(p),
+                        time: &|z| self.times.at(z),
+                    },
                     failed_multi.as_deref(),
                 );
                 answer_with(frame);
@@ -463,7 +476,9 @@ impl Hub {
             }
             Request::Sync(path) => answer_with(wire::sync_reply(xid, self.server.zxid(), &path)),
             Request::GetAcl(path) => match self.server.node(&path) {
-                Some(n) => answer_with(wire::acl_reply(xid, self.server.zxid(), &n.stat)),
+                Some(n) => answer_with(wire::acl_reply(xid, self.server.zxid(), &n.stat, &|z| {
+                    self.times.at(z)
+                })),
                 None => answer_with(wire::header(xid, self.server.zxid(), -101)),
             },
             Request::Unsupported { opcode, why } => {

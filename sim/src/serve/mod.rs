@@ -28,6 +28,7 @@ pub mod replay;
 pub mod resp;
 mod summary;
 pub mod wire;
+mod zxid_times;
 
 pub use summary::Summary;
 

@@ -378,14 +378,23 @@ fn multi(r: &mut Reader<'_>) -> Result<Request, String> {
     Ok(model(Op::Multi(ops), Shape::Multi(kinds)))
 }
 
-/// `Stat`, in the record's field order. `ctime` and `mtime` are 0: the
-/// model has no clock (no lock recipe reads them); `aversion` is 0: it has
-/// no ACLs.
-fn stat(w: &mut Writer, s: &Stat) {
+/// What a reply's stats need beyond the model's answer: the stat of a node
+/// the request created (by path), which `create2` sends and the model's
+/// reply does not carry, and the time each zxid was applied
+/// ([`super::zxid_times`]), for `ctime` and `mtime`.
+pub struct Stats<'a> {
+    pub created: &'a dyn Fn(&str) -> Stat,
+    pub time: &'a dyn Fn(i64) -> i64,
+}
+
+/// `Stat`, in the record's field order. `ctime` and `mtime` are the times
+/// of `czxid` and `mzxid`; `aversion` is 0, as on a real server where
+/// nobody called `setACL` (the model has no ACLs).
+fn stat(w: &mut Writer, s: &Stat, time: &dyn Fn(i64) -> i64) {
     w.long(s.czxid)
         .long(s.mzxid)
-        .long(0)
-        .long(0)
+        .long(time(s.czxid))
+        .long(time(s.mzxid))
         .int(s.version)
         .int(s.cversion)
         .int(0)
@@ -402,15 +411,14 @@ pub fn header(xid: i32, zxid: i64, err: i32) -> Vec<u8> {
     w.framed()
 }
 
-/// The reply to a model request. `created` gives the stat of a node the
-/// request created (by path), which `create2` sends and the model's reply
-/// does not carry; `rolled` is a failed multi's per-op results.
+/// The reply to a model request; `rolled` is a failed multi's per-op
+/// results.
 pub fn reply(
     xid: i32,
     zxid: i64,
     shape: &Shape,
     reply: &Reply,
-    created: &dyn Fn(&str) -> Stat,
+    stats: &Stats,
     rolled: Option<&[TxnResult]>,
 ) -> Vec<u8> {
     let mut w = Writer::default();
@@ -420,7 +428,7 @@ pub fn reply(
         // an `ErrorResult` (the Java client throws the first real error).
         (Err(_), Some(results)) => {
             w.int(0);
-            multi_results(&mut w, &[], results, created);
+            multi_results(&mut w, &[], results, stats);
         }
         (Err(e), None) => {
             w.int(e.code());
@@ -432,49 +440,44 @@ pub fn reply(
         }
         (Ok(result), _) => {
             w.int(0);
-            body(&mut w, shape, result, created);
+            body(&mut w, shape, result, stats);
         }
     }
     w.framed()
 }
 
-fn body(w: &mut Writer, shape: &Shape, result: &OpResult, created: &dyn Fn(&str) -> Stat) {
+fn body(w: &mut Writer, shape: &Shape, result: &OpResult, stats: &Stats) {
     match (shape, result) {
         (Shape::Create, OpResult::Created(p)) => {
             w.string(p);
         }
         (Shape::Create2, OpResult::Created(p)) => {
             w.string(p);
-            stat(w, &created(p));
+            stat(w, &(stats.created)(p), stats.time);
         }
         (Shape::Exists, OpResult::Exists(Some(s))) | (Shape::SetData, OpResult::SetData(s)) => {
-            stat(w, s);
+            stat(w, s, stats.time);
         }
         (Shape::GetData, OpResult::GetData { data, stat: s }) => {
             w.buffer(data);
-            stat(w, s);
+            stat(w, s, stats.time);
         }
         (Shape::GetChildren, OpResult::GetChildren { children, .. }) => {
             w.strings(children);
         }
         (Shape::GetChildren2, OpResult::GetChildren { children, stat: s }) => {
             w.strings(children);
-            stat(w, s);
+            stat(w, s, stats.time);
         }
         (Shape::Multi(kinds), OpResult::Multi(results)) => {
-            multi_results(w, kinds, results, created);
+            multi_results(w, kinds, results, stats);
         }
         // Delete, close, the watch removals: no body.
         _ => {}
     }
 }
 
-fn multi_results(
-    w: &mut Writer,
-    kinds: &[i32],
-    results: &[TxnResult],
-    created: &dyn Fn(&str) -> Stat,
-) {
+fn multi_results(w: &mut Writer, kinds: &[i32], results: &[TxnResult], stats: &Stats) {
     for (i, result) in results.iter().enumerate() {
         let kind = kinds.get(i).copied().unwrap_or(opcode::CREATE);
         match result {
@@ -485,7 +488,7 @@ fn multi_results(
             }
             TxnResult::Created(p) => {
                 w.int(opcode::CREATE2).boolean(false).int(0).string(p);
-                stat(w, &created(p));
+                stat(w, &(stats.created)(p), stats.time);
             }
             TxnResult::Deleted => {
                 w.int(opcode::DELETE).boolean(false).int(0);
@@ -495,7 +498,7 @@ fn multi_results(
             }
             TxnResult::SetData(s) => {
                 w.int(opcode::SET_DATA).boolean(false).int(0);
-                stat(w, s);
+                stat(w, s, stats.time);
             }
             TxnResult::RolledBack => {
                 w.int(opcode::ERROR).boolean(false).int(0).int(0);
@@ -519,11 +522,11 @@ pub fn sync_reply(xid: i32, zxid: i64, path: &str) -> Vec<u8> {
 }
 
 /// `GetACLResponse`: world:anyone with every permission (31), and the stat.
-pub fn acl_reply(xid: i32, zxid: i64, s: &Stat) -> Vec<u8> {
+pub fn acl_reply(xid: i32, zxid: i64, s: &Stat, time: &dyn Fn(i64) -> i64) -> Vec<u8> {
     let mut w = Writer::default();
     w.int(xid).long(zxid).int(0);
     w.int(1).int(31).string("world").string("anyone");
-    stat(&mut w, s);
+    stat(&mut w, s, time);
     w.framed()
 }
 
@@ -607,7 +610,11 @@ mod tests {
     #[test]
     fn an_error_reply_has_no_body_and_a_notification_says_sync_connected() {
         let r: Reply = Err(ZkError::NoNode);
-        let bytes = reply(9, 42, &Shape::GetData, &r, &|_| Stat::default(), None);
+        let stats = Stats {
+            created: &|_| Stat::default(),
+            time: &|_| 0,
+        };
+        let bytes = reply(9, 42, &Shape::GetData, &r, &stats, None);
         assert_eq!(bytes.len(), 4 + 16);
         assert_eq!(&bytes[16..20], &(-101i32).to_be_bytes());
         let n = notification(&WatchedEvent {
