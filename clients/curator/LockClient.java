@@ -86,8 +86,12 @@ public class LockClient {
                         failures.add(name + ": timed out");
                     }
                 } catch (Exception e) {
+                    // The exception escapes the lock's code: the thread that
+                    // ran it is gone, as the checker's "thread died" says.
                     System.err.println(name + ": " + e);
                     failures.add(name + ": " + e.getClass().getSimpleName());
+                    report(name, "died", c);
+                    return;
                 }
                 Thread.sleep(thinkMs);
             }

@@ -55,11 +55,11 @@ def run_client(name, args, events, failures):
                     time.sleep(args.hold_ms / 1000)
                     events.report(name, "end", zk)
                     events.report(name, "released", zk)
-            except Exception as e:  # what the library raised, reported
+            except Exception as e:  # escaped the lock's code: the thread is gone
                 logging.warning("%s: %s: %s", name, type(e).__name__, e)
-                events.report(name, "gave-up", zk)
+                events.report(name, "died", zk)
                 failures.append(f"{name}: {type(e).__name__}")
-                time.sleep(0.05)
+                break
             time.sleep(args.think_ms / 1000)
     finally:
         events.report(name, "finished", zk)

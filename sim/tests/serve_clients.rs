@@ -289,6 +289,27 @@ fn curator_follows_the_holder_expiry_trace_to_two_holders() {
     assert_eq!(properties(&s), BOTH_HOLD);
 }
 
+/// A connection loss re-enacted step by step: `curator-release-connection-loss.toml`'s
+/// 13 steps drop the waiter's connection four times, each time with its
+/// request sent and not applied (the create, then three retried
+/// `getChildren` of Curator's protected-node search); the real library
+/// reconnects by itself between them, its `RetryLoop` runs out, and the
+/// `ConnectionLossException` escapes `acquire()`: the thread dies, as the
+/// checker's trace ends.
+#[test]
+#[ignore = "needs Java and Curator 5.4.0: scripts/ci-serve.sh"]
+fn curator_follows_a_connection_loss_trace_to_the_thread_that_dies() {
+    let s = trace_run("curator-release-connection-loss.toml", 300);
+    let trace = s.trace.as_ref().unwrap();
+    assert_eq!(
+        trace.outcome,
+        Some(serve::replay::Outcome::Followed { steps: 13 }),
+        "{}",
+        s.to_text()
+    );
+    assert_eq!(properties(&s), ["thread died"], "{}", s.to_text());
+}
+
 /// CURATOR-604 by the checker's own 43-step trace on the real Curator:
 /// the waiter's connection goes one-way at step 30, Curator gives up on
 /// the session by its own clock (step 34), its acquire loop lists its old

@@ -328,6 +328,22 @@ impl Hub {
         })
     }
 
+    /// The replies held for `session` are lost with its connection (a
+    /// connection loss re-enacted); its notifications stay held for the
+    /// trace's delivery, as the model keeps them (the reconnecting
+    /// client's `SetWatches` would bring them back). How many were lost.
+    pub fn lose_held_replies(&mut self, session: u32) -> usize {
+        let Some(queue) = self.held.as_mut().and_then(|h| h.get_mut(&session)) else {
+            return 0;
+        };
+        let before = queue.len();
+        queue.retain(|out| match out {
+            Out::Frame(f) => wire::is_notification(f),
+            Out::Close => true,
+        });
+        before - queue.len()
+    }
+
     /// Closes `session`'s connection once what is held for it before now
     /// has gone (an expiry re-enacted: the client hears of it after the
     /// frames already on their way).

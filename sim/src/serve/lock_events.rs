@@ -11,7 +11,9 @@
 //! (`lock()` called), `acquired` (`lock()` returned), `begin` and `end`
 //! (the critical section's opening and closing writes to the protected
 //! resource), `released` (`unlock()` called), `gave-up` (`lock()` returned
-//! without the lock) and `finished`; `SESSION` the client's session id
+//! without the lock), `died` (an exception escaped `lock()` or `unlock()`:
+//! the thread that ran them is gone) and `finished`; `SESSION` the
+//! client's session id
 //! (`0x…` or decimal), which lets a fault aim at the holder.
 //!
 //! The judge is the harness's: mutual exclusion by belief is
@@ -32,17 +34,19 @@ pub enum Kind {
     End,
     Released,
     GaveUp,
+    Died,
     Finished,
 }
 
 impl Kind {
-    const WORDS: [(&'static str, Kind); 7] = [
+    const WORDS: [(&'static str, Kind); 8] = [
         ("acquiring", Kind::Acquiring),
         ("acquired", Kind::Acquired),
         ("begin", Kind::Begin),
         ("end", Kind::End),
         ("released", Kind::Released),
         ("gave-up", Kind::GaveUp),
+        ("died", Kind::Died),
         ("finished", Kind::Finished),
     ];
 
@@ -221,6 +225,24 @@ impl Judge {
                 c.holding_since = None;
                 c.waiting_since = None;
             }
+            Kind::Died => {
+                let c = &mut self.clients[i];
+                let was = if c.phase.holds() {
+                    "holding"
+                } else {
+                    "in its lock's calls"
+                };
+                c.phase = Phase::Died;
+                c.holding_since = None;
+                c.waiting_since = None;
+                self.violations.record(
+                    Property::ThreadDied,
+                    format!(
+                        "an exception escaped {}'s lock at {at} ms ({was}): its thread died",
+                        line.client
+                    ),
+                );
+            }
             Kind::Finished => {
                 let c = &mut self.clients[i];
                 c.phase = Phase::Finished;
@@ -375,5 +397,19 @@ mod tests {
         assert!(j.violations.is_empty());
         j.check_stuck(t0 + Duration::from_millis(100), 100);
         assert!(j.violations.contains(Property::Deadlock));
+    }
+
+    #[test]
+    fn an_exception_escaping_the_lock_is_a_thread_that_died() {
+        let t0 = Instant::now();
+        let mut j = Judge::new(t0);
+        j.event(&line("a acquiring 1"), t0);
+        assert!(j.violations.is_empty());
+        j.event(&line("a died 1"), t0 + Duration::from_millis(7));
+        assert_eq!(
+            j.violations.get(Property::ThreadDied),
+            Some("an exception escaped a's lock at 7 ms (in its lock's calls): its thread died")
+        );
+        assert_eq!(j.waiter_for(t0 + Duration::from_secs(9), 0), None);
     }
 }

@@ -27,8 +27,14 @@
 //!   library gives up by its own clock and opens a new session, which the
 //!   trace's give-up step waits for; the old session's end is applied at
 //!   its step (the new session's "reconnect" is the real library's own).
-//!   Connection losses, crashes, reorderings and server restarts are not
-//!   served: the run stops there and says so.
+//!   A connection loss (or a disconnect) waits until the real client has
+//!   sent the requests the model's drop loses, then drops them unapplied,
+//!   loses the replies held for the session, keeps its notifications held,
+//!   and closes the connection. The library reconnects by itself (its
+//!   `SetWatches` is answered at once); the trace's reconnect step waits
+//!   for it, so a library may hear `SyncConnected` before the trace says.
+//!   Crashes, reorderings, a connection timeout and server restarts are
+//!   not served: the run stops there and says so.
 //! - **Thread steps, timed waits, noticing an expiry** are the real
 //!   client's own: nothing to do but follow (noticing an expiry releases
 //!   what is held for the session, the close last).
@@ -417,6 +423,46 @@ fn take(s: &mut State, now: Instant) -> Result<Step, Outcome> {
                 )));
             }
             Step::Took("the real library's new session is connected".into())
+        }
+        // A connection loss: the requests the trace never applies are the
+        // ones the real client has sent and the trace has not served (the
+        // step waits until as many have come as the model's lose), and
+        // the replies held for it are lost; the real library reconnects on
+        // its own, and the trace's reconnect step waits for it.
+        Action::LoseConnection(c) | Action::Disconnect(c) => {
+            let Some(id) = session(r, c) else {
+                return Ok(Step::Blocked(format!("c{} to connect", c + 1)));
+            };
+            let own = r.system.peers[c as usize].session;
+            let unsent: usize = r
+                .system
+                .peers
+                .iter()
+                .filter(|p| p.session == own)
+                .map(|p| p.outbox.len())
+                .sum();
+            let sent = r.pending.get(&id).map_or(0, VecDeque::len);
+            if !s.hub.connected(id) || sent < unsent {
+                return Ok(Step::Blocked(format!(
+                    "c{} to be connected with {unsent} request(s) sent",
+                    c + 1
+                )));
+            }
+            r.pending.remove(&id);
+            let lost = s.hub.lose_held_replies(id);
+            s.hub.drop_connection(id, now);
+            Step::Took(format!(
+                "connection dropped: {sent} request(s) never applied, {lost} reply(ies) lost"
+            ))
+        }
+        Action::Reconnect(c) => {
+            let Some(id) = session(r, c) else {
+                return Err(unserved());
+            };
+            if !s.hub.connected(id) {
+                return Ok(Step::Blocked(format!("c{}'s library to reconnect", c + 1)));
+            }
+            Step::Took("the real library reconnected (its SetWatches answered as it came)".into())
         }
         Action::ExpireOld(c) => {
             let ids = &r.sessions[c as usize];

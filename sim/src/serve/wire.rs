@@ -404,6 +404,11 @@ fn stat(w: &mut Writer, s: &Stat, time: &dyn Fn(i64) -> i64) {
         .long(s.pzxid);
 }
 
+/// Whether a written frame is a notification (its xid, after the length).
+pub fn is_notification(frame: &[u8]) -> bool {
+    frame.get(4..8) == Some(&NOTIFICATION_XID.to_be_bytes()[..])
+}
+
 /// A reply frame with no body: a ping's, `SetWatches`', or any error's.
 pub fn header(xid: i32, zxid: i64, err: i32) -> Vec<u8> {
     let mut w = Writer::default();
