@@ -21,10 +21,13 @@ PY
 fi
 printf '| scenario | property | steps | re-enactment | real Curator |\n|---|---|---|---|---|\n'
 for f in "${files[@]}"; do
-    read -r clients rounds < <(python3 - "$f" <<'PY'
+    # A timed acquire's deadline passes at the checker's choice, first
+    # thing in its trace: the real client's maxWait is 1 ms, so that it has
+    # run out whenever Curator looks.
+    read -r clients rounds max_wait < <(python3 - "$f" <<'PY'
 import sys, tomllib
 d = tomllib.load(open(sys.argv[1], "rb"))
-print(d.get("clients", 2), d.get("acquisitions", 1))
+print(d.get("clients", 2), d.get("acquisitions", 1), 1 if "acquire_timeout_ms" in d else 30000)
 PY
 )
     out="$(mktemp)"
@@ -40,7 +43,7 @@ PY
     if kill -0 "$pid" 2> /dev/null; then
         timeout 150 java -cp /usr/share/java/curator-recipes.jar:/usr/share/java/slf4j-nop.jar \
             clients/curator/LockClient.java --zk 127.0.0.1:2293 --events 127.0.0.1:2294 \
-            --clients "$clients" --rounds "$rounds" --hold-ms 12000 --path /locks > /dev/null 2>&1 || true
+            --clients "$clients" --rounds "$rounds" --hold-ms 12000 --max-wait-ms "$max_wait" --path /locks > /dev/null 2>&1 || true
     fi
     wait "$pid" || true
     python3 - "$f" "$out" <<'PY'

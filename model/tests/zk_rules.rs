@@ -1452,6 +1452,28 @@ fn a_lost_connection_takes_its_watches_and_leaves_its_session() {
     assert!(zk.handle(s[0], &Op::delete("/a", -1)).events.is_empty());
 }
 
+/// What a reconnecting client sends back: its data watches on nodes that
+/// exist, its `exists` watches on missing nodes, its child watches.
+#[test]
+fn a_sessions_watches_are_listed_as_its_client_sends_them_back() {
+    let (mut zk, s) = server(2);
+    zk.handle(s[0], &Op::create("/a", CreateMode::Persistent));
+    zk.handle(s[1], &Op::get_data("/a", true));
+    zk.handle(s[1], &Op::exists("/missing", true));
+    zk.handle(s[1], &Op::get_children("/", true));
+    zk.handle(s[0], &Op::exists("/a", true));
+    let names = |v: &[&str]| {
+        v.iter()
+            .map(|&p| locksmith_model::zk::Name::from(p))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        zk.client_watches(s[1]),
+        [names(&["/a"]), names(&["/missing"]), names(&["/"])]
+    );
+    assert_eq!(zk.client_watches(s[0]), [names(&["/a"]), vec![], vec![]]);
+}
+
 /// `SetWatches` as `DataTree.setWatches` answers it: against the last zxid
 /// the client saw, a data watch on a node changed since fires
 /// `NodeDataChanged` and on a deleted one `NodeDeleted`; an exist watch on

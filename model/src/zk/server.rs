@@ -127,6 +127,29 @@ impl ZkServer {
         }
     }
 
+    /// The watches `session` holds, as its client library lists them in
+    /// `SetWatches` (data, exist, child; each in path order): a data watch
+    /// on a node that exists is a data watch, one on a missing node is an
+    /// `exists` that found nothing (the client's exist watch); child
+    /// watches as they are. Exact between requests, when every watch that
+    /// fired has been delivered (the conformance suite's reconnects).
+    pub fn client_watches(&self, session: SessionId) -> [Vec<Name>; 3] {
+        let mut lists: [Vec<Name>; 3] = Default::default();
+        let w = &self.inner.watches;
+        for (path, _) in w.data().filter(|(_, s)| s.contains(&session)) {
+            let kind = if self.inner.tree.get(path).is_some() {
+                0
+            } else {
+                1
+            };
+            lists[kind].push(path.clone());
+        }
+        for (path, _) in w.child().filter(|(_, s)| s.contains(&session)) {
+            lists[2].push(path.clone());
+        }
+        lists
+    }
+
     /// `SetWatches` after a reconnect, as `DataTree.setWatches` answers it:
     /// a watch whose node changed after `relative_zxid` (the last zxid the
     /// client saw) fires at once, the others are set again. Returns the

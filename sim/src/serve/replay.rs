@@ -35,9 +35,11 @@
 //!   for it, so a library may hear `SyncConnected` before the trace says.
 //!   Crashes, reorderings, a connection timeout and server restarts are
 //!   not served: the run stops there and says so.
-//! - **Thread steps, timed waits, noticing an expiry** are the real
-//!   client's own: nothing to do but follow (noticing an expiry releases
-//!   what is held for the session, the close last).
+//! - **Thread steps, timed waits, a timed call's deadline, noticing an
+//!   expiry** are the real client's own: nothing to do but follow (noticing
+//!   an expiry releases what is held for the session, the close last; a
+//!   deadline is the client's own clock, so its next steps wait for its
+//!   `maxWait` to run out).
 //!
 //! After every step the served tree must be the trace's (paths compared as
 //! above, ephemeral owners exactly). Once the trace ends (or stops), the
@@ -327,6 +329,10 @@ fn take(s: &mut State, now: Instant) -> Result<Step, Outcome> {
     let session = |r: &Replay, c: u8| r.client_session(c as usize);
     Ok(match a {
         Action::Run(..) | Action::TimeOut(..) => Step::Took("the real client's own step".into()),
+        // The deadline of a timed acquire is the real client's own clock:
+        // the trace's next steps of that client wait until it has run out
+        // (a driver whose maxWait is shorter than the trace's run follows).
+        Action::Deadline(_) => Step::Took("the real client's own clock".into()),
         Action::NoticeExpiry(c) => {
             let Some(id) = session(r, c) else {
                 return Ok(Step::Blocked(format!("c{} to connect", c + 1)));

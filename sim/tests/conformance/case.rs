@@ -7,7 +7,9 @@ use crate::ops::{Action, Sequence, Step};
 use crate::peer::{Peer, EXPIRING_SESSION_TIMEOUT};
 use crate::view::{model_view, Normalizer, View};
 use locksmith::real::zk::RawResult;
-use locksmith_model::zk::{CreateMode, Op, OpResult, Reply, Service, SessionId, TxnOp, ZkServer};
+use locksmith_model::zk::{
+    CreateMode, Name, Op, OpResult, Reply, Service, SessionId, TxnOp, ZkServer,
+};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::atomic::Ordering;
@@ -37,15 +39,20 @@ pub struct Case<'h> {
     pub transcript: String,
     /// Lines about the current step, printed after its head line.
     pub pending: Vec<String>,
+    /// Sessions whose connection is cut: the model's zxid when it was cut
+    /// (what the client last saw) and the watches its library will send
+    /// back (data, exist, child).
+    away: BTreeMap<usize, (i64, [Vec<Name>; 3])>,
 }
 
 impl<'h> Case<'h> {
     /// Opens the case: its root, then `sessions` sessions, those whose index
-    /// `detached` lists opened detached (so that they can expire).
+    /// `detached` lists opened detached (so that they can expire), those
+    /// `proxied` lists through a proxy (so that their connection can be cut).
     async fn start(
         h: &'h Harness,
         sessions: usize,
-        detached: &[usize],
+        (detached, proxied): (&[usize], &[usize]),
     ) -> Result<Case<'h>, String> {
         let root = h.fresh_root();
         let mut model = ZkServer::new();
@@ -88,10 +95,11 @@ impl<'h> Case<'h> {
             },
             transcript: String::new(),
             pending: Vec::new(),
+            away: BTreeMap::new(),
         };
         for k in 0..sessions {
             let id = case.model.open_session();
-            match Peer::open(&h.addr, detached.contains(&k)).await {
+            match Peer::open(&h.addr, detached.contains(&k), proxied.contains(&k)).await {
                 Ok(session) => {
                     case.norm.owners.insert(session.id, id.0 as i64);
                     case.ids.push(id);
@@ -160,6 +168,14 @@ impl<'h> Case<'h> {
             self.line(format!("{label} {step:?}: skipped (session closed)"));
             return Ok(false);
         }
+        if step.action == Action::Cut {
+            if self.away.contains_key(&k) {
+                self.line(format!("{label} {step:?}: skipped (cut already)"));
+                return Ok(false);
+            }
+            return self.cut(label, k).await.map(|()| true);
+        }
+        self.rejoin(label, k).await?;
         let Some(op) = step.action.to_op(&self.root, &self.live()) else {
             return self.expire(label, k).await.map(|()| true);
         };
@@ -234,6 +250,60 @@ impl<'h> Case<'h> {
         Ok(())
     }
 
+    /// Session `k`'s connection drops: the real server forgets the watches
+    /// that were on it (`NIOServerCnxn` is the watcher), and so does the
+    /// model; the session, its nodes and its library's watch table stay.
+    async fn cut(&mut self, label: &str, k: usize) -> Result<(), String> {
+        let sid = self.ids[k];
+        let head = format!("{label} s{} (connection cut)", sid.0);
+        let watches = self.model.client_watches(sid);
+        self.model.forget_watches(sid);
+        self.away.insert(k, (self.model.zxid(), watches));
+        if let Err(e) = self.real[k].cut().await {
+            return Err(self.fail(&head, format!("      {e}\n")));
+        }
+        let mut segments = Vec::new();
+        self.settle(&head, &mut segments).await?;
+        self.compare(&head, &View::Ok, &View::Ok, &segments, None)?;
+        self.h.totals.cover("connection cut".into());
+        Ok(())
+    }
+
+    /// If session `k` is cut, its library reconnects and sends its watches
+    /// back; the model answers the same `SetWatches` (`DataTree.setWatches`'
+    /// rule against the zxid it last saw), and the notifications it fires
+    /// are compared (as a multiset: the library lists its paths in an order
+    /// of its own).
+    async fn rejoin(&mut self, label: &str, k: usize) -> Result<(), String> {
+        let Some((zxid, [data, exist, child])) = self.away.remove(&k) else {
+            return Ok(());
+        };
+        let sid = self.ids[k];
+        let list = |v: &[Name]| v.iter().map(Name::as_str).collect::<Vec<_>>().join(" ");
+        let head = format!(
+            "{label} s{} (reconnects: setWatches({zxid}; data {}; exist {}; child {}))",
+            sid.0,
+            list(&data),
+            list(&exist),
+            list(&child)
+        );
+        if let Err(e) = self.real[k].rejoin().await {
+            return Err(self.fail(&head, format!("      {e}\n")));
+        }
+        let fired = self.model.set_watches(sid, zxid, &data, &exist, &child);
+        for e in &fired {
+            self.h.totals.cover(format!("SetWatches fired {:?}", e.kind));
+        }
+        let mut segments = vec![Segment {
+            events: fired.into_iter().map(|e| (sid, e)).collect(),
+            unordered: true,
+        }];
+        self.settle(&head, &mut segments).await?;
+        self.compare(&head, &View::Ok, &View::Ok, &segments, None)?;
+        self.h.totals.cover("reconnect with SetWatches".into());
+        Ok(())
+    }
+
     /// Closes every session still open, on both sides, as compared steps.
     async fn close_all(&mut self) -> Result<u64, String> {
         let mut closes = 0;
@@ -254,6 +324,9 @@ impl<'h> Case<'h> {
     /// reaper time to finish with this case's containers, so that the next
     /// case (a shrinking step) starts on a quiet server.
     async fn abandon(&mut self) {
+        for s in self.real.iter_mut().filter(|s| s.away) {
+            let _ = s.rejoin().await;
+        }
         for s in &mut self.real {
             // Best effort: the case has already failed.
             let _ = s.close().await;
@@ -298,13 +371,15 @@ fn reply_kind(reply: &Reply) -> String {
 /// Runs one sequence; its transcript if the two sides agree, else the
 /// transcript up to and including the disagreement.
 pub async fn run_case(h: &Harness, seq: &Sequence) -> Result<String, String> {
-    let detached: Vec<usize> = seq
-        .steps
-        .iter()
-        .filter(|s| s.action == Action::Expire)
-        .map(|s| s.session % seq.sessions)
-        .collect();
-    let mut case = Case::start(h, seq.sessions, &detached).await?;
+    let sessions_that = |a: Action| -> Vec<usize> {
+        seq.steps
+            .iter()
+            .filter(|s| s.action == a)
+            .map(|s| s.session % seq.sessions)
+            .collect()
+    };
+    let (detached, proxied) = (sessions_that(Action::Expire), sessions_that(Action::Cut));
+    let mut case = Case::start(h, seq.sessions, (&detached, &proxied)).await?;
     let mut ops = 0;
     let mut result = Ok(());
     for (i, step) in seq.steps.iter().enumerate() {

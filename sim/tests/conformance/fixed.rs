@@ -236,6 +236,26 @@ pub fn fixed_cases() -> Vec<(&'static str, Sequence)> {
             ]),
         ),
         (
+            "a cut connection takes its watches; on reconnect SetWatches fires what changed meanwhile (data, deleted, created, children) and sets the rest again",
+            seq(2, vec![
+                create(0, "", "a", Persistent),
+                create(0, "", "b", Persistent),
+                create(0, "", "x", Persistent),
+                get_data(1, "a"),
+                get_data(1, "b"),
+                exists(1, "a/x"),
+                children(1, ""),
+                get_data(1, "x"),
+                at(1, Action::Cut),
+                set_data(0, name("a"), -1),
+                delete(0, "b"),
+                create(0, "a", "x", Persistent),
+                // s2's next request reconnects it first
+                at(1, Action::Exists { at: name("x"), watch: false }),
+                set_data(0, name("x"), -1),
+            ]),
+        ),
+        (
             "expiry: the session's ephemerals go in one transaction, watchers are told",
             seq(2, vec![
                 create(0, "", "a", Container),

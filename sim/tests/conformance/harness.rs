@@ -55,7 +55,7 @@ impl Harness {
             .enable_all()
             .build()
             .expect("tokio runtime");
-        let observer = match rt.block_on(Peer::open(&addr, false)) {
+        let observer = match rt.block_on(Peer::open(&addr, false, false)) {
             Ok(c) => c,
             Err(e) => panic!(
                 "\n\nNo ZooKeeper answers at {addr}: {e}.\nThis test needs a real server: \

@@ -79,6 +79,10 @@ pub enum Action {
     /// without closing, and the server expires its session. Only for
     /// sessions opened detached (see conformance/fixed.rs).
     Expire,
+    /// The session's connection drops (a proxy cuts it) and stays down
+    /// while the other sessions go on; before the session's next request
+    /// its library reconnects and sends its watches back (`SetWatches`).
+    Cut,
 }
 
 /// One op of a multi.
@@ -208,7 +212,7 @@ fn child_name(name: usize, mode: CreateMode) -> &'static str {
 
 impl Action {
     /// The model request this action is, under `root` with the nodes `live`
-    /// (`None` for an expiry, which is no request).
+    /// (`None` for an expiry or a cut, which are no request).
     pub fn to_op(&self, root: &str, live: &[String]) -> Option<Op> {
         Some(match self {
             Action::Create {
@@ -253,7 +257,7 @@ impl Action {
                 kind: *kind,
             },
             Action::Close => Op::CloseSession,
-            Action::Expire => return None,
+            Action::Expire | Action::Cut => return None,
         })
     }
 }
@@ -295,6 +299,7 @@ impl fmt::Debug for Action {
             Action::RemoveWatches { at, kind } => write!(f, "removeWatches({at:?}, {kind:?})"),
             Action::Close => write!(f, "close()"),
             Action::Expire => write!(f, "(session expires)"),
+            Action::Cut => write!(f, "(connection cut until its next request)"),
         }
     }
 }
@@ -367,6 +372,7 @@ fn action() -> impl Strategy<Value = Action> {
         2 => (target(), prop::sample::select(&WATCHER_TYPES[..]))
             .prop_map(|(at, kind)| Action::RemoveWatches { at, kind }),
         1 => Just(Action::Close),
+        1 => Just(Action::Cut),
     ]
 }
 

@@ -3,6 +3,7 @@
 //! notifications kept, in arrival order, until the comparison asks for
 //! them.
 
+use locksmith::confirm::proxy::Proxy;
 use locksmith::real::zk::{CallOutcome, Notification, RawReply, Session, CALL_TIMEOUT};
 use locksmith_model::zk::{Op, WatchedEvent};
 use std::time::Duration;
@@ -16,6 +17,9 @@ pub const SESSION_TIMEOUT: Duration = Duration::from_secs(10);
 /// (2 ticks of 2 s).
 pub const EXPIRING_SESSION_TIMEOUT: Duration = Duration::from_secs(4);
 
+/// How long a library may take to reconnect once its proxy lets it.
+const RECONNECT_TIMEOUT: Duration = Duration::from_secs(15);
+
 /// One real session standing for one model session.
 pub struct Peer {
     session: Session,
@@ -23,16 +27,29 @@ pub struct Peer {
     pub id: i64,
     /// Notifications that arrived during calls, not yet taken.
     heard: Vec<Notification>,
+    /// Between the session and the server, for a session whose connection
+    /// a case cuts.
+    proxy: Option<Proxy>,
+    /// Its connection is cut.
+    pub away: bool,
 }
 
 impl Peer {
     /// Opens a session; a `detached` one can later go away without closing
-    /// ([`Peer::vanish`]) and expire.
-    pub async fn open(addr: &str, detached: bool) -> Result<Peer, String> {
+    /// ([`Peer::vanish`]) and expire; a `proxied` one connects through a
+    /// proxy, so that its connection can be cut ([`Peer::cut`]).
+    pub async fn open(addr: &str, detached: bool, proxied: bool) -> Result<Peer, String> {
+        let proxy = match proxied {
+            true => Some(Proxy::start(addr).await?),
+            false => None,
+        };
+        let via = proxy
+            .as_ref()
+            .map_or(addr.to_string(), |p| p.addr.to_string());
         let session = if detached {
-            Session::connect_detachable(addr, EXPIRING_SESSION_TIMEOUT).await?
+            Session::connect_detachable(&via, EXPIRING_SESSION_TIMEOUT).await?
         } else {
-            Session::connect(addr, SESSION_TIMEOUT).await?
+            Session::connect(&via, SESSION_TIMEOUT).await?
         };
         let id = session
             .id()
@@ -41,7 +58,42 @@ impl Peer {
             session,
             id,
             heard: Vec::new(),
+            proxy,
+            away: false,
         })
+    }
+
+    /// Drops the session's connection and keeps the library's reconnects
+    /// waiting; returns once the library knows it is disconnected.
+    pub async fn cut(&mut self) -> Result<(), String> {
+        let proxy = self.proxy.as_ref().ok_or("a cut needs a proxied session")?;
+        proxy.cut();
+        self.away = true;
+        if self.session.until_connected(false, CALL_TIMEOUT).await {
+            Ok(())
+        } else {
+            Err(format!(
+                "the library did not notice its cut connection within {CALL_TIMEOUT:?}"
+            ))
+        }
+    }
+
+    /// Lets the library reconnect; returns once it is connected again and
+    /// the server has answered a read sent after its `SetWatches`, so that
+    /// every notification `SetWatches` fired has arrived.
+    pub async fn rejoin(&mut self) -> Result<(), String> {
+        let proxy = self
+            .proxy
+            .as_ref()
+            .ok_or("a rejoin needs a proxied session")?;
+        proxy.open();
+        self.away = false;
+        if !self.session.until_connected(true, RECONNECT_TIMEOUT).await {
+            return Err(format!(
+                "the library did not reconnect within {RECONNECT_TIMEOUT:?}"
+            ));
+        }
+        self.sync().await
     }
 
     /// Runs one request (`CloseSession` waits until the server has confirmed
@@ -70,7 +122,8 @@ impl Peer {
     ///
     /// [`take_events`]: Self::take_events
     pub async fn sync(&mut self) -> Result<(), String> {
-        if !self.session.is_open() {
+        // A cut session hears nothing until it reconnects.
+        if !self.session.is_open() || self.away {
             return Ok(());
         }
         let op = Op::Exists {
