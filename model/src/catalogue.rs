@@ -196,17 +196,17 @@ mod tests {
         let count = |b| all.iter().filter(|e| e.backend == b).count();
         assert_eq!(
             (all.len(), count(Backend::ZooKeeper), count(Backend::Redis)),
-            (33, 16, 9)
+            (34, 17, 9)
         );
         assert_eq!((count(Backend::Mysql), count(Backend::Etcd)), (5, 3));
         let mut ids: Vec<&str> = all.iter().map(|e| e.id).collect();
         assert_eq!(ids[0], RecipeId::ALL[0].name());
-        assert_eq!(ids[16], RedisRecipe::ALL[0].id());
-        assert_eq!(ids[25], MysqlRecipe::ALL[0].id());
-        assert_eq!(ids[30], EtcdRecipe::ALL[0].id());
+        assert_eq!(ids[17], RedisRecipe::ALL[0].id());
+        assert_eq!(ids[26], MysqlRecipe::ALL[0].id());
+        assert_eq!(ids[31], EtcdRecipe::ALL[0].id());
         ids.sort_unstable();
         ids.dedup();
-        assert_eq!(ids.len(), 33, "an id is listed twice");
+        assert_eq!(ids.len(), 34, "an id is listed twice");
         for e in &all {
             assert!(!e.origin.is_empty() && !e.claim.is_empty(), "{e:?}");
             assert_eq!(find(e.id), Some(*e));
@@ -262,7 +262,7 @@ mod tests {
             assert!(m.contains(e.id), "{} missing: {m}", e.id);
         }
         assert!(
-            m.contains("curator-listener (ZooKeeper), redis-set-px-del,"),
+            m.contains("kazoo-lock (ZooKeeper), redis-set-px-del,"),
             "{m}"
         );
         assert!(

@@ -213,7 +213,7 @@ fn the_help_speaks_of_every_backend() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("List every backend's recipes"), "{out}");
     assert!(
-        out.contains("16 on ZooKeeper, 9 on Redis, 5 on MySQL, 3 on etcd"),
+        out.contains("17 on ZooKeeper, 9 on Redis, 5 on MySQL, 3 on etcd"),
         "{out}"
     );
     // Each command's help says which backends it serves.

@@ -196,16 +196,18 @@ impl Replay {
 }
 
 /// A path as the trace and the real client can both name it: Curator's
-/// protection prefix (`_c_<uuid>-`) and a sequential suffix left out.
+/// protection prefix (`_c_<uuid>-`), kazoo's uuid (`<uuid>__lock__`) and a
+/// sequential suffix left out.
 fn normal(path: &str) -> String {
     path.split('/')
         .map(|seg| {
-            let seg = match seg
+            let curator = seg
                 .strip_prefix("_c_")
-                .and_then(|r| r.rfind("-lock-").map(|i| (r, i)))
-            {
-                Some((rest, i)) => format!("_c_*{}", &rest[i..]),
-                None => seg.to_string(),
+                .and_then(|r| r.rfind("-lock-").map(|i| (r, i)));
+            let seg = match (curator, seg.rfind("__lock__")) {
+                (Some((rest, i)), _) => format!("_c_*{}", &rest[i..]),
+                (None, Some(i)) => format!("*{}", &seg[i..]),
+                (None, None) => seg.to_string(),
             };
             let stem = seg.trim_end_matches(|c: char| c.is_ascii_digit());
             if seg.len() - stem.len() == 10 {
@@ -520,5 +522,10 @@ mod tests {
         assert_eq!(normal("/locks/_c_a1-lock-"), "/locks/_c_*-lock-");
         assert_eq!(normal("/locks"), "/locks");
         assert_eq!(normal("/_locknode_/lock-0000000012"), "/_locknode_/lock-#");
+        assert_eq!(
+            normal("/locks/d7545ab1f4764ecebf914be2db72515a__lock__0000000002"),
+            "/locks/*__lock__#"
+        );
+        assert_eq!(normal("/locks/a__lock__"), "/locks/*__lock__");
     }
 }

@@ -292,7 +292,9 @@ impl<'h> Case<'h> {
         }
         let fired = self.model.set_watches(sid, zxid, &data, &exist, &child);
         for e in &fired {
-            self.h.totals.cover(format!("SetWatches fired {:?}", e.kind));
+            self.h
+                .totals
+                .cover(format!("SetWatches fired {:?}", e.kind));
         }
         let mut segments = vec![Segment {
             events: fired.into_iter().map(|e| (sid, e)).collect(),

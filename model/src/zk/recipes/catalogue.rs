@@ -235,4 +235,8 @@ catalogue! {
         "Curator's InterProcessMutex as its documentation says to use it: a ConnectionStateListener flags SUSPENDED and LOST, and the holder reads the flag before every write",
         "the holder stops writing once the connection is in doubt, so no write lands after the server gave its lock away",
         curator::new_listener;
+    KazooLock => "kazoo-lock", KazooLock(kazoo_lock::KazooLock),
+        "kazoo 2.11's Lock (kazoo/recipe/lock.py), as its documentation uses it: with zk.Lock(path, id):",
+        "mutual exclusion, no herd; a lost connection or session is retried with the node found again by its uuid prefix",
+        kazoo_lock::new;
 }

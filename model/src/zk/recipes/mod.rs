@@ -20,6 +20,7 @@
 //! | try-once | [`try_once`] |
 //! | try-once-retry | [`try_once_retry`] (code in [`try_once`]) |
 //! | curator, curator-owner-check | [`curator`] (Curator 5.4's `InterProcessMutex`) |
+//! | kazoo-lock | [`kazoo_lock`] (kazoo 2.11's `Lock`) |
 //! | watcher-callback | [`watcher_callback`] (a [`Recipe`](crate::zk::client::Recipe) of its own: the lock is taken in a callback) |
 //! | redis-set-px-del, redis-compare-and-delete | [`redis`] (Redis recipes: their own step function, not a [`Recipe`](crate::zk::client::Recipe)) |
 
@@ -30,6 +31,7 @@ pub mod fixed_wait;
 pub mod herd_children;
 pub mod herd_lowest;
 pub mod herd_unique;
+pub mod kazoo_lock;
 pub mod no_recheck;
 pub mod predecessor;
 pub mod racy_wait;
