@@ -1,41 +1,37 @@
-//! `locksmith serve`: the ZooKeeper model behind ZooKeeper's own client
-//! protocol, so that unmodified client libraries (Curator, kazoo, the
-//! Rust `zookeeper-client`, a user's own code) run against the same model
-//! the checker explores, with session faults under the tool's control and
-//! the harness's judge over the lock events the clients report.
+//! `locksmith serve`: a backend's model behind its own client protocol, so
+//! that unmodified client libraries (Curator, kazoo, the Rust
+//! `zookeeper-client`, redis-py, a user's own code) run against the same
+//! model the checker explores, with faults under the tool's control and the
+//! harness's judge over the lock events the clients report.
 //!
-//! - [`jute`] and [`wire`]: the protocol's records, read into the model's
-//!   requests and written back from its answers;
-//! - [`hub`]: the served server: the model, the sessions as the wire sees
-//!   them, their connections and timeouts;
-//! - [`faults`]: expiries and dropped connections by schedule;
-//! - [`lock_events`]: the line protocol clients report their lock's events
-//!   on, and the judge over them;
-//! - [`replay`]: `--trace`, a checker counterexample re-enacted on the
-//!   clients that connect.
+//! One folder per protocol, as the backends have one each:
+//!
+//! - [`zk`]: ZooKeeper's client protocol in front of the ZooKeeper model,
+//!   with faults by schedule and `--trace`;
+//! - [`redis`]: RESP in front of the Redis model (`--protocol resp`).
+//!
+//! What every protocol shares is here: the options, the lock events and
+//! their judge ([`lock_events`]), the counts and log ([`record`]), the
+//! report ([`summary`]), the run's clock and its end.
 //!
 //! Time here is the wall clock's: the clients are real programs with their
 //! own threads and timers, so a run is not replayable from a seed (the
 //! checker's and the simulator's are); what it shows is what the real
 //! library does against the model's rules.
 
-mod connection;
-pub mod faults;
-mod hub;
-mod jute;
 pub mod lock_events;
-pub mod replay;
-pub mod resp;
+pub mod record;
+pub mod redis;
 mod summary;
-pub mod wire;
-mod zxid_times;
+pub mod zk;
 
 pub use summary::Summary;
+pub use zk::{faults, replay, wire};
 
-use faults::{Action, Fault, Target, When};
-use hub::Hub;
+use faults::Fault;
 use lock_events::Judge;
 use locksmith_model::zk::check::{CheckConfig, Property};
+use record::Record;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -57,6 +53,42 @@ impl Protocol {
         match self {
             Protocol::ZooKeeper => "zookeeper",
             Protocol::Resp => "resp",
+        }
+    }
+
+    /// Accepts the protocol's clients on `listener`.
+    fn accept(
+        self,
+        runtime: &tokio::runtime::Runtime,
+        listener: TcpListener,
+        state: Arc<Mutex<State>>,
+    ) {
+        match self {
+            Protocol::ZooKeeper => runtime.spawn(zk::accept(listener, state)),
+            Protocol::Resp => runtime.spawn(redis::accept(listener, state)),
+        };
+    }
+
+    /// The clock's work for the protocol's server (Redis keys age as
+    /// they are read: nothing to do).
+    fn tick(self, s: &mut State, now: Instant) {
+        if self == Protocol::ZooKeeper {
+            zk::tick(s, now);
+        }
+    }
+
+    /// The container reaper's pass (ZooKeeper's alone).
+    fn reap(self, s: &mut State) {
+        if self == Protocol::ZooKeeper {
+            zk::reap(s);
+        }
+    }
+
+    /// The counts and log of the protocol's server.
+    fn record(self, s: &State) -> &Record {
+        match self {
+            Protocol::ZooKeeper => &s.zk.hub.record,
+            Protocol::Resp => &s.redis.record,
         }
     }
 }
@@ -88,15 +120,11 @@ pub struct Options {
 /// The shared state: the served server and the judge, under one lock so
 /// that a fault aimed at the holder sees the holder the events say.
 pub(crate) struct State {
-    hub: Hub,
+    zk: zk::Served,
+    redis: redis::Store,
     judge: Judge,
-    faults: Vec<(Fault, bool)>,
-    struck: Vec<summary::Struck>,
     event_lines: u64,
     event_errors: Vec<String>,
-    started: Instant,
-    replay: Option<replay::Replay>,
-    redis: resp::Store,
 }
 
 /// A served run in progress.
@@ -122,34 +150,13 @@ pub fn start(options: Options) -> Result<Running, String> {
         .build()
         .map_err(|e| format!("cannot start the server's runtime: {e}"))?;
     // The trace is explored first: the run's clock starts when it serves.
-    let traced = match &options.trace {
-        None => None,
-        Some((cfg, property)) => Some(replay::Replay::new(
-            cfg,
-            *property,
-            options.session_timeout,
-        )?),
-    };
-    let started = Instant::now();
-    let (mut hub, replay) = match traced {
-        None => (Hub::new(options.session_timeout, started), None),
-        Some((replay, server)) => {
-            let mut hub = Hub::with_server(server, options.session_timeout, started);
-            hub.held = Some(Default::default());
-            (hub, Some(replay))
-        }
-    };
-    hub.verbose = options.verbose;
+    let (zk, started) = zk::Served::new(&options)?;
     let state = Arc::new(Mutex::new(State {
-        hub,
+        zk,
+        redis: redis::Store::new(started, options.verbose),
         judge: Judge::new(started),
-        faults: options.faults.iter().map(|f| (f.clone(), false)).collect(),
-        struck: Vec::new(),
         event_lines: 0,
         event_errors: Vec::new(),
-        started,
-        replay,
-        redis: resp::Store::new(started),
     }));
     let bind = |port: u16, what: &str| {
         runtime
@@ -161,13 +168,11 @@ pub fn start(options: Options) -> Result<Running, String> {
     let local = |l: &TcpListener| l.local_addr().map_err(|e| e.to_string());
     let zk = local(&zk_listener)?;
     let events = local(&events_listener)?;
-    match options.protocol {
-        Protocol::ZooKeeper => runtime.spawn(accept_clients(zk_listener, state.clone())),
-        Protocol::Resp => runtime.spawn(resp::accept(zk_listener, state.clone())),
-    };
+    let protocol = options.protocol;
+    protocol.accept(&runtime, zk_listener, state.clone());
     runtime.spawn(accept_events(events_listener, state.clone()));
-    runtime.spawn(clock(state.clone(), options.stuck));
-    runtime.spawn(reaper(state.clone(), options.reap_every));
+    runtime.spawn(clock(state.clone(), protocol, options.stuck));
+    runtime.spawn(reaper(state.clone(), protocol, options.reap_every));
     Ok(Running {
         runtime,
         state,
@@ -176,13 +181,6 @@ pub fn start(options: Options) -> Result<Running, String> {
         options,
         started,
     })
-}
-
-async fn accept_clients(listener: TcpListener, state: Arc<Mutex<State>>) {
-    while let Ok((stream, _)) = listener.accept().await {
-        let _ = stream.set_nodelay(true);
-        tokio::spawn(connection::serve(stream, state.clone()));
-    }
 }
 
 async fn accept_events(listener: TcpListener, state: Arc<Mutex<State>>) {
@@ -215,150 +213,24 @@ fn feed_line(state: &Mutex<State>, line: &str, from: &str, n: u64) {
 }
 
 /// The container reaper: emptied containers go, one transaction each.
-async fn reaper(state: Arc<Mutex<State>>, every: Duration) {
+async fn reaper(state: Arc<Mutex<State>>, protocol: Protocol, every: Duration) {
     let mut every = tokio::time::interval(every);
     loop {
         every.tick().await;
-        let mut s = lock(&state);
-        // A re-enacted trace reaps at its own steps.
-        if !s.replay.as_ref().is_some_and(|r| r.running()) {
-            s.hub.reap();
-        }
+        protocol.reap(&mut lock(&state));
     }
 }
 
-/// The clock: session timeouts, faults by schedule and the deadlock bound,
+/// The clock: the server's timeouts and faults, and the deadlock bound,
 /// every 10 ms.
-async fn clock(state: Arc<Mutex<State>>, stuck: Duration) {
+async fn clock(state: Arc<Mutex<State>>, protocol: Protocol, stuck: Duration) {
     let mut every = tokio::time::interval(Duration::from_millis(10));
     loop {
         every.tick().await;
         let now = Instant::now();
         let mut s = lock(&state);
-        s.hub.tick(now);
-        strike(&mut s, now);
+        protocol.tick(&mut s, now);
         s.judge.check_stuck(now, stuck.as_millis() as u64);
-        replay::advance(&mut s, now);
-    }
-}
-
-/// A connect request: a new session claims one of a re-enacted trace's
-/// first sessions while there are any.
-fn connect(
-    s: &mut State,
-    req: &wire::Connect,
-    conn: &hub::Conn,
-    now: Instant,
-) -> Option<hub::From> {
-    let fresh = req.session_id == 0;
-    let claim = s.replay.as_mut().filter(|_| fresh).and_then(|r| r.claim());
-    let from = s.hub.connect(req, conn, now, claim)?;
-    if fresh {
-        if let Some(r) = s.replay.as_mut() {
-            r.connected(from.session, claim.is_some());
-        }
-    }
-    Some(from)
-}
-
-fn strike(s: &mut State, now: Instant) {
-    for i in 0..s.faults.len() {
-        let (fault, done) = &s.faults[i];
-        let When::AfterMs(after_ms) = fault.when else {
-            continue;
-        };
-        if *done {
-            continue;
-        }
-        let aim = match fault.target {
-            Target::Session(id) => s
-                .hub
-                .opened(id)
-                .filter(|t| now.duration_since(*t) >= Duration::from_millis(after_ms))
-                .map(|_| (format!("session 0x{id:x}"), id)),
-            Target::Holder => s
-                .judge
-                .holder_for(now, after_ms)
-                .map(|(name, id)| (format!("{name} (session 0x{id:x})"), id)),
-            Target::Waiter => s
-                .judge
-                .waiter_for(now, after_ms)
-                .map(|(name, id)| (format!("{name} (session 0x{id:x})"), id)),
-            Target::Any => None,
-        };
-        if let Some((on, session)) = aim {
-            act(s, i, on, session, now);
-        }
-    }
-}
-
-/// Fault `i` strikes `session` now.
-fn act(s: &mut State, i: usize, on: String, session: u32, now: Instant) {
-    let fault = s.faults[i].0.clone();
-    s.faults[i].1 = true;
-    match fault.action {
-        Action::Expire => s.hub.expire(session, &format!("fault {fault}"), now),
-        Action::Drop => s.hub.drop_connection(session, now),
-        Action::Mute(ms) => s.hub.mute(session, now + Duration::from_millis(ms), now),
-    }
-    s.struck.push(summary::Struck {
-        fault: fault.to_string(),
-        on,
-        at_ms: now.duration_since(s.started).as_millis() as u64,
-    });
-}
-
-/// One request: a fault waiting for it (by opcode and path, on its
-/// session) lets it be applied, loses its reply, and strikes.
-fn request(s: &mut State, from: hub::From, head: (i32, i32), req: wire::Request, now: Instant) {
-    let path = match &req {
-        wire::Request::Model { op, .. } => op.path().map(str::to_string),
-        _ => None,
-    };
-    let holder = s.judge.holder_for(now, 0).map(|(_, id)| id);
-    let waiter = s.judge.waiter_for(now, 0).map(|(_, id)| id);
-    let waiting = s.faults.iter().position(|(f, done)| {
-        let When::On {
-            opcode,
-            path: prefix,
-        } = &f.when
-        else {
-            return false;
-        };
-        let aimed = match f.target {
-            Target::Session(id) => id == from.session,
-            Target::Holder => holder == Some(from.session),
-            Target::Waiter => waiter == Some(from.session),
-            Target::Any => true,
-        };
-        let on_path = match (prefix, &path) {
-            (None, _) => true,
-            (Some(p), Some(at)) => at.starts_with(p.as_str()),
-            (Some(_), None) => false,
-        };
-        !done && aimed && *opcode == head.1 && on_path
-    });
-    if let Some(r) = s.replay.as_mut().filter(|r| r.running() && r.traces(&req)) {
-        r.wait(from, head, req);
-        replay::advance(s, now);
-        return;
-    }
-    let answer = if waiting.is_some() {
-        hub::Answer::Lose
-    } else {
-        hub::Answer::Send
-    };
-    s.hub.request(from, head, req, now, answer);
-    if let Some(i) = waiting {
-        let what = wire::opcode::name(head.1);
-        let on = match path {
-            Some(p) => format!(
-                "session 0x{:x}'s {what}({p}), applied, reply lost",
-                from.session
-            ),
-            None => format!("session 0x{:x}'s {what}, applied, reply lost", from.session),
-        };
-        act(s, i, on, from.session, now);
     }
 }
 

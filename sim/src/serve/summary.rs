@@ -96,7 +96,8 @@ pub(super) fn of(
     clients: Option<usize>,
     elapsed: Duration,
 ) -> Summary {
-    let counts = &s.hub.counts;
+    let record = options.protocol.record(s);
+    let counts = &record.counts;
     let violations: Vec<Violation> = Property::ALL
         .into_iter()
         .filter_map(|p| {
@@ -147,15 +148,15 @@ pub(super) fn of(
                 why: why.clone(),
             })
             .collect(),
-        faults: s.struck.clone(),
+        faults: s.zk.struck.clone(),
         faults_not_struck: s
+            .zk
             .faults
             .iter()
             .filter(|(_, done)| !done)
             .map(|(f, _)| f.to_string())
             .collect(),
-        log: s
-            .hub
+        log: record
             .log
             .iter()
             .map(|h| format!("{} ms: {}", h.at_ms, h.what))
@@ -171,7 +172,7 @@ pub(super) fn of(
                 acquisitions,
             })
             .collect(),
-        trace: s.replay.as_ref().map(|r| TraceReport {
+        trace: s.zk.replay.as_ref().map(|r| TraceReport {
             property: r.property.name(),
             steps: r.steps,
             outcome: r.outcome.clone(),

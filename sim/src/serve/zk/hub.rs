@@ -10,6 +10,7 @@
 //! Session ids on the wire are the model's (1, 2, …), so an ephemeral
 //! node's owner in a `Stat` needs no translation.
 
+use super::super::record::Record;
 use super::wire::{self, Connect, Request, Shape};
 use super::zxid_times::{unix_ms_now, ZxidTimes};
 use locksmith_model::zk::{CreateMode, Op, Service, SessionId, Stat, WatchedEvent, ZkServer};
@@ -57,37 +58,13 @@ struct Session {
     conn: Option<Conn>,
 }
 
-/// How a session ended, or what was done to its connection, and when.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Happened {
-    pub at_ms: u64,
-    pub what: String,
-}
-
-/// What the hub counts for the summary.
-#[derive(Clone, Debug, Default)]
-pub struct Counts {
-    pub sessions: u64,
-    pub connections: u64,
-    pub requests: u64,
-    /// Requests by operation (ZooKeeper's opcode names, Redis's commands).
-    pub by_op: BTreeMap<String, u64>,
-    pub notifications: u64,
-    pub expiries: u64,
-    /// Requests the model has no operation for, by name, with why.
-    pub unsupported: BTreeMap<String, (u64, String)>,
-}
-
 pub struct Hub {
     server: ZkServer,
     sessions: BTreeMap<u32, Session>,
     timeout: Duration,
-    started: Instant,
     next_conn: u64,
-    pub counts: Counts,
-    pub log: Vec<Happened>,
-    /// Print every request, reply and notification to stderr as it happens.
-    pub verbose: bool,
+    /// The counts, the log and the `--verbose` lines.
+    pub record: Record,
     /// Re-enacting a trace (`serve --trace`): what the server sends a
     /// session waits here, in order, until the trace delivers it.
     pub held: Option<BTreeMap<u32, VecDeque<Out>>>,
@@ -135,22 +112,10 @@ impl Hub {
             times,
             sessions: BTreeMap::new(),
             timeout,
-            started,
             next_conn: 0,
-            counts: Counts::default(),
-            log: Vec::new(),
-            verbose: false,
+            record: Record::new(started),
             held: None,
         }
-    }
-
-    fn ms(&self, now: Instant) -> u64 {
-        now.duration_since(self.started).as_millis() as u64
-    }
-
-    fn note(&mut self, now: Instant, what: String) {
-        let at_ms = self.ms(now);
-        self.log.push(Happened { at_ms, what });
     }
 
     /// A password a client must show to take its session over a new
@@ -167,7 +132,7 @@ impl Hub {
     /// A new connection's handle.
     pub fn conn(&mut self, tx: mpsc::UnboundedSender<Out>) -> Conn {
         self.next_conn += 1;
-        self.counts.connections += 1;
+        self.record.counts.connections += 1;
         Conn {
             id: self.next_conn,
             tx,
@@ -216,7 +181,7 @@ impl Hub {
                     conn: Some(conn.clone()),
                 },
             );
-            self.counts.sessions += 1;
+            self.record.counts.sessions += 1;
             conn.send(wire::connect_response(timeout_ms, i64::from(id), &password));
             return Some(From {
                 session: id,
@@ -271,7 +236,8 @@ impl Hub {
         if let Some(s) = self.sessions.get_mut(&session) {
             s.muted_until = Some(until);
             let ms = until.duration_since(now).as_millis();
-            self.note(now, format!("session 0x{session:x}: muted for {ms} ms"));
+            self.record
+                .note(now, format!("session 0x{session:x}: muted for {ms} ms"));
             self.trace(now, session, &format!("muted for {ms} ms"));
         }
     }
@@ -283,7 +249,7 @@ impl Hub {
                 Some(_) if self.is_muted(to.0, now) => "muted: lost",
                 Some(c) => {
                     let c = c.clone();
-                    self.counts.notifications += 1;
+                    self.record.counts.notifications += 1;
                     self.out(to.0, &c, wire::notification(&event))
                 }
                 // Its watches went with its connection; a watch set
@@ -373,16 +339,10 @@ impl Hub {
         }
     }
 
-    /// One line of `--verbose` output.
+    /// One line of `--verbose` output about a session.
     fn trace(&self, now: Instant, session: u32, what: &str) {
-        self.trace_line(now, &format!("0x{session:x}  {what}"));
-    }
-
-    /// One line of `--verbose` output, with no session (a Redis command).
-    pub fn trace_line(&self, now: Instant, what: &str) {
-        if self.verbose {
-            eprintln!("{:>7} ms  {what}", self.ms(now));
-        }
+        self.record
+            .trace_line(now, &format!("0x{session:x}  {what}"));
     }
 
     fn stat_of(&self, path: &str) -> Stat {
@@ -414,8 +374,9 @@ impl Hub {
         let mut reply: Option<Vec<u8>> = None;
         let mut close_after = false;
         let mut answer_with = |frame: Vec<u8>| reply = Some(frame);
-        self.counts.requests += 1;
+        self.record.counts.requests += 1;
         *self
+            .record
             .counts
             .by_op
             .entry(wire::opcode::name(kind))
@@ -486,7 +447,7 @@ impl Hub {
                 );
                 for event in fired.iter().filter(|_| !lose_reply) {
                     conn.send(wire::notification(event));
-                    self.counts.notifications += 1;
+                    self.record.counts.notifications += 1;
                 }
                 answer_with(wire::header(xid, self.server.zxid(), 0));
             }
@@ -499,6 +460,7 @@ impl Hub {
             },
             Request::Unsupported { opcode, why } => {
                 let entry = self
+                    .record
                     .counts
                     .unsupported
                     .entry(wire::opcode::name(opcode))
@@ -516,7 +478,7 @@ impl Hub {
             }
         }
         if close_after {
-            self.note(
+            self.record.note(
                 now,
                 format!("session 0x{:x} closed by its client", from.session),
             );
@@ -536,7 +498,7 @@ impl Hub {
     /// A body the server could not read: answered `MARSHALLINGERROR`, and
     /// the connection closed, as the real server does.
     pub fn unreadable(&mut self, from: From, xid: i32, why: &str, now: Instant) {
-        self.note(
+        self.record.note(
             now,
             format!(
                 "session 0x{:x}: unreadable request ({why}); connection closed",
@@ -579,9 +541,10 @@ impl Hub {
             return;
         }
         let events = self.server.expire(SessionId(session));
-        self.counts.expiries += 1;
+        self.record.counts.expiries += 1;
         self.trace(now, session, &format!("expired: {why}"));
-        self.note(now, format!("session 0x{session:x} expired: {why}"));
+        self.record
+            .note(now, format!("session 0x{session:x} expired: {why}"));
         self.deliver(events);
         if self.held.is_some() {
             // Re-enacting: the client hears of it after what is on its way.
@@ -614,7 +577,8 @@ impl Hub {
         let conn = self.sessions.get(&session).and_then(|s| s.conn.clone());
         if let Some(c) = conn {
             self.trace(now, session, "connection dropped");
-            self.note(now, format!("session 0x{session:x}: connection dropped"));
+            self.record
+                .note(now, format!("session 0x{session:x}: connection dropped"));
             self.disconnected(From {
                 session,
                 conn: c.id,

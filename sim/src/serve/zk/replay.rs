@@ -46,9 +46,9 @@
 //! server answers as it goes, and the clients run to their end; the
 //! lock events decide the verdict as in any served run.
 
+use super::super::State;
 use super::hub::{Answer, From};
 use super::wire::Request;
-use super::State;
 use locksmith_model::zk::check::shortest::{shortest, CheckerTrace};
 use locksmith_model::zk::check::system::{Action, System};
 use locksmith_model::zk::check::{trace, CheckConfig, Property};
@@ -247,7 +247,7 @@ enum Step {
 /// answers as it goes).
 pub(super) fn advance(s: &mut State, now: Instant) {
     loop {
-        let Some(r) = s.replay.as_mut() else {
+        let Some(r) = s.zk.replay.as_mut() else {
             return;
         };
         if !r.running() {
@@ -260,7 +260,7 @@ pub(super) fn advance(s: &mut State, now: Instant) {
         }
         match take(s, now) {
             Ok(Step::Took(note)) => {
-                let Some(r) = s.replay.as_mut() else {
+                let Some(r) = s.zk.replay.as_mut() else {
                     return;
                 };
                 let a = r.actions[r.next];
@@ -272,8 +272,8 @@ pub(super) fn advance(s: &mut State, now: Instant) {
                 ));
                 r.next += 1;
                 r.blocked_since = None;
-                let served = tree(s.hub.model());
-                let Some(r) = s.replay.as_mut() else {
+                let served = tree(s.zk.hub.model());
+                let Some(r) = s.zk.replay.as_mut() else {
                     return;
                 };
                 let traced = tree(&r.system.server);
@@ -288,7 +288,7 @@ pub(super) fn advance(s: &mut State, now: Instant) {
                 }
             }
             Ok(Step::Blocked(what)) => {
-                let Some(r) = s.replay.as_mut() else {
+                let Some(r) = s.zk.replay.as_mut() else {
                     return;
                 };
                 let since = *r.blocked_since.get_or_insert(now);
@@ -311,7 +311,7 @@ pub(super) fn advance(s: &mut State, now: Instant) {
 }
 
 fn take(s: &mut State, now: Instant) -> Result<Step, Outcome> {
-    let Some(r) = s.replay.as_mut() else {
+    let Some(r) = s.zk.replay.as_mut() else {
         return Ok(Step::Blocked("no trace".into()));
     };
     let a = r.actions[r.next];
@@ -339,7 +339,7 @@ fn take(s: &mut State, now: Instant) -> Result<Step, Outcome> {
             let Some(id) = session(r, c) else {
                 return Ok(Step::Blocked(format!("c{} to connect", c + 1)));
             };
-            while s.hub.release(id).is_some() {}
+            while s.zk.hub.release(id).is_some() {}
             Step::Took("what was held for it went out, its connection closed".into())
         }
         Action::Serve(c) => {
@@ -371,14 +371,14 @@ fn take(s: &mut State, now: Instant) -> Result<Step, Outcome> {
             let Some(w) = r.pending.get_mut(&id).and_then(|q| q.pop_front()) else {
                 return Ok(Step::Blocked(format!("c{} to send {expected}", c + 1)));
             };
-            s.hub.request(w.from, w.head, w.req, now, Answer::Hold);
+            s.zk.hub.request(w.from, w.head, w.req, now, Answer::Hold);
             Step::Took(format!("applied {actual}, its reply held"))
         }
         Action::Deliver(c) => {
             let Some(id) = session(r, c) else {
                 return Ok(Step::Blocked(format!("c{} to connect", c + 1)));
             };
-            match s.hub.release(id) {
+            match s.zk.hub.release(id) {
                 Some(what) => Step::Took(what.to_string()),
                 None => {
                     return Err(Outcome::Diverged {
@@ -393,11 +393,11 @@ fn take(s: &mut State, now: Instant) -> Result<Step, Outcome> {
             let Some(id) = session(r, c) else {
                 return Ok(Step::Blocked(format!("c{} to connect", c + 1)));
             };
-            s.hub.expire(id, "the trace's step", now);
+            s.zk.hub.expire(id, "the trace's step", now);
             Step::Took(format!("session 0x{id:x} expired"))
         }
         Action::Reap => {
-            s.hub.reap();
+            s.zk.hub.reap();
             Step::Took("the reaper ran".into())
         }
         Action::ClientExpire(c) => {
@@ -405,7 +405,7 @@ fn take(s: &mut State, now: Instant) -> Result<Step, Outcome> {
                 return Ok(Step::Blocked(format!("c{} to connect", c + 1)));
             };
             r.giving_up = Some(c as usize);
-            s.hub.mute(id, now + Duration::from_secs(3600), now);
+            s.zk.hub.mute(id, now + Duration::from_secs(3600), now);
             Step::Took(format!("session 0x{id:x} muted until its library gives up"))
         }
         Action::GiveUp(c) => {
@@ -424,7 +424,7 @@ fn take(s: &mut State, now: Instant) -> Result<Step, Outcome> {
             let Some(id) = session(r, c) else {
                 return Err(unserved());
             };
-            if !s.hub.connected(id) {
+            if !s.zk.hub.connected(id) {
                 return Ok(Step::Blocked(format!(
                     "c{}'s new session to connect",
                     c + 1
@@ -450,15 +450,15 @@ fn take(s: &mut State, now: Instant) -> Result<Step, Outcome> {
                 .map(|p| p.outbox.len())
                 .sum();
             let sent = r.pending.get(&id).map_or(0, VecDeque::len);
-            if !s.hub.connected(id) || sent < unsent {
+            if !s.zk.hub.connected(id) || sent < unsent {
                 return Ok(Step::Blocked(format!(
                     "c{} to be connected with {unsent} request(s) sent",
                     c + 1
                 )));
             }
             r.pending.remove(&id);
-            let lost = s.hub.lose_held_replies(id);
-            s.hub.drop_connection(id, now);
+            let lost = s.zk.hub.lose_held_replies(id);
+            s.zk.hub.drop_connection(id, now);
             Step::Took(format!(
                 "connection dropped: {sent} request(s) never applied, {lost} reply(ies) lost"
             ))
@@ -467,7 +467,7 @@ fn take(s: &mut State, now: Instant) -> Result<Step, Outcome> {
             let Some(id) = session(r, c) else {
                 return Err(unserved());
             };
-            if !s.hub.connected(id) {
+            if !s.zk.hub.connected(id) {
                 return Ok(Step::Blocked(format!("c{}'s library to reconnect", c + 1)));
             }
             Step::Took("the real library reconnected (its SetWatches answered as it came)".into())
@@ -477,7 +477,7 @@ fn take(s: &mut State, now: Instant) -> Result<Step, Outcome> {
             let Some(old) = ids.len().checked_sub(2).map(|i| ids[i]) else {
                 return Err(unserved());
             };
-            s.hub.expire(
+            s.zk.hub.expire(
                 old,
                 "the trace's step (the session its library gave up)",
                 now,
@@ -492,7 +492,7 @@ fn take(s: &mut State, now: Instant) -> Result<Step, Outcome> {
 /// server again, waiting requests are answered in the order they came,
 /// and from now on the server answers as it goes.
 fn finish(s: &mut State, outcome: Outcome, now: Instant) {
-    let Some(r) = s.replay.as_mut() else {
+    let Some(r) = s.zk.replay.as_mut() else {
         return;
     };
     r.outcome = Some(outcome);
@@ -501,10 +501,10 @@ fn finish(s: &mut State, outcome: Outcome, now: Instant) {
         .flatten()
         .collect();
     waiting.sort_by_key(|w| w.seq);
-    s.hub.unhold();
-    s.hub.unmute_all();
+    s.zk.hub.unhold();
+    s.zk.hub.unmute_all();
     for w in waiting {
-        s.hub.request(w.from, w.head, w.req, now, Answer::Send);
+        s.zk.hub.request(w.from, w.head, w.req, now, Answer::Send);
     }
 }
 

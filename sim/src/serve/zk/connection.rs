@@ -1,9 +1,9 @@
 //! One client connection: its connect handshake, then requests read and
 //! handed to the hub, while a writer sends what the hub queued for it.
 
+use super::super::{lock, State};
 use super::hub::Out;
 use super::wire::{self, Connect};
-use super::{lock, State};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -38,7 +38,7 @@ fn four_letter(first: i32) -> Option<&'static str> {
 pub async fn serve(stream: TcpStream, state: Arc<Mutex<State>>) {
     let (mut reader, mut writer) = stream.into_split();
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let conn = lock(&state).hub.conn(tx);
+    let conn = lock(&state).zk.hub.conn(tx);
     tokio::spawn(async move {
         while let Some(out) = rx.recv().await {
             match out {
@@ -56,7 +56,7 @@ pub async fn serve(stream: TcpStream, state: Arc<Mutex<State>>) {
         return;
     };
     if let Some(word) = four_letter(len) {
-        let answer = lock(&state).hub.four_letter(word);
+        let answer = lock(&state).zk.hub.four_letter(word);
         let _ = conn.tx.send(Out::Frame(answer.into_bytes()));
         let _ = conn.tx.send(Out::Close);
         return;
@@ -88,10 +88,10 @@ pub async fn serve(stream: TcpStream, state: Arc<Mutex<State>>) {
                     .get(..4)
                     .map(|b| i32::from_be_bytes([b[0], b[1], b[2], b[3]]))
                     .unwrap_or(0);
-                s.hub.unreadable(from, xid, &why, now);
+                s.zk.hub.unreadable(from, xid, &why, now);
                 break;
             }
         }
     }
-    lock(&state).hub.disconnected(from);
+    lock(&state).zk.hub.disconnected(from);
 }

@@ -6,6 +6,7 @@
 pub mod codec;
 pub mod command;
 
+use super::record::Record;
 use super::{lock, State};
 use command::Parsed;
 use locksmith_model::redis::{Command, RedisServer, Reply, Value};
@@ -23,14 +24,19 @@ pub struct Store {
     /// exactly what the model is advanced by, so that a timestamp a client
     /// writes reads back to the millisecond.
     unix_ms: i64,
+    /// The counts, the log and the `--verbose` lines.
+    pub(super) record: Record,
 }
 
 impl Store {
-    pub fn new(now: Instant) -> Store {
+    pub fn new(now: Instant, verbose: bool) -> Store {
+        let mut record = Record::new(now);
+        record.verbose = verbose;
         Store {
             server: RedisServer::new(),
             moved_to: now,
             unix_ms: unix_ms(),
+            record,
         }
     }
 
@@ -62,8 +68,8 @@ async fn serve(stream: TcpStream, state: Arc<Mutex<State>>) {
     let mut reader = BufReader::new(reader);
     let id = {
         let mut s = lock(&state);
-        s.hub.counts.connections += 1;
-        s.hub.counts.connections
+        s.redis.record.counts.connections += 1;
+        s.redis.record.counts.connections
     };
     // `HELLO 3` switches the connection to RESP3 (nil is `_`).
     let mut resp3 = false;
@@ -104,9 +110,9 @@ fn execute(
             .iter()
             .map(|w| String::from_utf8_lossy(w).into_owned())
             .collect();
-        s.hub.trace_line(now, &shown.join(" "));
+        s.redis.record.trace_line(now, &shown.join(" "));
     }
-    let counts = &mut s.hub.counts;
+    let counts = &mut s.redis.record.counts;
     counts.requests += 1;
     *counts.by_op.entry(name.clone()).or_default() += 1;
     let parsed = match command::parse(words, unix) {
@@ -168,7 +174,9 @@ fn execute(
                 return codec::error("ERR increment or decrement would overflow");
             }
             let reply = s.redis.server.apply(&cmd);
-            s.hub.trace_line(now, &format!("{cmd} -> {reply:?}"));
+            s.redis
+                .record
+                .trace_line(now, &format!("{cmd} -> {reply:?}"));
             encode(&reply, unix, *resp3)
         }
     }
