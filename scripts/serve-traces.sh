@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Every violated Curator checker scenario's shortest trace, re-enacted on
-# the unmodified Curator 5.4.0 by `locksmith serve --trace` (docs/serve.md
-# has the table this prints). One run each; a holder holds 12 s (longer
-# than a trace that waits for Curator's own clock); about 15 minutes. Needs what
-# scripts/ci-serve.sh installs. Optional arguments: scenario files.
+# Every violated Curator and kazoo checker scenario's shortest trace,
+# re-enacted on the unmodified Curator 5.4.0 or kazoo 2.11 by `locksmith
+# serve --trace` (docs/serve.md has the table this prints). One run each; a
+# holder holds 12 s (longer than a trace that waits for Curator's own
+# clock); about 15 minutes. Needs what scripts/ci-serve.sh installs.
+# Optional arguments: scenario files.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 cargo build -q --release --bin locksmith
@@ -13,13 +14,13 @@ else
     # The checker scenarios ([expect]) whose verdict is a violation.
     mapfile -t files < <(python3 - <<'PY'
 import glob, tomllib
-for f in sorted(glob.glob("scenarios/curator*.toml")):
+for f in sorted(glob.glob("scenarios/curator*.toml") + glob.glob("scenarios/kazoo-lock*.toml")):
     if tomllib.load(open(f, "rb")).get("expect", {}).get("verdict") == "violated":
         print(f)
 PY
 )
 fi
-printf '| scenario | property | steps | re-enactment | real Curator |\n|---|---|---|---|---|\n'
+printf '| scenario | property | steps | re-enactment | real library |\n|---|---|---|---|---|\n'
 for f in "${files[@]}"; do
     # A timed acquire's deadline passes at the checker's choice, first
     # thing in its trace: the real client's maxWait is 1 ms, so that it has
@@ -41,9 +42,16 @@ PY
         sleep 0.1
     done
     if kill -0 "$pid" 2> /dev/null; then
-        timeout 150 java -cp /usr/share/java/curator-recipes.jar:/usr/share/java/slf4j-nop.jar \
-            clients/curator/LockClient.java --zk 127.0.0.1:2293 --events 127.0.0.1:2294 \
-            --clients "$clients" --rounds "$rounds" --hold-ms 12000 --max-wait-ms "$max_wait" --path /locks > /dev/null 2>&1 || true
+        common=(--zk 127.0.0.1:2293 --events 127.0.0.1:2294 --clients "$clients"
+            --rounds "$rounds" --hold-ms 12000 --path /locks)
+        case "$(basename "$f")" in
+            kazoo-lock*)
+                timeout 150 python3 clients/kazoo/lock.py "${common[@]}" > /dev/null 2>&1 || true ;;
+            *)
+                timeout 150 java -cp /usr/share/java/curator-recipes.jar:/usr/share/java/slf4j-nop.jar \
+                    clients/curator/LockClient.java "${common[@]}" --max-wait-ms "$max_wait" \
+                    > /dev/null 2>&1 || true ;;
+        esac
     fi
     wait "$pid" || true
     python3 - "$f" "$out" <<'PY'
