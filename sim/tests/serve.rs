@@ -140,6 +140,52 @@ fn a_dropped_connection_keeps_the_session_and_its_watches_come_back() {
     assert!(s.log.iter().any(|l| l.contains("connection dropped")));
 }
 
+/// A herd judged at the server: the holder's release (a delete after it
+/// reported `released`) notifies two clients waiting in `lock()`; one
+/// waiter woken is no herd.
+#[test]
+fn a_release_that_wakes_two_waiters_is_a_herd() {
+    for (watchers, herd) in [(2, true), (1, false)] {
+        let (running, addr) = served(&[]);
+        runtime().block_on(async {
+            let holder = connect(&addr).await;
+            holder.create("/lock", b"", &ephemeral()).await.unwrap();
+            running.feed(&format!("h acquired 0x{:x}", holder.session_id().0));
+            let mut waiters = Vec::new();
+            for k in 0..watchers {
+                let w = connect(&addr).await;
+                let (_, watch) = w.check_and_watch_stat("/lock").await.unwrap();
+                running.feed(&format!("w{k} acquiring 0x{:x}", w.session_id().0));
+                waiters.push((w, watch));
+            }
+            running.feed("h released");
+            holder.delete("/lock", None).await.unwrap();
+            for (_, watch) in waiters {
+                tokio::time::timeout(Duration::from_secs(3), watch.changed())
+                    .await
+                    .expect("every waiter's watch fires");
+            }
+        });
+        let s = running.wait(None, Duration::ZERO);
+        let herds: Vec<&str> = s
+            .violations
+            .iter()
+            .filter(|v| v.property == "herd")
+            .map(|v| v.why.as_str())
+            .collect();
+        if herd {
+            assert_eq!(herds.len(), 1, "{:?}", s.violations);
+            assert!(
+                herds[0].contains("h's release") && herds[0].contains("woke 2 waiters: w0, w1"),
+                "{}",
+                herds[0]
+            );
+        } else {
+            assert!(herds.is_empty(), "{herds:?}");
+        }
+    }
+}
+
 /// A stat's `ctime` and `mtime` are the wall-clock times of the
 /// transactions that created and last changed the node, in Unix
 /// milliseconds, as a real server writes them; the nodes a server starts

@@ -19,7 +19,9 @@
 //! The judge is the harness's: mutual exclusion by belief is
 //! [`judge::two_holders`] over the clients' phases, mutual exclusion at
 //! the resource is [`Resource`] over the writes in the order they arrive,
-//! deadlock is a client waiting with nobody holding for a bound.
+//! deadlock is a client waiting with nobody holding for a bound, and a herd
+//! is one release notifying two or more waiting clients (the server tells
+//! the judge whom each request notified).
 
 use locksmith_model::engine::harness::resource::{Outcome, Resource, Write};
 use locksmith_model::engine::harness::{judge, Phase, Property, Violations};
@@ -110,6 +112,9 @@ struct Client {
     waiting_since: Option<Instant>,
     acquisitions: u64,
     finished: bool,
+    /// It reported `released` and has not called `lock()` since: its next
+    /// requests are its release operation's.
+    releasing: bool,
 }
 
 /// The judge over every client's events.
@@ -152,6 +157,7 @@ impl Judge {
             waiting_since: None,
             acquisitions: 0,
             finished: false,
+            releasing: false,
         });
         self.clients.len() - 1
     }
@@ -171,6 +177,7 @@ impl Judge {
             Kind::Acquiring => {
                 let c = &mut self.clients[i];
                 c.phase = Phase::Acquiring;
+                c.releasing = false;
                 c.waiting_since.get_or_insert(now);
             }
             Kind::Acquired => {
@@ -222,6 +229,7 @@ impl Judge {
                 }
                 let c = &mut self.clients[i];
                 c.phase = Phase::Released;
+                c.releasing = line.kind == Kind::Released;
                 c.holding_since = None;
                 c.waiting_since = None;
             }
@@ -295,6 +303,41 @@ impl Judge {
                 );
                 self.violations.record(Property::Deadlock, why);
             }
+        }
+    }
+
+    /// Herd: a request from `session`, made after its client reported
+    /// `released` (its release operation), notified the sessions
+    /// `notified`; two or more of them waiting in `lock()` is a herd, as
+    /// the checker judges it (one release waking more than one waiter).
+    pub fn release_woke(&mut self, session: u32, notified: &[u32], now: Instant) {
+        let releasing = self
+            .clients
+            .iter()
+            .find(|c| c.session == Some(session) && c.releasing);
+        let Some(releaser) = releasing.map(|c| c.name.clone()) else {
+            return;
+        };
+        let mut woken: Vec<&str> = self
+            .clients
+            .iter()
+            .filter(|c| c.phase == Phase::Acquiring)
+            .filter(|c| {
+                c.session
+                    .is_some_and(|s| s != session && notified.contains(&s))
+            })
+            .map(|c| c.name.as_str())
+            .collect();
+        woken.sort_unstable();
+        woken.dedup();
+        if woken.len() >= 2 {
+            let why = format!(
+                "{releaser}'s release at {} ms woke {} waiters: {}",
+                self.ms(now),
+                woken.len(),
+                woken.join(", ")
+            );
+            self.violations.record(Property::Herd, why);
         }
     }
 

@@ -70,6 +70,9 @@ pub struct Hub {
     pub held: Option<BTreeMap<u32, VecDeque<Out>>>,
     /// When each transaction was applied: the stats' `ctime` and `mtime`.
     times: ZxidTimes,
+    /// The sessions the last request's transaction notified (the herd
+    /// judge counts them).
+    pub notified: Vec<u32>,
 }
 
 /// How a request's reply goes out.
@@ -115,6 +118,7 @@ impl Hub {
             next_conn: 0,
             record: Record::new(started),
             held: None,
+            notified: Vec::new(),
         }
     }
 
@@ -406,6 +410,8 @@ impl Hub {
                     Err(e) => e.name().to_string(),
                 };
                 self.trace(now, from.session, &format!("{op} -> {said}{lost}"));
+                self.notified = out.events.iter().map(|(to, _)| to.0).collect();
+                self.notified.dedup();
                 self.deliver(out.events);
                 let failed_multi = rolled.filter(|_| out.reply.is_err());
                 let frame = wire::reply(

@@ -204,6 +204,8 @@ fn request(s: &mut State, from: hub::From, head: (i32, i32), req: wire::Request,
         hub::Answer::Send
     };
     s.zk.hub.request(from, head, req, now, answer);
+    let notified = std::mem::take(&mut s.zk.hub.notified);
+    s.judge.release_woke(from.session, &notified, now);
     if let Some(i) = waiting {
         let what = wire::opcode::name(head.1);
         let on = match path {

@@ -371,7 +371,10 @@ fn take(s: &mut State, now: Instant) -> Result<Step, Outcome> {
             let Some(w) = r.pending.get_mut(&id).and_then(|q| q.pop_front()) else {
                 return Ok(Step::Blocked(format!("c{} to send {expected}", c + 1)));
             };
+            let session = w.from.session;
             s.zk.hub.request(w.from, w.head, w.req, now, Answer::Hold);
+            let notified = std::mem::take(&mut s.zk.hub.notified);
+            s.judge.release_woke(session, &notified, now);
             Step::Took(format!("applied {actual}, its reply held"))
         }
         Action::Deliver(c) => {
@@ -504,7 +507,10 @@ fn finish(s: &mut State, outcome: Outcome, now: Instant) {
     s.zk.hub.unhold();
     s.zk.hub.unmute_all();
     for w in waiting {
+        let session = w.from.session;
         s.zk.hub.request(w.from, w.head, w.req, now, Answer::Send);
+        let notified = std::mem::take(&mut s.zk.hub.notified);
+        s.judge.release_woke(session, &notified, now);
     }
 }
 
