@@ -90,10 +90,15 @@ fn every_recipe_keeps_mutual_exclusion_with_its_lock_row() {
         );
         // The unique key's concurrent INSERTs deadlock in InnoDB (1213)
         // while a deleted row awaits purge; the recipe throws and starts
-        // over (docs/real.md). Nothing else may throw.
+        // over. Inside a transaction InnoDB may instead pick the holder's
+        // DELETE as the victim of the waiters' duplicate-check locks (about
+        // one release in five hundred; the InnoDB model has no such
+        // deadlock), and the seed's release throws (docs/real.md). Nothing
+        // else may throw.
+        let unique_key = matches!(recipe, MysqlRecipe::UniqueKey | MysqlRecipe::UniqueKeyTxn);
         for what in r.run.exceptions.keys() {
             assert!(
-                recipe == MysqlRecipe::UniqueKey && what.contains("ERROR 1213"),
+                unique_key && what.contains("ERROR 1213"),
                 "{recipe}: {what}"
             );
         }
