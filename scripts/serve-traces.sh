@@ -25,15 +25,22 @@ for f in "${files[@]}"; do
     # A timed acquire's deadline passes at the checker's choice, first
     # thing in its trace: the real client's maxWait is 1 ms, so that it has
     # run out whenever Curator looks.
-    read -r clients rounds max_wait < <(python3 - "$f" <<'PY'
+    # A connection timeout is Curator's own clock running out while the
+    # server refuses its reconnects: a 1 s one, under a 10 s session
+    # timeout, so that it runs out three times before Curator gives the
+    # session up (15 s and 4 s otherwise).
+    read -r clients rounds max_wait session_ms connection_ms < <(python3 - "$f" <<'PY'
 import sys, tomllib
 d = tomllib.load(open(sys.argv[1], "rb"))
-print(d.get("clients", 2), d.get("acquisitions", 1), 1 if "acquire_timeout_ms" in d else 30000)
+slow = d.get("faults", {}).get("connection_timeouts", 0) > 0
+print(d.get("clients", 2), d.get("acquisitions", 1), 1 if "acquire_timeout_ms" in d else 30000,
+      10000 if slow else 4000, 1000 if slow else 15000)
 PY
 )
     out="$(mktemp)"
     target/release/locksmith serve --port 2293 --events-port 2294 --seconds 150 \
-        --clients "$clients" --trace "$f" --json > "$out" 2> /dev/null &
+        --session-timeout-ms "$session_ms" --clients "$clients" --trace "$f" --json \
+        > "$out" 2> /dev/null &
     pid=$!
     # The trace is explored before the port opens.
     for _ in $(seq 1 600); do
@@ -50,6 +57,7 @@ PY
             *)
                 timeout 150 java -cp /usr/share/java/curator-recipes.jar:/usr/share/java/slf4j-nop.jar \
                     clients/curator/LockClient.java "${common[@]}" --max-wait-ms "$max_wait" \
+                    --connection-timeout-ms "$connection_ms" \
                     > /dev/null 2>&1 || true ;;
         esac
     fi

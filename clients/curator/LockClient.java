@@ -39,6 +39,8 @@ public class LockClient {
     static int holdMs = 50;
     static int thinkMs = 10;
     static int sessionTimeoutMs = 60000;
+    // Curator's default; a re-enacted connection timeout wants a short one.
+    static int connectionTimeoutMs = 15000;
     static int maxWaitMs = 30000;
     static String path = "/lock";
 
@@ -62,7 +64,7 @@ public class LockClient {
 
     static void runClient(String name, ConcurrentLinkedQueue<String> failures) throws Exception {
         CuratorFramework c = CuratorFrameworkFactory.newClient(
-            zk, sessionTimeoutMs, 15000, new ExponentialBackoffRetry(100, 3));
+            zk, sessionTimeoutMs, connectionTimeoutMs, new ExponentialBackoffRetry(100, 3));
         c.getConnectionStateListenable().addListener((client, state) ->
             System.err.println(name + ": connection " + state));
         c.start();
@@ -112,6 +114,7 @@ public class LockClient {
                 case "--hold-ms": holdMs = Integer.parseInt(v); break;
                 case "--think-ms": thinkMs = Integer.parseInt(v); break;
                 case "--session-timeout-ms": sessionTimeoutMs = Integer.parseInt(v); break;
+                case "--connection-timeout-ms": connectionTimeoutMs = Integer.parseInt(v); break;
                 case "--max-wait-ms": maxWaitMs = Integer.parseInt(v); break;
                 case "--path": path = v; break;
                 default:

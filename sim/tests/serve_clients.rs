@@ -239,6 +239,18 @@ fn trace_run(scenario: &str, hold_ms: u32) -> Summary {
 
 /// The same on `library`'s driver.
 fn trace_run_on(library: Library, scenario: &str, hold_ms: u32) -> Summary {
+    trace_run_with(library, scenario, hold_ms, 4000, &[])
+}
+
+/// The same with `session_ms` as the served session timeout and `extra`
+/// flags for the driver.
+fn trace_run_with(
+    library: Library,
+    scenario: &str,
+    hold_ms: u32,
+    session_ms: u64,
+    extra: &[&str],
+) -> Summary {
     let root = repo();
     let file = format!("{root}/scenarios/{scenario}");
     let sc = locksmith::scenario::AnyScenario::load(std::path::Path::new(&file)).unwrap();
@@ -249,10 +261,11 @@ fn trace_run_on(library: Library, scenario: &str, hold_ms: u32) -> Summary {
     let running = serve::start(Options {
         stuck: Duration::from_secs(120),
         trace: Some((sc.check, None)),
-        ..options(4000)
+        ..options(session_ms)
     })
     .unwrap();
     let out = driver(library)
+        .args(extra)
         .args([
             "--zk",
             &running.zk_addr().to_string(),
@@ -335,6 +348,52 @@ fn curator_follows_a_connection_loss_trace_to_the_thread_that_dies() {
         "{}",
         s.to_text()
     );
+    assert_eq!(properties(&s), ["thread died"], "{}", s.to_text());
+}
+
+/// A connection that stays down past Curator's connection timeout, by
+/// the checker's 10-step trace: the server refuses the reconnects until
+/// the trace's end, Curator's own clock fails three retried calls before
+/// they are sent (a 1 s connection timeout under a 10 s session, so that
+/// Curator does not give the session up first), and the
+/// `ConnectionLossException` escapes `acquire()`: the thread dies.
+#[test]
+#[ignore = "needs Java and Curator 5.4.0: scripts/ci-serve.sh"]
+fn curator_follows_a_connection_timeout_trace_to_the_thread_that_dies() {
+    let s = trace_run_with(
+        Library::Curator,
+        "curator-connection-timeout.toml",
+        300,
+        10_000,
+        &["--connection-timeout-ms", "1000"],
+    );
+    let trace = s.trace.as_ref().unwrap();
+    assert_eq!(
+        trace.outcome,
+        Some(serve::replay::Outcome::Followed { steps: 10 }),
+        "{}",
+        s.to_text()
+    );
+    assert_eq!(properties(&s), ["thread died"], "{}", s.to_text());
+}
+
+/// A server stopped past the session timeout, by the checker's 19-step
+/// trace: the stop refuses every connect, the first client's Curator
+/// gives its session up (step 12), the server starts, and the trace has
+/// the second client reconnect on its old session (step 16). The real
+/// Curator gives both sessions up (both were suspended as long), so the
+/// re-enactment diverges there, and the waiter's `acquire()` throws
+/// `SessionExpiredException`: thread died, not two holders.
+#[test]
+#[ignore = "needs Java and Curator 5.4.0: scripts/ci-serve.sh"]
+fn curator_gives_up_both_sessions_when_the_server_stays_down() {
+    let s = trace_run("curator-long-server-restart.toml", 12_000);
+    let trace = s.trace.as_ref().unwrap();
+    let Some(serve::replay::Outcome::Diverged { step, actual, .. }) = &trace.outcome else {
+        panic!("{}", s.to_text());
+    };
+    assert_eq!(*step, 16, "{}", s.to_text());
+    assert!(actual.contains("opened a new session"), "{}", s.to_text());
     assert_eq!(properties(&s), ["thread died"], "{}", s.to_text());
 }
 

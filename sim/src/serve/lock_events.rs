@@ -367,6 +367,14 @@ impl Judge {
         })
     }
 
+    /// Whether the client last on `session` has ended (its thread died or
+    /// it finished its rounds).
+    pub fn ended(&self, session: u32) -> bool {
+        self.clients
+            .iter()
+            .any(|c| c.session == Some(session) && matches!(c.phase, Phase::Died | Phase::Finished))
+    }
+
     pub fn finished(&self) -> usize {
         self.clients.iter().filter(|c| c.finished).count()
     }

@@ -11,6 +11,7 @@
 //! node's owner in a `Stat` needs no translation.
 
 use super::super::record::Record;
+use super::outage::Outage;
 use super::wire::{self, Connect, Request, Shape};
 use super::zxid_times::{unix_ms_now, ZxidTimes};
 use locksmith_model::zk::{CreateMode, Op, Service, SessionId, Stat, WatchedEvent, ZkServer};
@@ -73,6 +74,8 @@ pub struct Hub {
     /// The sessions the last request's transaction notified (the herd
     /// judge counts them).
     pub notified: Vec<u32>,
+    /// Connections a re-enacted trace keeps down.
+    pub outage: Outage,
 }
 
 /// How a request's reply goes out.
@@ -119,6 +122,7 @@ impl Hub {
             record: Record::new(started),
             held: None,
             notified: Vec::new(),
+            outage: Outage::default(),
         }
     }
 
@@ -164,6 +168,20 @@ impl Hub {
         if req.last_zxid_seen > self.server.zxid() {
             // `ZooKeeperServer.processConnectRequest`: a client that has
             // seen a newer zxid belongs to another server's history.
+            conn.close();
+            return None;
+        }
+        if self.outage.refuses(req.session_id) {
+            let why = if self.outage.stopped {
+                "the server is stopped"
+            } else {
+                "the trace keeps its connection down"
+            };
+            self.trace(
+                now,
+                u32::try_from(req.session_id).unwrap_or(0),
+                &format!("connect refused: {why}"),
+            );
             conn.close();
             return None;
         }
@@ -593,8 +611,30 @@ impl Hub {
         }
     }
 
-    /// The clock's work: sessions not heard from for their timeout expire.
+    /// The server's clock runs again, every session heard from now (a
+    /// re-enacted trace has ended).
+    pub fn thaw_clock(&mut self, now: Instant) {
+        self.outage.clock_frozen = false;
+        for s in self.sessions.values_mut() {
+            s.last_heard = now;
+        }
+    }
+
+    /// The sessions that have a connection now, in id order.
+    pub fn connected_sessions(&self) -> Vec<u32> {
+        self.sessions
+            .iter()
+            .filter(|(_, s)| s.conn.is_some())
+            .map(|(id, _)| *id)
+            .collect()
+    }
+
+    /// The clock's work: sessions not heard from for their timeout expire
+    /// (not while a re-enacted trace freezes the clock).
     pub fn tick(&mut self, now: Instant) {
+        if self.outage.clock_frozen {
+            return;
+        }
         let timeout = self.timeout;
         let late: Vec<u32> = self
             .sessions

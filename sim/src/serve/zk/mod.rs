@@ -7,6 +7,8 @@
 //!   them, their connections and timeouts; [`zxid_times`], when each
 //!   transaction was applied (`ctime`, `mtime`);
 //! - [`connection`]: one client connection's reader and writer;
+//! - [`outage`]: the connections a re-enacted trace keeps down, and a
+//!   stopped server;
 //! - [`faults`]: expiries, dropped connections and one-way partitions by
 //!   schedule, aimed here at sessions, holders and waiters;
 //! - [`replay`]: `--trace`, a checker counterexample re-enacted on the
@@ -16,6 +18,7 @@ mod connection;
 pub mod faults;
 pub(super) mod hub;
 mod jute;
+mod outage;
 pub mod replay;
 pub mod wire;
 mod zxid_times;
@@ -55,6 +58,7 @@ impl Served {
             Some((replay, server)) => {
                 let mut hub = Hub::with_server(server, options.session_timeout, started);
                 hub.held = Some(Default::default());
+                hub.outage.clock_frozen = true;
                 (hub, Some(replay))
             }
         };
@@ -82,6 +86,7 @@ pub(super) fn tick(s: &mut State, now: Instant) {
     s.zk.hub.tick(now);
     strike(s, now);
     replay::advance(s, now);
+    replay::admit_ended(s);
 }
 
 /// The container reaper's pass (a re-enacted trace reaps at its own steps).

@@ -30,11 +30,18 @@
 //!   A connection loss (or a disconnect) waits until the real client has
 //!   sent the requests the model's drop loses, then drops them unapplied,
 //!   loses the replies held for the session, keeps its notifications held,
-//!   and closes the connection. The library reconnects by itself (its
-//!   `SetWatches` is answered at once); the trace's reconnect step waits
-//!   for it, so a library may hear `SyncConnected` before the trace says.
-//!   Crashes, reorderings, a connection timeout and server restarts are
-//!   not served: the run stops there and says so.
+//!   and closes the connection; the library's reconnects are refused
+//!   until the trace's reconnect step, which then waits for the next one
+//!   (its `SetWatches` is answered at once). A connection timeout is the
+//!   library's own clock running out while it is kept disconnected. A
+//!   server stop drops every connection so and refuses every connect,
+//!   new sessions' too, until the trace's start; a library that gives up
+//!   its session meanwhile is seen by the refused connect of its new
+//!   handle, whose session opens once the server is up. The server's clock
+//!   expires no session while the trace runs (an expiry is a step), and a
+//!   connection the trace leaves down stays down after its end until the
+//!   client reports `died` or `finished`. Crashes and reorderings are not
+//!   served: the run stops there and says so.
 //! - **Thread steps, timed waits, a timed call's deadline, noticing an
 //!   expiry** are the real client's own: nothing to do but follow (noticing
 //!   an expiry releases what is held for the session, the close last; a
@@ -94,6 +101,17 @@ pub struct Replay {
     /// The client whose library is giving up its session: its next new
     /// session is that client's.
     giving_up: Option<usize>,
+    /// Each trace client's sessions its library gave up, oldest first,
+    /// until the server ends them.
+    abandoned: Vec<VecDeque<u32>>,
+    /// New sessions' connects refused before the server stopped (a
+    /// give-up during a stop is seen by one more).
+    fresh_refused_at_stop: u64,
+    /// New sessions no trace client was expected to open (a library that
+    /// gave up a session the trace keeps), and how many there were when
+    /// the last step was taken.
+    strays: Vec<u32>,
+    strays_before: usize,
     pending: BTreeMap<u32, VecDeque<Waiting>>,
     arrivals: u64,
     /// Since when the current step has waited for the real client.
@@ -127,6 +145,10 @@ impl Replay {
                 property,
                 steps: actions.len(),
                 sessions: vec![Vec::new(); system.peers.len()],
+                abandoned: vec![VecDeque::new(); system.peers.len()],
+                fresh_refused_at_stop: 0,
+                strays: Vec::new(),
+                strays_before: 0,
                 actions,
                 system,
                 next: 0,
@@ -163,8 +185,10 @@ impl Replay {
             if let Some((c, _)) = self.unclaimed.pop_front() {
                 self.sessions[c].push(session);
             }
-        } else if let Some(c) = self.giving_up {
+        } else if let Some(c) = self.giving_up.take() {
             self.sessions[c].push(session);
+        } else {
+            self.strays.push(session);
         }
     }
 
@@ -272,6 +296,7 @@ pub(super) fn advance(s: &mut State, now: Instant) {
                 ));
                 r.next += 1;
                 r.blocked_since = None;
+                r.strays_before = r.strays.len();
                 let served = tree(s.zk.hub.model());
                 let Some(r) = s.zk.replay.as_mut() else {
                     return;
@@ -411,6 +436,22 @@ fn take(s: &mut State, now: Instant) -> Result<Step, Outcome> {
             s.zk.hub.mute(id, now + Duration::from_secs(3600), now);
             Step::Took(format!("session 0x{id:x} muted until its library gives up"))
         }
+        // While the server is stopped the new handle's connect is refused:
+        // that refusal is the give-up (its session opens at the start).
+        Action::GiveUp(c) if s.zk.hub.outage.stopped => {
+            if s.zk.hub.outage.fresh_refused <= r.fresh_refused_at_stop {
+                return Ok(Step::Blocked(format!(
+                    "c{}'s library to give up and try a new session",
+                    c + 1
+                )));
+            }
+            r.fresh_refused_at_stop = s.zk.hub.outage.fresh_refused;
+            if let Some(old) = r.client_session(c as usize) {
+                r.abandoned[c as usize].push_back(old);
+            }
+            r.giving_up = Some(c as usize);
+            Step::Took("a new session's connect came, refused while the server is stopped".into())
+        }
         Action::GiveUp(c) => {
             if r.sessions[c as usize].len() < 2 {
                 return Ok(Step::Blocked(format!(
@@ -418,22 +459,16 @@ fn take(s: &mut State, now: Instant) -> Result<Step, Outcome> {
                     c + 1
                 )));
             }
+            let ids = &r.sessions[c as usize];
+            let old = ids[ids.len() - 2];
+            r.abandoned[c as usize].push_back(old);
             r.giving_up = None;
             Step::Took("the real library opened a new session".into())
         }
-        // After a give-up the real library's new handle is connected
-        // already (the give-up step waited for it).
-        Action::Reconnect(c) if r.sessions[c as usize].len() >= 2 => {
-            let Some(id) = session(r, c) else {
-                return Err(unserved());
-            };
-            if !s.zk.hub.connected(id) {
-                return Ok(Step::Blocked(format!(
-                    "c{}'s new session to connect",
-                    c + 1
-                )));
-            }
-            Step::Took("the real library's new session is connected".into())
+        // After a give-up during a stop, the new handle connects once the
+        // server is up.
+        Action::Reconnect(c) if r.giving_up == Some(c as usize) => {
+            Step::Blocked(format!("c{}'s new session to connect", c + 1))
         }
         // A connection loss: the requests the trace never applies are the
         // ones the real client has sent and the trace has not served (the
@@ -462,22 +497,95 @@ fn take(s: &mut State, now: Instant) -> Result<Step, Outcome> {
             r.pending.remove(&id);
             let lost = s.zk.hub.lose_held_replies(id);
             s.zk.hub.drop_connection(id, now);
+            s.zk.hub.outage.refuse(id);
             Step::Took(format!(
-                "connection dropped: {sent} request(s) never applied, {lost} reply(ies) lost"
+                "connection dropped: {sent} request(s) never applied, {lost} reply(ies) lost; its reconnects refused"
             ))
         }
         Action::Reconnect(c) => {
             let Some(id) = session(r, c) else {
                 return Err(unserved());
             };
+            s.zk.hub.outage.admit(id);
             if !s.zk.hub.connected(id) {
+                if let Some(new) = r.strays.get(r.strays_before) {
+                    return Err(Outcome::Diverged {
+                        step: n,
+                        expected: format!("c{}'s library to reconnect on session 0x{id:x}", c + 1),
+                        actual: format!(
+                            "a library opened a new session, 0x{new:x}: it gave up a session the trace keeps"
+                        ),
+                    });
+                }
                 return Ok(Step::Blocked(format!("c{}'s library to reconnect", c + 1)));
+            }
+            if !r.abandoned[c as usize].is_empty() {
+                // A library that gave up connected its new session itself.
+                return Ok(Step::Took(
+                    "the real library's new session is connected".into(),
+                ));
             }
             Step::Took("the real library reconnected (its SetWatches answered as it came)".into())
         }
+        // Curator's `checkTimeouts()` is the library's own clock: the step
+        // only needs the connection still down.
+        Action::ConnectTimeout(c) => {
+            let Some(id) = session(r, c) else {
+                return Err(unserved());
+            };
+            if s.zk.hub.connected(id) {
+                return Err(Outcome::Diverged {
+                    step: n,
+                    expected: format!("c{} still disconnected", c + 1),
+                    actual: "it is connected".into(),
+                });
+            }
+            Step::Took("the real library's own clock (its connects refused meanwhile)".into())
+        }
+        Action::StopServer(_) => {
+            let mut dropped = Vec::new();
+            for (c, p) in r.system.peers.iter().enumerate() {
+                let Some(id) = r.client_session(c) else {
+                    return Ok(Step::Blocked(format!("c{} to connect", c + 1)));
+                };
+                if dropped.contains(&id) {
+                    continue;
+                }
+                let unsent: usize = r
+                    .system
+                    .peers
+                    .iter()
+                    .filter(|q| q.session == p.session)
+                    .map(|q| q.outbox.len())
+                    .sum();
+                let sent = r.pending.get(&id).map_or(0, VecDeque::len);
+                if !s.zk.hub.connected(id) || sent < unsent {
+                    return Ok(Step::Blocked(format!(
+                        "c{} to be connected with {unsent} request(s) sent",
+                        c + 1
+                    )));
+                }
+                dropped.push(id);
+            }
+            let mut sent = 0;
+            let mut lost = 0;
+            for id in s.zk.hub.connected_sessions() {
+                sent += r.pending.remove(&id).map_or(0, |q| q.len());
+                lost += s.zk.hub.lose_held_replies(id);
+                s.zk.hub.drop_connection(id, now);
+            }
+            s.zk.hub.outage.stopped = true;
+            r.fresh_refused_at_stop = s.zk.hub.outage.fresh_refused;
+            Step::Took(format!(
+                "the server stopped: every connection dropped, {sent} request(s) never applied, {lost} reply(ies) lost; every connect refused"
+            ))
+        }
+        Action::StartServer => {
+            s.zk.hub.outage.stopped = false;
+            Step::Took("the server started: connects are answered again".into())
+        }
         Action::ExpireOld(c) => {
-            let ids = &r.sessions[c as usize];
-            let Some(old) = ids.len().checked_sub(2).map(|i| ids[i]) else {
+            let Some(old) = r.abandoned[c as usize].pop_front() else {
                 return Err(unserved());
             };
             s.zk.hub.expire(
@@ -492,8 +600,10 @@ fn take(s: &mut State, now: Instant) -> Result<Step, Outcome> {
 }
 
 /// Ends the re-enactment: what is held goes out, muted sessions hear the
-/// server again, waiting requests are answered in the order they came,
-/// and from now on the server answers as it goes.
+/// server again, a stopped server starts, its clock runs again, waiting
+/// requests are answered in the order they came, and from now on the
+/// server answers as it goes (a connection the trace left down stays down
+/// until its client ends: [`admit_ended`]).
 fn finish(s: &mut State, outcome: Outcome, now: Instant) {
     let Some(r) = s.zk.replay.as_mut() else {
         return;
@@ -506,11 +616,27 @@ fn finish(s: &mut State, outcome: Outcome, now: Instant) {
     waiting.sort_by_key(|w| w.seq);
     s.zk.hub.unhold();
     s.zk.hub.unmute_all();
+    s.zk.hub.outage.stopped = false;
+    s.zk.hub.thaw_clock(now);
     for w in waiting {
         let session = w.from.session;
         s.zk.hub.request(w.from, w.head, w.req, now, Answer::Send);
         let notified = std::mem::take(&mut s.zk.hub.notified);
         s.judge.release_woke(session, &notified, now);
+    }
+}
+
+/// After the trace: a connection it left down comes back once its
+/// client's thread has ended (died, or finished its rounds), so what the
+/// library does while disconnected is its own, as in the trace.
+pub(super) fn admit_ended(s: &mut State) {
+    if s.zk.replay.as_ref().is_none_or(|r| r.running()) {
+        return;
+    }
+    for id in s.zk.hub.outage.refused() {
+        if s.judge.ended(id) {
+            s.zk.hub.outage.admit(id);
+        }
     }
 }
 
