@@ -3,7 +3,7 @@
 # re-enacted on the unmodified Curator 5.4.0 or kazoo 2.11 by `locksmith
 # serve --trace` (docs/serve.md has the table this prints). One run each; a
 # holder holds 12 s (longer than a trace that waits for Curator's own
-# clock); about 15 minutes. Needs what scripts/ci-serve.sh installs.
+# clock); about 10 minutes. Needs what scripts/ci-serve.sh installs.
 # Optional arguments: scenario files.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

@@ -199,6 +199,59 @@ fn a_create_in_flight_is_recovered_by_both_libraries() {
     }
 }
 
+/// A two-way partition of the holder (`cut`): shorter than the session
+/// timeout, the library reconnects to its session and the lock holds;
+/// longer, the server hears nothing, expires the session and hands the
+/// lock on while the cut-off holder still holds: two holders, in both
+/// libraries.
+#[test]
+#[ignore = "needs Java, Curator 5.4.0 and kazoo 2.11: scripts/ci-serve.sh"]
+fn a_holder_cut_off_past_its_timeout_gives_two_holders_in_both_libraries() {
+    for library in [Library::Curator, Library::Kazoo] {
+        for (cut_ms, expiries, violated) in [(1000, 0, false), (5000, 1, true)] {
+            let s = run(&Run {
+                library,
+                faults: vec![format!("cut:holder@100+{cut_ms}")],
+                session_timeout_ms: 3000,
+                clients: 2,
+                rounds: 1,
+                hold_ms: 4500,
+            });
+            assert_eq!(s.faults.len(), 1, "{}", s.to_text());
+            assert_eq!(s.expiries, expiries, "{}", s.to_text());
+            if violated {
+                assert_eq!(properties(&s), BOTH_HOLD, "{}", s.to_text());
+            } else {
+                assert_eq!(s.verdict, "holds", "{}", s.to_text());
+            }
+        }
+    }
+}
+
+/// Replies held (`hold`): every frame to the waiter waits, in order. Held
+/// for less than the Java client's read timeout (two thirds of the session
+/// timeout) the connection stays; held longer, the client gives the
+/// connection up, reconnects to its session on a new one and Curator
+/// retries what failed: the lock holds either way.
+#[test]
+#[ignore = "needs Java and Curator 5.4.0: scripts/ci-serve.sh"]
+fn curator_rides_out_held_replies() {
+    for (hold_ms, reconnects) in [(1000, false), (5000, true)] {
+        let s = run(&Run {
+            library: Library::Curator,
+            faults: vec![format!("hold:waiter@200+{hold_ms}")],
+            session_timeout_ms: 4000,
+            clients: 2,
+            rounds: 2,
+            hold_ms: 300,
+        });
+        assert_eq!(s.faults.len(), 1, "{}", s.to_text());
+        assert_eq!(s.verdict, "holds", "{}", s.to_text());
+        assert_eq!(s.acquisitions, 4, "{}", s.to_text());
+        assert_eq!(s.connections > s.sessions, reconnects, "{}", s.to_text());
+    }
+}
+
 /// CURATOR-604 on the real Curator: a parked waiter's connection goes
 /// one-way (the server hears it, it hears nothing); after a session
 /// timeout by its own clock Curator gives up and opens a new session while
@@ -395,6 +448,31 @@ fn curator_gives_up_both_sessions_when_the_server_stays_down() {
     assert_eq!(*step, 16, "{}", s.to_text());
     assert!(actual.contains("opened a new session"), "{}", s.to_text());
     assert_eq!(properties(&s), ["thread died"], "{}", s.to_text());
+}
+
+/// The timed herd by the checker's 37-step trace (3 clients, Curator's
+/// `acquire(1 ms)`): the first client times out and deletes its node, and
+/// its delete's reply is held, as in the trace, so it is still inside
+/// `acquire()` when the holder's release (step 37) fires its forgotten
+/// watcher beside the real successor's: one release wakes two waiters.
+#[test]
+#[ignore = "needs Java and Curator 5.4.0: scripts/ci-serve.sh"]
+fn curator_follows_the_timed_herd_trace_to_a_herd() {
+    let s = trace_run_with(
+        Library::Curator,
+        "curator-timed-herd.toml",
+        300,
+        4000,
+        &["--max-wait-ms", "1"],
+    );
+    let trace = s.trace.as_ref().unwrap();
+    assert_eq!(
+        trace.outcome,
+        Some(serve::replay::Outcome::Followed { steps: 37 }),
+        "{}",
+        s.to_text()
+    );
+    assert_eq!(properties(&s), ["herd"], "{}", s.to_text());
 }
 
 /// CURATOR-604 by the checker's own 43-step trace on the real Curator:

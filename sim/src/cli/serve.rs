@@ -32,7 +32,9 @@ pub struct ServeArgs {
     pub session_timeout_ms: u64,
     /// A fault by schedule, ACTION:TARGET@MS (repeatable): `expire:2@1500`
     /// ends session 2 1,500 ms after it opened; `drop:holder@300` closes
-    /// the connection of the first client to hold the lock for 300 ms.
+    /// the connection of the first client to hold the lock for 300 ms;
+    /// `mute`, `hold` and `cut` last `+MS` (a one-way partition, replies
+    /// held, a two-way partition: docs/serve.md).
     #[arg(long = "fault", value_name = "ACTION:TARGET@MS", value_parser = faults::parse)]
     pub faults: Vec<faults::Fault>,
     /// Stop once this many clients have reported `finished`.

@@ -47,6 +47,7 @@ pub async fn serve(stream: TcpStream, state: Arc<Mutex<State>>) {
                         break;
                     }
                 }
+                Out::Hold(d) => tokio::time::sleep(d).await,
                 Out::Close => break,
             }
         }

@@ -8,7 +8,13 @@
 //! the server sends to the session for `MS` — replies, notifications, the
 //! answers to its reconnects — while the server still hears it (a one-way
 //! partition: the session lives on at the server while its client may give
-//! up on it, CURATOR-604's start).
+//! up on it, CURATOR-604's start); `hold` (`…+MS`) holds every frame the
+//! server sends the session's connection for `MS`, then sends them in
+//! order (a reply held, and every later one with it: the Java client drops
+//! a connection whose reply xids come out of order), while the server
+//! still hears it; `cut` (`…+MS`) drops the connection and refuses the
+//! session's reconnects for `MS` (a two-way partition: the server hears
+//! nothing, so the session expires if `MS` outlasts its timeout).
 //!
 //! `TARGET` is a session id (`2`, `0x2`: ids count from 1 in connect
 //! order), `holder` (the session a client's `acquired` event named),
@@ -32,6 +38,18 @@ pub enum Action {
     Drop,
     /// For this many ms.
     Mute(u64),
+    Hold(u64),
+    Cut(u64),
+}
+
+impl Action {
+    /// How long it lasts, for the actions that last.
+    fn lasts(self) -> Option<u64> {
+        match self {
+            Action::Expire | Action::Drop => None,
+            Action::Mute(ms) | Action::Hold(ms) | Action::Cut(ms) => Some(ms),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,6 +84,8 @@ impl fmt::Display for Fault {
             Action::Expire => "expire",
             Action::Drop => "drop",
             Action::Mute(_) => "mute",
+            Action::Hold(_) => "hold",
+            Action::Cut(_) => "cut",
         };
         match self.target {
             Target::Session(s) => write!(f, "{action}:0x{s:x}@")?,
@@ -81,9 +101,9 @@ impl fmt::Display for Fault {
                 path: Some(p),
             } => write!(f, "{}:{p}", opcode::name(*opcode))?,
         }
-        match self.action {
-            Action::Mute(ms) => write!(f, "+{ms}"),
-            _ => Ok(()),
+        match self.action.lasts() {
+            Some(ms) => write!(f, "+{ms}"),
+            None => Ok(()),
         }
     }
 }
@@ -92,10 +112,11 @@ impl fmt::Display for Fault {
 pub fn parse(s: &str) -> Result<Fault, String> {
     let expected = || {
         format!(
-            "expected ACTION:TARGET@WHEN with ACTION expire, drop or mute (mute's WHEN ends in \
-             +MS, how long), TARGET a session id (2, 0x2), `holder`, `waiter` or `any`, WHEN \
-             milliseconds or an operation with an optional path prefix (e.g. \
-             expire:holder@500, drop:any@create:/lock/, mute:waiter@300+6000), got {s:?}"
+            "expected ACTION:TARGET@WHEN with ACTION expire, drop, mute, hold or cut (the last \
+             three's WHEN ends in +MS, how long), TARGET a session id (2, 0x2), `holder`, \
+             `waiter` or `any`, WHEN milliseconds or an operation with an optional path prefix \
+             (e.g. expire:holder@500, drop:any@create:/lock/, mute:waiter@300+6000, \
+             cut:holder@100+5000), got {s:?}"
         )
     };
     let (action, rest) = s.split_once(':').ok_or_else(expected)?;
@@ -103,9 +124,15 @@ pub fn parse(s: &str) -> Result<Fault, String> {
     let (action, when) = match action {
         "expire" => (Action::Expire, when),
         "drop" => (Action::Drop, when),
-        "mute" => {
+        "mute" | "hold" | "cut" => {
             let (when, ms) = when.rsplit_once('+').ok_or_else(expected)?;
-            (Action::Mute(ms.parse().map_err(|_| expected())?), when)
+            let ms = ms.parse().map_err(|_| expected())?;
+            let lasting = match action {
+                "mute" => Action::Mute(ms),
+                "hold" => Action::Hold(ms),
+                _ => Action::Cut(ms),
+            };
+            (lasting, when)
         }
         _ => return Err(expected()),
     };
@@ -189,5 +216,13 @@ mod tests {
             assert!(e.contains("ACTION:TARGET@WHEN"), "{bad}: {e}");
         }
         assert!(parse("drop:1@frobnicate").unwrap_err().contains("create2"));
+        assert_eq!(parse("hold:2@100+900").unwrap().action, Action::Hold(900));
+        assert_eq!(
+            parse("cut:holder@getData+5000").unwrap().to_string(),
+            "cut:holder@getData+5000"
+        );
+        for bad in ["hold:1@100", "cut:1@100+", "cut:any@100+5"] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -23,6 +23,9 @@ use tokio::sync::{mpsc, Notify};
 /// What a connection's writer is handed.
 pub enum Out {
     Frame(Vec<u8>),
+    /// Send nothing more for this long (what was queued after waits, in
+    /// order): a reply held, and every later one with it.
+    Hold(Duration),
     /// Close the connection once what was queued before is written.
     Close,
 }
@@ -312,6 +315,8 @@ impl Hub {
                 c.close();
                 "connection closed"
             }
+            // Only a fault by schedule holds a connection's frames.
+            (Out::Hold(_), Some(_)) => "nothing",
             (_, None) => "nobody connected: lost",
         })
     }
@@ -327,7 +332,7 @@ impl Hub {
         let before = queue.len();
         queue.retain(|out| match out {
             Out::Frame(f) => wire::is_notification(f),
-            Out::Close => true,
+            Out::Hold(_) | Out::Close => true,
         });
         before - queue.len()
     }
@@ -351,6 +356,7 @@ impl Hub {
             for out in frames {
                 match (out, self.conn_of(session).cloned()) {
                     (Out::Frame(f), Some(c)) => c.send(f),
+                    (Out::Hold(_), _) => {}
                     (Out::Close, Some(c)) => {
                         self.drop_connection(session, Instant::now());
                         c.close();
@@ -629,9 +635,38 @@ impl Hub {
             .collect()
     }
 
+    /// For `for_`, the session's connection sends nothing (what the server
+    /// sends it waits, in order), while the server still hears it: a reply
+    /// held, and every later one with it, as a client that checks reply
+    /// order needs (a reconnect is a new connection, not held).
+    pub fn hold(&mut self, session: u32, for_: Duration, now: Instant) {
+        if let Some(c) = self.conn_of(session).cloned() {
+            let _ = c.tx.send(Out::Hold(for_));
+            let ms = for_.as_millis();
+            self.record.note(
+                now,
+                format!("session 0x{session:x}: replies held for {ms} ms"),
+            );
+            self.trace(now, session, &format!("replies held for {ms} ms"));
+        }
+    }
+
+    /// A two-way partition for `for_`: the connection drops and the
+    /// session's reconnects are refused; the server hears nothing from it,
+    /// so its timeout runs as usual.
+    pub fn cut(&mut self, session: u32, for_: Duration, now: Instant) {
+        self.drop_connection(session, now);
+        self.outage.refuse(session, Some(now + for_));
+        let ms = for_.as_millis();
+        self.record
+            .note(now, format!("session 0x{session:x}: cut off for {ms} ms"));
+        self.trace(now, session, &format!("cut off for {ms} ms"));
+    }
+
     /// The clock's work: sessions not heard from for their timeout expire
-    /// (not while a re-enacted trace freezes the clock).
+    /// (not while a re-enacted trace freezes the clock); a cut ends.
     pub fn tick(&mut self, now: Instant) {
+        self.outage.tick(now);
         if self.outage.clock_frozen {
             return;
         }

@@ -9,8 +9,9 @@
 //! - [`connection`]: one client connection's reader and writer;
 //! - [`outage`]: the connections a re-enacted trace keeps down, and a
 //!   stopped server;
-//! - [`faults`]: expiries, dropped connections and one-way partitions by
-//!   schedule, aimed here at sessions, holders and waiters;
+//! - [`faults`]: expiries, dropped connections, one-way and two-way
+//!   partitions and held replies by schedule, aimed here at sessions,
+//!   holders and waiters;
 //! - [`replay`]: `--trace`, a checker counterexample re-enacted on the
 //!   clients that connect.
 
@@ -156,6 +157,8 @@ fn act(zk: &mut Served, i: usize, on: String, session: u32, now: Instant) {
         Action::Expire => zk.hub.expire(session, &format!("fault {fault}"), now),
         Action::Drop => zk.hub.drop_connection(session, now),
         Action::Mute(ms) => zk.hub.mute(session, now + Duration::from_millis(ms), now),
+        Action::Hold(ms) => zk.hub.hold(session, Duration::from_millis(ms), now),
+        Action::Cut(ms) => zk.hub.cut(session, Duration::from_millis(ms), now),
     }
     zk.struck.push(super::summary::Struck {
         fault: fault.to_string(),

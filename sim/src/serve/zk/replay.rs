@@ -497,7 +497,7 @@ fn take(s: &mut State, now: Instant) -> Result<Step, Outcome> {
             r.pending.remove(&id);
             let lost = s.zk.hub.lose_held_replies(id);
             s.zk.hub.drop_connection(id, now);
-            s.zk.hub.outage.refuse(id);
+            s.zk.hub.outage.refuse(id, None);
             Step::Took(format!(
                 "connection dropped: {sent} request(s) never applied, {lost} reply(ies) lost; its reconnects refused"
             ))
