@@ -297,7 +297,7 @@ fn the_abstraction_keeps_the_czxids_a_fenced_resource_reads() {
 #[test]
 fn only_an_ephemeral_node_gives_a_fencing_token() {
     use locksmith_model::engine::harness::Writes;
-    use locksmith_model::zk::check::system::System;
+    use locksmith_model::zk::check::System;
     let mut c = cfg(RecipeId::RacyWait, 1, 1);
     c.recipe_root = true;
     c.writes = Writes::Fenced;
@@ -661,7 +661,7 @@ fn a_library_that_waits_for_the_connection_is_untouched_by_connection_timeouts()
 /// waiter's `waiter_client_expiries`, anyone else's `client_expiries`.
 #[test]
 fn client_side_expiries_strike_connected_sessions_and_spend_their_roles_budget() {
-    use locksmith_model::zk::check::system::{Action, System};
+    use locksmith_model::zk::check::{Action, System};
     let enabled = |s: &System, a: Action| {
         let mut out = Vec::new();
         s.actions(&mut out);
@@ -695,8 +695,8 @@ fn client_side_expiries_strike_connected_sessions_and_spend_their_roles_budget()
 /// ever watched in this lock is gone, so each watch has fired.
 #[test]
 fn curator_release_removes_its_kept_watchers_and_the_server_has_none_left() {
-    use locksmith_model::zk::check::model::LockModel;
-    use locksmith_model::zk::check::system::{Action, Message};
+    use locksmith_model::zk::check::LockModel;
+    use locksmith_model::zk::check::{Action, Message};
     use locksmith_model::zk::client::Thread;
     use locksmith_model::zk::{Op, ZkError};
     use stateright::Model;
@@ -964,9 +964,7 @@ fn the_memory_bound_stops_a_run_only_once_the_tables_pass_it() {
         (x.states, x.bound),
         (
             8_192,
-            Some(locksmith_model::engine::explore::Bound::MaxMemory(
-                1_651_447
-            ))
+            Some(locksmith_model::engine::Bound::MaxMemory(1_651_447))
         )
     );
 }
@@ -976,7 +974,7 @@ fn the_memory_bound_stops_a_run_only_once_the_tables_pass_it() {
 /// verdict is then incomplete, never holds).
 #[test]
 fn a_time_bound_stops_the_run_after_the_batch_that_passed_it() {
-    use locksmith_model::engine::explore::Bound;
+    use locksmith_model::engine::Bound;
     let mut c = cfg(RecipeId::FixedWait, 3, 1);
     c.max_time = Some(std::time::Duration::ZERO);
     let x = explore(&c);

@@ -4,8 +4,8 @@
 //! of 2, a pause of 4 — and each can fail. The scenario files
 //! `scenarios/etcd-*.toml` pin the same runs through `locksmith check`.
 
-use locksmith_model::engine::explore::{explore_space, Exploration};
 use locksmith_model::engine::harness::Property;
+use locksmith_model::engine::{explore_space, Exploration};
 use locksmith_model::etcd::check::{Action, EtcdFaults, EtcdSpace};
 use locksmith_model::etcd::recipes::EtcdRecipe;
 use std::ops::ControlFlow;

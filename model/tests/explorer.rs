@@ -3,8 +3,8 @@
 //! diagram with one lifeline per client and one for ZK, and the properties
 //! carry the harness's names.
 
-use locksmith_model::zk::check::model::{LockModel, EXPLORED, NOT_EXPLORED};
 use locksmith_model::zk::check::property::{self, judged};
+use locksmith_model::zk::check::{LockModel, EXPLORED, NOT_EXPLORED};
 use locksmith_model::zk::recipes::RecipeId;
 use locksmith_model::{zk::check::CheckConfig, zk::check::Property};
 use stateright::{Model, Path};
@@ -16,7 +16,7 @@ fn racy_wait() -> LockModel {
 }
 
 /// Follows the first enabled action `n` times; returns the actions taken.
-fn first_actions(m: &LockModel, n: usize) -> Vec<locksmith_model::zk::check::system::Action> {
+fn first_actions(m: &LockModel, n: usize) -> Vec<locksmith_model::zk::check::Action> {
     let mut s = m.init_states().remove(0);
     let mut taken = Vec::new();
     for _ in 0..n {
@@ -150,7 +150,7 @@ fn a_holder_is_a_bar_on_its_lifeline_and_the_labels_sit_right_of_zk() {
 /// each centred on its row (46 px, then every 22 px).
 #[test]
 fn a_fault_is_a_red_cross_on_the_lane_it_strikes() {
-    use locksmith_model::zk::check::system::Action;
+    use locksmith_model::zk::check::Action;
     let mut cfg = CheckConfig::new(RecipeId::Predecessor, 2, 1);
     cfg.faults.crashes = 1;
     cfg.faults.server_restarts = 1;

@@ -7,7 +7,7 @@
 mod backend_report;
 mod reachable;
 
-use locksmith_model::engine::judged::Judged;
+use locksmith_model::engine::Judged;
 use locksmith_model::mysql::check::MysqlSpace;
 use locksmith_model::mysql::recipes::MysqlRecipe;
 use locksmith_model::{zk::check::Property, zk::check::Report, zk::check::Verdict};
@@ -327,7 +327,7 @@ fn the_properties_sql_does_not_judge_are_n_a_with_their_reason() {
 /// only faults can happen is stuck). And each action's words.
 #[test]
 fn fairness_owes_processes_servers_and_the_job_and_nothing_to_a_fault() {
-    use locksmith_model::engine::space::{Space, NO_AGENT};
+    use locksmith_model::engine::{Space, NO_AGENT};
     use locksmith_model::mysql::check::Action;
     let space = MysqlSpace::new(MysqlRecipe::ForUpdate);
     let agent = |a: Action| space.agent(a);
@@ -419,7 +419,7 @@ fn a_paused_holder_is_one_the_cleanup_job_frees() {
 /// growth are read from the clients, rows and row locks.
 #[test]
 fn a_client_inside_lock_waits_and_a_states_bytes_count_its_rows() {
-    use locksmith_model::engine::space::Space;
+    use locksmith_model::engine::Space;
     use locksmith_model::mysql::check::{Action, Client, State};
     use std::mem::size_of;
     let space = MysqlSpace::new(MysqlRecipe::UniqueKey);
@@ -502,7 +502,7 @@ fn a_network_drop_and_a_restart_break_what_the_scenarios_say() {
 /// declares no `cleanup` participant).
 #[test]
 fn a_traces_words_and_lanes_read_as_the_docs_show_them() {
-    use locksmith_model::mysql::check::trace::mermaid;
+    use locksmith_model::mysql::check::mermaid;
     let mut space = MysqlSpace::new(MysqlRecipe::ForUpdate);
     space.faults.network_drops = 1;
     let r = space.check();
@@ -597,7 +597,7 @@ fn an_auto_increment_token_keeps_its_order_through_the_renumbering() {
 /// the statements it let finish.
 #[test]
 fn a_loser_sleeps_a_tick_and_a_winner_hears_its_token_once() {
-    use locksmith_model::engine::path::Counterexample;
+    use locksmith_model::engine::Counterexample;
     use locksmith_model::mysql::check::Action;
     let mut space = MysqlSpace::new(MysqlRecipe::UniqueKey);
     space.fencing = true;
@@ -637,7 +637,7 @@ fn walk(
     s: &mut locksmith_model::mysql::check::State,
     path: &[locksmith_model::mysql::check::Action],
 ) -> Vec<locksmith_model::mysql::check::Action> {
-    use locksmith_model::engine::space::Space;
+    use locksmith_model::engine::Space;
     let mut out = Vec::new();
     for &a in path {
         out.clear();
@@ -655,7 +655,7 @@ fn walk(
 /// holder still works unlocks another's lock.
 #[test]
 fn a_row_outlives_its_holders_connection_and_keeps_its_owner() {
-    use locksmith_model::engine::space::Space;
+    use locksmith_model::engine::Space;
     use locksmith_model::mysql::check::Action::*;
     let mut space = MysqlSpace::new(MysqlRecipe::UniqueKey);
     space.cleanup_after = Some(3);
@@ -689,7 +689,7 @@ fn a_row_outlives_its_holders_connection_and_keeps_its_owner() {
 /// progress where a client is stuck.
 #[test]
 fn time_passes_only_while_something_counts_down() {
-    use locksmith_model::engine::space::Space;
+    use locksmith_model::engine::Space;
     use locksmith_model::mysql::check::Action::*;
     let mut space = MysqlSpace::new(MysqlRecipe::UniqueKey);
     space.clients = 1;

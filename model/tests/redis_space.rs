@@ -6,8 +6,8 @@
 mod backend_report;
 mod reachable;
 
-use locksmith_model::engine::explore::{explore_space, Exploration};
-use locksmith_model::engine::judged::Judged;
+use locksmith_model::engine::Judged;
+use locksmith_model::engine::{explore_space, Exploration};
 use locksmith_model::redis::check::{Action, RedisSpace};
 use locksmith_model::redis::recipes::RedisRecipe;
 use locksmith_model::{zk::check::Property, zk::check::Verdict};
@@ -139,7 +139,7 @@ fn a_crash_of_the_holder_leaves_its_key_to_expire() {
 /// Up to the most clients a state's bit masks hold, and not one more.
 #[test]
 fn the_client_count_is_refused_past_the_largest_a_state_holds() {
-    use locksmith_model::redis::check::config::MAX_CLIENTS;
+    use locksmith_model::redis::check::MAX_CLIENTS;
     let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
     space.clients = MAX_CLIENTS;
     assert_eq!(space.validate(), Ok(()));
@@ -209,7 +209,7 @@ fn the_properties_redis_does_not_judge_are_n_a_with_their_reason() {
 #[test]
 fn a_client_inside_lock_waits_and_with_only_faults_left_is_stuck() {
     use locksmith_model::engine::harness::Phase;
-    use locksmith_model::engine::space::Space;
+    use locksmith_model::engine::Space;
     let space = RedisSpace::new(RedisRecipe::SetPxDel);
     let mut s = space.initial();
     assert_eq!((space.waiting(&s), space.holders(&s)), (0, 0));
@@ -603,7 +603,7 @@ fn a_token_from_incr_after_the_lock_fences_a_late_write_but_not_a_pause_before_t
 /// no progress: a state where only faults can happen is stuck.
 #[test]
 fn fairness_owes_each_clients_process_and_its_serving_and_nothing_to_a_fault() {
-    use locksmith_model::engine::space::{Space, NO_AGENT};
+    use locksmith_model::engine::{Space, NO_AGENT};
     let space = RedisSpace::new(RedisRecipe::SetPxDel);
     let agent = |a: Action| space.agent(a);
     assert_eq!(
@@ -656,7 +656,7 @@ fn fairness_owes_each_clients_process_and_its_serving_and_nothing_to_a_fault() {
 /// explains itself by the number of keys, in Redis's words.
 #[test]
 fn a_states_bytes_and_growth_are_read_from_its_clients_and_keys() {
-    use locksmith_model::engine::space::Space;
+    use locksmith_model::engine::Space;
     use locksmith_model::redis::check::{Client, State};
     use std::mem::size_of;
     let space = RedisSpace::new(RedisRecipe::SetPxDel);
@@ -670,7 +670,7 @@ fn a_states_bytes_and_growth_are_read_from_its_clients_and_keys() {
     assert_eq!(space.state_bytes(&s), own + 96);
     assert_eq!(space.growth_marks(&s), (0, 1));
     // The resource marks every other client's section on a write.
-    use locksmith_model::engine::resource::Sections;
+    use locksmith_model::engine::Sections;
     assert_eq!(Sections::clients(&s), 2);
 
     let mut bounded = with_pauses(RedisRecipe::SetPxDel, 1);
@@ -741,7 +741,7 @@ fn a_fenced_trace_reads_as_the_docs_show_it() {
   21. c1                     writes its opening write to the resource → the resource accepts token 2   [lock = 2, 3 ticks left]   holders: c1, c2
 "
     );
-    let diagram = locksmith_model::redis::check::trace::mermaid(t, 2);
+    let diagram = locksmith_model::redis::check::mermaid(t, 2);
     let lines: Vec<&str> = diagram.lines().collect();
     assert_eq!(lines.len(), 4 + 21);
     assert_eq!(
@@ -766,7 +766,7 @@ fn a_fenced_trace_reads_as_the_docs_show_it() {
 /// of the catalogue has them all).
 #[test]
 fn every_kind_of_step_has_its_words() {
-    use locksmith_model::engine::path::Counterexample;
+    use locksmith_model::engine::Counterexample;
     let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
     space.replica = true;
     space.skew = 2;
@@ -814,7 +814,7 @@ fn every_kind_of_step_has_its_words() {
   13. FAULT                  the server restarts empty (fault)   [no key]
 "
     );
-    let diagram = locksmith_model::redis::check::trace::mermaid(&t, 2);
+    let diagram = locksmith_model::redis::check::mermaid(&t, 2);
     assert!(diagram.contains("    Note over Redis: replica: the replica receives a write\n"));
     assert!(diagram.contains("    Note over Redis: FAULT: c2 crashes (fault)\n"));
 }
@@ -825,8 +825,8 @@ fn every_kind_of_step_has_its_words() {
 /// write.
 #[test]
 fn a_fenced_round_writes_twice_and_only_where_the_trace_says() {
-    use locksmith_model::engine::path::Counterexample;
-    use locksmith_model::engine::space::Space;
+    use locksmith_model::engine::Counterexample;
+    use locksmith_model::engine::Space;
     let mut space = RedisSpace::new(RedisRecipe::SetPxDel);
     space.clients = 1;
     space.fencing = true;
@@ -884,7 +884,7 @@ fn a_setnx_lock_takes_its_token_from_an_incr() {
 /// the replica and two failovers.
 #[test]
 fn a_failover_gives_the_key_back_to_the_client_whose_token_it_holds() {
-    use locksmith_model::engine::space::Space;
+    use locksmith_model::engine::Space;
     let mut changed = 0;
     for recipe in [RedisRecipe::SetPxDel, RedisRecipe::CompareAndDelete] {
         let mut space = RedisSpace::new(recipe);

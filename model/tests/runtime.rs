@@ -597,7 +597,7 @@ fn a_recipe_that_overrides_nothing_is_a_plain_zookeeper_client() {
 /// it: the next event on the path still reaches them.
 #[test]
 fn removing_one_watcher_leaves_the_others_on_the_path() {
-    use locksmith_model::zk::client::watchers::Watchers;
+    use locksmith_model::zk::client::Watchers;
     let mut ws = Watchers::default();
     let exists = Op::Exists {
         path: "/x".into(),
@@ -620,7 +620,7 @@ fn removing_one_watcher_leaves_the_others_on_the_path() {
 /// on both hears it once (ZKWatchManager collects them in a set).
 #[test]
 fn a_deletion_reaches_a_watcher_on_both_tables_once() {
-    use locksmith_model::zk::client::watchers::Watchers;
+    use locksmith_model::zk::client::Watchers;
     let mut ws = Watchers::default();
     let exists = Op::Exists {
         path: "/x".into(),
@@ -650,8 +650,8 @@ fn a_deletion_reaches_a_watcher_on_both_tables_once() {
 /// watched are each table's, in order.
 #[test]
 fn everyone_is_every_watcher_once_and_the_default_one() {
-    use locksmith_model::zk::client::step::DEFAULT_WATCHER;
-    use locksmith_model::zk::client::watchers::Watchers;
+    use locksmith_model::zk::client::Watchers;
+    use locksmith_model::zk::client::DEFAULT_WATCHER;
     let mut ws = Watchers::default();
     let exists = |p: &str| Op::Exists {
         path: p.into(),
@@ -678,7 +678,7 @@ fn everyone_is_every_watcher_once_and_the_default_one() {
 /// hear the event on the new name; other paths keep theirs.
 #[test]
 fn a_renamed_watched_path_keeps_its_watchers() {
-    use locksmith_model::zk::client::watchers::Watchers;
+    use locksmith_model::zk::client::Watchers;
     let mut ws = Watchers::default();
     for (w, p) in [
         (1, "/l/lock-0000000007"),

@@ -3,8 +3,8 @@
 //! stopped server allows, and which libraries a long stop lets give up
 //! their sessions.
 
-use locksmith_model::zk::check::system::{Action, Downtime, System};
 use locksmith_model::zk::check::CheckConfig;
+use locksmith_model::zk::check::{Action, Downtime, System};
 use locksmith_model::zk::client::Thread;
 use locksmith_model::zk::recipes::RecipeId;
 use locksmith_model::zk::Service;
@@ -225,7 +225,7 @@ fn only_a_long_stop_lets_a_library_that_renews_sessions_give_up_and_once_each() 
 /// the event.
 #[test]
 fn a_stop_counts_the_replies_it_loses_not_the_events() {
-    use locksmith_model::zk::check::system::Message;
+    use locksmith_model::zk::check::Message;
     let mut c = CheckConfig::new(RecipeId::Predecessor, 2, 1);
     c.faults.server_restarts = 1;
     let mut s = System::initial(&c);
@@ -243,7 +243,7 @@ fn a_stop_counts_the_replies_it_loses_not_the_events() {
         }
         panic!("c{} did not get there", c + 1);
     };
-    let event = |p: &locksmith_model::zk::check::system::Peer| {
+    let event = |p: &locksmith_model::zk::check::Peer| {
         p.inbox.iter().any(|m| matches!(m, Message::Event(_)))
     };
     drive(&mut s, 0, &|s| s.peers[0].client.holds());

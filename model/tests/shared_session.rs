@@ -3,8 +3,8 @@
 //! its connection happens to all of them at once.
 
 use locksmith_model::engine::harness::Phase;
-use locksmith_model::zk::check::system::{Action, Message, System};
 use locksmith_model::zk::check::CheckConfig;
+use locksmith_model::zk::check::{Action, Message, System};
 use locksmith_model::zk::client::Thread;
 use locksmith_model::zk::recipes::RecipeId;
 use locksmith_model::zk::Service;

@@ -6,11 +6,11 @@
 //! under a staged race, a fair cycle nobody waits in, and a run that ends
 //! exactly at its depth bound.
 
-use locksmith_model::engine::explore::{explore_space, Exploration};
-use locksmith_model::engine::graph::Renumbering;
-use locksmith_model::engine::lasso;
-use locksmith_model::engine::path::Counterexample;
-use locksmith_model::engine::space::{Canonical, GrowthWords, Limits, Next, Space};
+use locksmith_model::engine::judge_in;
+use locksmith_model::engine::Counterexample;
+use locksmith_model::engine::Renumbering;
+use locksmith_model::engine::{explore_space, Exploration};
+use locksmith_model::engine::{Canonical, GrowthWords, Limits, Next, Space};
 use locksmith_model::zk::check::Property;
 use std::fmt;
 use std::ops::ControlFlow;
@@ -263,7 +263,7 @@ fn a_spinner_whose_rival_takes_the_lock_again_and_again_starves() {
     // The lasso replays apart from the search: it closes, someone waits
     // all along it, and every agent able to move all along it moves (the
     // spinner spins: weak fairness is met, and it still never gets in).
-    lasso::judge_in(&space, cx).expect("a fair, closed cycle");
+    judge_in(&space, cx).expect("a fair, closed cycle");
 }
 
 #[test]
@@ -285,7 +285,7 @@ fn a_cycle_without_one_clients_steps_is_refused() {
         cut.actions.truncate(start);
         cut.actions
             .extend(cx.actions[start..].iter().filter(|a| a.0 != c));
-        assert!(lasso::judge_in(&space, &cut).is_err(), "{:?}", cut.actions);
+        assert!(judge_in(&space, &cut).is_err(), "{:?}", cut.actions);
     }
 }
 
@@ -304,7 +304,7 @@ fn a_cycle_with_nobody_waiting_all_along_it_is_refused() {
         actions: vec![Step(0), Step(0)],
         cycle_start: Some(0),
     };
-    let err = lasso::judge_in(&space, &cx).expect_err("nobody waits while c1 holds");
+    let err = judge_in(&space, &cx).expect_err("nobody waits while c1 holds");
     assert_eq!(err, "no client waits in every state of the cycle");
 }
 
@@ -325,7 +325,7 @@ fn a_client_blocked_somewhere_in_the_cycle_is_owed_no_step() {
     let cx = &x.found[&Property::Starvation];
     assert_eq!(cx.actions, [Step(0), Step(0)]);
     assert_eq!(cx.cycle_start, Some(0));
-    lasso::judge_in(&space, cx).expect("a fair, closed cycle");
+    judge_in(&space, cx).expect("a fair, closed cycle");
 }
 
 /// A root with `width` children, each with one leaf: a level of several

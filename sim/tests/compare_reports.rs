@@ -8,7 +8,7 @@
 mod binary;
 
 use binary::locksmith;
-use locksmith_model::engine::judged::Judged;
+use locksmith_model::engine::Judged;
 
 use locksmith::cli::compare_options;
 use locksmith::compare::{self, files};

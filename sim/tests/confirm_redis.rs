@@ -15,7 +15,7 @@ use locksmith::confirm::redis::{run, RedisConfirmConfig};
 use locksmith::confirm::{ConfirmReport, Outcome};
 use locksmith::scenario::{all_in, is_redis, AnyScenario, RedisScenario};
 use locksmith_model::engine::harness::{Property, Verdict};
-use locksmith_model::engine::judged::Judged;
+use locksmith_model::engine::Judged;
 use locksmith_model::redis::check::Action;
 use std::path::Path;
 use std::time::Instant;

@@ -18,7 +18,7 @@
 //! without its faults): `bash scripts/heavy-tests.sh`.
 
 use locksmith::scenario::AnyScenario;
-use locksmith_model::engine::judged::Judged;
+use locksmith_model::engine::Judged;
 use std::path::Path;
 
 /// The states of `file` explored with its fault budget zeroed, and whether

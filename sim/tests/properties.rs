@@ -7,7 +7,7 @@ use locksmith::expect::Expectation;
 use locksmith::scenario::{all_in, is_redis, AnyScenario, RedisScenario, Scenario};
 use locksmith::simulate::{run_seed, SimConfig};
 use locksmith_model::engine::harness::{Property, Verdict};
-use locksmith_model::engine::judged::Judged as _;
+use locksmith_model::engine::Judged as _;
 use locksmith_model::zk::check::explore::explore;
 use locksmith_model::zk::recipes::RecipeId;
 use locksmith_model::{zk::check::property, zk::check::CheckConfig, zk::check::Report};

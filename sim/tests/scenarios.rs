@@ -44,7 +44,7 @@ use locksmith::simulate::sweep::{sweep, SweepOptions};
 use locksmith::simulate::SimConfig;
 use locksmith_model::engine::harness::{Property, Verdict};
 use locksmith_model::zk::check::explore::explore;
-use locksmith_model::{engine::lasso, zk::check::check, zk::check::explore as zk_explore};
+use locksmith_model::{engine::judge_in, zk::check::check, zk::check::explore as zk_explore};
 use locksmith_model::{zk::check::CheckConfig, zk::check::Report};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -135,11 +135,11 @@ fn judge_command<S: CommandSpace>(
     };
     let mut problems = expect.problems(&found);
     if report.of(Property::Starvation) == Verdict::Violated {
-        let x = locksmith_model::engine::explore::explore_space(&sc.space, &mut |_| {
+        let x = locksmith_model::engine::explore_space(&sc.space, &mut |_| {
             std::ops::ControlFlow::Continue(())
         });
         if let Some(cx) = x.found.get(&Property::Starvation) {
-            if let Err(e) = lasso::judge_in(&sc.space, cx) {
+            if let Err(e) = judge_in(&sc.space, cx) {
                 problems.push(format!("starvation lasso: {e}"));
             }
         }

@@ -18,15 +18,11 @@
 //! crates, which a test cannot add.
 
 use locksmith::simulate::command::{self, lock, Aftermath, CommandWorld, Core, TICK_MS};
-use locksmith_model::engine::graph::Renumbering;
 use locksmith_model::engine::harness::{judge, LockEvent, Phase, Property, StepKind};
-use locksmith_model::engine::judged::Judged;
-use locksmith_model::engine::path::Counterexample;
-use locksmith_model::engine::space::{
-    next_by_apply, Canonical, GrowthWords, Limits, Next, Space, NO_AGENT,
+use locksmith_model::engine::{
+    next_by_apply, Canonical, Counterexample, GrowthWords, Judged, Limits, Next, Renumbering,
+    Report, Space, Trace, TraceStep, Verdict, NO_AGENT,
 };
-use locksmith_model::engine::trace::{Trace, TraceStep};
-use locksmith_model::engine::verdict::{Report, Verdict};
 use std::fmt;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::{Arc, Mutex};

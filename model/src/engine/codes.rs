@@ -78,10 +78,12 @@ impl<T: Copy + Eq + Hash> Codes<T> {
         }
     }
 
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.codes.len()
     }
 
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.codes.is_empty()
     }

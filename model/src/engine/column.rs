@@ -58,7 +58,7 @@ impl<T, const N: usize> Column<T, N> {
     }
 
     /// The entries from the `from`-th on, a chunk's part at a time.
-    pub fn from_mut(&mut self, from: usize) -> impl Iterator<Item = &mut [T]> {
+    pub fn tail_mut(&mut self, from: usize) -> impl Iterator<Item = &mut [T]> {
         let first = from / N;
         self.chunks
             .iter_mut()

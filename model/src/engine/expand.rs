@@ -29,8 +29,7 @@ pub struct Parent {
     pub free: bool,
     /// Only an ample set of its actions was taken ([`crate::zk::check::por`]).
     pub reduced: bool,
-    /// Its successors: `successors[first..first + count]` of the batch.
-    pub first: usize,
+    /// How many successors it has in the batch.
     pub count: usize,
 }
 
@@ -205,7 +204,6 @@ fn expand_one<X: Space>(
         waiting,
         free,
         reduced,
-        first,
         count: out.successors.len() - first,
     });
 }

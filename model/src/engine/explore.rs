@@ -186,7 +186,7 @@ impl<X: Space> pipeline::Merge<X::State> for LevelMerger<'_, '_, X> {
         let went_on = search.merge(batch, (from, level_end), self.visited, self.next);
         // Once a batch: the interner's lock, taken for every state, was a
         // quarter of the merge's time.
-        for states in self.next.from_mut(kept) {
+        for states in self.next.tail_mut(kept) {
             search.space.keep(states);
         }
         let merged_to = (from + level::BATCH).min(level_end);

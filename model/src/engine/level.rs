@@ -33,7 +33,7 @@ mod tests {
             l.push(i);
         }
         assert_eq!(l.len(), 2 * BATCH + 3);
-        let tail: Vec<usize> = l.from_mut(BATCH - 1).flatten().map(|x| *x).collect();
+        let tail: Vec<usize> = l.tail_mut(BATCH - 1).flatten().map(|x| *x).collect();
         assert_eq!(tail, (BATCH - 1..2 * BATCH + 3).collect::<Vec<_>>());
         let batches = l.into_chunks();
         assert_eq!(

@@ -16,27 +16,38 @@
 //!   counterexample as text and as a Mermaid diagram; [`verdict`]: holds,
 //!   violated or incomplete, per property, in one report.
 
-pub mod agent;
-pub mod codes;
-pub mod column;
-pub mod expand;
-pub mod explore;
-pub mod fingerprint;
-pub mod graph;
-pub mod growth;
+pub(crate) mod agent;
+pub(crate) mod codes;
+pub(crate) mod column;
+pub(crate) mod expand;
+pub(crate) mod explore;
+pub(crate) mod fingerprint;
+pub(crate) mod graph;
+pub(crate) mod growth;
 pub mod harness;
-pub mod judged;
-pub mod lasso;
-pub mod level;
-pub mod padded;
-pub mod path;
-pub mod pipeline;
-pub mod replay;
-pub mod resource;
-pub mod shared;
-pub mod space;
-pub mod starvation;
-pub mod stuck;
-pub mod trace;
-pub mod verdict;
-pub mod visited;
+pub(crate) mod judged;
+pub(crate) mod lasso;
+pub(crate) mod level;
+pub(crate) mod padded;
+pub(crate) mod path;
+pub(crate) mod pipeline;
+pub(crate) mod replay;
+pub(crate) mod resource;
+pub(crate) mod shared;
+pub(crate) mod space;
+pub(crate) mod starvation;
+pub(crate) mod stuck;
+pub(crate) mod trace;
+pub(crate) mod verdict;
+pub(crate) mod visited;
+
+// The engine's surface: what drivers and backends outside this crate use.
+pub use explore::{explore_space, Bound, Exploration, Progress};
+pub use graph::Renumbering;
+pub use judged::Judged;
+pub use lasso::judge_in;
+pub use path::Counterexample;
+pub use resource::Sections;
+pub use space::{next_by_apply, Canonical, GrowthWords, Limits, Next, Space, NO_AGENT};
+pub use trace::{Trace, TraceStep};
+pub use verdict::{Report, Verdict};

@@ -36,6 +36,7 @@ impl Parents {
         self.ids.len()
     }
 
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.ids.is_empty()
     }

@@ -280,6 +280,7 @@ impl<T: PartialEq, D, const N: usize> Interner<T, D, N> {
         self.table.len()
     }
 
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.table.is_empty()
     }

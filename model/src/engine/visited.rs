@@ -173,6 +173,7 @@ impl Visited {
         self.len.load(Ordering::Relaxed)
     }
 
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

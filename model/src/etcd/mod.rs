@@ -41,11 +41,11 @@
 //! randomness.
 
 pub mod check;
-pub mod kv;
+pub(crate) mod kv;
 pub mod recipes;
-pub mod reply;
-pub mod request;
-pub mod server;
+pub(crate) mod reply;
+pub(crate) mod request;
+pub(crate) mod server;
 
 pub use kv::{KeyValue, LeaseId};
 pub use reply::{EtcdError, Event, Reply};

@@ -46,12 +46,12 @@
 //! real MariaDB by `sim/tests/mysql_conformance/` (docs/conformance.md).
 
 pub mod check;
-pub mod locks;
+pub(crate) mod locks;
 pub mod recipes;
-pub mod reply;
-pub mod server;
-pub mod statement;
-pub mod table;
+pub(crate) mod reply;
+pub(crate) mod server;
+pub(crate) mod statement;
+pub(crate) mod table;
 
 /// A connection (and its transaction: one at a time per connection).
 pub type ConnId = usize;
@@ -61,6 +61,7 @@ pub use server::{
     Blocked, Completion, MysqlServer, Refused, Session, DEFAULT_LOCK_WAIT_TIMEOUT_MS,
 };
 pub use statement::{Name, SetVersion, Statement};
+pub use table::RowData;
 
 #[cfg(test)]
 mod tests;

@@ -39,14 +39,14 @@
 //! real redis-server by `sim/tests/redis_conformance/` (docs/conformance.md).
 
 pub mod check;
-pub mod command;
+pub(crate) mod command;
 mod key;
-pub mod keyspace;
+pub(crate) mod keyspace;
 pub mod recipes;
-pub mod replication;
-pub mod reply;
-pub mod server;
-pub mod value;
+pub(crate) mod replication;
+pub(crate) mod reply;
+pub(crate) mod server;
+pub(crate) mod value;
 
 pub use command::{
     Command, Expiry, SetCondition, COMPARE_AND_DELETE_LUA, COMPARE_AND_EXTEND_LUA,

@@ -2,7 +2,7 @@
 //! reductions: for tests that check a claim about each reachable state or
 //! transition directly.
 
-use locksmith_model::engine::space::Space;
+use locksmith_model::engine::Space;
 use std::collections::{HashSet, VecDeque};
 use std::hash::Hash;
 

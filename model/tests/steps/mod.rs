@@ -1,7 +1,7 @@
 //! Taking the checker's system one named action at a time, as a trace
 //! would: for tests of what one action does.
 
-use locksmith_model::zk::check::system::{Action, System};
+use locksmith_model::zk::check::{Action, System};
 
 /// Every action enabled in `s`, in the checker's order.
 pub fn actions(s: &System<'static>) -> Vec<Action> {

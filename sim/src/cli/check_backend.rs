@@ -10,10 +10,10 @@ use super::check_output::{
     budgets, exploration_json, figures, headline_trace, interrupted, joined, progress_bar, show,
 };
 use crate::scenario::{CommandScenario, CommandSpace};
-use locksmith_model::engine::explore::Progress;
-use locksmith_model::engine::judged::Judged;
-use locksmith_model::engine::space::Limits;
-use locksmith_model::engine::trace::Trace;
+use locksmith_model::engine::Judged;
+use locksmith_model::engine::Limits;
+use locksmith_model::engine::Progress;
+use locksmith_model::engine::Trace;
 use locksmith_model::{zk::check::Report, zk::check::Verdict};
 use std::ops::ControlFlow;
 use std::path::Path;

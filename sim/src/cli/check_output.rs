@@ -1,8 +1,8 @@
 //! What `locksmith check` shows of any backend's exploration: the progress
 //! line while it runs, the verdicts and figures after, their `--json` part.
 
-use locksmith_model::engine::explore::{Bound, Progress};
 use locksmith_model::engine::harness::{Severity, Verdict};
+use locksmith_model::engine::{Bound, Progress};
 use locksmith_model::zk::check::Report;
 use serde_json::json;
 
@@ -32,7 +32,7 @@ pub fn show(bar: &super::progress::Progress, p: Progress) {
 }
 
 /// The trace of the property the overall verdict is about.
-pub fn headline_trace(r: &Report) -> Option<&locksmith_model::engine::trace::Trace> {
+pub fn headline_trace(r: &Report) -> Option<&locksmith_model::engine::Trace> {
     let p = r.property?;
     r.properties
         .iter()

@@ -6,7 +6,7 @@
 use crate::backend::Capability;
 use crate::scenario::{AnyScenario, Scenario};
 use clap::Args;
-use locksmith_model::zk::check::model::{LockModel, EXPLORED, NOT_EXPLORED};
+use locksmith_model::zk::check::{LockModel, EXPLORED, NOT_EXPLORED};
 use stateright::Model;
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;

@@ -11,7 +11,7 @@
 
 use super::cell::{checked, CellResult};
 use crate::scenario::CommandSpace;
-use locksmith_model::engine::trace::Trace;
+use locksmith_model::engine::Trace;
 use locksmith_model::zk::check::Report;
 use serde::Serialize;
 use std::path::Path;
@@ -220,7 +220,7 @@ pub fn check_file<S: CommandSpace>(path: &Path, text: &str) -> Result<Checked, S
 }
 
 /// Breaks the checker's run when the user presses Ctrl-C.
-pub fn interruptible(_: locksmith_model::engine::explore::Progress) -> std::ops::ControlFlow<()> {
+pub fn interruptible(_: locksmith_model::engine::Progress) -> std::ops::ControlFlow<()> {
     if crate::interrupt::requested() {
         std::ops::ControlFlow::Break(())
     } else {

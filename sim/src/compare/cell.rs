@@ -11,7 +11,7 @@ use crate::sim_settings::{SimSettings, Target, TargetName};
 use crate::simulate::sweep::{sweep, SweepOptions};
 use crate::simulate::{run_seed, SimConfig};
 use locksmith_model::engine::harness::{Property, Severity, Verdict, Writes};
-use locksmith_model::engine::trace::Trace;
+use locksmith_model::engine::Trace;
 use locksmith_model::zk::recipes::RecipeId;
 use locksmith_model::{zk::check::check_with_progress, zk::check::FaultBudget, zk::check::Report};
 use serde::Serialize;

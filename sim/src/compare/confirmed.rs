@@ -13,7 +13,7 @@
 //! `scripts/ci-redis.sh`).
 
 use crate::confirm::trace::line_of;
-use locksmith_model::engine::trace::TraceStep;
+use locksmith_model::engine::TraceStep;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 

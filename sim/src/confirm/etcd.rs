@@ -38,7 +38,7 @@
 use super::enact::StepRecord;
 use super::{ConfirmReport, Outcome};
 use crate::real::etcd::wire::{Gateway, Rebase, Watch};
-use locksmith_model::engine::explore::explore_space;
+use locksmith_model::engine::explore_space;
 use locksmith_model::engine::harness::Property;
 use locksmith_model::etcd::check::{Action, Channel, EtcdSpace, State};
 use locksmith_model::etcd::recipes::LOCK;

@@ -8,7 +8,7 @@ use super::peer::Line;
 use super::tree::{real_tree, Owner};
 use locksmith_model::engine::harness::{judge, Property};
 use locksmith_model::zk::check::property;
-use locksmith_model::zk::check::system::Message;
+use locksmith_model::zk::check::Message;
 use locksmith_model::zk::client::{Recipe, Resume, Status, Thread};
 use locksmith_model::zk::OpResult;
 use std::time::Duration;

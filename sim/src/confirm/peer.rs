@@ -5,7 +5,7 @@
 
 use super::proxy::Proxy;
 use crate::real::zk::{CallOutcome, Detached, Notification, RawReply, Refusal, Session};
-use locksmith_model::zk::check::system::{Message, Request};
+use locksmith_model::zk::check::{Message, Request};
 use locksmith_model::zk::client::Client;
 use locksmith_model::zk::recipes::AnyRecipe;
 use locksmith_model::zk::Op;

@@ -4,10 +4,10 @@
 //! what the trace does next to a reply — which decides how the proxy must
 //! treat the request now.
 
-use locksmith_model::engine::trace::TraceStep;
-use locksmith_model::zk::check::system::Action;
+use locksmith_model::engine::TraceStep;
+use locksmith_model::zk::check::Action;
 // The trace itself is found in the model, where `serve --trace` finds it too.
-pub use locksmith_model::zk::check::shortest::{on_the_server, shortest, CheckerTrace};
+pub use locksmith_model::zk::check::{on_the_server, shortest, CheckerTrace};
 
 /// Whether the reply now at position `pos` of client `c`'s queue is lost
 /// to a connection loss before the trace (from action `from` on) delivers

@@ -8,7 +8,7 @@
 
 use super::root_path;
 use crate::real::zk::{RawResult, Session};
-use locksmith_model::zk::check::system::System;
+use locksmith_model::zk::check::System;
 use locksmith_model::zk::{CreateMode, Op};
 use std::collections::BTreeMap;
 use std::fmt;

@@ -37,7 +37,7 @@ impl Bounds {
     }
 
     /// Sets what the file bounds in an engine's limits.
-    pub fn apply(&self, limits: &mut locksmith_model::engine::space::Limits) {
+    pub fn apply(&self, limits: &mut locksmith_model::engine::Limits) {
         if let Some(n) = self.max_states {
             limits.max_states = n;
         }

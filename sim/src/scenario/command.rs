@@ -5,9 +5,9 @@
 
 use super::ScenarioError;
 use crate::expect::Expectation;
-use locksmith_model::engine::judged::Judged;
-use locksmith_model::engine::space::Limits;
-use locksmith_model::engine::trace::Trace;
+use locksmith_model::engine::Judged;
+use locksmith_model::engine::Limits;
+use locksmith_model::engine::Trace;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone)]
@@ -69,13 +69,7 @@ macro_rules! command_space_fields {
             self.fencing
         }
 
-        fn sizes(
-            &mut self,
-        ) -> (
-            &mut u8,
-            &mut u8,
-            &mut locksmith_model::engine::space::Limits,
-        ) {
+        fn sizes(&mut self) -> (&mut u8, &mut u8, &mut locksmith_model::engine::Limits) {
             (&mut self.clients, &mut self.acquisitions, &mut self.limits)
         }
 

@@ -10,7 +10,7 @@ use super::{error_at, friendly, locate, KeyPath, ScenarioError};
 use crate::expect::{Expectation, RawExpect};
 use locksmith_model::catalogue::Backend;
 use locksmith_model::engine::harness::Property;
-use locksmith_model::engine::space::Limits;
+use locksmith_model::engine::Limits;
 use serde::de::DeserializeOwned;
 use std::path::Path;
 

@@ -49,7 +49,7 @@ use crate::simulate::command::{lock, Aftermath, BackendRun, CommandWorld, Core};
 use locksmith_model::engine::harness::{LockEvent, Property, StepKind};
 use locksmith_model::mysql::check::MysqlSpace;
 use locksmith_model::mysql::recipes::{lock_name, Locals, MysqlRecipe};
-use locksmith_model::mysql::table::RowData;
+use locksmith_model::mysql::RowData;
 use locksmith_model::mysql::{Completion, MysqlError, MysqlServer, Reply, Session, Statement};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

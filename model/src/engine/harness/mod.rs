@@ -14,13 +14,13 @@
 //! - [`writes`]: how a critical section writes to the resource when a
 //!   scenario turns fencing or guarded writes on.
 
-pub mod event;
+pub(crate) mod event;
 pub mod judge;
-pub mod phase;
-pub mod property;
+pub(crate) mod phase;
+pub(crate) mod property;
 pub mod resource;
-pub mod severity;
-pub mod writes;
+pub(crate) mod severity;
+pub(crate) mod writes;
 
 pub use event::LockEvent;
 pub use judge::Violations;

@@ -44,14 +44,15 @@
 //! **No symmetry reduction**, as for Redis and MySQL; revisions are kept
 //! as they are (rounds bound them).
 
-pub mod action;
-pub mod config;
-pub mod report;
-pub mod space;
-pub mod state;
-pub mod step;
-pub mod trace;
+pub(crate) mod action;
+pub(crate) mod config;
+pub(crate) mod report;
+pub(crate) mod space;
+pub(crate) mod state;
+pub(crate) mod step;
+pub(crate) mod trace;
 
 pub use action::Action;
 pub use config::{EtcdFaults, EtcdSpace};
-pub use state::{Channel, Client, State};
+pub use state::{client_of, Channel, Client, State};
+pub use trace::mermaid;

@@ -15,9 +15,9 @@
 //! alive, opened before its first `lock()` and again when the last one
 //! ended (`Session.Done()`).
 
-pub mod mutex;
-pub mod session;
-pub mod txn_lease;
+pub(crate) mod mutex;
+pub(crate) mod session;
+pub(crate) mod txn_lease;
 
 use crate::engine::harness::StepKind;
 use crate::etcd::{EtcdServer, LeaseId, Reply, Request};

@@ -39,14 +39,15 @@
 //!
 //! **No symmetry reduction yet**, as for Redis.
 
-pub mod action;
-pub mod config;
-pub mod report;
-pub mod space;
-pub mod state;
-pub mod step;
-pub mod trace;
+pub(crate) mod action;
+pub(crate) mod config;
+pub(crate) mod report;
+pub(crate) mod space;
+pub(crate) mod state;
+pub(crate) mod step;
+pub(crate) mod trace;
 
 pub use action::Action;
 pub use config::{MysqlFaults, MysqlSpace};
 pub use state::{Channel, Client, State};
+pub use trace::mermaid;

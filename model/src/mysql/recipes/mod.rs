@@ -19,11 +19,11 @@
 //! true`): its `lock()` returns with a token the database handed out with
 //! the lock ([`MysqlRecipe::token`]).
 
-pub mod for_update;
+pub(crate) mod for_update;
 pub mod status_cas;
-pub mod status_cas_unguarded;
-pub mod unique_key;
-pub mod unique_key_txn;
+pub(crate) mod status_cas_unguarded;
+pub(crate) mod unique_key;
+pub(crate) mod unique_key_txn;
 
 use crate::engine::harness::StepKind;
 use crate::mysql::locks::LockKind;

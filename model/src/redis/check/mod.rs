@@ -69,14 +69,16 @@
 //! **No symmetry reduction yet**: a client's token is its number, stored in
 //! the server's keys, so renaming clients would have to rename values too.
 
-pub mod action;
-pub mod config;
-pub mod report;
-pub mod space;
-pub mod state;
-pub mod step;
-pub mod trace;
+pub(crate) mod action;
+pub(crate) mod config;
+pub(crate) mod report;
+pub(crate) mod space;
+pub(crate) mod state;
+pub(crate) mod step;
+pub(crate) mod trace;
 
 pub use action::Action;
-pub use config::{RedisFaults, RedisSpace};
+pub use config::{RedisFaults, RedisSpace, MAX_CLIENTS};
 pub use state::{Channel, Client, Fence, State};
+pub use step::{FENCE_KEY, LOCK_KEY};
+pub use trace::mermaid;

@@ -17,14 +17,14 @@
 //! | redis-setnx-getset | [`setnx_getset`] |
 //! | redis-set-px-token | [`set_px_token`] |
 
-pub mod acquire_lock;
-pub mod compare_and_delete;
-pub mod get_then_del;
-pub mod set_px_del;
-pub mod set_px_token;
-pub mod setnx_del;
-pub mod setnx_expire;
-pub mod setnx_getset;
+pub(crate) mod acquire_lock;
+pub(crate) mod compare_and_delete;
+pub(crate) mod get_then_del;
+pub(crate) mod set_px_del;
+pub(crate) mod set_px_token;
+pub(crate) mod setnx_del;
+pub(crate) mod setnx_expire;
+pub(crate) mod setnx_getset;
 
 use crate::engine::harness::StepKind;
 use crate::redis::{Command, Key, RedisServer, Reply, Value};

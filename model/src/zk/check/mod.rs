@@ -15,28 +15,32 @@
 //! - [`model`]: the same system as a stateright `Model`, for stateright's
 //!   checkers and its Explorer web UI.
 
-pub mod config;
+pub(crate) mod config;
 pub mod explore;
-pub mod local;
-pub mod model;
-pub mod own_step;
-pub mod peer;
-pub mod por;
+pub(crate) mod local;
+pub(crate) mod model;
+pub(crate) mod own_step;
+pub(crate) mod peer;
+pub(crate) mod por;
 pub mod property;
-pub mod resource;
-pub mod sequences;
-pub mod server_digest;
-pub mod shortest;
-pub mod space;
-pub mod suffixes;
-pub mod symmetry;
-pub mod system;
+pub(crate) mod resource;
+pub(crate) mod sequences;
+pub(crate) mod server_digest;
+pub(crate) mod shortest;
+pub(crate) mod space;
+pub(crate) mod suffixes;
+pub(crate) mod symmetry;
+pub(crate) mod system;
 pub mod trace;
-pub mod verdict;
+pub(crate) mod verdict;
 
 pub use crate::engine::verdict::{Report, Verdict};
 pub use config::{CheckConfig, FaultBudget, MAX_CLIENTS};
+pub use model::{LockModel, EXPLORED, NOT_EXPLORED};
+pub use peer::Peer;
 pub use property::Property;
+pub use shortest::{on_the_server, shortest, CheckerTrace};
+pub use system::{Action, Downtime, Message, Request, System};
 
 /// Explores `cfg` and judges every property. Call
 /// [`CheckConfig::validate`] first: a configuration it rejects is reported

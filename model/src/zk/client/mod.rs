@@ -13,17 +13,20 @@
 //! choose which thread runs next; they never re-implement a recipe.
 
 pub mod children;
-pub mod guarded;
-pub mod latch_watcher;
-pub mod library;
-pub mod lock_loop;
-pub mod monitors;
-pub mod process;
-pub mod step;
-pub mod watchers;
+pub(crate) mod guarded;
+pub(crate) mod latch_watcher;
+pub(crate) mod library;
+pub(crate) mod lock_loop;
+pub(crate) mod monitors;
+pub(crate) mod process;
+pub(crate) mod step;
+pub(crate) mod watchers;
 
+pub use guarded::RESOURCE_NODE;
 pub use library::Library;
 pub use process::{Client, Deadline, Output, Status};
 pub use step::{
     Action, KeeperState, Notice, Recipe, RecipeConfig, Resume, StatFields, Step, Thread, WatcherId,
+    DEFAULT_WATCHER,
 };
+pub use watchers::Watchers;

@@ -24,21 +24,21 @@
 //! | watcher-callback | [`watcher_callback`] (a [`Recipe`](crate::zk::client::Recipe) of its own: the lock is taken in a callback) |
 //! | redis-set-px-del, redis-compare-and-delete | [`redis`] (Redis recipes: their own step function, not a [`Recipe`](crate::zk::client::Recipe)) |
 
-pub mod cas_version;
-pub mod catalogue;
-pub mod curator;
-pub mod fixed_wait;
-pub mod herd_children;
-pub mod herd_lowest;
-pub mod herd_unique;
-pub mod kazoo_lock;
-pub mod no_recheck;
-pub mod predecessor;
-pub mod racy_wait;
-pub mod seed000;
-pub mod timed_wait;
-pub mod try_once;
-pub mod try_once_retry;
-pub mod watcher_callback;
+pub(crate) mod cas_version;
+pub(crate) mod catalogue;
+pub(crate) mod curator;
+pub(crate) mod fixed_wait;
+pub(crate) mod herd_children;
+pub(crate) mod herd_lowest;
+pub(crate) mod herd_unique;
+pub(crate) mod kazoo_lock;
+pub(crate) mod no_recheck;
+pub(crate) mod predecessor;
+pub(crate) mod racy_wait;
+pub(crate) mod seed000;
+pub(crate) mod timed_wait;
+pub(crate) mod try_once;
+pub(crate) mod try_once_retry;
+pub(crate) mod watcher_callback;
 
 pub use catalogue::{AnyRecipe, RecipeId};

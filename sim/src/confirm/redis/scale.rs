@@ -169,11 +169,7 @@ impl Scale {
     /// What the server should show of a model key at tick `n`: its value
     /// (GET) and its TTL in ticks (PTTL: -1 without one, -2 without the
     /// key).
-    pub fn entry(
-        &self,
-        e: Option<&locksmith_model::redis::keyspace::Entry>,
-        n: i64,
-    ) -> (Wire, Wire) {
+    pub fn entry(&self, e: Option<&locksmith_model::redis::Entry>, n: i64) -> (Wire, Wire) {
         match e {
             None => (Wire::Nil, Wire::Int(-2)),
             Some(e) => (

@@ -56,9 +56,9 @@
 use super::super::State;
 use super::hub::{Answer, From};
 use super::wire::Request;
-use locksmith_model::zk::check::shortest::{shortest, CheckerTrace};
-use locksmith_model::zk::check::system::{Action, System};
+use locksmith_model::zk::check::{shortest, CheckerTrace};
 use locksmith_model::zk::check::{trace, CheckConfig, Property};
+use locksmith_model::zk::check::{Action, System};
 use locksmith_model::zk::{Op, ZkServer};
 use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};

@@ -38,7 +38,7 @@ use crate::simulate::command::run_clock::now_ms;
 use crate::simulate::command::{Aftermath, CommandWorld, Core};
 use leases::Clocks;
 use locksmith_model::engine::harness::{LockEvent, Property};
-use locksmith_model::etcd::check::state::client_of;
+use locksmith_model::etcd::check::client_of;
 use locksmith_model::etcd::check::EtcdSpace;
 use locksmith_model::etcd::{EtcdServer, Fired, KeyValue, Reply, Request};
 use madsim::rand::seq::IteratorRandom;

@@ -8,7 +8,7 @@
 use super::World;
 use crate::simulate::command::lock;
 use crate::simulate::command::run_clock::micros;
-use locksmith_model::redis::check::step::FENCE_KEY;
+use locksmith_model::redis::check::FENCE_KEY;
 use locksmith_model::redis::recipes::RedisRecipe;
 use locksmith_model::redis::{Command, Key, Reply};
 use std::sync::{Arc, Mutex};
