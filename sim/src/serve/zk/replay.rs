@@ -214,6 +214,27 @@ impl Replay {
             });
     }
 
+    /// A dropped connection loses the requests the model's client has
+    /// queued and not had served (its session's, shared or not): the drop
+    /// waits until the real client, connected on `id`, has sent as many.
+    fn unsent_blocks(&self, connected: bool, c: usize, id: u32) -> Option<Step> {
+        let own = self.system.peers[c].session;
+        let unsent: usize = self
+            .system
+            .peers
+            .iter()
+            .filter(|p| p.session == own)
+            .map(|p| p.outbox.len())
+            .sum();
+        let sent = self.pending.get(&id).map_or(0, VecDeque::len);
+        (!connected || sent < unsent).then(|| {
+            Step::Blocked(format!(
+                "c{} to be connected with {unsent} request(s) sent",
+                c + 1
+            ))
+        })
+    }
+
     fn client_session(&self, c: usize) -> Option<u32> {
         self.sessions.get(c).and_then(|s| s.last().copied())
     }
@@ -479,22 +500,10 @@ fn take(s: &mut State, now: Instant) -> Result<Step, Outcome> {
             let Some(id) = session(r, c) else {
                 return Ok(Step::Blocked(format!("c{} to connect", c + 1)));
             };
-            let own = r.system.peers[c as usize].session;
-            let unsent: usize = r
-                .system
-                .peers
-                .iter()
-                .filter(|p| p.session == own)
-                .map(|p| p.outbox.len())
-                .sum();
-            let sent = r.pending.get(&id).map_or(0, VecDeque::len);
-            if !s.zk.hub.connected(id) || sent < unsent {
-                return Ok(Step::Blocked(format!(
-                    "c{} to be connected with {unsent} request(s) sent",
-                    c + 1
-                )));
+            if let Some(blocked) = r.unsent_blocks(s.zk.hub.connected(id), c as usize, id) {
+                return Ok(blocked);
             }
-            r.pending.remove(&id);
+            let sent = r.pending.remove(&id).map_or(0, |q| q.len());
             let lost = s.zk.hub.lose_held_replies(id);
             s.zk.hub.drop_connection(id, now);
             s.zk.hub.outage.refuse(id, None);
@@ -544,26 +553,15 @@ fn take(s: &mut State, now: Instant) -> Result<Step, Outcome> {
         }
         Action::StopServer(_) => {
             let mut dropped = Vec::new();
-            for (c, p) in r.system.peers.iter().enumerate() {
+            for c in 0..r.system.peers.len() {
                 let Some(id) = r.client_session(c) else {
                     return Ok(Step::Blocked(format!("c{} to connect", c + 1)));
                 };
                 if dropped.contains(&id) {
                     continue;
                 }
-                let unsent: usize = r
-                    .system
-                    .peers
-                    .iter()
-                    .filter(|q| q.session == p.session)
-                    .map(|q| q.outbox.len())
-                    .sum();
-                let sent = r.pending.get(&id).map_or(0, VecDeque::len);
-                if !s.zk.hub.connected(id) || sent < unsent {
-                    return Ok(Step::Blocked(format!(
-                        "c{} to be connected with {unsent} request(s) sent",
-                        c + 1
-                    )));
+                if let Some(blocked) = r.unsent_blocks(s.zk.hub.connected(id), c, id) {
+                    return Ok(blocked);
                 }
                 dropped.push(id);
             }
