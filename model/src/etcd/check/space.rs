@@ -3,69 +3,16 @@
 use super::action::Action;
 use super::config::EtcdSpace;
 use super::state::{Channel, Client, State};
-use crate::engine::harness::Property;
-use crate::engine::harness::{judge, Phase};
-use crate::engine::space::{
-    client_mask, hashed, next_by_apply, unreduced, Canonical, GrowthWords, Limits, Next, Space,
-    NO_AGENT,
-};
+use crate::engine::command_space::{command_space_methods, PROCESS, SERVER};
+use crate::engine::harness::judge;
+use crate::engine::space::{GrowthWords, Space, NO_AGENT};
 use crate::etcd::Request;
-
-/// The properties an etcd state can violate. Unlock by non-owner is a
-/// transition's, read off the mark it leaves in its successor.
-const STATE_PROPERTIES: [Property; 5] = [
-    Property::MutualExclusion,
-    Property::UnlockByNonOwner,
-    Property::ThreadDied,
-    Property::MutualExclusionAtResource,
-    Property::FencedSafety,
-];
-
-/// An agent's kind, in the low three bits of a packed agent.
-const PROCESS: u8 = 0;
-const SERVER: u8 = 1;
 
 impl Space for EtcdSpace {
     type State = State;
     type Action = Action;
 
-    fn limits(&self) -> Limits {
-        self.limits
-    }
-
-    fn initial(&self) -> State {
-        self.initial_state()
-    }
-
-    fn actions(&self, s: &State, out: &mut Vec<Action>) {
-        self.enabled(s, out);
-    }
-
-    fn apply(&self, s: &mut State, a: Action) {
-        self.take(s, a);
-    }
-
-    /// A release that wakes more than one waiter is a herd: the
-    /// transition violates it (as ZooKeeper's checker judges it).
-    fn next(&self, s: &State, a: Action, wanted: &mut dyn FnMut(u64) -> bool) -> Next<State> {
-        let mut next = next_by_apply(self, s, a, wanted);
-        next.herd = self.herd(s, a);
-        next
-    }
-
-    /// No symmetry reduction: a client's number is in its leases' ids,
-    /// and so in the server's keys.
-    fn canonical(&self, s: &State) -> Canonical {
-        unreduced(s, self.clients)
-    }
-
-    fn exact_fingerprint(&self, s: &State) -> u64 {
-        hashed(s)
-    }
-
-    fn is_fault(&self, a: Action) -> bool {
-        a.is_fault()
-    }
+    command_space_methods!(herd);
 
     fn agent(&self, a: Action) -> u8 {
         match a {
@@ -98,40 +45,6 @@ impl Space for EtcdSpace {
             Action::Partition(c) => Action::Partition(f(c)),
             Action::Tick | Action::Compact => a,
         }
-    }
-
-    fn state_properties(&self) -> &'static [Property] {
-        &STATE_PROPERTIES
-    }
-
-    fn violated_in(&self, p: Property, s: &State) -> bool {
-        match p {
-            Property::MutualExclusion => judge::two_holders(s.clients.iter().map(|c| c.phase)),
-            Property::UnlockByNonOwner => s.foreign_unlock,
-            Property::ThreadDied => s.clients.iter().any(|c| c.phase == Phase::Died),
-            Property::MutualExclusionAtResource | Property::FencedSafety => {
-                s.resource.is_some_and(|r| r.violates(p))
-            }
-            _ => false,
-        }
-    }
-
-    fn stuck(&self, s: &State, progress: bool) -> bool {
-        !progress && self.waiting(s) != 0
-    }
-
-    fn waiting(&self, s: &State) -> u8 {
-        client_mask(&s.clients, |c: &Client| c.alive() && c.phase.locking())
-    }
-
-    fn holders(&self, s: &State) -> u8 {
-        client_mask(&s.clients, |c: &Client| c.phase.holds())
-    }
-
-    /// A key can outlive its holder until its lease runs out: whether the
-    /// lock always frees itself is worth asking.
-    fn judges_stuck_lock(&self) -> bool {
-        true
     }
 
     fn acquirable(&self, s: &State) -> bool {
