@@ -55,6 +55,33 @@ where
     })
 }
 
+/// A client's step in the words every command backend's trace uses: the
+/// reply it read, entering `lock()` (before its first command), the
+/// command it sent, any other change of phase, then what else it did
+/// (`then`: its write to the resource, a sleep); "steps" if nothing.
+pub fn client_step_words(
+    read: Option<String>,
+    before: Phase,
+    after: Phase,
+    sent: Option<String>,
+    then: impl IntoIterator<Item = String>,
+) -> Vec<String> {
+    let mut parts: Vec<String> = read.map(|r| format!("reads {r}")).into_iter().collect();
+    let entered = before != after && after == Phase::Acquiring;
+    if entered {
+        parts.push(phase_words(after).to_string());
+    }
+    parts.extend(sent.map(|c| format!("sends {c}")));
+    if before != after && !entered {
+        parts.push(phase_words(after).to_string());
+    }
+    parts.extend(then);
+    if parts.is_empty() {
+        parts.push("steps".into());
+    }
+    parts
+}
+
 /// A client's phase as a trace's text names it, when a step moved it.
 pub fn phase_words(p: Phase) -> &'static str {
     match p {

@@ -115,6 +115,36 @@ pub fn on_client_lane(actor: &str) -> bool {
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// A one-server trace as a Mermaid `sequenceDiagram`: the clients and the
+/// server (`server`, its participant's name) as participants; a step whose
+/// actor is `<prefix>c<n>` (the server serving client n) on one arrow from
+/// that client, a client's own step over its lane, anything else over the
+/// server's.
+pub fn one_server_mermaid(trace: &Trace, clients: u8, server: &str, prefix: &str) -> String {
+    use std::fmt::Write;
+    let clean = |t: &str| t.replace([';', '#'], ",");
+    let mut out = String::from("sequenceDiagram\n");
+    for c in 1..=clients {
+        let _ = writeln!(out, "    participant c{c}");
+    }
+    let _ = writeln!(out, "    participant {server}");
+    for s in &trace.steps {
+        if s.cycle_starts_here {
+            let _ = writeln!(out, "    Note over {server}: cycle starts here");
+        }
+        let line = if let Some(c) = s.actor.strip_prefix(prefix) {
+            format!("    {c}->>{server}: {}", clean(&s.text))
+        } else if on_client_lane(&s.actor) {
+            format!("    Note over {}: {}", s.actor, clean(&s.text))
+        } else {
+            format!("    Note over {server}: {}: {}", s.actor, clean(&s.text))
+        };
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

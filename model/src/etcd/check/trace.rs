@@ -6,13 +6,12 @@ use super::action::Action;
 use super::config::EtcdSpace;
 use super::state::{Channel, State};
 use crate::engine::harness::writes::WRITES;
-use crate::engine::harness::{Phase, Writes};
+use crate::engine::harness::Writes;
 use crate::engine::path::Counterexample;
-use crate::engine::replay::{phase_words, replay_trace, Described};
+use crate::engine::replay::{client_step_words, replay_trace, Described};
 use crate::engine::resource;
 use crate::engine::trace::Trace;
 use crate::etcd::recipes::LOCK;
-use std::fmt::Write;
 
 impl EtcdSpace {
     /// Replays `cx` and describes every step as the CLI and JSON show a
@@ -32,25 +31,16 @@ impl EtcdSpace {
         match a {
             Action::Step(c) => {
                 let (b, t) = (&before.clients[c as usize], &after.clients[c as usize]);
-                if let Channel::Replied(r) = &b.channel {
-                    parts.push(format!("reads {r}"));
-                }
-                let entered = b.phase != t.phase && t.phase == Phase::Acquiring;
-                if entered {
-                    parts.push(phase_words(t.phase).to_string());
-                }
-                if let Channel::Sent(req) = &t.channel {
-                    parts.push(format!("sends {req}"));
-                }
-                if b.phase != t.phase && !entered {
-                    parts.push(phase_words(t.phase).to_string());
-                }
-                if let Some(w) = self.resource_write(before, c) {
-                    parts.push(w);
-                }
-                if parts.is_empty() {
-                    parts.push("steps".into());
-                }
+                let read = match &b.channel {
+                    Channel::Replied(r) => Some(r.to_string()),
+                    _ => None,
+                };
+                let sent = match &t.channel {
+                    Channel::Sent(req) => Some(req.to_string()),
+                    _ => None,
+                };
+                let then = self.resource_write(before, c);
+                parts = client_step_words(read, b.phase, t.phase, sent, then);
             }
             Action::Think(_) => parts.push("thinks a tick before its next round".into()),
             Action::Serve(c) => {
@@ -180,25 +170,5 @@ fn keys(s: &State) -> String {
 /// An etcd trace as a Mermaid `sequenceDiagram`: the clients and the
 /// server as participants, each request with its reply on one arrow.
 pub fn mermaid(trace: &Trace, clients: u8) -> String {
-    let clean = |t: &str| t.replace([';', '#'], ",");
-    let mut out = String::from("sequenceDiagram\n");
-    for c in 1..=clients {
-        let _ = writeln!(out, "    participant c{c}");
-    }
-    out.push_str("    participant etcd\n");
-    for s in &trace.steps {
-        if s.cycle_starts_here {
-            out.push_str("    Note over etcd: cycle starts here\n");
-        }
-        let line = if let Some(c) = s.actor.strip_prefix("etcd<-") {
-            format!("    {c}->>etcd: {}", clean(&s.text))
-        } else if crate::engine::trace::on_client_lane(&s.actor) {
-            format!("    Note over {}: {}", s.actor, clean(&s.text))
-        } else {
-            format!("    Note over etcd: {}: {}", s.actor, clean(&s.text))
-        };
-        out.push_str(&line);
-        out.push('\n');
-    }
-    out
+    crate::engine::trace::one_server_mermaid(trace, clients, "etcd", "etcd<-")
 }

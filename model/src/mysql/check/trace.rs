@@ -5,9 +5,9 @@
 use super::action::Action;
 use super::config::MysqlSpace;
 use super::state::{Channel, State};
-use crate::engine::harness::{Phase, Writes};
+use crate::engine::harness::Writes;
 use crate::engine::path::Counterexample;
-use crate::engine::replay::{phase_words, replay_trace, Described};
+use crate::engine::replay::{client_step_words, replay_trace, Described};
 use crate::engine::resource;
 use crate::engine::trace::Trace;
 use crate::mysql::recipes::lock_name;
@@ -29,31 +29,25 @@ impl MysqlSpace {
         match a {
             Action::Step(c) => {
                 let (b, t) = (&before.clients[c as usize], &after.clients[c as usize]);
-                if let Channel::Replied(r) = &b.channel {
-                    parts.push(format!("reads {r}"));
-                }
-                let entered = b.phase != t.phase && t.phase == Phase::Acquiring;
-                if entered {
-                    parts.push(phase_words(t.phase).to_string());
-                }
-                if let Channel::Sent(stmt) = &t.channel {
-                    parts.push(format!("sends {stmt}"));
-                }
-                if b.phase != t.phase && !entered {
-                    parts.push(phase_words(t.phase).to_string());
-                }
+                let read = match &b.channel {
+                    Channel::Replied(r) => Some(r.to_string()),
+                    _ => None,
+                };
+                let sent = match &t.channel {
+                    Channel::Sent(stmt) => Some(stmt.to_string()),
+                    _ => None,
+                };
+                let mut then = Vec::new();
                 if t.timer > 0 && b.timer == 0 && !t.phase.holds() {
-                    parts.push("sleeps a tick".into());
+                    then.push("sleeps a tick".to_string());
                 }
                 if t.phase.holds() && b.phase != t.phase && self.fencing {
-                    parts.push(format!("its token is {}", t.section.token));
+                    then.push(format!("its token is {}", t.section.token));
                 }
                 if t.wrote > b.wrote {
-                    parts.push(self.resource_write(before, c));
+                    then.push(self.resource_write(before, c));
                 }
-                if parts.is_empty() {
-                    parts.push("steps".into());
-                }
+                parts = client_step_words(read, b.phase, t.phase, sent, then);
             }
             Action::Think(_) => parts.push("thinks a tick before its next round".into()),
             Action::Serve(c) => {
@@ -172,25 +166,5 @@ fn row_state(s: &State) -> String {
 
 /// A MySQL trace as a Mermaid `sequenceDiagram`.
 pub fn mermaid(trace: &Trace, clients: u8) -> String {
-    let clean = |t: &str| t.replace([';', '#'], ",");
-    let mut out = String::from("sequenceDiagram\n");
-    for c in 1..=clients {
-        let _ = writeln!(out, "    participant c{c}");
-    }
-    out.push_str("    participant MySQL\n");
-    for s in &trace.steps {
-        if s.cycle_starts_here {
-            out.push_str("    Note over MySQL: cycle starts here\n");
-        }
-        let line = if let Some(c) = s.actor.strip_prefix("mysql<-") {
-            format!("    {c}->>MySQL: {}", clean(&s.text))
-        } else if crate::engine::trace::on_client_lane(&s.actor) {
-            format!("    Note over {}: {}", s.actor, clean(&s.text))
-        } else {
-            format!("    Note over MySQL: {}: {}", s.actor, clean(&s.text))
-        };
-        out.push_str(&line);
-        out.push('\n');
-    }
-    out
+    crate::engine::trace::one_server_mermaid(trace, clients, "MySQL", "mysql<-")
 }

@@ -5,14 +5,12 @@ use super::action::Action;
 use super::config::RedisSpace;
 use super::state::{Channel, Fence, State};
 use crate::engine::harness::writes::WRITES;
-use crate::engine::harness::Phase;
 use crate::engine::harness::Writes;
 use crate::engine::path::Counterexample;
-use crate::engine::replay::{phase_words, replay_trace, Described};
+use crate::engine::replay::{client_step_words, replay_trace, Described};
 use crate::engine::resource;
 use crate::engine::trace::Trace;
 use crate::redis::Key;
-use std::fmt::Write;
 
 impl RedisSpace {
     /// Replays `actions` from the initial state and says what each did;
@@ -94,26 +92,16 @@ impl RedisSpace {
         match a {
             Action::Step(c) => {
                 let (b, t) = (&before.clients[c as usize], &after.clients[c as usize]);
-                if let Channel::Replied(r) = &b.channel {
-                    parts.push(format!("reads {r}"));
-                }
-                // Entering lock() comes before its first command.
-                let entered = b.phase != t.phase && t.phase == Phase::Acquiring;
-                if entered {
-                    parts.push(phase_words(t.phase).to_string());
-                }
-                if let Channel::Sent(cmd) = &t.channel {
-                    parts.push(format!("sends {cmd}"));
-                }
-                if b.phase != t.phase && !entered {
-                    parts.push(phase_words(t.phase).to_string());
-                }
-                if let Some(w) = self.resource_write(before, c) {
-                    parts.push(w);
-                }
-                if parts.is_empty() {
-                    parts.push("steps".into());
-                }
+                let read = match &b.channel {
+                    Channel::Replied(r) => Some(r.to_string()),
+                    _ => None,
+                };
+                let sent = match &t.channel {
+                    Channel::Sent(cmd) => Some(cmd.to_string()),
+                    _ => None,
+                };
+                let then = self.resource_write(before, c);
+                parts = client_step_words(read, b.phase, t.phase, sent, then);
             }
             Action::Think(_) => parts.push("thinks a tick before its next round".into()),
             Action::Serve(c) => match (
@@ -196,25 +184,5 @@ fn key_state(s: &State) -> String {
 /// A Redis trace as a Mermaid `sequenceDiagram`: the clients and the
 /// server as participants, each command with its reply on one arrow.
 pub fn mermaid(trace: &Trace, clients: u8) -> String {
-    let clean = |t: &str| t.replace([';', '#'], ",");
-    let mut out = String::from("sequenceDiagram\n");
-    for c in 1..=clients {
-        let _ = writeln!(out, "    participant c{c}");
-    }
-    out.push_str("    participant Redis\n");
-    for s in &trace.steps {
-        if s.cycle_starts_here {
-            out.push_str("    Note over Redis: cycle starts here\n");
-        }
-        let line = if let Some(c) = s.actor.strip_prefix("redis<-") {
-            format!("    {c}->>Redis: {}", clean(&s.text))
-        } else if crate::engine::trace::on_client_lane(&s.actor) {
-            format!("    Note over {}: {}", s.actor, clean(&s.text))
-        } else {
-            format!("    Note over Redis: {}: {}", s.actor, clean(&s.text))
-        };
-        out.push_str(&line);
-        out.push('\n');
-    }
-    out
+    crate::engine::trace::one_server_mermaid(trace, clients, "Redis", "redis<-")
 }
