@@ -3,7 +3,8 @@
 //! with a protected resource and no symmetry reduction (a client's number
 //! is in the server's keys, rows or leases). A backend's `Space` impl takes
 //! these methods from [`command_space_methods!`] and writes only its own:
-//! agents, relabelling, when its lock is free, its sizes and growth.
+//! agents, relabelling, when its lock is free, its sizes and growth; its
+//! state's critical sections come from [`command_sections!`].
 
 use super::harness::Property;
 
@@ -128,3 +129,34 @@ macro_rules! command_space_methods {
 }
 
 pub(crate) use command_space_methods;
+
+/// The protected resource's bookkeeping ([`Sections`](super::resource::Sections))
+/// for a command backend's `State`: its `clients` each carry a `section`,
+/// and the state its `resource`.
+macro_rules! command_sections {
+    ($state:ty) => {
+        impl $crate::engine::resource::Sections for $state {
+            fn clients(&self) -> usize {
+                self.clients.len()
+            }
+
+            fn section(&self, c: usize) -> $crate::engine::resource::Section {
+                self.clients[c].section
+            }
+
+            fn set_section(&mut self, c: usize, s: $crate::engine::resource::Section) {
+                self.clients[c].section = s;
+            }
+
+            fn resource(&self) -> Option<$crate::engine::resource::Resource> {
+                self.resource
+            }
+
+            fn set_resource(&mut self, r: $crate::engine::resource::Resource) {
+                self.resource = Some(r);
+            }
+        }
+    };
+}
+
+pub(crate) use command_sections;

@@ -2,8 +2,9 @@
 //! recipe and in the harness loop, its connection and its timers.
 
 use super::config::RedisFaults;
+use crate::engine::command_space::command_sections;
 use crate::engine::harness::Phase;
-use crate::engine::resource::{Resource, Section, Sections};
+use crate::engine::resource::{Resource, Section};
 use crate::redis::recipes::Locals;
 use crate::redis::{Command, RedisServer, Reply};
 
@@ -98,24 +99,4 @@ impl Client {
     }
 }
 
-impl Sections for State {
-    fn clients(&self) -> usize {
-        self.clients.len()
-    }
-
-    fn section(&self, c: usize) -> Section {
-        self.clients[c].section
-    }
-
-    fn set_section(&mut self, c: usize, s: Section) {
-        self.clients[c].section = s;
-    }
-
-    fn resource(&self) -> Option<Resource> {
-        self.resource
-    }
-
-    fn set_resource(&mut self, r: Resource) {
-        self.resource = Some(r);
-    }
-}
+command_sections!(State);
