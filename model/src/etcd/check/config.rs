@@ -1,6 +1,7 @@
 //! One etcd configuration to explore: the recipe, the clients and their
 //! rounds, time in ticks, the fault budgets and the bounds.
 
+use crate::engine::command_space::{as_error, lease_problem, rounds_problem, LeaseKeys};
 use crate::engine::space::Limits;
 use crate::etcd::recipes::EtcdRecipe;
 
@@ -113,49 +114,23 @@ impl EtcdSpace {
 
     /// What is wrong with the configuration, if anything.
     pub fn validate(&self) -> Result<(), String> {
-        self.problem()
-            .map_or(Ok(()), |(key, why)| Err(format!("{key}: {why}")))
+        as_error(self.problem())
     }
 
     /// What is wrong with the configuration: the scenario file's key at
     /// fault and what was expected.
     pub fn problem(&self) -> Option<(&'static str, String)> {
-        if self.clients == 0 || self.clients > MAX_CLIENTS {
-            return Some((
-                "clients",
-                format!("expected 1 to {MAX_CLIENTS} clients, got {}", self.clients),
-            ));
+        if let Some(p) = rounds_problem(self.clients, self.acquisitions, MAX_CLIENTS) {
+            return Some(p);
         }
-        if self.acquisitions == 0 {
-            return Some(("acquisitions", "expected at least 1 round".into()));
-        }
-        if self.ttl < 2 {
-            return Some((
-                "etcd.ttl",
-                format!(
-                    "expected at least 2 ticks (a critical section of a tick or more fits inside it), got {}",
-                    self.ttl
-                ),
-            ));
-        }
-        if self.work == 0 || self.work >= self.ttl {
-            return Some((
-                "etcd.critical_section",
-                format!(
-                    "expected 1 to {} ticks (shorter than the TTL), got {}",
-                    self.ttl - 1,
-                    self.work
-                ),
-            ));
-        }
-        if self.pause <= self.ttl {
-            return Some((
-                "etcd.pause",
-                format!(
-                    "expected more than the TTL ({} ticks), got {}",
-                    self.ttl, self.pause
-                ),
-            ));
+        let keys = LeaseKeys {
+            lease: "etcd.ttl",
+            work: "etcd.critical_section",
+            pause: "etcd.pause",
+            named: "the TTL",
+        };
+        if let Some(p) = lease_problem(self.ttl, self.work, self.pause, &keys) {
+            return Some(p);
         }
         if self.limits.jobs == 0 {
             return Some(("jobs", "expected at least 1".into()));

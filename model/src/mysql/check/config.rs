@@ -1,6 +1,7 @@
 //! One MySQL configuration to explore: the recipe, the clients and their
 //! rounds, time in ticks, the fault budgets and the bounds.
 
+use crate::engine::command_space::{as_error, rounds_problem};
 use crate::engine::space::Limits;
 use crate::mysql::recipes::MysqlRecipe;
 
@@ -117,21 +118,14 @@ impl MysqlSpace {
     }
 
     pub fn validate(&self) -> Result<(), String> {
-        self.problem()
-            .map_or(Ok(()), |(key, why)| Err(format!("{key}: {why}")))
+        as_error(self.problem())
     }
 
     /// What is wrong with the configuration: the scenario file's key at
     /// fault and what was expected.
     pub fn problem(&self) -> Option<(&'static str, String)> {
-        if self.clients == 0 || self.clients > MAX_CLIENTS {
-            return Some((
-                "clients",
-                format!("expected 1 to {MAX_CLIENTS} clients, got {}", self.clients),
-            ));
-        }
-        if self.acquisitions == 0 {
-            return Some(("acquisitions", "expected at least 1 round".into()));
+        if let Some(p) = rounds_problem(self.clients, self.acquisitions, MAX_CLIENTS) {
+            return Some(p);
         }
         if self.work == 0 {
             return Some(("mysql.critical_section", "expected at least 1 tick".into()));

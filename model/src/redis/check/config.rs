@@ -1,6 +1,7 @@
 //! One Redis configuration to explore: the recipe, the clients and their
 //! rounds, time in ticks, the fault budgets and the bounds.
 
+use crate::engine::command_space::{as_error, lease_problem, rounds_problem, LeaseKeys};
 use crate::engine::space::Limits;
 use crate::redis::recipes::RedisRecipe;
 
@@ -109,49 +110,23 @@ impl RedisSpace {
 
     /// What is wrong with the configuration, if anything.
     pub fn validate(&self) -> Result<(), String> {
-        self.problem()
-            .map_or(Ok(()), |(key, why)| Err(format!("{key}: {why}")))
+        as_error(self.problem())
     }
 
     /// What is wrong with the configuration: the scenario file's key at
     /// fault (`redis.lease`, `faults.failovers`, ...) and what was expected.
     pub fn problem(&self) -> Option<(&'static str, String)> {
-        if self.clients == 0 || self.clients > MAX_CLIENTS {
-            return Some((
-                "clients",
-                format!("expected 1 to {MAX_CLIENTS} clients, got {}", self.clients),
-            ));
+        if let Some(p) = rounds_problem(self.clients, self.acquisitions, MAX_CLIENTS) {
+            return Some(p);
         }
-        if self.acquisitions == 0 {
-            return Some(("acquisitions", "expected at least 1 round".into()));
-        }
-        if self.lease < 2 {
-            return Some((
-                "redis.lease",
-                format!(
-                    "expected at least 2 ticks (a critical section of a tick or more fits inside it), got {}",
-                    self.lease
-                ),
-            ));
-        }
-        if self.work == 0 || self.work >= self.lease {
-            return Some((
-                "redis.critical_section",
-                format!(
-                    "expected 1 to {} ticks (shorter than the lease), got {}",
-                    self.lease - 1,
-                    self.work
-                ),
-            ));
-        }
-        if self.pause <= self.lease {
-            return Some((
-                "redis.pause",
-                format!(
-                    "expected more than the lease ({} ticks), got {}",
-                    self.lease, self.pause
-                ),
-            ));
+        let keys = LeaseKeys {
+            lease: "redis.lease",
+            work: "redis.critical_section",
+            pause: "redis.pause",
+            named: "the lease",
+        };
+        if let Some(p) = lease_problem(self.lease, self.work, self.pause, &keys) {
+            return Some(p);
         }
         if self.faults.failovers > 0 && !self.replica {
             return Some((
