@@ -22,6 +22,7 @@ pub(crate) mod column;
 pub(crate) mod command_space;
 pub(crate) mod expand;
 pub(crate) mod explore;
+pub(crate) mod fault_budget;
 pub(crate) mod fingerprint;
 pub(crate) mod graph;
 pub(crate) mod growth;

@@ -2,6 +2,7 @@
 //! rounds, time in ticks, the fault budgets and the bounds.
 
 use crate::engine::command_space::{as_error, lease_problem, rounds_problem, LeaseKeys};
+use crate::engine::fault_budget::fault_budget;
 use crate::engine::space::Limits;
 use crate::etcd::recipes::EtcdRecipe;
 
@@ -9,58 +10,43 @@ use crate::etcd::recipes::EtcdRecipe;
 /// explorer's `u8` masks.
 pub const MAX_CLIENTS: u8 = 8;
 
-/// How many times each fault may strike in one run.
-///
-/// The scenario file's `[faults]` table reads into it by these field
-/// names (a key it does not name is an error listing them).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct EtcdFaults {
-    /// A client's process stops for [`EtcdSpace::pause`] ticks (a GC
-    /// pause, a stopped VM), at any step: no step, no keep-alive (its
-    /// lease runs down), its work does not advance; requests it sent are
-    /// still served.
-    pub pauses: u8,
-    /// A client's process crashes at any step: its watches end, its keys
-    /// stay until its lease runs out (no keep-alive renews it).
-    pub crashes: u8,
-    /// A client's lease is revoked (`etcdctl lease revoke`, an operator or
-    /// another program): its keys go at once.
-    pub revokes: u8,
-    /// A waiter's lease expires while it waits in `lock()` for a watch
-    /// event (etcd-io/etcd#11456): its keep-alives did not reach the
-    /// server for a TTL (a partition the watch stream sat out), while its
-    /// process ran and its watch stayed.
-    pub waiter_expiries: u8,
-    /// The store is compacted to its current revision, at any step: a
-    /// watch asked for from an older revision afterwards fails with
-    /// `ErrCompacted` (the `Mutex` then unlocks and returns the error).
-    pub compactions: u8,
-    /// An unlock's `Delete` reaches the server late: its caller timed out
-    /// waiting (`context deadline exceeded`) and went on, and the request,
-    /// still in flight, arrives at any later step (etcd-io/etcd#22082: the
-    /// delete is by name, so it removes whatever key of that name is there).
-    pub late_unlocks: u8,
-    /// A client's link to etcd is cut for [`EtcdSpace::pause`] ticks, at
-    /// any step: its keep-alives stop (its lease runs out), its requests
-    /// wait to be served and the replies and watch events it has not read
-    /// wait to arrive, while its process runs on — a holder keeps working
-    /// and learns nothing of its lease until the link heals.
-    pub partitions: u8,
-}
-
-impl EtcdFaults {
-    /// Every budget by its scenario-file key (`[faults]`), in file order.
-    pub fn by_key(&self) -> [(&'static str, u8); 7] {
-        [
-            ("pauses", self.pauses),
-            ("crashes", self.crashes),
-            ("revokes", self.revokes),
-            ("waiter_expiries", self.waiter_expiries),
-            ("compactions", self.compactions),
-            ("late_unlocks", self.late_unlocks),
-            ("partitions", self.partitions),
-        ]
+fault_budget! {
+    /// How many times each fault may strike in one run.
+    ///
+    /// The scenario file's `[faults]` table reads into it by these field
+    /// names (a key it does not name is an error listing them).
+    pub struct EtcdFaults {
+        /// A client's process stops for [`EtcdSpace::pause`] ticks (a GC
+        /// pause, a stopped VM), at any step: no step, no keep-alive (its
+        /// lease runs down), its work does not advance; requests it sent are
+        /// still served.
+        pauses,
+        /// A client's process crashes at any step: its watches end, its keys
+        /// stay until its lease runs out (no keep-alive renews it).
+        crashes,
+        /// A client's lease is revoked (`etcdctl lease revoke`, an operator or
+        /// another program): its keys go at once.
+        revokes,
+        /// A waiter's lease expires while it waits in `lock()` for a watch
+        /// event (etcd-io/etcd#11456): its keep-alives did not reach the
+        /// server for a TTL (a partition the watch stream sat out), while its
+        /// process ran and its watch stayed.
+        waiter_expiries,
+        /// The store is compacted to its current revision, at any step: a
+        /// watch asked for from an older revision afterwards fails with
+        /// `ErrCompacted` (the `Mutex` then unlocks and returns the error).
+        compactions,
+        /// An unlock's `Delete` reaches the server late: its caller timed out
+        /// waiting (`context deadline exceeded`) and went on, and the request,
+        /// still in flight, arrives at any later step (etcd-io/etcd#22082: the
+        /// delete is by name, so it removes whatever key of that name is there).
+        late_unlocks,
+        /// A client's link to etcd is cut for [`EtcdSpace::pause`] ticks, at
+        /// any step: its keep-alives stop (its lease runs out), its requests
+        /// wait to be served and the replies and watch events it has not read
+        /// wait to arrive, while its process runs on — a holder keeps working
+        /// and learns nothing of its lease until the link heals.
+        partitions,
     }
 }
 

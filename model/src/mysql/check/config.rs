@@ -2,6 +2,7 @@
 //! rounds, time in ticks, the fault budgets and the bounds.
 
 use crate::engine::command_space::{as_error, rounds_problem};
+use crate::engine::fault_budget::fault_budget;
 use crate::engine::space::Limits;
 use crate::mysql::recipes::MysqlRecipe;
 
@@ -9,49 +10,36 @@ use crate::mysql::recipes::MysqlRecipe;
 /// explorer's `u8` masks).
 pub const MAX_CLIENTS: u8 = 8;
 
-/// How many times each fault may strike in one run.
-///
-/// The scenario file's `[faults]` table reads into it by these field
-/// names (a key it does not name is an error listing them).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct MysqlFaults {
-    /// A client's process stops for [`MysqlSpace::pause`] ticks, at any step:
-    /// it takes no step and its work does not advance; its connection
-    /// stays open and a statement it sent is still served.
-    pub pauses: u8,
-    /// A client's process crashes at any step: its connection closes, the
-    /// server rolls back its transaction; committed rows stay.
-    pub crashes: u8,
-    /// The server drops a client's connection (`KILL`, `wait_timeout`)
-    /// while its process keeps working: the transaction rolls back and its
-    /// row locks go at once; the client learns it only from its next
-    /// statement (or the one it waits on), which fails with 2013.
-    pub connection_drops: u8,
-    /// The network between a client and the server breaks while its
-    /// process keeps working: the client's statement in flight, or its
-    /// next one, fails with 2013 at once, but the server keeps the session
-    /// — its transaction and row locks, a statement it holds waiting — until
-    /// it notices the connection is gone (TCP keepalive, `wait_timeout`),
-    /// at any later step.
-    pub network_drops: u8,
-    /// The server restarts (a crash or a clean restart): every connection
-    /// is gone, uncommitted transactions roll back, committed rows stay,
-    /// and the AUTO_INCREMENT counter is kept (MariaDB 10.11 persists it).
-    /// Each client's statement in flight, or its next one, fails with 2013.
-    pub restarts: u8,
-}
-
-impl MysqlFaults {
-    /// Every budget by its scenario-file key (`[faults]`), in file order.
-    pub fn by_key(&self) -> [(&'static str, u8); 5] {
-        [
-            ("pauses", self.pauses),
-            ("crashes", self.crashes),
-            ("connection_drops", self.connection_drops),
-            ("network_drops", self.network_drops),
-            ("restarts", self.restarts),
-        ]
+fault_budget! {
+    /// How many times each fault may strike in one run.
+    ///
+    /// The scenario file's `[faults]` table reads into it by these field
+    /// names (a key it does not name is an error listing them).
+    pub struct MysqlFaults {
+        /// A client's process stops for [`MysqlSpace::pause`] ticks, at any step:
+        /// it takes no step and its work does not advance; its connection
+        /// stays open and a statement it sent is still served.
+        pauses,
+        /// A client's process crashes at any step: its connection closes, the
+        /// server rolls back its transaction; committed rows stay.
+        crashes,
+        /// The server drops a client's connection (`KILL`, `wait_timeout`)
+        /// while its process keeps working: the transaction rolls back and its
+        /// row locks go at once; the client learns it only from its next
+        /// statement (or the one it waits on), which fails with 2013.
+        connection_drops,
+        /// The network between a client and the server breaks while its
+        /// process keeps working: the client's statement in flight, or its
+        /// next one, fails with 2013 at once, but the server keeps the session
+        /// — its transaction and row locks, a statement it holds waiting — until
+        /// it notices the connection is gone (TCP keepalive, `wait_timeout`),
+        /// at any later step.
+        network_drops,
+        /// The server restarts (a crash or a clean restart): every connection
+        /// is gone, uncommitted transactions roll back, committed rows stay,
+        /// and the AUTO_INCREMENT counter is kept (MariaDB 10.11 persists it).
+        /// Each client's statement in flight, or its next one, fails with 2013.
+        restarts,
     }
 }
 

@@ -12,7 +12,11 @@ pub const MAX_CLIENTS: u8 = 8;
 /// How many times each fault may strike in one run.
 ///
 /// The scenario file's `[faults]` table reads into it by these field
-/// names (a key it does not name is an error listing them).
+/// names (a key it does not name is an error listing them). Written out,
+/// not by `fault_budget!` as the other backends' are: its keys' file order
+/// (`by_key`, which reports and generated files follow) is not its fields'
+/// order (which a state's hash, and so the explorer's order, follows), and
+/// the table would make them one.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct RedisFaults {

@@ -2,141 +2,86 @@
 //! many acquisitions each, which faults may strike and how often, and the
 //! bounds that make a run end early (as `incomplete`, never as `holds`).
 
+use crate::engine::fault_budget::fault_budget;
 use crate::engine::harness::Writes;
 use crate::zk::client::{Recipe, RecipeConfig};
 use crate::zk::recipes::RecipeId;
 
-/// How many times each fault may strike in one run.
-///
-/// The scenario file's `[faults]` table reads into it by these field
-/// names (a key it does not name is an error listing them).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct FaultBudget {
-    /// The server expires the session of a client parked waiting for the
-    /// lock — its main thread in `wait()` or `await()` (its heartbeats
-    /// stopped for the timeout).
-    pub waiter_expiries: u8,
-    /// The server expires the session of a client that believes it holds
-    /// the lock (a GC pause, a partition), while it is still in its
-    /// critical section.
-    pub holder_expiries: u8,
-    /// A client's connection drops while a request is in flight; the request
-    /// may or may not have been applied.
-    pub connection_losses: u8,
-    /// A client's connection drops with no request in flight, and the
-    /// library reconnects later (not a fault: any time): every registered
-    /// watcher hears `Disconnected`, then `SyncConnected`.
-    pub disconnects: u8,
-    /// The server expires the session of any client that is not done, at
-    /// any step (the holder's and the parked waiter's included).
-    pub expiries: u8,
-    /// A client process crashes at any step: its threads stop, and the
-    /// server expires its session later (a fair transition, not a fault).
-    pub crashes: u8,
-    /// UNSAFE — ZooKeeper never does it: a reply or event of a session
-    /// overtakes the one queued before it. Shows which recipes rely on
-    /// per-session FIFO order.
-    pub reorders: u8,
-    /// The client library gives up on its session by itself and opens a
-    /// new one before the server expires the old one (only a library that
-    /// renews sessions does: Curator). At any step of a client not done:
-    /// its connection stops answering (a one-way partition, a paused
-    /// server); after a session timeout by the client's clock the library
-    /// gives up (a timer that follows, not a fault); the server expires the
-    /// old session later still (likewise).
-    pub client_expiries: u8,
-    /// The same, striking a client parked waiting for the lock (its main
-    /// thread in `wait()`), as in CURATOR-604's reports.
-    pub waiter_client_expiries: u8,
-    /// A disconnect outlasts the library's connection timeout (only a
-    /// library that stops waiting for the connection does: Curator,
-    /// `ConnectionState.checkTimeouts()`, 15 s by default): a call made
-    /// while the connection is down fails with `ConnectionLoss` before it
-    /// is sent. One of the budget per failed call. Like
-    /// `client_expiries`, it is how long an outage lasts, budgeted so that
-    /// a scenario says whether its outages are short (0, every call waits
-    /// for the reconnect) or long.
-    pub connection_timeouts: u8,
-    /// The server stops and later starts again with its state (its data,
-    /// sessions and ephemeral nodes restored from its log, as ZooKeeper's
-    /// do): every connection drops at once — requests not yet applied are
-    /// never applied, replies not yet read are lost — and nothing reaches
-    /// the server until it is back; the start follows at any moment (not a
-    /// fault). No session expires while it is down: ZooKeeper restores
-    /// sessions with their timeouts started afresh, and a library that
-    /// waits for its connection (the plain Java client, kazoo) reconnects
-    /// on the same session.
-    pub server_restarts: u8,
-    /// The same, down for longer than a session timeout: a library that
-    /// gives up on a suspended session by its own clock (Curator) may do
-    /// so while the server is down (not a fault: it follows), and opens a
-    /// new session once it is back, while the restored server still holds
-    /// the old one.
-    pub long_server_restarts: u8,
+fault_budget! {
+    /// How many times each fault may strike in one run.
+    ///
+    /// The scenario file's `[faults]` table reads into it by these field
+    /// names (a key it does not name is an error listing them).
+    pub struct FaultBudget {
+        /// The server expires the session of a client parked waiting for the
+        /// lock — its main thread in `wait()` or `await()` (its heartbeats
+        /// stopped for the timeout).
+        waiter_expiries,
+        /// The server expires the session of a client that believes it holds
+        /// the lock (a GC pause, a partition), while it is still in its
+        /// critical section.
+        holder_expiries,
+        /// A client's connection drops while a request is in flight; the request
+        /// may or may not have been applied.
+        connection_losses,
+        /// A client's connection drops with no request in flight, and the
+        /// library reconnects later (not a fault: any time): every registered
+        /// watcher hears `Disconnected`, then `SyncConnected`.
+        disconnects,
+        /// The server expires the session of any client that is not done, at
+        /// any step (the holder's and the parked waiter's included).
+        expiries,
+        /// A client process crashes at any step: its threads stop, and the
+        /// server expires its session later (a fair transition, not a fault).
+        crashes,
+        /// UNSAFE — ZooKeeper never does it: a reply or event of a session
+        /// overtakes the one queued before it. Shows which recipes rely on
+        /// per-session FIFO order.
+        reorders,
+        /// The client library gives up on its session by itself and opens a
+        /// new one before the server expires the old one (only a library that
+        /// renews sessions does: Curator). At any step of a client not done:
+        /// its connection stops answering (a one-way partition, a paused
+        /// server); after a session timeout by the client's clock the library
+        /// gives up (a timer that follows, not a fault); the server expires the
+        /// old session later still (likewise).
+        client_expiries,
+        /// The same, striking a client parked waiting for the lock (its main
+        /// thread in `wait()`), as in CURATOR-604's reports.
+        waiter_client_expiries,
+        /// A disconnect outlasts the library's connection timeout (only a
+        /// library that stops waiting for the connection does: Curator,
+        /// `ConnectionState.checkTimeouts()`, 15 s by default): a call made
+        /// while the connection is down fails with `ConnectionLoss` before it
+        /// is sent. One of the budget per failed call. Like
+        /// `client_expiries`, it is how long an outage lasts, budgeted so that
+        /// a scenario says whether its outages are short (0, every call waits
+        /// for the reconnect) or long.
+        connection_timeouts,
+        /// The server stops and later starts again with its state (its data,
+        /// sessions and ephemeral nodes restored from its log, as ZooKeeper's
+        /// do): every connection drops at once — requests not yet applied are
+        /// never applied, replies not yet read are lost — and nothing reaches
+        /// the server until it is back; the start follows at any moment (not a
+        /// fault). No session expires while it is down: ZooKeeper restores
+        /// sessions with their timeouts started afresh, and a library that
+        /// waits for its connection (the plain Java client, kazoo) reconnects
+        /// on the same session.
+        server_restarts,
+        /// The same, down for longer than a session timeout: a library that
+        /// gives up on a suspended session by its own clock (Curator) may do
+        /// so while the server is down (not a fault: it follows), and opens a
+        /// new session once it is back, while the restored server still holds
+        /// the old one.
+        long_server_restarts,
+    }
 }
 
 impl FaultBudget {
-    /// Every budget in one word, for the fingerprint: a derived `Hash`
-    /// folds each byte on its own, for every transition. Every field by
-    /// name: a budget added must be added here before this compiles again.
-    pub fn packed(&self) -> u128 {
-        let FaultBudget {
-            waiter_expiries,
-            holder_expiries,
-            connection_losses,
-            disconnects,
-            expiries,
-            crashes,
-            reorders,
-            client_expiries,
-            waiter_client_expiries,
-            connection_timeouts,
-            server_restarts,
-            long_server_restarts,
-        } = *self;
-        u128::from_le_bytes([
-            waiter_expiries,
-            holder_expiries,
-            connection_losses,
-            disconnects,
-            expiries,
-            crashes,
-            reorders,
-            client_expiries,
-            waiter_client_expiries,
-            connection_timeouts,
-            server_restarts,
-            long_server_restarts,
-            0,
-            0,
-            0,
-            0,
-        ])
-    }
-
     /// Server stops still allowed, short and long together.
     pub fn restarts(&self) -> u8 {
         self.server_restarts
             .saturating_add(self.long_server_restarts)
-    }
-
-    /// Every budget by its scenario-file key (`[faults]`), in file order.
-    pub fn by_key(&self) -> [(&'static str, u8); 12] {
-        [
-            ("waiter_expiries", self.waiter_expiries),
-            ("holder_expiries", self.holder_expiries),
-            ("connection_losses", self.connection_losses),
-            ("disconnects", self.disconnects),
-            ("expiries", self.expiries),
-            ("crashes", self.crashes),
-            ("reorders", self.reorders),
-            ("client_expiries", self.client_expiries),
-            ("waiter_client_expiries", self.waiter_client_expiries),
-            ("connection_timeouts", self.connection_timeouts),
-            ("server_restarts", self.server_restarts),
-            ("long_server_restarts", self.long_server_restarts),
-        ]
     }
 }
 
