@@ -48,7 +48,8 @@ pub trait CommandSpace: Judged + Clone + 'static {
 }
 
 /// The [`CommandSpace`] methods every command backend's space answers
-/// from the fields they all have (`recipe`, `clients`, `acquisitions`,
+/// (its scenario's reading, its trace's drawing by the `mermaid` it
+/// imports) from the fields they all have (`recipe`, `clients`, `acquisitions`,
 /// `limits`, `fencing`, `faults` with `by_key` and `Default`) and the
 /// inherent `validate` and `problem` each space has: written once here,
 /// expanded in each backend's impl. (`Self::problem` names the inherent
@@ -57,6 +58,20 @@ pub trait CommandSpace: Judged + Clone + 'static {
 /// says so.)
 macro_rules! command_space_fields {
     () => {
+        fn parse(
+            path: &std::path::Path,
+            text: &str,
+        ) -> Result<$crate::scenario::command::CommandScenario<Self>, $crate::scenario::ScenarioError>
+        {
+            $crate::scenario::command::CommandScenario::<Self>::parse(path, text)
+        }
+
+        /// The backend's own Mermaid drawing (its `mermaid`, in scope where
+        /// this expands).
+        fn mermaid(&self, t: &locksmith_model::engine::Trace) -> String {
+            mermaid(t, self.clients)
+        }
+
         fn recipe_id(&self) -> &'static str {
             self.recipe.id()
         }

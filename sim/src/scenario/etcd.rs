@@ -44,7 +44,6 @@ use super::reading::Reading;
 use super::ScenarioError;
 use crate::expect::RawExpect;
 use locksmith_model::catalogue::Backend;
-use locksmith_model::engine::Trace;
 use locksmith_model::etcd::check::mermaid;
 use locksmith_model::etcd::check::{EtcdFaults, EtcdSpace};
 use locksmith_model::etcd::recipes::EtcdRecipe;
@@ -117,15 +116,7 @@ impl CommandScenario<EtcdSpace> {
 }
 
 impl CommandSpace for EtcdSpace {
-    fn parse(path: &Path, text: &str) -> Result<CommandScenario<Self>, ScenarioError> {
-        CommandScenario::<EtcdSpace>::parse(path, text)
-    }
-
     command_space_fields!();
-
-    fn mermaid(&self, t: &Trace) -> String {
-        mermaid(t, self.clients)
-    }
 }
 
 #[cfg(test)]

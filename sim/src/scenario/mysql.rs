@@ -46,7 +46,6 @@ use super::reading::Reading;
 use super::ScenarioError;
 use crate::expect::RawExpect;
 use locksmith_model::catalogue::Backend;
-use locksmith_model::engine::Trace;
 use locksmith_model::mysql::check::mermaid;
 use locksmith_model::mysql::check::{MysqlFaults, MysqlSpace};
 use locksmith_model::mysql::recipes::MysqlRecipe;
@@ -126,15 +125,7 @@ impl CommandScenario<MysqlSpace> {
 }
 
 impl CommandSpace for MysqlSpace {
-    fn parse(path: &Path, text: &str) -> Result<CommandScenario<Self>, ScenarioError> {
-        CommandScenario::<MysqlSpace>::parse(path, text)
-    }
-
     command_space_fields!();
-
-    fn mermaid(&self, t: &Trace) -> String {
-        mermaid(t, self.clients)
-    }
 }
 
 #[cfg(test)]

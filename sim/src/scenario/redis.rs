@@ -45,7 +45,6 @@ use super::reading::Reading;
 use super::ScenarioError;
 use crate::expect::RawExpect;
 use locksmith_model::catalogue::Backend;
-use locksmith_model::engine::Trace;
 use locksmith_model::redis::check::mermaid;
 use locksmith_model::redis::check::{RedisFaults, RedisSpace};
 use locksmith_model::redis::recipes::RedisRecipe;
@@ -124,15 +123,7 @@ impl CommandScenario<RedisSpace> {
 }
 
 impl CommandSpace for RedisSpace {
-    fn parse(path: &Path, text: &str) -> Result<CommandScenario<Self>, ScenarioError> {
-        CommandScenario::<RedisSpace>::parse(path, text)
-    }
-
     command_space_fields!();
-
-    fn mermaid(&self, t: &Trace) -> String {
-        mermaid(t, self.clients)
-    }
 }
 
 #[cfg(test)]
