@@ -19,6 +19,7 @@
 pub(crate) mod agent;
 pub(crate) mod codes;
 pub(crate) mod column;
+pub(crate) mod command_config;
 pub(crate) mod command_space;
 pub(crate) mod expand;
 pub(crate) mod explore;

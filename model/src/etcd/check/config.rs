@@ -1,7 +1,7 @@
 //! One etcd configuration to explore: the recipe, the clients and their
 //! rounds, time in ticks, the fault budgets and the bounds.
 
-use crate::engine::command_space::{as_error, lease_problem, rounds_problem, LeaseKeys};
+use crate::engine::command_config::{as_error, lease_problem, rounds_problem, LeaseKeys};
 use crate::engine::fault_budget::fault_budget;
 use crate::engine::space::Limits;
 use crate::etcd::recipes::EtcdRecipe;

@@ -1,7 +1,7 @@
 //! One MySQL configuration to explore: the recipe, the clients and their
 //! rounds, time in ticks, the fault budgets and the bounds.
 
-use crate::engine::command_space::{as_error, rounds_problem};
+use crate::engine::command_config::{as_error, rounds_problem};
 use crate::engine::fault_budget::fault_budget;
 use crate::engine::space::Limits;
 use crate::mysql::recipes::MysqlRecipe;
