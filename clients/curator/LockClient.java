@@ -68,6 +68,9 @@ public class LockClient {
         c.getConnectionStateListenable().addListener((client, state) ->
             System.err.println(name + ": connection " + state));
         c.start();
+        // Its first `acquiring` names its session, which a `waiter` fault
+        // aims at (a client not yet connected reports 0: no session).
+        c.blockUntilConnected(connectionTimeoutMs, TimeUnit.MILLISECONDS);
         InterProcessMutex lock = new InterProcessMutex(c, path);
         try {
             for (int round = 0; round < rounds; round++) {

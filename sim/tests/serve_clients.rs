@@ -67,7 +67,8 @@ fn options(session_timeout_ms: u64) -> Options {
         faults: vec![],
         stuck: Duration::from_secs(60),
         reap_every: Duration::from_millis(100),
-        verbose: false,
+        // Every request and answer to stderr, to read a run that failed.
+        verbose: std::env::var_os("LOCKSMITH_SERVE_VERBOSE").is_some(),
         trace: None,
     }
 }
@@ -435,19 +436,41 @@ fn curator_follows_a_connection_timeout_trace_to_the_thread_that_dies() {
 /// gives its session up (step 12), the server starts, and the trace has
 /// the second client reconnect on its old session (step 16). The real
 /// Curator gives both sessions up (both were suspended as long), so the
-/// re-enactment diverges there, and the waiter's `acquire()` throws
-/// `SessionExpiredException`: thread died, not two holders.
+/// re-enactment diverges there. What follows is the real library's own,
+/// and it goes either way: the waiter's `acquire()` throws
+/// `SessionExpiredException` (thread died), or its new session finds the
+/// old session's node by its protection GUID while that session lives on
+/// at the server, and takes the lock beside the first client: two
+/// holders (CURATOR-206's shape). The clients' own threads and timers are
+/// not under control: on a loaded machine a connection may time out
+/// before the trace's second step and the run diverges earlier, so up to
+/// 3 runs, and every run says how it went.
 #[test]
 #[ignore = "needs Java and Curator 5.4.0: scripts/ci-serve.sh"]
 fn curator_gives_up_both_sessions_when_the_server_stays_down() {
-    let s = trace_run("curator-long-server-restart.toml", 12_000);
-    let trace = s.trace.as_ref().unwrap();
-    let Some(serve::replay::Outcome::Diverged { step, actual, .. }) = &trace.outcome else {
-        panic!("{}", s.to_text());
-    };
-    assert_eq!(*step, 16, "{}", s.to_text());
-    assert!(actual.contains("opened a new session"), "{}", s.to_text());
-    assert_eq!(properties(&s), ["thread died"], "{}", s.to_text());
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        let s = trace_run("curator-long-server-restart.toml", 12_000);
+        let trace = s.trace.as_ref().unwrap();
+        let at_16 = match &trace.outcome {
+            Some(serve::replay::Outcome::Diverged { step, actual, .. }) => {
+                *step == 16 && actual.contains("opened a new session")
+            }
+            _ => false,
+        };
+        let properties = properties(&s);
+        println!("long server restart: diverged at 16: {at_16}, {properties:?}");
+        if at_16 {
+            assert!(
+                properties == ["thread died"] || properties == BOTH_HOLD,
+                "{}",
+                s.to_text()
+            );
+            return;
+        }
+        seen.push(s.to_text());
+    }
+    panic!("no run of 3 diverged at step 16:\n{}", seen.join("\n"));
 }
 
 /// The timed herd by the checker's 37-step trace (3 clients, Curator's

@@ -14,7 +14,8 @@
 //! without the lock), `died` (an exception escaped `lock()` or `unlock()`:
 //! the thread that ran them is gone) and `finished`; `SESSION` the
 //! client's session id
-//! (`0x…` or decimal), which lets a fault aim at the holder.
+//! (`0x…` or decimal), which lets a fault aim at the holder; `0` is a
+//! library with no session right now, and leaves the last one known.
 //!
 //! The judge is the harness's: mutual exclusion by belief is
 //! [`judge::two_holders`] over the clients' phases, mutual exclusion at
@@ -170,8 +171,10 @@ impl Judge {
     pub fn event(&mut self, line: &Line, now: Instant) {
         let i = self.index(&line.client);
         let at = self.ms(now);
-        if line.session.is_some() {
-            self.clients[i].session = line.session;
+        // Session ids count from 1: a 0 is a library with no session
+        // right now (connecting), which leaves the last one known.
+        if let Some(id) = line.session.filter(|&id| id != 0) {
+            self.clients[i].session = Some(id);
         }
         match line.kind {
             Kind::Acquiring => {
@@ -437,6 +440,17 @@ mod tests {
             Some("at 0 ms, the resource saw b begin a write while a's critical section was open")
         );
         assert_eq!(j.acquisitions(), 2);
+    }
+
+    #[test]
+    fn session_zero_is_no_session_and_leaves_the_last_one_named() {
+        let t0 = Instant::now();
+        let mut j = Judge::new(t0);
+        j.event(&line("a acquiring 0x0"), t0);
+        assert_eq!(j.waiter_for(t0, 0), None);
+        j.event(&line("a acquiring 0x2"), t0);
+        j.event(&line("a acquiring 0x0"), t0);
+        assert_eq!(j.waiter_for(t0, 0), Some(("a".into(), 2)));
     }
 
     #[test]
