@@ -368,7 +368,7 @@ impl ServerState {
         };
         let parent_node = self.tree.get(parent).ok_or(ZkError::NoNode)?;
         let full = if mode.is_sequential() {
-            Name::from(format!("{at}{:010}", parent_node.next_sequence()))
+            path::sequential(at, parent_node.next_sequence())
         } else {
             Name::from(at)
         };

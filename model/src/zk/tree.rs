@@ -82,11 +82,11 @@ impl Tree {
 
     /// The names of `parent`'s children, sorted.
     pub fn children(&self, parent: &str) -> Vec<Name> {
-        let prefix = if parent == "/" {
-            "/".to_string()
-        } else {
-            format!("{parent}/")
-        };
+        let mut prefix = String::with_capacity(parent.len() + 1);
+        prefix.push_str(parent);
+        if parent != "/" {
+            prefix.push('/');
+        }
         // Bytes, not `str`: a stored name's UTF-8 is not checked again.
         let cut = prefix.len();
         self.nodes

@@ -30,6 +30,16 @@ pub fn rng() -> madsim::rand::GlobalRng {
     })
 }
 
+/// Runs `f` on the runtime's seeded random source, borrowed: the same
+/// draws as [`rng`]'s, without cloning the handle (an atomic count up and
+/// down) for each.
+pub fn with_rng<T>(f: impl FnOnce(&mut madsim::rand::GlobalRng) -> T) -> T {
+    RNG.with(|r| match &mut *r.borrow_mut() {
+        Some(g) => f(g),
+        None => f(&mut madsim::rand::thread_rng()),
+    })
+}
+
 /// madsim's clock runs this many times faster than the simulated
 /// system's: madsim sleeps at least 1 ms (as tokio does), while packets
 /// here take fractions of a millisecond, so one madsim millisecond stands
@@ -50,7 +60,13 @@ pub fn now() -> u64 {
 /// sender can arm the receiver's wake-up for the packet's arrival, and the
 /// receiver is polled once per packet instead of twice.
 pub fn wake_at(at: u64, waker: &std::task::Waker) {
-    let d = Duration::from_nanos(at.saturating_sub(now()).saturating_mul(SCALE));
+    wake_in(at.saturating_sub(now()), waker);
+}
+
+/// Wakes `waker` `ns` simulated nanoseconds from now, as [`wake_at`] does
+/// (without reading the clock: madsim's time stands still within a poll).
+pub fn wake_in(ns: u64, waker: &std::task::Waker) {
+    let d = Duration::from_nanos(ns.saturating_mul(SCALE));
     let mut sleep = CLOCK.with(|c| c.borrow().as_ref().map(|t| t.sleep(d)));
     let mut cx = Context::from_waker(waker);
     let ready = match sleep.as_mut() {

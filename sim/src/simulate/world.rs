@@ -7,7 +7,7 @@
 //! `resource` — and the nodes talk only through the [`Link`]s. The
 //! observer reads everything (it is the checker, not a participant).
 
-pub use super::clock::{bind_clock, now, rng, sleep_ns, wake_at, SCALE};
+pub use super::clock::{bind_clock, now, rng, sleep_ns, wake_at, wake_in, with_rng, SCALE};
 use super::link::{Link, Next};
 use super::trace::Trace;
 use crate::metrics::Metrics;
@@ -266,7 +266,7 @@ impl World {
         if hi <= lo {
             lo
         } else {
-            rng().gen_range(lo..=hi)
+            with_rng(|r| r.gen_range(lo..=hi))
         }
     }
 
@@ -287,7 +287,7 @@ impl World {
             LatencyDist::Uniform => self.draw((lo, hi)),
             LatencyDist::Exponential => {
                 let mean = hi.saturating_sub(lo) as f64 / 2.0;
-                let u: f64 = rng().gen_range(f64::EPSILON..1.0);
+                let u: f64 = with_rng(|r| r.gen_range(f64::EPSILON..1.0));
                 lo + (-u.ln() * mean) as u64
             }
         }
@@ -316,25 +316,27 @@ impl World {
 
     /// Wakes client `c`'s threads that can step.
     pub fn wake_threads(&mut self, c: usize) {
-        let cp = &mut self.clients[c];
-        let mut woken: [Option<std::task::Waker>; 5] = Default::default();
-        for t in Thread::ALL {
-            if cp.client.can_step(t) {
-                woken[t as usize] = cp.wakers[t as usize].take();
-            }
-        }
         // A woken thread is scheduled after a random delay (the OS and the
         // JVM do not run it at once): the other thread, and every other
         // node, may act in between — the interleavings the checker explores
         // (a notification sent while the main thread is still on its way
         // from `exists` to `wait()` is racy-wait's lost wake-up). The timer
-        // is armed here, so the thread is polled once, when it runs.
-        for w in woken.into_iter().flatten() {
+        // is armed here, so the thread is polled once, when it runs. A
+        // wake-up changes no client state, so each thread's is drawn as
+        // soon as it is found able to step, in thread order.
+        for t in Thread::ALL {
+            let cp = &mut self.clients[c];
+            if !cp.client.can_step(t) {
+                continue;
+            }
+            let Some(w) = cp.wakers[t as usize].take() else {
+                continue;
+            };
             let d = self.draw(self.p.wake);
             if d == 0 {
                 w.wake();
             } else {
-                wake_at(now() + d, &w);
+                wake_in(d, &w);
             }
         }
     }
