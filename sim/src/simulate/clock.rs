@@ -15,24 +15,15 @@ thread_local! {
         const { std::cell::RefCell::new(None) };
 }
 
-/// Binds [`now`], [`sleep_ns`] and [`rng`] to the current runtime (at the
+/// Binds [`now`], [`sleep_ns`] and [`with_rng`] to the current runtime (at the
 /// start of a run).
 pub fn bind_clock() {
     CLOCK.with(|c| *c.borrow_mut() = Some(madsim::time::TimeHandle::current()));
     RNG.with(|r| *r.borrow_mut() = Some(madsim::rand::thread_rng()));
 }
 
-/// The runtime's seeded random source.
-pub fn rng() -> madsim::rand::GlobalRng {
-    RNG.with(|r| match &*r.borrow() {
-        Some(g) => g.clone(),
-        None => madsim::rand::thread_rng(),
-    })
-}
-
-/// Runs `f` on the runtime's seeded random source, borrowed: the same
-/// draws as [`rng`]'s, without cloning the handle (an atomic count up and
-/// down) for each.
+/// Runs `f` on the runtime's seeded random source, borrowed rather than
+/// cloned for each draw (a clone counts an atomic up and down).
 pub fn with_rng<T>(f: impl FnOnce(&mut madsim::rand::GlobalRng) -> T) -> T {
     RNG.with(|r| match &mut *r.borrow_mut() {
         Some(g) => f(g),

@@ -66,7 +66,7 @@ async fn resolve(shared: &Shared, target: Target) -> Option<usize> {
             let w = lock(shared);
             let cs = candidates(&w, target);
             if !cs.is_empty() {
-                let i = super::world::rng().gen_range(0..cs.len());
+                let i = super::world::with_rng(|r| r.gen_range(0..cs.len()));
                 return Some(cs[i]);
             }
             if w.clients.iter().all(|c| c.client.is_done()) {
@@ -195,7 +195,7 @@ pub async fn scheduled(shared: Shared, schedule: Vec<ScheduledFault>, default_du
 pub async fn random(shared: Shared, kind: FaultKind, rate: f64, default_duration: u64) {
     loop {
         let gap = {
-            let u: f64 = super::world::rng().gen_range(f64::EPSILON..1.0);
+            let u: f64 = super::world::with_rng(|r| r.gen_range(f64::EPSILON..1.0));
             (-u.ln() / rate * 1e9) as u64
         };
         super::world::sleep_ns(gap).await;
@@ -206,7 +206,7 @@ pub async fn random(shared: Shared, kind: FaultKind, rate: f64, default_duration
             | FaultKind::OneWayPartition
             | FaultKind::OutboundPartition
             | FaultKind::Expire => {
-                if super::world::rng().gen_bool(0.5) {
+                if super::world::with_rng(|r| r.gen_bool(0.5)) {
                     Target::Named(TargetName::Holder)
                 } else {
                     Target::Named(TargetName::Any)
@@ -221,7 +221,7 @@ pub async fn random(shared: Shared, kind: FaultKind, rate: f64, default_duration
             kind,
             client,
             duration: default_duration,
-            applied: super::world::rng().gen_bool(0.5),
+            applied: super::world::with_rng(|r| r.gen_bool(0.5)),
         };
         madsim::task::spawn(strike(shared.clone(), s));
     }

@@ -7,7 +7,7 @@
 //! `resource` — and the nodes talk only through the [`Link`]s. The
 //! observer reads everything (it is the checker, not a participant).
 
-pub use super::clock::{bind_clock, now, rng, sleep_ns, wake_at, wake_in, with_rng, SCALE};
+pub use super::clock::{bind_clock, now, sleep_ns, wake_at, wake_in, with_rng, SCALE};
 use super::link::{Link, Next};
 use super::trace::Trace;
 use crate::metrics::Metrics;
