@@ -5,7 +5,7 @@ use super::local::{peer_facts, PeerFacts};
 use super::own_step::own_step;
 use super::property::{self, Property};
 use super::symmetry::{canonical, canonical_with, server_digest, ServerDigest};
-use super::system::{Action, Peer, System, PEER_MEMO};
+use super::system::{Action, Peer, SharedPeer, System, PEER_MEMO};
 use crate::engine::agent::Agent;
 use crate::engine::fingerprint::FoldHasher;
 use crate::engine::padded::Padded;
@@ -87,7 +87,13 @@ impl Space for ZkSpace<'_> {
         wanted: &mut dyn FnMut(u64) -> bool,
     ) -> Next<System<'static>> {
         let own = own_step(s, a);
-        if let Some((c, part)) = own.as_ref().filter(|_| !self.cfg.abstract_sequences) {
+        // A client's own step that leaves the state its own image under
+        // the sequence abstraction (no suffix moves, no stat changes) is
+        // the state the abstraction would make of it.
+        let is_image = |(c, part): &(usize, SharedPeer)| {
+            !self.cfg.abstract_sequences || super::sequences::is_image_with(s, (*c, part))
+        };
+        if let Some((c, part)) = own.as_ref().filter(|own| is_image(own)) {
             // Judged before it is built: most successors were seen before.
             let canon = canonical_with(s, (*c, part), self.cfg.symmetry);
             let fresh = wanted(canon.fingerprint).then(|| {

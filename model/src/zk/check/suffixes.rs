@@ -31,6 +31,16 @@ impl Default for Suffixes {
     }
 }
 
+impl Suffixes {
+    /// The suffixes found, as bits (suffix `n` at bit `n`); `None` if one
+    /// is above 63.
+    pub fn bits(&self) -> Option<u64> {
+        self.found
+            .iter()
+            .try_fold(0u64, |bits, &n| Some(bits | 1u64.checked_shl(n)?))
+    }
+}
+
 /// The sequence suffix `name` (a path or a child's name) ends in, if any:
 /// its last ten bytes, all digits, read as a `u32`. Bytes, not `str`: ten
 /// digits at the end are a whole last component of ten or more characters.
