@@ -70,7 +70,15 @@ pub fn ample(s: &System<'static>, actions: &[Action]) -> u64 {
     // both touch every client.
     // Mates on one session share their connection's fate: a fault of one
     // touches every other, so no client's steps are its own alone.
-    if actions.len() > 64 || s.down != Downtime::Up || s.faults.restarts() > 0 || s.one_session() {
+    // The conditions above were proved without the protected resource
+    // (C1 says "no protected resource"): with one, a state is expanded
+    // whole.
+    if actions.len() > 64
+        || s.down != Downtime::Up
+        || s.faults.restarts() > 0
+        || s.one_session()
+        || s.resource.is_some()
+    {
         return 0;
     }
     let mut before: Option<u8> = None;

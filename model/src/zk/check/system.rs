@@ -325,6 +325,10 @@ pub struct Effect {
     pub release: bool,
     /// The recipe code a client step ran, if any.
     pub code: Option<&'static str>,
+    /// A client's step reached the protected resource, in a system with
+    /// one (a write, a tenure begun or ended): what it did there depends on
+    /// more than its client.
+    pub at_resource: bool,
     /// A human-readable account of what happened.
     pub text: String,
 }
@@ -657,6 +661,7 @@ impl<'a> System<'a> {
                 release,
             }),
             Output::Write => {
+                fx.at_resource |= self.resource.is_some();
                 let accepted = self.write(c);
                 if describe {
                     let writes = self.resource.map_or(Writes::Off, |r| r.writes);
@@ -671,8 +676,12 @@ impl<'a> System<'a> {
         }
         for e in &stepped.events {
             match e {
-                LockEvent::Acquired => self.tenure_begins(c),
+                LockEvent::Acquired => {
+                    fx.at_resource |= self.resource.is_some();
+                    self.tenure_begins(c)
+                }
                 LockEvent::Released | LockEvent::ThreadDied(_) | LockEvent::Finished => {
+                    fx.at_resource |= self.resource.is_some();
                     self.tenure_ends(c)
                 }
                 _ => {}
