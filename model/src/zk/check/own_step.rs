@@ -55,6 +55,44 @@ pub fn own_step<'s>(s: &'s System<'static>, a: Action) -> Option<(usize, SharedP
     Some((c, part))
 }
 
+/// Seeded random walks from the initial state, for tests that hold a
+/// claim about own steps to every one they meet: `visit` is handed each
+/// own step of each state walked through, with the client it changes and
+/// that client's new part; `settle` runs on the initial state and after
+/// every step taken (the explorer's abstraction, or nothing).
+#[cfg(test)]
+pub(super) fn walk_own_steps(
+    cfg: &super::CheckConfig,
+    (walks, steps): (usize, usize),
+    mut seed: u64,
+    settle: fn(&mut System<'static>),
+    visit: &mut dyn FnMut(&System<'static>, Action, usize, SharedPeer),
+) {
+    for _ in 0..walks {
+        let mut s = System::initial(cfg);
+        settle(&mut s);
+        let mut actions = Vec::new();
+        for _ in 0..steps {
+            actions.clear();
+            s.actions(&mut actions);
+            if actions.is_empty() {
+                break;
+            }
+            for &a in &actions {
+                if let Some((c, part)) = own_step(&s, a) {
+                    visit(&s, a, c, part);
+                }
+            }
+            // xorshift64: the walk is the same on every run.
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            s.apply(actions[(seed % actions.len() as u64) as usize], false);
+            settle(&mut s);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -74,34 +112,15 @@ mod tests {
             let mut cfg = CheckConfig::new(RecipeId::Curator, 2, 2);
             cfg.writes = writes;
             cfg.faults.client_expiries = 1;
-            let mut seed = 0x2545_f491_4f6c_dd1du64;
-            for _walk in 0..100 {
-                let mut s = System::initial(&cfg);
-                let mut actions = Vec::new();
-                for _step in 0..60 {
-                    actions.clear();
-                    s.actions(&mut actions);
-                    if actions.is_empty() {
-                        break;
-                    }
-                    for &a in &actions {
-                        let Some((c, part)) = own_step(&s, a) else {
-                            continue;
-                        };
-                        let mut taken = s.clone();
-                        taken.apply(a, false);
-                        let mut used = s.lend();
-                        used.peers[c] = part;
-                        assert_eq!(used.into_held(), taken, "{a:?} in {s:?}");
-                        remembered += 1;
-                    }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    let a = actions[(seed % actions.len() as u64) as usize];
-                    s.apply(a, false);
-                }
-            }
+            let seed = 0x2545_f491_4f6c_dd1d;
+            walk_own_steps(&cfg, (100, 60), seed, |_| {}, &mut |s, a, c, part| {
+                let mut taken = s.clone();
+                taken.apply(a, false);
+                let mut used = s.lend();
+                used.peers[c] = part;
+                assert_eq!(used.into_held(), taken, "{a:?} in {s:?}");
+                remembered += 1;
+            });
         }
         assert!(remembered > 10_000, "{remembered} remembered steps");
     }

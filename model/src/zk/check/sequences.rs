@@ -416,47 +416,32 @@ mod tests {
     /// sessions) and the explorer's abstraction after every step.
     #[test]
     fn an_own_step_is_its_own_image_where_the_abstraction_leaves_it() {
-        use crate::zk::check::own_step::own_step;
+        use crate::zk::check::own_step::walk_own_steps;
         let (mut images, mut moved) = (0, 0);
         for recipe in [RecipeId::TryOnce, RecipeId::Curator] {
             let mut cfg = CheckConfig::new(recipe, 2, 2);
             cfg.faults.client_expiries = 1;
-            let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-            for _walk in 0..200 {
-                let mut s = System::initial(&cfg);
-                abstract_state(&mut s);
-                let mut actions = Vec::new();
-                for _step in 0..40 {
-                    actions.clear();
-                    s.actions(&mut actions);
-                    if actions.is_empty() {
-                        break;
+            let seed = 0x9e37_79b9_7f4a_7c15;
+            walk_own_steps(
+                &cfg,
+                (200, 40),
+                seed,
+                abstract_state,
+                &mut |s, a, c, part| {
+                    let mut next = s.lend();
+                    next.peers[c] = part.clone();
+                    let next = next.into_held();
+                    let mut image = next.clone();
+                    abstract_state(&mut image);
+                    let left = image == next;
+                    assert_eq!(is_image_with(s, (c, &part)), left, "{a:?} in {s:?}");
+                    if left {
+                        images += 1;
+                    } else {
+                        moved += 1;
                     }
-                    for &a in &actions {
-                        let Some((c, part)) = own_step(&s, a) else {
-                            continue;
-                        };
-                        let mut next = s.lend();
-                        next.peers[c] = part.clone();
-                        let next = next.into_held();
-                        let mut image = next.clone();
-                        abstract_state(&mut image);
-                        let left = image == next;
-                        assert_eq!(is_image_with(&s, (c, &part)), left, "{a:?} in {s:?}");
-                        if left {
-                            images += 1;
-                        } else {
-                            moved += 1;
-                        }
-                    }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    let a = actions[(seed % actions.len() as u64) as usize];
-                    s.apply(a, false);
-                    abstract_state(&mut s);
-                }
-            }
+                },
+            );
         }
         // Both answers were given, many times.
         assert!(
