@@ -103,13 +103,13 @@ LAYERS = [
     # app layer 10: a scenario file read and checked, the expected
     # outcomes, the run's timeline and the Ctrl-C flag; every driver's input.
     ("sim/src/scenario/", 10, "scenario"),
-    ("sim/src/sim_settings.rs", 10, "scenario"),
     ("sim/src/expect.rs", 10, "scenario"),
-    ("sim/src/timeline.rs", 10, "timeline"),
     ("sim/src/interrupt.rs", 10, "interrupt"),
+    ("sim/src/simulate/sweep.rs", 10, "sweep"),
     # app layer 11: each backend's real-server adapter (a ZooKeeper session
     # and its root node, a Redis or MySQL wire), which the real driver and
     # confirm's re-enactment both speak through.
+    ("sim/src/zk/", 11, "zk"),
     ("sim/src/real/zk/", 11, "zk"),
     ("sim/src/real/root.rs", 11, "zk"),
     ("sim/src/real/redis/wire.rs", 11, "redis"),
@@ -121,6 +121,9 @@ LAYERS = [
     ("sim/src/real/", 12, "real"),
     ("sim/src/confirm/", 12, "confirm"),
     ("sim/src/serve/", 12, "serve"),
+    # app layer 12 too: the one list of the backends, which reads a
+    # scenario file by the backend its recipe names.
+    ("sim/src/backends.rs", 12, "backends"),
     # app layer 13: the comparison report, from every driver's cells.
     ("sim/src/compare/", 13, "compare"),
     # app layer 14: the commands.

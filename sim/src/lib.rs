@@ -3,15 +3,14 @@
 
 mod atomic_file;
 pub mod backend;
+pub mod backends;
 pub mod cli;
 pub mod compare;
 pub mod confirm;
 pub mod expect;
 pub mod interrupt;
-pub mod metrics;
 pub mod real;
 pub mod scenario;
 pub mod serve;
-pub mod sim_settings;
 pub mod simulate;
-pub mod timeline;
+pub mod zk;

@@ -59,7 +59,7 @@ fn a_cell_reproduces_by_its_own_scenario_file() {
         .expect("known names");
     let m = compare::run(&opts, &|_| {}).expect("runs");
     let c = &m.cells[0];
-    let sc = locksmith::scenario::Scenario::parse(Path::new("x.toml"), &c.scenario_text)
+    let sc = locksmith::zk::scenario::Scenario::parse(Path::new("x.toml"), &c.scenario_text)
         .expect("the cell's scenario parses");
     let r = locksmith_model::zk::check::check(&sc.check);
     assert_eq!(r.verdict, c.verdict);

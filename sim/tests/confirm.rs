@@ -11,9 +11,11 @@ mod common;
 
 use binary::locksmith;
 use common::{global_sessions, one_at_a_time, zk_addr};
+use locksmith::backends::backend_of;
 use locksmith::confirm::trace::on_the_server;
 use locksmith::confirm::{run, ConfirmConfig, Outcome};
-use locksmith::scenario::{all_in, backend_of, Scenario};
+use locksmith::scenario::all_in;
+use locksmith::zk::scenario::Scenario;
 use locksmith_model::catalogue::Backend;
 use locksmith_model::engine::harness::{Property, Verdict};
 use std::path::Path;

@@ -7,9 +7,10 @@
 //! `LOCKSMITH_ETCD_ADDR=127.0.0.1:2390 cargo test -p locksmith --test
 //! confirm_etcd -- --ignored --nocapture` (CI: `scripts/ci-etcd.sh`).
 
+use locksmith::backends::AnyScenario;
 use locksmith::confirm::etcd::confirm;
 use locksmith::confirm::Outcome;
-use locksmith::scenario::{all_in, AnyScenario};
+use locksmith::scenario::all_in;
 use locksmith_model::engine::harness::Verdict;
 use std::path::Path;
 use std::sync::Mutex;

@@ -11,9 +11,10 @@
 mod binary;
 
 use binary::locksmith;
+use locksmith::backends::{is_redis, AnyScenario};
 use locksmith::confirm::redis::{run, RedisConfirmConfig};
 use locksmith::confirm::{ConfirmReport, Outcome};
-use locksmith::scenario::{all_in, is_redis, AnyScenario, RedisScenario};
+use locksmith::scenario::{all_in, RedisScenario};
 use locksmith_model::engine::harness::{Property, Verdict};
 use locksmith_model::engine::Judged;
 use locksmith_model::redis::check::Action;

@@ -14,15 +14,16 @@
 //! `LOCKSMITH_FALSE_ALARM_JOBS` (default 2), `LOCKSMITH_SYMMETRY_OFF_MAX`
 //! (the largest reduced state count cross-checked, default 250000).
 
-use locksmith::scenario::{
-    all_in, backend_of, AnyScenario, CommandScenario, CommandSpace, Scenario,
-};
+use locksmith::backends::{backend_of, AnyScenario};
+use locksmith::scenario::{all_in, CommandScenario, CommandSpace};
 use locksmith::simulate::command::BackendRun;
 use locksmith::simulate::etcd::run_seed as etcd_run;
 use locksmith::simulate::mysql::run_seed as mysql_run;
 use locksmith::simulate::redis::run_seed as redis_run;
-use locksmith::simulate::sweep::{sweep, SweepOptions};
-use locksmith::simulate::SimConfig;
+use locksmith::simulate::sweep::SweepOptions;
+use locksmith::zk::scenario::Scenario;
+use locksmith::zk::sim::sweep::sweep;
+use locksmith::zk::sim::SimConfig;
 use locksmith_model::catalogue::Backend;
 use locksmith_model::engine::harness::{Property, Verdict};
 use locksmith_model::zk::check::check;
@@ -190,7 +191,7 @@ fn nothing_expected_to_hold_is_violated_on_any_seed_or_without_symmetry() {
         // refuses it); its checker verdict is still cross-checked below.
         // Nor does it put clients on one session (`shared_session`).
         let simulable = !sc.check.shared_session
-            && (sc.check.faults.restarts() == 0 || locksmith::simulate::has_own_faults(&sc.sim));
+            && (sc.check.faults.restarts() == 0 || locksmith::zk::sim::has_own_faults(&sc.sim));
         if simulable {
             let cfg = SimConfig::of(&sc);
             let t = Instant::now();

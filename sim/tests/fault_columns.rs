@@ -17,7 +17,7 @@
 //! Heavy tier (about a minute: every checker cell explored once more,
 //! without its faults): `bash scripts/heavy-tests.sh`.
 
-use locksmith::scenario::AnyScenario;
+use locksmith::backends::AnyScenario;
 use locksmith_model::engine::Judged;
 use std::path::Path;
 

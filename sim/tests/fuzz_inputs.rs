@@ -16,8 +16,9 @@
 
 mod binary;
 
-use locksmith::scenario::{AnyScenario, Scenario};
-use locksmith::simulate::{run_seed, SimConfig};
+use locksmith::backends::AnyScenario;
+use locksmith::zk::scenario::Scenario;
+use locksmith::zk::sim::{run_seed, SimConfig};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};

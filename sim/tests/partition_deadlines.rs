@@ -10,8 +10,8 @@
 //! `cargo test -p locksmith --test partition_deadlines -- --nocapture`
 //! prints the figures.
 
-use locksmith::scenario::Scenario;
-use locksmith::simulate::{run_seed, SimConfig};
+use locksmith::zk::scenario::Scenario;
+use locksmith::zk::sim::{run_seed, SimConfig};
 use std::path::Path;
 
 const TIMEOUT_MS: f64 = 4000.0;

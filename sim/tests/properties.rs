@@ -2,10 +2,12 @@
 //! some scenario and holds in another, and no `holds` is reported for a
 //! run in which a client never got the lock.
 
+use locksmith::backends::{is_redis, AnyScenario};
 use locksmith::cli::check_report_text;
 use locksmith::expect::Expectation;
-use locksmith::scenario::{all_in, is_redis, AnyScenario, RedisScenario, Scenario};
-use locksmith::simulate::{run_seed, SimConfig};
+use locksmith::scenario::{all_in, RedisScenario};
+use locksmith::zk::scenario::Scenario;
+use locksmith::zk::sim::{run_seed, SimConfig};
 use locksmith_model::engine::harness::{Property, Verdict};
 use locksmith_model::engine::Judged as _;
 use locksmith_model::zk::check::explore::explore;

@@ -1,7 +1,7 @@
 //! The scenario keys `fencing`, `guarded` and `acquire_timeout_ms`: read into the
 //! checker's configuration, refused with the file and line where they cannot apply.
 
-use locksmith::scenario::Scenario;
+use locksmith::zk::scenario::Scenario;
 use locksmith_model::engine::harness::Writes;
 use std::path::Path;
 

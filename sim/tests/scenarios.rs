@@ -37,11 +37,14 @@
 //! default tier.
 
 use libtest_mimic::{Arguments, Failed, Trial};
+use locksmith::backends::AnyScenario;
 use locksmith::cli::{backend_check_report_text, check_report_text};
 use locksmith::expect::{Expectation, Found};
-use locksmith::scenario::{all_in, AnyScenario, CommandScenario, CommandSpace, Scenario};
-use locksmith::simulate::sweep::{sweep, SweepOptions};
-use locksmith::simulate::SimConfig;
+use locksmith::scenario::{all_in, CommandScenario, CommandSpace};
+use locksmith::simulate::sweep::SweepOptions;
+use locksmith::zk::scenario::Scenario;
+use locksmith::zk::sim::sweep::sweep;
+use locksmith::zk::sim::SimConfig;
 use locksmith_model::engine::harness::{Property, Verdict};
 use locksmith_model::zk::check::explore::explore;
 use locksmith_model::{engine::judge_in, zk::check::check, zk::check::explore as zk_explore};

@@ -307,8 +307,8 @@ fn trace_run_with(
 ) -> Summary {
     let root = repo();
     let file = format!("{root}/scenarios/{scenario}");
-    let sc = locksmith::scenario::AnyScenario::load(std::path::Path::new(&file)).unwrap();
-    let locksmith::scenario::AnyScenario::ZooKeeper(sc) = sc else {
+    let sc = locksmith::backends::AnyScenario::load(std::path::Path::new(&file)).unwrap();
+    let locksmith::backends::AnyScenario::ZooKeeper(sc) = sc else {
         panic!("a ZooKeeper scenario");
     };
     let (clients, rounds) = (sc.check.clients, sc.check.acquisitions);

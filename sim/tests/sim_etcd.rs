@@ -7,7 +7,8 @@
 //! herd needs three, and `etcd-*-herd.toml` pin it in the checker.) Also:
 //! same seed, same trace.
 
-use locksmith::scenario::{AnyScenario, EtcdScenario};
+use locksmith::backends::AnyScenario;
+use locksmith::scenario::EtcdScenario;
 use locksmith::simulate::etcd::run_seed;
 use locksmith_model::engine::harness::{Property, Verdict};
 use std::path::Path;

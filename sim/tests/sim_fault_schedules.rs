@@ -12,8 +12,8 @@
 //! Failing cases are persisted in `sim_fault_schedules.proptest-regressions`
 //! beside this file (committed), and replayed first on every run.
 
-use locksmith::sim_settings::{FaultKind, ScheduledFault, SimSettings, Target, TargetName};
-use locksmith::simulate::{run_seed, SimConfig};
+use locksmith::zk::sim::{run_seed, SimConfig};
+use locksmith::zk::sim_settings::{FaultKind, ScheduledFault, SimSettings, Target, TargetName};
 use locksmith_model::engine::harness::Property;
 use locksmith_model::zk::recipes::RecipeId;
 use proptest::prelude::*;

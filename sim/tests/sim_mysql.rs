@@ -9,7 +9,8 @@
 
 mod sweeps;
 
-use locksmith::scenario::{AnyScenario, MysqlScenario};
+use locksmith::backends::AnyScenario;
+use locksmith::scenario::MysqlScenario;
 use locksmith::simulate::mysql::run_seed;
 use locksmith_model::engine::harness::Property;
 use std::path::Path;

@@ -8,7 +8,8 @@
 
 mod sweeps;
 
-use locksmith::scenario::{AnyScenario, RedisScenario};
+use locksmith::backends::AnyScenario;
+use locksmith::scenario::RedisScenario;
 use locksmith::simulate::redis::run_seed;
 use locksmith_model::engine::harness::Property;
 use std::path::Path;

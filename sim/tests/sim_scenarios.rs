@@ -5,9 +5,13 @@
 
 mod sweeps;
 
-use locksmith::scenario::{all_in, backend_of, Scenario};
-use locksmith::simulate::sweep::{sweep, SweepOptions};
-use locksmith::simulate::{run_seed, simulate, SimConfig, Totals};
+use locksmith::backends::backend_of;
+use locksmith::scenario::all_in;
+use locksmith::simulate::sweep::SweepOptions;
+use locksmith::zk::scenario::Scenario;
+use locksmith::zk::sim::sweep::sweep;
+
+use locksmith::zk::sim::{run_seed, simulate, SimConfig, Totals};
 use locksmith_model::catalogue::Backend;
 use locksmith_model::engine::harness::Property;
 use locksmith_model::zk::recipes::RecipeId;

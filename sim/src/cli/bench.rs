@@ -7,7 +7,7 @@
 //! so its peak memory is its own and not the largest of the cases before
 //! it; the process stops itself at the time bound and says how far it got.
 
-use crate::scenario::Scenario;
+use crate::zk::scenario::Scenario;
 use clap::Args;
 use locksmith_model::zk::recipes::RecipeId;
 use locksmith_model::{zk::check::check, zk::check::CheckConfig, zk::check::Property};

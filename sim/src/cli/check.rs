@@ -4,7 +4,8 @@ pub use super::check_args::CheckArgs;
 use super::check_output::{
     exploration_json, figures, headline_trace, interrupted, joined, progress_bar, show,
 };
-use crate::scenario::{AnyScenario, Scenario};
+use crate::backends::AnyScenario;
+use crate::zk::scenario::Scenario;
 use locksmith_model::engine::harness::Writes;
 use locksmith_model::{zk::check::check_with_progress, zk::check::Report, zk::check::Verdict};
 use serde_json::json;

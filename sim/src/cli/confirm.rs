@@ -2,10 +2,12 @@
 //! re-enacted step for step on a real ZooKeeper or redis-server.
 
 use crate::backend::Capability;
+use crate::backends::AnyScenario;
 use crate::confirm::redis::{self, RedisConfirmConfig};
 use crate::confirm::{run, ConfirmConfig, ConfirmReport, Outcome};
 use crate::real::root;
-use crate::scenario::{AnyScenario, EtcdScenario, RedisScenario, Scenario};
+use crate::scenario::{EtcdScenario, RedisScenario};
+use crate::zk::scenario::Scenario;
 use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;

@@ -4,7 +4,8 @@
 //! `locksmith_model::zk::check::model`).
 
 use crate::backend::Capability;
-use crate::scenario::{AnyScenario, Scenario};
+use crate::backends::AnyScenario;
+use crate::zk::scenario::Scenario;
 use clap::Args;
 use locksmith_model::zk::check::{LockModel, EXPLORED, NOT_EXPLORED};
 use stateright::Model;

@@ -4,7 +4,7 @@
 use super::real_args::ms;
 pub use super::real_args::RealArgs;
 use crate::real::{root, run, RealConfig, RealError, RealReport};
-use crate::simulate::{SimConfig, Totals};
+use crate::zk::sim::{SimConfig, Totals};
 use serde_json::json;
 use std::time::Duration;
 
@@ -30,7 +30,7 @@ pub(super) fn check_server(zk: &str) -> Result<(), String> {
 pub fn plan(a: &RealArgs) -> Result<RealPlan, String> {
     use super::real_threads::RealBackend;
     use crate::backend::Capability;
-    use crate::scenario::AnyScenario;
+    use crate::backends::AnyScenario;
     let needs: &[_] = if a.timeline.is_some() {
         &[
             ("real", Capability::RealServer),
@@ -58,7 +58,7 @@ pub enum RealPlan {
     Etcd(crate::real::etcd::EtcdRealConfig),
 }
 
-fn plan_zookeeper(a: &RealArgs, sc: crate::scenario::Scenario) -> Result<RealConfig, String> {
+fn plan_zookeeper(a: &RealArgs, sc: crate::zk::scenario::Scenario) -> Result<RealConfig, String> {
     a.only_servers_of(
         locksmith_model::catalogue::Backend::ZooKeeper,
         sc.recipe().name(),
@@ -160,7 +160,7 @@ pub fn run_real(a: &RealArgs) -> i32 {
 
 /// The simulator's summary of the run's metrics (with the driver's own
 /// count of contended acquisitions, which its metrics do not keep).
-fn summary(r: &RealReport) -> crate::simulate::Summary {
+fn summary(r: &RealReport) -> crate::zk::sim::Summary {
     let mut t = Totals::default();
     let mut m = r.metrics.clone();
     m.contended_acquisitions = r.contended_acquisitions;

@@ -8,8 +8,10 @@
 //! Nothing here is typed in by hand, so the list cannot claim more than the
 //! tests show.
 
+use crate::backends::AnyScenario;
 use crate::expect::Expectation;
-use crate::scenario::{all_in, AnyScenario, EtcdScenario, MysqlScenario, RedisScenario, Scenario};
+use crate::scenario::{all_in, EtcdScenario, MysqlScenario, RedisScenario};
+use crate::zk::scenario::Scenario;
 use clap::Args;
 use locksmith_model::catalogue::{self, Entry, Lock};
 use locksmith_model::engine::harness::Verdict;

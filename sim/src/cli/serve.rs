@@ -3,7 +3,7 @@
 //! events the clients report.
 
 use crate::backend::Capability;
-use crate::scenario::AnyScenario;
+use crate::backends::AnyScenario;
 use crate::serve::{self, faults};
 use clap::Args;
 use locksmith_model::zk::check::{CheckConfig, Property};

@@ -3,9 +3,12 @@
 
 pub use super::simulate_args::{BenchSimArgs, ReplayArgs, SimArgs};
 use crate::backend::Capability;
-use crate::scenario::{AnyScenario, EtcdScenario, MysqlScenario, RedisScenario, Scenario};
-use crate::simulate::sweep::{sweep, SweepOptions, SweepReport};
-use crate::simulate::{run_seed, run_seed_with_timeline, SimConfig, Summary, Totals};
+use crate::backends::AnyScenario;
+use crate::scenario::{EtcdScenario, MysqlScenario, RedisScenario};
+use crate::simulate::sweep::SweepOptions;
+use crate::zk::scenario::Scenario;
+use crate::zk::sim::sweep::{sweep, SweepReport};
+use crate::zk::sim::{run_seed, run_seed_with_timeline, SimConfig, Summary, Totals};
 use serde_json::json;
 use std::path::Path;
 use std::time::Instant;
@@ -31,7 +34,7 @@ pub fn prepare(
     // The checker's budgets become the simulator's schedule, but the
     // simulated server never stops: rather than a run without the fault.
     let f = &sc.check.faults;
-    if !crate::simulate::has_own_faults(&sc.sim) {
+    if !crate::zk::sim::has_own_faults(&sc.sim) {
         for (key, n) in [
             ("server_restarts", f.server_restarts),
             ("long_server_restarts", f.long_server_restarts),
@@ -406,7 +409,7 @@ fn cpu_seconds() -> Option<f64> {
 /// One throughput figure: `seeds` runs of `cfg` on this thread. Returns
 /// (acquisitions per wall second, per CPU second, seeds per wall second,
 /// the metrics).
-pub fn throughput(cfg: &SimConfig, seeds: u64) -> (f64, f64, f64, crate::simulate::Summary) {
+pub fn throughput(cfg: &SimConfig, seeds: u64) -> (f64, f64, f64, crate::zk::sim::Summary) {
     let started = Instant::now();
     let cpu0 = cpu_seconds();
     let mut t = Totals::default();
@@ -424,7 +427,7 @@ pub fn throughput(cfg: &SimConfig, seeds: u64) -> (f64, f64, f64, crate::simulat
 }
 
 pub fn run_bench(a: &BenchSimArgs) -> i32 {
-    use crate::sim_settings::SimSettings;
+    use crate::zk::sim_settings::SimSettings;
     use locksmith_model::zk::recipes::RecipeId;
     let mk = |recipe, clients, acquisitions| SimConfig {
         recipe,

@@ -6,10 +6,11 @@
 pub use super::cell_config::CellConfig;
 use super::faults::{Driver, FaultClass};
 use super::recipes::RecipeRow;
-use crate::scenario::Scenario;
-use crate::sim_settings::{SimSettings, Target, TargetName};
-use crate::simulate::sweep::{sweep, SweepOptions};
-use crate::simulate::{run_seed, SimConfig};
+use crate::simulate::sweep::SweepOptions;
+use crate::zk::scenario::Scenario;
+use crate::zk::sim::sweep::sweep;
+use crate::zk::sim::{run_seed, SimConfig};
+use crate::zk::sim_settings::{SimSettings, Target, TargetName};
 use locksmith_model::engine::harness::{Property, Severity, Verdict, Writes};
 use locksmith_model::engine::Trace;
 use locksmith_model::zk::recipes::RecipeId;

@@ -1,7 +1,7 @@
 //! The configuration of one cell, as a fault class changes it (its
 //! constructor from a recipe row is in `cell.rs`).
 
-use crate::sim_settings::SimSettings;
+use crate::zk::sim_settings::SimSettings;
 use locksmith_model::engine::harness::Writes;
 use locksmith_model::zk::check::FaultBudget;
 use locksmith_model::zk::recipes::RecipeId;

@@ -3,9 +3,10 @@
 //! textbook lock's flat line shows in the charts.
 
 use super::recipes::RecipeRow;
-use crate::scenario::Scenario;
-use crate::simulate::sweep::{sweep, SweepOptions};
-use crate::simulate::SimConfig;
+use crate::simulate::sweep::SweepOptions;
+use crate::zk::scenario::Scenario;
+use crate::zk::sim::sweep::sweep;
+use crate::zk::sim::SimConfig;
 use locksmith_model::zk::recipes::RecipeId;
 use serde::Serialize;
 use std::path::Path;

@@ -4,8 +4,8 @@
 use super::root;
 use super::times::{Between, Times};
 use super::zk::{CallOutcome, Notification, Session};
-use crate::metrics::Metrics;
-use crate::timeline::{Seen, SessionExpired, Timeline};
+use crate::zk::metrics::Metrics;
+use crate::zk::timeline::{Seen, SessionExpired, Timeline};
 use locksmith_model::engine::harness::{judge, LockEvent, Phase, Property};
 use locksmith_model::zk::client::{Client, Deadline, Output, Recipe, RecipeConfig, Status, Thread};
 use locksmith_model::zk::{EventType, Op, WatchedEvent, ZkError};

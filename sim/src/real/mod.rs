@@ -37,7 +37,7 @@
 //! the shared metrics object is the run's wall-clock time here.
 //!
 //! [`Client`]: locksmith_model::zk::client::Client
-//! [`Metrics`]: crate::simulate::Metrics
+//! [`Metrics`]: crate::zk::sim::Metrics
 
 pub mod calibrate;
 pub mod driver;

@@ -50,12 +50,6 @@ use locksmith_model::etcd::recipes::EtcdRecipe;
 use serde::Deserialize;
 use std::path::Path;
 
-/// The etcd recipe a scenario's text names, if it names one.
-pub fn recipe_of(text: &str) -> Option<EtcdRecipe> {
-    let table: toml::Table = toml::from_str(text).ok()?;
-    EtcdRecipe::parse(table.get("recipe")?.as_str()?)
-}
-
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Raw {
@@ -121,7 +115,7 @@ impl CommandSpace for EtcdSpace {
 
 #[cfg(test)]
 mod tests {
-    use super::super::AnyScenario;
+    use crate::backends::AnyScenario;
     use std::path::Path;
 
     #[test]

@@ -52,12 +52,6 @@ use locksmith_model::mysql::recipes::MysqlRecipe;
 use serde::Deserialize;
 use std::path::Path;
 
-/// The MySQL recipe a scenario's text names, if it names one.
-pub fn recipe_of(text: &str) -> Option<MysqlRecipe> {
-    let table: toml::Table = toml::from_str(text).ok()?;
-    MysqlRecipe::parse(table.get("recipe")?.as_str()?)
-}
-
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Raw {
@@ -130,7 +124,7 @@ impl CommandSpace for MysqlSpace {
 
 #[cfg(test)]
 mod tests {
-    use super::super::AnyScenario;
+    use crate::backends::AnyScenario;
     use std::path::Path;
 
     #[test]

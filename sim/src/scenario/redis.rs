@@ -51,13 +51,6 @@ use locksmith_model::redis::recipes::RedisRecipe;
 use serde::Deserialize;
 use std::path::Path;
 
-/// The Redis recipe a scenario's text names, if it names one (text that
-/// is not TOML names none: the ordinary loader says where it breaks).
-pub fn recipe_of(text: &str) -> Option<RedisRecipe> {
-    let table: toml::Table = toml::from_str(text).ok()?;
-    RedisRecipe::parse(table.get("recipe")?.as_str()?)
-}
-
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Raw {
@@ -128,7 +121,8 @@ impl CommandSpace for RedisSpace {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{AnyScenario, Scenario};
+    use crate::backends::AnyScenario;
+    use crate::zk::scenario::Scenario;
     use std::path::Path;
 
     fn error(text: &str) -> String {

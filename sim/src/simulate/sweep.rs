@@ -5,7 +5,6 @@
 //! seed's result says whether it failed and adds itself to the totals
 //! ([`SeedRun`]).
 
-use super::{run_seed, RunReport, SimConfig, Totals};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -40,18 +39,6 @@ pub trait SeedRun: Send {
     fn add_to(&self, totals: &mut Self::Totals);
 }
 
-impl SeedRun for RunReport {
-    type Totals = Totals;
-
-    fn failed(&self) -> bool {
-        self.violation.is_some()
-    }
-
-    fn add_to(&self, totals: &mut Totals) {
-        totals.add(&self.metrics);
-    }
-}
-
 #[derive(Debug, Clone)]
 pub struct Sweep<R: SeedRun> {
     pub seeds_run: u64,
@@ -62,9 +49,6 @@ pub struct Sweep<R: SeedRun> {
     pub totals: R::Totals,
     pub elapsed_ms: u128,
 }
-
-/// A ZooKeeper sweep.
-pub type SweepReport = Sweep<RunReport>;
 
 impl<R: SeedRun> Sweep<R> {
     pub fn first_failure(&self) -> Option<&R> {
@@ -111,11 +95,6 @@ impl<R: SeedRun> Folded<R> {
             }
         }
     }
-}
-
-/// Runs a ZooKeeper configuration's seeds ([`sweep_runs`]).
-pub fn sweep(cfg: &SimConfig, opts: &SweepOptions, tick: &(dyn Fn() + Sync)) -> SweepReport {
-    sweep_runs(&|seed| run_seed(cfg, seed, false), opts, tick)
 }
 
 /// Runs the seeds `first .. first + count` through `run`. `tick` is called

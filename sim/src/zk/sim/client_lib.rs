@@ -32,7 +32,7 @@ use super::world::{
     ack_link, client_link, lock, now, park, recv, yield_now, Conn, Inbox, ServerSession, Shared,
     ToClient, ToServer, World, Write,
 };
-use crate::timeline::{Seen, SessionExpired};
+use crate::zk::timeline::{Seen, SessionExpired};
 use locksmith_model::engine::harness::{judge, LockEvent, Property};
 use locksmith_model::zk::client::{Deadline, KeeperState, Output, Recipe, Status, Thread};
 use locksmith_model::zk::Service;

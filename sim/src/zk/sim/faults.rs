@@ -25,7 +25,7 @@
 use super::client_lib::lose_connection;
 use super::trace::Party;
 use super::world::{lock, now, Shared, World};
-use crate::sim_settings::{FaultKind, ScheduledFault, Target, TargetName};
+use crate::zk::sim_settings::{FaultKind, ScheduledFault, Target, TargetName};
 use madsim::rand::Rng;
 
 /// A fault resolved to a client.

@@ -10,9 +10,9 @@
 pub use super::clock::{bind_clock, now, sleep_ns, wake_at, wake_in, with_rng, SCALE};
 use super::link::{Link, Next};
 use super::trace::Trace;
-use crate::metrics::Metrics;
-use crate::sim_settings::{LatencyDist, SimSettings};
-use crate::timeline::Timeline;
+use crate::zk::metrics::Metrics;
+use crate::zk::sim_settings::{LatencyDist, SimSettings};
+use crate::zk::timeline::Timeline;
 use locksmith_model::engine::harness::{Property, Violations};
 use locksmith_model::zk::client::{Client, Thread};
 use locksmith_model::zk::recipes::AnyRecipe;
