@@ -106,12 +106,13 @@ LAYERS = [
     ("sim/src/expect.rs", 10, "scenario"),
     ("sim/src/interrupt.rs", 10, "interrupt"),
     ("sim/src/simulate/sweep.rs", 10, "sweep"),
+    ("sim/src/real/mod.rs", 10, "real"),
+    ("sim/src/real/times.rs", 10, "real"),
+    ("sim/src/confirm/mod.rs", 10, "confirm"),
     # app layer 11: each backend's real-server adapter (a ZooKeeper session
     # and its root node, a Redis or MySQL wire), which the real driver and
     # confirm's re-enactment both speak through.
     ("sim/src/zk/", 11, "zk"),
-    ("sim/src/real/zk/", 11, "zk"),
-    ("sim/src/real/root.rs", 11, "zk"),
     ("sim/src/real/redis/wire.rs", 11, "redis"),
     ("sim/src/real/mysql/wire.rs", 11, "mysql"),
     ("sim/src/real/etcd/wire.rs", 11, "etcd"),

@@ -1,7 +1,7 @@
 //! `locksmith real` against a real ZooKeeper: the textbook lock keeps
 //! mutual exclusion and costs one notification per contended acquisition;
 //! the herd variants cost about one per other client. Also the adapter's
-//! (`locksmith::real::zk`) detached sessions, which the conformance test
+//! (`locksmith::zk::real`) detached sessions, which the conformance test
 //! lets expire.
 //!
 //! Needs a server: `scripts/zookeeper.sh start`, then
@@ -12,8 +12,8 @@ mod common;
 
 use common::{one_at_a_time, zk_addr as addr};
 use locksmith::real::times::Between;
-use locksmith::real::zk::{Notification, Session};
-use locksmith::real::{run, RealConfig, RealReport};
+use locksmith::zk::real::{run, RealConfig, RealReport};
+use locksmith::zk::real::{Notification, Session};
 use locksmith_model::zk::recipes::RecipeId;
 use locksmith_model::zk::{CreateMode, EventType, Name, Op, OpResult, WatchedEvent};
 use std::time::Duration;
@@ -345,7 +345,7 @@ fn try_once_polls_and_releases_by_closing_the_session() {
 /// Every node on the server outside ZooKeeper's own `/zookeeper`: its
 /// data and the zxid of its last data change.
 async fn tree(s: &mut Session) -> std::collections::BTreeMap<String, (Vec<u8>, i64)> {
-    use locksmith::real::zk::RawResult;
+    use locksmith::zk::real::RawResult;
     let mut out = std::collections::BTreeMap::new();
     let mut todo = vec!["/".to_string()];
     while let Some(p) = todo.pop() {
@@ -467,7 +467,7 @@ fn a_root_that_exists_or_a_missing_base_is_refused() {
             };
             let _ = s.call(&create).await;
         }
-        let e = locksmith::real::root::create(&mut s, "/", taken, "/locks", false)
+        let e = locksmith::zk::real::root::create(&mut s, "/", taken, "/locks", false)
             .await
             .expect_err("an existing root is refused");
         assert!(!e.0, "nothing was created");
@@ -595,14 +595,14 @@ fn a_recipe_root_is_left_to_the_recipe() {
             .await
             .unwrap_or_else(|e| panic!("{e}"));
         for (run, recipe_creates) in [("/locksmith-rootless", true), ("/locksmith-rooted", false)] {
-            locksmith::real::root::create(&mut s, "/", run, "/DistributeLocks", recipe_creates)
+            locksmith::zk::real::root::create(&mut s, "/", run, "/DistributeLocks", recipe_creates)
                 .await
                 .unwrap_or_else(|e| panic!("{e:?}"));
             let nodes = tree(&mut s).await;
             let lock_root = format!("{run}/DistributeLocks");
             assert!(nodes.contains_key(run), "{nodes:?}");
             assert_eq!(nodes.contains_key(&lock_root), !recipe_creates, "{nodes:?}");
-            locksmith::real::root::remove(&mut s, run)
+            locksmith::zk::real::root::remove(&mut s, run)
                 .await
                 .unwrap_or_else(|e| panic!("{e}"));
         }

@@ -1,7 +1,7 @@
 //! `locksmith calibrate`: the real server's service times as a `[sim]`
 //! profile.
 
-use crate::real::calibrate::run;
+use crate::zk::real::calibrate::run;
 use clap::Args;
 use std::path::PathBuf;
 

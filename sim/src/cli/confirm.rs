@@ -4,9 +4,10 @@
 use crate::backend::Capability;
 use crate::backends::AnyScenario;
 use crate::confirm::redis::{self, RedisConfirmConfig};
-use crate::confirm::{run, ConfirmConfig, ConfirmReport, Outcome};
-use crate::real::root;
+use crate::confirm::{ConfirmReport, Outcome};
 use crate::scenario::{EtcdScenario, RedisScenario};
+use crate::zk::confirm::{run, ConfirmConfig};
+use crate::zk::real::root;
 use crate::zk::scenario::Scenario;
 use clap::Args;
 use serde_json::json;

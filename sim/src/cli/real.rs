@@ -3,7 +3,7 @@
 
 use super::real_args::ms;
 pub use super::real_args::RealArgs;
-use crate::real::{root, run, RealConfig, RealError, RealReport};
+use crate::zk::real::{root, run, RealConfig, RealError, RealReport};
 use crate::zk::sim::{SimConfig, Totals};
 use serde_json::json;
 use std::time::Duration;
@@ -208,7 +208,7 @@ pub fn to_json(a: &RealArgs, cfg: &RealConfig, r: &RealReport) -> serde_json::Va
 }
 
 fn per(x: u64, n: f64) -> f64 {
-    crate::real::driver::per(x, n)
+    crate::real::per(x, n)
 }
 
 pub fn to_text(a: &RealArgs, cfg: &RealConfig, r: &RealReport) -> String {

@@ -3,8 +3,8 @@
 
 use super::real_args::RealArgs;
 use super::real_threads::RealBackend;
-use crate::real::driver::per;
 use crate::real::etcd::{run as run_etcd, EtcdRealConfig, EtcdRealReport};
+use crate::real::per;
 use crate::real::threads::{Plan, Tally};
 use crate::scenario::EtcdScenario;
 use serde_json::json;

@@ -142,7 +142,7 @@ pub fn run_sim<S: Simulated + Sync>(a: &SimArgs, (mut sc, first, count): (S, u64
         commands,
         notifications,
     } = swept.totals;
-    let per = |n: u64| crate::real::driver::per(n, acquisitions as f64);
+    let per = |n: u64| crate::real::per(n, acquisitions as f64);
     let elapsed_ms = swept.elapsed_ms as u64;
     let (clients, acquisitions_per_client) = {
         let (c, k) = sc.sizes();

@@ -12,7 +12,7 @@
 //! `sim/tests/confirm_redis.rs` (CI: `scripts/ci-conformance.sh`,
 //! `scripts/ci-redis.sh`).
 
-use crate::confirm::trace::line_of;
+use crate::confirm::line_of;
 use locksmith_model::engine::TraceStep;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;

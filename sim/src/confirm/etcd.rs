@@ -35,7 +35,7 @@
 //! asks for `(client + 1) << 8 | n`, and a run revokes them before it
 //! begins), so one run at a time per server.
 
-use super::enact::StepRecord;
+use super::StepRecord;
 use super::{ConfirmReport, Outcome};
 use crate::real::etcd::wire::{Gateway, Rebase, Watch};
 use locksmith_model::engine::explore_space;

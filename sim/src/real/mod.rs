@@ -1,52 +1,21 @@
-//! The third driver: the same recipe machines against a **real** ZooKeeper
-//! server (`locksmith real`).
-//!
-//! One tokio runtime (built here, never inside a madsim simulation), one
-//! real session per client ([`zk`], the adapter the conformance test uses
-//! too), one driver task per client
-//! ([`driver`]) that runs the model's [`Client`] exactly as the simulator
-//! does: it steps a runnable thread (the event thread first), sends the
-//! request a step yields as the matching `zookeeper-client` call, and hands
-//! the reply and the watch notifications back in the order the server sent
-//! them. A client that finishes its acquisitions is replaced by a fresh one
-//! on the same session, so every client keeps competing until the run ends.
-//!
-//! What it judges, over the wall-clock run:
-//! - **mutual exclusion**: when a client acquires, no other client believes
-//!   it holds the lock (the clients' `holds` flags are read under one lock,
-//!   so the check sees every overlap of beliefs; exit 1);
-//! - **stall**: no acquisition for `stall_after` while a client waits (the
-//!   run stops and reports which client waits; exit 1).
-//!
-//! What it measures, with the simulator's names ([`Metrics`] is the
-//! simulator's own type): acquisitions, requests, replies, notifications
-//! (watch events the server sent to the clients, copies merged), latency
-//! (`lock()` called → returned), wake-ups per contended release, and:
-//!
-//! - a **contended acquisition** is one during whose attempt (from the
-//!   call of `lock()` to its return) the client received at least one watch
-//!   notification — it had to wait to be told. The textbook lock needs one
-//!   per contended acquisition (its predecessor's deletion); the herd
-//!   variants get one from every release and every new waiter's create.
-//! - `notifications_per_contended_acquisition` = all notifications ÷
-//!   contended acquisitions.
-//!
-//! Heartbeats are the client crate's business and not visible to the
-//! driver; they are reported as 0 (the simulator's
-//! `packets_per_acquisition` leaves them out as well). `simulated_ms` in
-//! the shared metrics object is the run's wall-clock time here.
-//!
-//! [`Client`]: locksmith_model::zk::client::Client
-//! [`Metrics`]: crate::zk::sim::Metrics
+//! What every backend's `locksmith real` shares: the think and hold times
+//! drawn from the run's seed ([`times`]), the command backends' run of one
+//! OS thread per client ([`threads`]), and a figure per acquisition
+//! ([`per`]). A backend's own adapter and run are in its folder
+//! (ZooKeeper's: `crate::zk::real`).
 
-pub mod calibrate;
-pub mod driver;
 pub mod etcd;
 pub mod mysql;
 pub mod redis;
-pub mod root;
 pub mod threads;
 pub mod times;
-pub mod zk;
 
-pub use driver::{run, RealConfig, RealError, RealReport};
+/// `x` per `n` (0 where `n` is none): a run's figure per acquisition or per
+/// second.
+pub fn per(x: u64, n: f64) -> f64 {
+    if n <= 0.0 {
+        0.0
+    } else {
+        x as f64 / n
+    }
+}

@@ -105,11 +105,11 @@ pub struct Tally {
 
 impl Tally {
     pub fn acquisitions_per_second(&self) -> f64 {
-        super::driver::per(self.acquisitions, self.elapsed.as_secs_f64())
+        super::per(self.acquisitions, self.elapsed.as_secs_f64())
     }
 
     pub fn commands_per_acquisition(&self) -> f64 {
-        super::driver::per(self.commands, self.acquisitions as f64)
+        super::per(self.commands, self.acquisitions as f64)
     }
 }
 

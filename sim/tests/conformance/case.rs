@@ -6,7 +6,7 @@ use crate::harness::{global_sessions, Harness};
 use crate::ops::{Action, Sequence, Step};
 use crate::peer::{Peer, EXPIRING_SESSION_TIMEOUT};
 use crate::view::{model_view, Normalizer, View};
-use locksmith::real::zk::RawResult;
+use locksmith::zk::real::RawResult;
 use locksmith_model::zk::{
     CreateMode, Name, Op, OpResult, Reply, Service, SessionId, TxnOp, ZkServer,
 };

@@ -46,7 +46,7 @@
 //! `view` and `compare` put the replies and notifications side by side,
 //! `reap` follows the container reaper, `fixed` lists the fixed cases,
 //! `harness` holds the runtime, the observer and the figures, and `peer` is
-//! the real side of a session (the adapter `locksmith::real::zk`).
+//! the real side of a session (the adapter `locksmith::zk::real`).
 
 #[path = "../common/mod.rs"]
 mod common;

@@ -1,10 +1,10 @@
 //! The real side of one model session: a session of the adapter
-//! (`locksmith::real::zk`), with its replies raw and its watch
+//! (`locksmith::zk::real`), with its replies raw and its watch
 //! notifications kept, in arrival order, until the comparison asks for
 //! them.
 
-use locksmith::confirm::proxy::Proxy;
-use locksmith::real::zk::{CallOutcome, Notification, RawReply, Session, CALL_TIMEOUT};
+use locksmith::zk::confirm::proxy::Proxy;
+use locksmith::zk::real::{CallOutcome, Notification, RawReply, Session, CALL_TIMEOUT};
 use locksmith_model::zk::{Op, WatchedEvent};
 use std::time::Duration;
 

@@ -5,7 +5,7 @@
 
 use crate::case::Case;
 use crate::compare::Segment;
-use locksmith::real::zk::RawResult;
+use locksmith::zk::real::RawResult;
 use locksmith_model::zk::{CreateMode, EventType, Op, ZkServer};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};

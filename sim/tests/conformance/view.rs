@@ -2,7 +2,7 @@
 //! server's normalised into the model's terms (zxids through the case's
 //! offset, session ids through the opening order).
 
-use locksmith::real::zk::{stat_of, RawReply, RawResult, RawTxn};
+use locksmith::zk::real::{stat_of, RawReply, RawResult, RawTxn};
 use locksmith_model::zk::{OpResult, Reply, Stat, TxnResult, ZkServer};
 use std::collections::BTreeMap;
 use zookeeper_client as zk;

@@ -41,8 +41,8 @@
 
 pub mod scale;
 
-use super::enact::{StepRecord, Stop};
-use super::ConfirmReport;
+use crate::confirm::ConfirmReport;
+use crate::confirm::{StepRecord, Stop};
 use crate::real::redis::wire::{self, Wire};
 use crate::real::redis::wire::{connect, unix_ms};
 use locksmith_model::engine::explore_space;
@@ -197,7 +197,7 @@ pub fn run(cfg: &RedisConfirmConfig) -> Result<ConfirmReport, String> {
         .query::<i64>(&mut stage.admin)
         .map(|n| n as usize)
         .map_err(|e| format!("DEL {prefix}*: {e}"));
-    let (outcome, interrupted) = match super::outcome(result, stage.records.len()) {
+    let (outcome, interrupted) = match crate::confirm::outcome(result, stage.records.len()) {
         Ok(o) => o,
         Err(e) => {
             return Err(match cleanup {

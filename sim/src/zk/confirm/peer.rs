@@ -4,7 +4,7 @@
 //! delivered, and its real session behind its own proxy.
 
 use super::proxy::Proxy;
-use crate::real::zk::{CallOutcome, Detached, Notification, RawReply, Refusal, Session};
+use crate::zk::real::{CallOutcome, Detached, Notification, RawReply, Refusal, Session};
 use locksmith_model::zk::check::{Message, Request};
 use locksmith_model::zk::client::Client;
 use locksmith_model::zk::recipes::AnyRecipe;

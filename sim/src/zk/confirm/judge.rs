@@ -3,9 +3,10 @@
 //! real server's tree, and what the last transaction really notified —
 //! each property as the checker defines it.
 
-use super::enact::{describe_client, Stage, Stop};
+use super::enact::{describe_client, Stage};
 use super::peer::Line;
 use super::tree::{real_tree, Owner};
+use super::Stop;
 use locksmith_model::engine::harness::{judge, Property};
 use locksmith_model::zk::check::property;
 use locksmith_model::zk::check::Message;

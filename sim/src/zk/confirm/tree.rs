@@ -7,7 +7,7 @@
 //! the real reaper runs on its own timer, which `confirm` cannot hold back.
 
 use super::root_path;
-use crate::real::zk::{RawResult, Session};
+use crate::zk::real::{RawResult, Session};
 use locksmith_model::zk::check::System;
 use locksmith_model::zk::{CreateMode, Op};
 use std::collections::BTreeMap;

@@ -20,7 +20,7 @@
 //!   hands each notification on that much later than it arrives.
 
 use super::root;
-use super::zk::{RawResult, Session};
+use super::{RawResult, Session};
 use locksmith_model::zk::{CreateMode, Op};
 use std::time::{Duration, Instant};
 

@@ -12,7 +12,7 @@
 //! A root that already exists holds nodes this run did not create: the run
 //! refuses it rather than share it.
 
-use super::zk::{CallOutcome, RawReply, RawResult, Session};
+use super::{CallOutcome, RawReply, RawResult, Session};
 use locksmith_model::zk::{CreateMode, Op};
 use zookeeper_client as zkc;
 

@@ -14,49 +14,20 @@
 use super::peer::{Line, RealPeer};
 use super::trace::reply_lost;
 use super::tree::{differ, model_tree, real_tree};
-use crate::real::zk::{normalise, CallOutcome, Notification, RawReply, Session};
+use super::{StepRecord, Stop};
+use crate::zk::real::{normalise, CallOutcome, Notification, RawReply, Session};
 use locksmith_model::engine::harness::Phase;
 use locksmith_model::zk::check::trace;
 use locksmith_model::zk::check::{Action, Message, Request, System};
 use locksmith_model::zk::client::{Client, Output, Recipe, Thread};
 use locksmith_model::zk::recipes::AnyRecipe;
 use locksmith_model::zk::{Op, OpResult, Reply, WatchedEvent, ZkError};
-use serde::Serialize;
 use std::time::{Duration, Instant};
 
 /// How long a step may wait for the server to show what it must show (a
 /// reply held at the proxy, a dropped connection noticed, a reconnect, a
 /// reap).
 const PATIENCE: Duration = Duration::from_secs(5);
-
-/// One step of the re-enactment, as both sides saw it.
-#[derive(Clone, Debug, Serialize)]
-pub struct StepRecord {
-    pub step: usize,
-    pub actor: String,
-    /// The model's account (the checker's trace line).
-    pub model: String,
-    /// What was done on the real side, and what the server answered.
-    pub real: String,
-}
-
-/// Why the re-enactment stopped before the end of the trace.
-#[derive(Clone, Debug)]
-pub enum Stop {
-    /// The real server did something else than the model at this step.
-    Diverged {
-        step: usize,
-        expected: String,
-        actual: String,
-    },
-    /// The trace needs something at this step that `confirm` cannot force
-    /// on a real server yet.
-    Unforced { step: usize, why: String },
-    /// The server could not be used (no answer, a lost session).
-    Failed(String),
-    /// Ctrl-C.
-    Interrupted,
-}
 
 /// What the last step's transaction did, for the herd property.
 #[derive(Clone, Debug, Default)]
@@ -309,7 +280,7 @@ impl Stage {
         self.agree(n, a).await?;
         self.records.push(StepRecord {
             step: n,
-            model: super::trace::line_of(&told),
+            model: crate::confirm::line_of(&told),
             actor: told.actor,
             real,
         });
@@ -697,7 +668,7 @@ impl Stage {
                     watch: false,
                 };
                 let out = self.observer.call_raw(&op).await;
-                if matches!(out.reply, Ok(crate::real::zk::RawResult::Exists(None))) {
+                if matches!(out.reply, Ok(crate::zk::real::RawResult::Exists(None))) {
                     break;
                 }
                 if since.elapsed() > PATIENCE {

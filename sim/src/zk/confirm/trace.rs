@@ -4,7 +4,6 @@
 //! what the trace does next to a reply — which decides how the proxy must
 //! treat the request now.
 
-use locksmith_model::engine::TraceStep;
 use locksmith_model::zk::check::Action;
 // The trace itself is found in the model, where `serve --trace` finds it too.
 pub use locksmith_model::zk::check::{on_the_server, shortest, CheckerTrace};
@@ -34,16 +33,6 @@ pub fn reply_lost(actions: &[Action], from: usize, c: u8, mut pos: usize) -> boo
         }
     }
     false
-}
-
-/// A trace step as `confirm` shows the model's side: the step's line with
-/// the nodes it created and deleted.
-pub fn line_of(s: &TraceStep) -> String {
-    let mut line = s.text.clone();
-    if !s.tree.is_empty() {
-        line.push_str(&format!("   [{}]", s.tree.join(" ")));
-    }
-    line
 }
 
 #[cfg(test)]

@@ -2,8 +2,11 @@
 //! exclusion and stalls, and the figures.
 
 use super::root;
-use super::times::{Between, Times};
-use super::zk::{CallOutcome, Notification, Session};
+use super::{CallOutcome, Notification, Session};
+use crate::real::{
+    per,
+    times::{Between, Times},
+};
 use crate::zk::metrics::Metrics;
 use crate::zk::timeline::{Seen, SessionExpired, Timeline};
 use locksmith_model::engine::harness::{judge, LockEvent, Phase, Property};
@@ -137,14 +140,6 @@ impl RealReport {
             self.metrics.notifications,
             self.contended_acquisitions as f64,
         )
-    }
-}
-
-pub fn per(x: u64, n: f64) -> f64 {
-    if n <= 0.0 {
-        0.0
-    } else {
-        x as f64 / n
     }
 }
 
