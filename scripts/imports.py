@@ -100,27 +100,28 @@ LAYERS = [
     ("sim/src/backend.rs", 9, "backend"),
     ("sim/src/metrics.rs", 9, "metrics"),
     ("sim/src/atomic_file.rs", 9, "atomic_file"),
+    ("sim/src/machine.rs", 9, "machine"),
+    ("sim/src/exit.rs", 9, "exit"),
+    ("sim/src/title.rs", 9, "title"),
     # app layer 10: a scenario file read and checked, the expected
     # outcomes, the run's timeline and the Ctrl-C flag; every driver's input.
     ("sim/src/scenario/", 10, "scenario"),
     ("sim/src/expect.rs", 10, "scenario"),
     ("sim/src/interrupt.rs", 10, "interrupt"),
     ("sim/src/simulate/sweep.rs", 10, "sweep"),
-    ("sim/src/real/mod.rs", 10, "real"),
-    ("sim/src/real/times.rs", 10, "real"),
-    ("sim/src/confirm/mod.rs", 10, "confirm"),
+    ("sim/src/commands.rs", 10, "commands"),
+    ("sim/src/real/", 10, "real"),
+    ("sim/src/confirm/", 10, "confirm"),
     # app layer 11: each backend's real-server adapter (a ZooKeeper session
     # and its root node, a Redis or MySQL wire), which the real driver and
     # confirm's re-enactment both speak through.
     ("sim/src/zk/", 11, "zk"),
-    ("sim/src/real/redis/wire.rs", 11, "redis"),
-    ("sim/src/real/mysql/wire.rs", 11, "mysql"),
-    ("sim/src/real/etcd/wire.rs", 11, "etcd"),
+    ("sim/src/redis/", 11, "redis"),
+    ("sim/src/mysql/", 11, "mysql"),
+    ("sim/src/etcd/", 11, "etcd"),
     # app layer 12: the drivers (madsim simulation, real servers,
     # re-enactment of a checker trace); none imports another.
     ("sim/src/simulate/", 12, "simulate"),
-    ("sim/src/real/", 12, "real"),
-    ("sim/src/confirm/", 12, "confirm"),
     ("sim/src/serve/", 12, "serve"),
     # app layer 12 too: the one list of the backends, which reads a
     # scenario file by the backend its recipe names.

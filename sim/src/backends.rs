@@ -3,6 +3,7 @@
 //! backends' folders that lists them; the commands ask it, and each
 //! backend's capabilities ([`crate::backend`]), instead of naming one.
 
+use crate::commands::Commands;
 use crate::scenario::{
     self, error_at, locate, read, utf8, EtcdScenario, KeyPath, MysqlScenario, RedisScenario,
     ScenarioError,
@@ -76,6 +77,16 @@ impl AnyScenario {
         }
     }
 
+    /// The scenario as the commands see it.
+    pub fn into_commands(self) -> Box<dyn Commands> {
+        match self {
+            AnyScenario::ZooKeeper(sc) => sc,
+            AnyScenario::Redis(sc) => sc,
+            AnyScenario::Mysql(sc) => sc,
+            AnyScenario::Etcd(sc) => sc,
+        }
+    }
+
     /// The file's text, read by the reader of the backend its recipe
     /// names (found once, by the catalogue).
     pub fn parse(path: &Path, text: &str) -> Result<AnyScenario, ScenarioError> {
@@ -86,6 +97,15 @@ impl AnyScenario {
             Backend::Etcd => AnyScenario::Etcd(Box::new(EtcdScenario::parse(path, text)?)),
         })
     }
+}
+
+/// Reads a scenario file for a command (see [`AnyScenario::load_for`]),
+/// as the commands see every backend's.
+pub fn load_for(
+    path: &Path,
+    needs: &[(&str, crate::backend::Capability)],
+) -> Result<Box<dyn Commands>, ScenarioError> {
+    AnyScenario::load_for(path, needs).map(AnyScenario::into_commands)
 }
 
 /// The backend of the recipe the scenario file at `path` names (`None`

@@ -8,8 +8,8 @@
 //! confirm_etcd -- --ignored --nocapture` (CI: `scripts/ci-etcd.sh`).
 
 use locksmith::backends::AnyScenario;
-use locksmith::confirm::etcd::confirm;
 use locksmith::confirm::Outcome;
+use locksmith::etcd::confirm::confirm;
 use locksmith::scenario::all_in;
 use locksmith_model::engine::harness::Verdict;
 use std::path::Path;

@@ -12,8 +12,8 @@ mod binary;
 
 use binary::locksmith;
 use locksmith::backends::{is_redis, AnyScenario};
-use locksmith::confirm::redis::{run, RedisConfirmConfig};
 use locksmith::confirm::{ConfirmReport, Outcome};
+use locksmith::redis::confirm::{run, RedisConfirmConfig};
 use locksmith::scenario::{all_in, RedisScenario};
 use locksmith_model::engine::harness::{Property, Verdict};
 use locksmith_model::engine::Judged;
@@ -141,7 +141,7 @@ fn a_failover_is_the_one_step_not_forced() {
         .expect("scenarios/redis-set-px-failover.toml");
     let r = run(&RedisConfirmConfig::new(sc.space.clone(), &addr())).expect("a run");
     let (_, cx, _) =
-        locksmith::confirm::redis::shortest(&sc.space, None).expect("the checker's trace");
+        locksmith::redis::confirm::shortest(&sc.space, None).expect("the checker's trace");
     let at = cx
         .actions
         .iter()
@@ -275,7 +275,7 @@ fn server_name(addr: &str) -> String {
 #[ignore = "needs a real redis-server: scripts/redis.sh start; LOCKSMITH_REDIS_ADDR=127.0.0.1:6390 cargo test --test confirm_redis -- --ignored"]
 fn every_violated_redis_comparison_cell_is_confirmed_and_the_record_holds() {
     use locksmith::compare::confirmed;
-    use locksmith::confirm::redis::shortest;
+    use locksmith::redis::confirm::shortest;
     let addr = addr();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let report: serde_json::Value = serde_json::from_str(

@@ -7,8 +7,8 @@
 //! `LOCKSMITH_ETCD_ADDR=127.0.0.1:2390 cargo test -p locksmith --test
 //! real_etcd -- --ignored --test-threads=1` (CI: `scripts/ci-etcd.sh`).
 
-use locksmith::real::etcd::wire::Gateway;
-use locksmith::real::etcd::{run, EtcdRealConfig, EtcdRealReport};
+use locksmith::etcd::real::wire::Gateway;
+use locksmith::etcd::real::{run, EtcdRealConfig, EtcdRealReport};
 use locksmith::real::threads::Plan;
 use locksmith::real::times::Between;
 use locksmith_model::etcd::recipes::EtcdRecipe;

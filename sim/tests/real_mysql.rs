@@ -9,7 +9,7 @@
 //! test -p locksmith --test real_mysql -- --ignored` (CI:
 //! `scripts/ci-mariadb.sh`).
 
-use locksmith::real::mysql::{run, MysqlRealConfig, MysqlRealReport};
+use locksmith::mysql::real::{run, MysqlRealConfig, MysqlRealReport};
 use locksmith::real::threads::Plan;
 use locksmith::real::times::Between;
 use locksmith_model::engine::harness::Property;

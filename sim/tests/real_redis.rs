@@ -8,9 +8,9 @@
 //! `LOCKSMITH_REDIS_ADDR=127.0.0.1:6390 cargo test -p locksmith --test
 //! real_redis -- --ignored` (CI: `scripts/ci-redis.sh`).
 
-use locksmith::real::redis::{run, RedisRealConfig, RedisRealReport};
 use locksmith::real::threads::Plan;
 use locksmith::real::times::Between;
+use locksmith::redis::real::{run, RedisRealConfig, RedisRealReport};
 use locksmith_model::engine::harness::Property;
 use locksmith_model::redis::recipes::RedisRecipe;
 use std::time::Duration;

@@ -323,7 +323,7 @@ fn run_case(name: &str, args: &BenchArgs) -> i32 {
             "elapsed_us": us,
             "bound": r.bound,
             "table_bytes": r.peak_bytes,
-            "peak_memory_bytes": super::peak_memory_bytes(),
+            "peak_memory_bytes": crate::machine::peak_memory_bytes(),
             "deadlock_steps": deadlock_steps,
             "headline_steps": headline_steps,
         })

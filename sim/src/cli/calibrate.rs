@@ -23,7 +23,7 @@ pub struct CalibrateArgs {
 }
 
 pub fn plan(a: &CalibrateArgs) -> Result<(), String> {
-    super::real::check_server(&a.zk)
+    crate::zk::real::command::check_server(&a.zk)
 }
 
 /// Exit codes: 0 measured, 2 error (no server, bad input, a file that

@@ -59,7 +59,7 @@ fn plan_zookeeper(args: &CheckArgs, mut sc: Scenario) -> Result<Scenario, String
     }
     sc.check.abstract_sequences |= args.abstract_sequences;
     sc.check.por |= args.por;
-    sc.check.jobs = args.jobs.map_or_else(super::cores, usize::from);
+    sc.check.jobs = args.jobs.map_or_else(crate::machine::cores, usize::from);
     sc.check
         .validate()
         .map_err(|e| format!("{}: {e}", sc.path.display()))?;
@@ -103,7 +103,7 @@ pub fn run(args: &CheckArgs) -> i32 {
     if interrupted(&report) {
         return crate::interrupt::exit_code();
     }
-    super::exit_code(report.verdict)
+    crate::exit::of(report.verdict)
 }
 
 pub fn to_json(sc: &Scenario, r: &Report) -> serde_json::Value {
@@ -160,7 +160,7 @@ pub fn to_text(sc: &Scenario, r: &Report) -> String {
         " × {} acquisitions{reentries}{timed}{shared}{abstracted}{por}{writes}",
         sc.check.acquisitions
     );
-    let mut out = super::title(&sc.name, sc.recipe(), sc.check.clients, &how);
+    let mut out = crate::title::title(&sc.name, sc.recipe(), sc.check.clients, &how);
     figures(&mut out, r);
     if sc.check.por {
         let _ = writeln!(

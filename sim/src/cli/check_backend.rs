@@ -94,7 +94,7 @@ pub fn to_json<S: CommandCheck>(sc: &CommandScenario<S>, r: &Report) -> serde_js
 /// `check`'s text report of a command backend's scenario.
 pub fn to_text<S: CommandCheck>(sc: &CommandScenario<S>, r: &Report) -> String {
     let s = &sc.space;
-    let mut out = super::title(&sc.name, s.recipe_id(), s.clients(), &s.how());
+    let mut out = crate::title::title(&sc.name, s.recipe_id(), s.clients(), &s.how());
     report_text(&mut out, r);
     out
 }
@@ -117,7 +117,7 @@ pub fn plan<S: BackendScenario>(args: &CheckArgs, mut sc: S) -> Result<S, String
         let mb = usize::try_from(mb).unwrap_or(usize::MAX);
         limits.max_memory = mb.saturating_mul(1 << 20);
     }
-    limits.jobs = args.jobs.map_or_else(super::cores, usize::from);
+    limits.jobs = args.jobs.map_or_else(crate::machine::cores, usize::from);
     sc.validate()
         .map_err(|e| format!("{}: {e}", sc.path().display()))?;
     Ok(sc)
@@ -146,7 +146,7 @@ pub fn run<S: BackendScenario>(args: &CheckArgs, sc: &S) -> i32 {
     if interrupted(&report) {
         return crate::interrupt::exit_code();
     }
-    super::exit_code(report.verdict)
+    crate::exit::of(report.verdict)
 }
 
 /// The figures after the title line, then the headline's shortest trace.

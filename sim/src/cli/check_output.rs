@@ -64,7 +64,7 @@ pub fn exploration_json(r: &Report, jobs: usize) -> serde_json::Value {
         "states_per_second": r.states as f64 / (r.elapsed_ms.max(1) as f64 / 1e3),
         "peak_bytes": r.peak_bytes,
         "bytes_per_state": r.peak_bytes / r.states.max(1),
-        "peak_memory_bytes": super::peak_memory_bytes(),
+        "peak_memory_bytes": crate::machine::peak_memory_bytes(),
         "bound": r.bound,
         "growth": r.growth,
         "never_acquired": r.never_acquired,
@@ -115,7 +115,7 @@ pub fn figures(out: &mut String, r: &Report) {
         r.states as f64 / (r.elapsed_ms.max(1) as f64 / 1e3),
         r.peak_bytes as f64 / 1e6,
         r.peak_bytes / r.states.max(1),
-        super::peak_memory_bytes().unwrap_or(0) as f64 / 1e6
+        crate::machine::peak_memory_bytes().unwrap_or(0) as f64 / 1e6
     );
     if interrupted(r) {
         let _ = writeln!(

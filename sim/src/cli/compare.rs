@@ -268,7 +268,7 @@ pub fn run(a: &CompareArgs) -> i32 {
         .chain(m.backends.iter().flat_map(|b| &b.cells))
         .any(|c| c.verdict == Verdict::Incomplete)
     {
-        super::INCOMPLETE
+        crate::exit::INCOMPLETE
     } else {
         0
     }

@@ -19,11 +19,6 @@ mod counts;
 mod explorer;
 mod progress;
 mod real;
-mod real_args;
-mod real_etcd;
-mod real_mysql;
-mod real_redis;
-mod real_threads;
 mod recipes;
 mod serve;
 mod simulate;
@@ -255,42 +250,5 @@ where
         Command::Recipes(a) => recipes::breaks_in(&a.scenarios).map(drop),
         Command::Serve(a) => serve::plan(a).map(drop),
         Command::Bench(_) | Command::BenchSim(_) => Ok(()),
-    }
-}
-
-/// A report's first line, the same for every command: which scenario,
-/// which recipe, how many clients, and what ran them.
-fn title(
-    scenario: impl std::fmt::Display,
-    recipe: impl std::fmt::Display,
-    clients: impl std::fmt::Display,
-    how: &str,
-) -> String {
-    format!("{scenario}  —  {recipe} with {clients} clients{how}\n")
-}
-
-/// The process's peak resident memory (Linux `VmHWM`), if it can be read.
-fn peak_memory_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
-
-/// The threads a command uses by default: one per core.
-fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, usize::from)
-}
-
-/// The exit code of a run a bound stopped before it reached a verdict.
-pub const INCOMPLETE: i32 = 3;
-
-/// Exit code for a verdict.
-pub fn exit_code(v: locksmith_model::zk::check::Verdict) -> i32 {
-    use locksmith_model::zk::check::Verdict;
-    match v {
-        Verdict::Holds | Verdict::NotApplicable => 0,
-        Verdict::Violated => 1,
-        Verdict::Incomplete => INCOMPLETE,
     }
 }

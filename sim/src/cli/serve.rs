@@ -103,7 +103,7 @@ pub fn plan(a: &ServeArgs) -> Result<Option<(CheckConfig, Option<Property>)>, St
                     "{path}: a simulation scenario (no [expect]): serve --trace re-enacts the checker's trace; give it a checker scenario"
                 ));
             }
-            sc.check.jobs = super::cores();
+            sc.check.jobs = crate::machine::cores();
             sc.check.validate().map_err(|e| format!("{path}: {e}"))?;
             Ok(Some((sc.check, property)))
         }

@@ -166,7 +166,7 @@ pub fn run_sim(a: &SimArgs) -> i32 {
     } else if report.interrupted {
         crate::interrupt::exit_code()
     } else if report.seeds_run < count {
-        super::INCOMPLETE
+        crate::exit::INCOMPLETE
     } else {
         0
     }
@@ -206,7 +206,7 @@ fn to_text(cfg: &SimConfig, a: &SimArgs, r: &SweepReport) -> String {
     use std::fmt::Write;
     let s = r.totals.summary();
     let how = format!(" × {} acquisitions, simulated", cfg.acquisitions);
-    let mut out = super::title(a.scenario.display(), cfg.recipe, cfg.clients, &how);
+    let mut out = crate::title::title(a.scenario.display(), cfg.recipe, cfg.clients, &how);
     match r.first_failure() {
         Some(f) => {
             let (p, why) = f

@@ -38,7 +38,7 @@ pub struct SimArgs {
 impl SimArgs {
     /// The threads of the sweep: `--jobs`, else every core.
     pub fn jobs(&self) -> usize {
-        self.jobs.map_or_else(super::cores, usize::from)
+        self.jobs.map_or_else(crate::machine::cores, usize::from)
     }
 
     /// The sweep these flags ask for, of seeds `first .. first + count`

@@ -197,7 +197,7 @@ pub fn run_sim<S: Simulated + Sync>(a: &SimArgs, (mut sc, first, count): (S, u64
         );
         print!(
             "{}",
-            super::title(a.scenario.display(), sc.recipe_id(), clients, &how)
+            crate::title::title(a.scenario.display(), sc.recipe_id(), clients, &how)
         );
         match first_failure {
             Some(f) => {

@@ -5,8 +5,8 @@
 //! backend's re-enactment is in its own folder (ZooKeeper's:
 //! `crate::zk::confirm`).
 
-pub mod etcd;
-pub mod redis;
+pub mod flags;
+pub mod output;
 
 use locksmith_model::engine::harness::Property;
 use locksmith_model::engine::TraceStep;

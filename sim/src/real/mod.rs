@@ -1,12 +1,12 @@
-//! What every backend's `locksmith real` shares: the think and hold times
-//! drawn from the run's seed ([`times`]), the command backends' run of one
-//! OS thread per client ([`threads`]), and a figure per acquisition
+//! What every backend's `locksmith real` shares: its flags ([`flags`]),
+//! the think and hold times drawn from the run's seed ([`times`]), the run
+//! of one OS thread per client the command backends share ([`threads`])
+//! and what it prints ([`report`]), and a figure per acquisition
 //! ([`per`]). A backend's own adapter and run are in its folder
 //! (ZooKeeper's: `crate::zk::real`).
 
-pub mod etcd;
-pub mod mysql;
-pub mod redis;
+pub mod flags;
+pub mod report;
 pub mod threads;
 pub mod times;
 

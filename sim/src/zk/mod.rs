@@ -8,6 +8,7 @@
 //! ([`timeline`]). The model it runs is `locksmith_model::zk`; its
 //! protocol for `locksmith serve` is `crate::serve::zk`.
 
+pub mod commands;
 pub mod confirm;
 pub mod metrics;
 pub mod real;

@@ -4,7 +4,7 @@
 //! replies must be equal; so must the `DELETE` events the watches get.
 
 use super::ops::{Step, TxnOp, KEYS, LEASES, VALUES};
-use locksmith::real::etcd::wire::{Gateway, Rebase, Watch};
+use locksmith::etcd::real::wire::{Gateway, Rebase, Watch};
 use locksmith_model::etcd::{
     Cmp, Compare, EtcdServer, LeaseId, Op, Order, Put, Range, Reply, Request, Target, Txn,
 };

@@ -11,7 +11,7 @@
 //! deletes, `LeaseGrant` (an id in use too), `LeaseKeepAlive`,
 //! `LeaseRevoke` (its keys go in one revision), `Watch` from a revision or
 //! from now, and `Compact`. Each request goes to the real server (over its
-//! JSON gateway, `locksmith::real::etcd::wire`) and to a fresh model, and
+//! JSON gateway, `locksmith::etcd::real::wire`) and to a fresh model, and
 //! the replies must be equal — revisions shifted by the store's revision
 //! when the case began — and so must every `DELETE` event a watch gets,
 //! with its revision; a watch the model says never fired must stay silent.
@@ -40,7 +40,7 @@ mod case;
 mod ops;
 
 use case::{run_case, Tally};
-use locksmith::real::etcd::wire::Gateway;
+use locksmith::etcd::real::wire::Gateway;
 use locksmith_model::etcd::{Range, Reply, Request};
 use proptest::test_runner::{Config, FileFailurePersistence, TestCaseError, TestError, TestRunner};
 use std::cell::{Cell, RefCell};

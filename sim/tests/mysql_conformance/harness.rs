@@ -3,7 +3,7 @@
 //! InnoDB's lock waits, kills connections and waits for purge, and the
 //! figures of a run.
 
-use locksmith::real::mysql::wire;
+use locksmith::mysql::real::wire;
 use mysql::prelude::Queryable;
 use mysql::{Conn, Opts};
 use std::cell::RefCell;

@@ -2,7 +2,7 @@
 
 use crate::harness::Harness;
 use crate::ops::Step;
-use locksmith::real::redis::wire::{self, Wire};
+use locksmith::redis::real::wire::{self, Wire};
 use locksmith_model::redis::{Command, RedisServer};
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};

@@ -96,12 +96,12 @@ impl Harness {
         &self,
         conn: usize,
         cmd: &redis::Cmd,
-    ) -> Result<locksmith::real::redis::wire::Wire, String> {
+    ) -> Result<locksmith::redis::real::wire::Wire, String> {
         use redis::ConnectionLike;
         let reply = self.conns.borrow_mut()[conn].req_command(cmd);
         match reply {
             Err(e) if e.code().is_none() => Err(format!("connection {conn} failed: {e}")),
-            r => Ok(locksmith::real::redis::wire::observed(r)),
+            r => Ok(locksmith::redis::real::wire::observed(r)),
         }
     }
 }

@@ -37,7 +37,7 @@
 //! if fewer commands were compared. See docs/conformance.md.
 //!
 //! Layout: `ops` draws the sequences, `case` runs one on both sides,
-//! `locksmith::real::redis::wire` puts commands and replies in the server's
+//! `locksmith::redis::real::wire` puts commands and replies in the server's
 //! bytes (shared with `locksmith real --redis`), `fixed` lists
 //! the fixed cases, `harness` holds the connections and the figures.
 

@@ -38,6 +38,7 @@
 //! is judged on the real side ([`judge`]). Whatever happens, the run's
 //! sessions are ended and its root deleted with everything under it.
 
+pub mod command;
 pub mod enact;
 pub mod judge;
 pub mod peer;

@@ -54,6 +54,7 @@
 
 mod arrivals;
 pub mod calibrate;
+pub mod command;
 mod convert;
 pub mod driver;
 mod raw;

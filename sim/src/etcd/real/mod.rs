@@ -1,6 +1,6 @@
 //! `locksmith real --etcd`: the etcd locks against a real etcd, the same
 //! sans-IO machines the checker explores (`model/src/etcd/recipes/`), one
-//! client per thread ([`super::threads`]) over etcd's JSON gateway
+//! client per thread ([`crate::real::threads`]) over etcd's JSON gateway
 //! ([`wire`], what the conformance test and `confirm` speak too).
 //!
 //! Each client runs its session as clientv3 does: a lease granted with
@@ -17,7 +17,7 @@
 //! the server is read or written. Revisions are the server's own (a fenced
 //! run's token is its key's real create revision).
 //!
-//! What it judges is [`super::threads`]'s: mutual exclusion by belief and
+//! What it judges is [`crate::real::threads`]'s: mutual exclusion by belief and
 //! a stall (with fencing, the resource's properties too). No fault is
 //! injected: a lease runs out only if its keep-alives do not reach the
 //! server (the checker's faults, and `confirm`'s re-enactments, are where
@@ -30,10 +30,11 @@
 //! sent, which are not counted as commands (the simulator leaves them out
 //! as well).
 
+pub mod command;
 mod keepalive;
 pub mod wire;
 
-use super::threads::{self, Plan, Stepped, Stepper, Tally};
+use crate::real::threads::{self, Plan, Stepped, Stepper, Tally};
 use locksmith_model::etcd::recipes::{EtcdRecipe, Locals, Me};
 use locksmith_model::etcd::{LeaseId, Range, Reply, Request};
 use std::collections::BTreeSet;

@@ -1,10 +1,10 @@
 //! `locksmith real SCENARIO --etcd HOST:PORT`: an etcd scenario's recipe
 //! against a real etcd (sim/src/real/etcd).
 
-use super::real_args::RealArgs;
-use super::real_threads::RealBackend;
-use crate::real::etcd::{run as run_etcd, EtcdRealConfig, EtcdRealReport};
+use super::{run as run_etcd, EtcdRealConfig, EtcdRealReport};
+use crate::real::flags::RealArgs;
 use crate::real::per;
+use crate::real::report::RealBackend;
 use crate::real::threads::{Plan, Tally};
 use crate::scenario::EtcdScenario;
 use serde_json::json;
@@ -29,7 +29,7 @@ fn plan(a: &RealArgs, sc: EtcdScenario) -> Result<EtcdRealConfig, String> {
             sc.recipe()
         ));
     };
-    super::real_args::host_port("--etcd", addr)?;
+    crate::real::flags::host_port("--etcd", addr)?;
     let clients = a.clients.map_or(usize::from(sc.space.clients), usize::from);
     Ok(EtcdRealConfig {
         recipe: sc.recipe(),
@@ -37,13 +37,13 @@ fn plan(a: &RealArgs, sc: EtcdScenario) -> Result<EtcdRealConfig, String> {
         ttl_seconds: a.ttl_seconds,
         plan: Plan {
             fencing: sc.space.fencing,
-            ..super::real_threads::plan(a, clients)
+            ..crate::real::report::plan(a, clients)
         },
     })
 }
 
 fn to_json(a: &RealArgs, cfg: &EtcdRealConfig, r: &EtcdRealReport) -> serde_json::Value {
-    let mut m = super::real_threads::json_fields(a, cfg.recipe.id(), &cfg.plan, &r.run);
+    let mut m = crate::real::report::json_fields(a, cfg.recipe.id(), &cfg.plan, &r.run);
     let acq = r.run.acquisitions as f64;
     m.insert("server".into(), json!(cfg.addr));
     m.insert("backend".into(), json!("etcd"));
@@ -76,8 +76,8 @@ fn to_text(a: &RealArgs, cfg: &EtcdRealConfig, r: &EtcdRealReport) -> String {
         p.think,
         p.seed
     );
-    let mut out = super::title(a.scenario.display(), cfg.recipe, p.clients, &how);
-    super::real_threads::text(&mut out, &r.run);
+    let mut out = crate::title::title(a.scenario.display(), cfg.recipe, p.clients, &how);
+    crate::real::report::text(&mut out, &r.run);
     let acq = r.run.acquisitions as f64;
     let _ = writeln!(
         out,

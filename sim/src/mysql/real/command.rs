@@ -1,9 +1,9 @@
 //! `locksmith real SCENARIO --mysql URL`: a MySQL scenario's recipe
 //! against a real MariaDB (sim/src/real/mysql).
 
-use super::real_args::RealArgs;
-use super::real_threads::RealBackend;
-use crate::real::mysql::{run as run_mysql, MysqlRealConfig, MysqlRealReport};
+use super::{run as run_mysql, MysqlRealConfig, MysqlRealReport};
+use crate::real::flags::RealArgs;
+use crate::real::report::RealBackend;
 use crate::real::threads::{Plan, Tally};
 use crate::scenario::MysqlScenario;
 use serde_json::json;
@@ -23,7 +23,7 @@ fn plan(a: &RealArgs, sc: MysqlScenario) -> Result<MysqlRealConfig, String> {
             sc.recipe()
         ));
     };
-    crate::real::mysql::wire::opts(url, false)
+    crate::mysql::real::wire::opts(url, false)
         .map_err(|e| format!("--mysql {e}: expected mysql://USER[:PASSWORD]@HOST:PORT/DATABASE"))?;
     let clients = a.clients.map_or(usize::from(sc.space.clients), usize::from);
     let cleanup_ms = a.cleanup_ms.or(sc.space.cleanup_after.map(u32::from));
@@ -42,13 +42,13 @@ fn plan(a: &RealArgs, sc: MysqlScenario) -> Result<MysqlRealConfig, String> {
         lock_row: sc.space.lock_row,
         plan: Plan {
             fencing: sc.space.fencing,
-            ..super::real_threads::plan(a, clients)
+            ..crate::real::report::plan(a, clients)
         },
     })
 }
 
 fn to_json(a: &RealArgs, cfg: &MysqlRealConfig, r: &MysqlRealReport) -> serde_json::Value {
-    let mut m = super::real_threads::json_fields(a, cfg.recipe.id(), &cfg.plan, &r.run);
+    let mut m = crate::real::report::json_fields(a, cfg.recipe.id(), &cfg.plan, &r.run);
     m.insert("server".into(), json!(cfg.url));
     m.insert("backend".into(), json!("mysql"));
     m.insert("found_rows".into(), json!(cfg.found_rows));
@@ -78,8 +78,8 @@ fn to_text(a: &RealArgs, cfg: &MysqlRealConfig, r: &MysqlRealReport) -> String {
             ""
         }
     );
-    let mut out = super::title(a.scenario.display(), cfg.recipe, p.clients, &how);
-    super::real_threads::text(&mut out, &r.run);
+    let mut out = crate::title::title(a.scenario.display(), cfg.recipe, p.clients, &how);
+    crate::real::report::text(&mut out, &r.run);
     if let (Some(after), Some(freed)) = (cfg.cleanup_after, r.job_freed) {
         let _ = writeln!(
             out,

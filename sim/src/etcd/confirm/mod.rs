@@ -35,9 +35,11 @@
 //! asks for `(client + 1) << 8 | n`, and a run revokes them before it
 //! begins), so one run at a time per server.
 
-use super::StepRecord;
-use super::{ConfirmReport, Outcome};
-use crate::real::etcd::wire::{Gateway, Rebase, Watch};
+pub mod command;
+
+use crate::confirm::StepRecord;
+use crate::confirm::{ConfirmReport, Outcome};
+use crate::etcd::real::wire::{Gateway, Rebase, Watch};
 use locksmith_model::engine::explore_space;
 use locksmith_model::engine::harness::Property;
 use locksmith_model::etcd::check::{Action, Channel, EtcdSpace, State};

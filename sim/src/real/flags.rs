@@ -1,7 +1,7 @@
 //! `locksmith real`'s flags, the same for every backend, and how a drawn
 //! time among them reads back in `--json`.
 
-use crate::real::times::Between;
+use super::times::Between;
 use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;
@@ -93,7 +93,7 @@ pub struct RealArgs {
 impl RealArgs {
     /// Refuses a server flag of another backend than `backend`'s, the
     /// scenario's (`pass`: the flag its own server takes, as typed).
-    pub(super) fn only_servers_of(
+    pub fn only_servers_of(
         &self,
         backend: locksmith_model::catalogue::Backend,
         recipe: &str,
@@ -118,7 +118,7 @@ impl RealArgs {
 
 /// A server flag's HOST:PORT (`flag` as typed), checked before any
 /// connection.
-pub(super) fn host_port(flag: &str, addr: &str) -> Result<(), String> {
+pub fn host_port(flag: &str, addr: &str) -> Result<(), String> {
     let bad = || format!("{flag} {addr:?}: expected HOST:PORT");
     let (host, port) = addr.rsplit_once(':').ok_or_else(bad)?;
     if host.is_empty()

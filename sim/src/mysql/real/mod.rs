@@ -1,7 +1,7 @@
 //! `locksmith real --mysql`: the database locks of sources 002 and 003
 //! against a real MariaDB (or MySQL), the same sans-IO machines the checker
 //! explores (`model/src/mysql/recipes/`), one client per thread on its own
-//! connection ([`super::threads`]).
+//! connection ([`crate::real::threads`]).
 //!
 //! The run's table is its own, `locksmith_<seed>_<connection id>` in the
 //! URL's database, laid out as the model's `locks` table
@@ -12,7 +12,7 @@
 //! `innodb_lock_wait_timeout`; `CLIENT_FOUND_ROWS` is set when the
 //! scenario says the connections set it (`[mysql] found_rows`).
 //!
-//! What it judges is [`super::threads`]'s: mutual exclusion by belief and
+//! What it judges is [`crate::real::threads`]'s: mutual exclusion by belief and
 //! a stall (and with fencing the resource's properties). No fault is
 //! injected: the checker's faults (a crash, a dropped connection) are the
 //! checker's; a run shows what the recipe does with none, with `FOR
@@ -22,9 +22,10 @@
 //! slower than its timeout.
 
 pub mod cleanup;
+pub mod command;
 pub mod wire;
 
-use super::threads::{self, Plan, Stepped, Stepper, Tally};
+use crate::real::threads::{self, Plan, Stepped, Stepper, Tally};
 use locksmith_model::mysql::recipes::{lock_name, Locals, MysqlRecipe};
 use locksmith_model::mysql::{Reply, Statement};
 use mysql::prelude::Queryable;

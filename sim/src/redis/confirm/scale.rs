@@ -18,7 +18,7 @@
 //! horizon ([`RedisSpace::stamp_floor`]) are read as the horizon, as the
 //! checker's recipes read them.
 
-use crate::real::redis::wire::Wire;
+use crate::redis::real::wire::Wire;
 use locksmith_model::redis::check::RedisSpace;
 use locksmith_model::redis::{Command, Expiry, Key, Reply, Value, STAMP_FLOOR};
 
@@ -69,7 +69,7 @@ impl Scale {
     }
 
     /// The model's command as the run sends it (through
-    /// [`crate::real::redis::wire::request`] at [`Scale::now`]). `Err`
+    /// [`crate::redis::real::wire::request`] at [`Scale::now`]). `Err`
     /// for `EX`, whose seconds cannot carry the half tick.
     pub fn command(&self, cmd: &Command) -> Result<Command, String> {
         Ok(match cmd {
@@ -139,7 +139,7 @@ impl Scale {
             Reply::Bulk(v) => Reply::Bulk(self.value(v)),
             other => other.clone(),
         };
-        crate::real::redis::wire::expected(&scaled, self.now(n))
+        crate::redis::real::wire::expected(&scaled, self.now(n))
     }
 
     /// The server's reply in the model's units at tick `n`: a PTTL in

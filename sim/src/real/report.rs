@@ -1,9 +1,11 @@
-//! What `locksmith real --redis` and `--mysql` print alike: the verdict,
-//! the figures of [`Tally`] under the same names in text and `--json`, and
-//! the exit code.
+//! What `locksmith real` on a thread-per-client backend (Redis, MySQL,
+//! etcd: [`RealBackend`]) prints alike: the verdict, the figures of
+//! [`Tally`] under the same names in text and `--json`, and the exit code;
+//! and the verdict lines every backend's report opens with.
 
-use super::real_args::RealArgs;
-use crate::real::threads::{Plan, Tally};
+use super::flags::RealArgs;
+use super::threads::{Plan, Tally};
+use crate::commands::Planned;
 use locksmith_model::engine::harness::Property;
 use serde_json::{json, Map, Value};
 use std::fmt::Write;
@@ -40,6 +42,15 @@ pub trait RealBackend {
     fn leftover(r: &Self::Report) -> Option<String>;
     fn json(a: &RealArgs, cfg: &Self::Config, r: &Self::Report) -> Value;
     fn text(a: &RealArgs, cfg: &Self::Config, r: &Self::Report) -> String;
+}
+
+/// The run the flags ask for on `sc`, planned.
+pub fn planned<B: RealBackend + 'static>(
+    a: &RealArgs,
+    sc: B::Scenario,
+) -> Result<Planned<'_>, String> {
+    let cfg = B::plan(a, sc)?;
+    Ok(Box::new(move || run::<B>(a, cfg)))
 }
 
 /// Runs the command; exit codes as for ZooKeeper: 0 clean, 1 violated, 2
@@ -96,8 +107,8 @@ pub fn json_fields(a: &RealArgs, recipe: &str, plan: &Plan, r: &Tally) -> Map<St
         "recipe": recipe,
         "clients": plan.clients,
         "seconds": plan.seconds,
-        "hold_ms": super::real_args::ms(plan.hold),
-        "think_ms": super::real_args::ms(plan.think),
+        "hold_ms": super::flags::ms(plan.hold),
+        "think_ms": super::flags::ms(plan.think),
         "seed": plan.seed,
         "interrupted": r.interrupted,
         "verdict": verdict(r),

@@ -39,12 +39,13 @@
 //! The run's keys are its own, `locksmith-confirm-<connection id>:lock`
 //! and `…:fence`, refused if they exist and deleted at the end.
 
+pub mod command;
 pub mod scale;
 
 use crate::confirm::ConfirmReport;
 use crate::confirm::{StepRecord, Stop};
-use crate::real::redis::wire::{self, Wire};
-use crate::real::redis::wire::{connect, unix_ms};
+use crate::redis::real::wire::{self, Wire};
+use crate::redis::real::wire::{connect, unix_ms};
 use locksmith_model::engine::explore_space;
 use locksmith_model::engine::Counterexample;
 use locksmith_model::engine::Judged;
@@ -52,7 +53,8 @@ use locksmith_model::engine::Space;
 use locksmith_model::redis::check::{Action, Channel, RedisSpace, State};
 use locksmith_model::redis::check::{FENCE_KEY, LOCK_KEY};
 use locksmith_model::redis::{Command, Key};
-use locksmith_model::{zk::check::Property, zk::check::Verdict};
+use locksmith_model::engine::harness::Property;
+use locksmith_model::engine::Verdict;
 use scale::Scale;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -28,11 +28,12 @@
 //! lock are the checker's: a real run cannot tell whose tenure a `DEL`
 //! ended without reading the key in the same instant.
 
+pub mod command;
 pub mod wire;
 
 pub(crate) use wire::{connect, unix_ms};
 
-use super::threads::{self, Plan, Stepped, Stepper, Tally};
+use crate::real::threads::{self, Plan, Stepped, Stepper, Tally};
 use locksmith_model::redis::recipes::{Me, RedisRecipe};
 use locksmith_model::redis::{Command, Key, Reply, Value};
 

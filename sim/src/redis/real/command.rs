@@ -1,16 +1,16 @@
 //! `locksmith real SCENARIO --redis HOST:PORT`: a Redis scenario's recipe
 //! against a real redis-server (sim/src/real/redis).
 
-use super::real_args::RealArgs;
-use super::real_threads::RealBackend;
-use crate::real::redis::{run as run_redis, RedisRealConfig, RedisRealReport};
+use super::{run as run_redis, RedisRealConfig, RedisRealReport};
+use crate::real::flags::RealArgs;
+use crate::real::report::RealBackend;
 use crate::real::threads::{Plan, Tally};
 use crate::scenario::RedisScenario;
 use serde_json::json;
 
 /// `--redis`'s HOST:PORT, checked before any connection.
-pub(super) fn check_addr(addr: &str) -> Result<(), String> {
-    super::real_args::host_port("--redis", addr)
+pub fn check_addr(addr: &str) -> Result<(), String> {
+    crate::real::flags::host_port("--redis", addr)
 }
 
 /// The run the flags ask for, checked before any connection.
@@ -42,13 +42,13 @@ fn plan(a: &RealArgs, sc: RedisScenario) -> Result<RedisRealConfig, String> {
         lease_ms: i64::from(a.lease_ms),
         plan: Plan {
             fencing: sc.space.fencing,
-            ..super::real_threads::plan(a, clients)
+            ..crate::real::report::plan(a, clients)
         },
     })
 }
 
 fn to_json(a: &RealArgs, cfg: &RedisRealConfig, r: &RedisRealReport) -> serde_json::Value {
-    let mut m = super::real_threads::json_fields(a, cfg.recipe.id(), &cfg.plan, &r.run);
+    let mut m = crate::real::report::json_fields(a, cfg.recipe.id(), &cfg.plan, &r.run);
     m.insert("server".into(), json!(cfg.addr));
     m.insert("backend".into(), json!("redis"));
     m.insert("lease_ms".into(), json!(cfg.lease_ms));
@@ -69,8 +69,8 @@ fn to_text(a: &RealArgs, cfg: &RedisRealConfig, r: &RedisRealReport) -> String {
         p.think,
         p.seed
     );
-    let mut out = super::title(a.scenario.display(), cfg.recipe, p.clients, &how);
-    super::real_threads::text(&mut out, &r.run);
+    let mut out = crate::title::title(a.scenario.display(), cfg.recipe, p.clients, &how);
+    crate::real::report::text(&mut out, &r.run);
     match &r.cleanup {
         Ok(_) => {
             let _ = writeln!(out, "run key {}: deleted", r.key);

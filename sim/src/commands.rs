@@ -1,0 +1,45 @@
+//! THE SEAM of the app: what the commands ask of a scenario, whatever its
+//! backend. Each backend implements it in its own folder; the registry
+//! (`crate::backends`) hands a file's scenario to the commands as a
+//! `Box<dyn Commands>`, so no command names a backend.
+//!
+//! Each method plans its command from the flags — reads and checks them
+//! as the run needs them, without connecting, exploring or simulating —
+//! and returns the run ([`Planned`]), or the error the command exits 2
+//! with. `validate` (`crate::cli::validate`) plans and drops the run. A
+//! command the backend does not declare (`crate::backend::capabilities`)
+//! was refused at the file's recipe line before it got here: its default
+//! method says so again rather than panic.
+
+use crate::backend::Capability;
+use crate::confirm::flags::ConfirmArgs;
+use crate::real::flags::RealArgs;
+
+/// A command's run, planned: calling it runs it and gives the exit code.
+pub type Planned<'a> = Box<dyn FnOnce() -> i32 + 'a>;
+
+/// A scenario, as every command sees it.
+pub trait Commands {
+    /// The recipe's catalogue id, as the file names it.
+    fn recipe_id(&self) -> &'static str;
+
+    /// `locksmith real`: the recipe against a real server.
+    fn real<'a>(self: Box<Self>, _: &'a RealArgs) -> Result<Planned<'a>, String> {
+        Err(undeclared(self.recipe_id(), "real", Capability::RealServer))
+    }
+
+    /// `locksmith confirm`: the checker's shortest trace re-enacted on a
+    /// real server.
+    fn confirm<'a>(self: Box<Self>, _: &'a ConfirmArgs) -> Result<Planned<'a>, String> {
+        Err(undeclared(self.recipe_id(), "confirm", Capability::Confirm))
+    }
+}
+
+/// What a command the backend does not declare says, should it be asked
+/// (the registry refuses it at the recipe line first).
+fn undeclared(recipe: &str, command: &str, c: Capability) -> String {
+    format!(
+        "recipe `{recipe}`: `locksmith {command}` needs {}, which its backend does not declare",
+        c.name()
+    )
+}

@@ -1,0 +1,6 @@
+//! MySQL (MariaDB/InnoDB) in the app: a real server ([`real`]: the adapter to it and the
+//! run of `locksmith real`), and what the commands ask of its scenarios
+//! ([`commands`]). The model it runs is `locksmith_model::mysql`.
+
+pub mod commands;
+pub mod real;

@@ -1,0 +1,8 @@
+//! Redis in the app: a real server ([`real`]: the adapter to it and the
+//! run of `locksmith real`), the re-enactment of a checker trace on it
+//! ([`confirm`]), and what the commands ask of its scenarios
+//! ([`commands`]). The model it runs is `locksmith_model::redis`.
+
+pub mod commands;
+pub mod confirm;
+pub mod real;
