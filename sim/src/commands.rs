@@ -13,19 +13,51 @@
 
 use crate::backend::Capability;
 use crate::confirm::flags::ConfirmArgs;
+use crate::expect::Expectation;
 use crate::real::flags::RealArgs;
+use locksmith_model::catalogue::Lock;
+use std::net::SocketAddr;
 
 /// A command's run, planned: calling it runs it and gives the exit code.
 pub type Planned<'a> = Box<dyn FnOnce() -> i32 + 'a>;
+
+/// What a scenario file pins, for `locksmith recipes`: each driver's
+/// expectation that `cargo test` holds, with the faults that driver
+/// injects, by the keys the file names them with (empty: none).
+pub struct Pinned {
+    pub lock: Lock,
+    /// The file name without `.toml`.
+    pub name: String,
+    pub drivers: Vec<(&'static str, Option<Expectation>, Vec<String>)>,
+}
 
 /// A scenario, as every command sees it.
 pub trait Commands {
     /// The recipe's catalogue id, as the file names it.
     fn recipe_id(&self) -> &'static str;
 
+    /// What the file pins (`locksmith recipes`).
+    fn pinned(&self) -> Pinned;
+
     /// `locksmith real`: the recipe against a real server.
     fn real<'a>(self: Box<Self>, _: &'a RealArgs) -> Result<Planned<'a>, String> {
         Err(undeclared(self.recipe_id(), "real", Capability::RealServer))
+    }
+
+    /// `locksmith explorer`: stateright's web UI over the checker's model,
+    /// exploring `clients` (the file's, unless given), served on `addr`
+    /// (`shown`: as the user typed it).
+    fn explorer<'a>(
+        self: Box<Self>,
+        _clients: Option<u8>,
+        _addr: SocketAddr,
+        _shown: &'a str,
+    ) -> Result<Planned<'a>, String> {
+        Err(undeclared(
+            self.recipe_id(),
+            "explorer",
+            Capability::Explorer,
+        ))
     }
 
     /// `locksmith confirm`: the checker's shortest trace re-enacted on a
@@ -42,4 +74,13 @@ fn undeclared(recipe: &str, command: &str, c: Capability) -> String {
         "recipe `{recipe}`: `locksmith {command}` needs {}, which its backend does not declare",
         c.name()
     )
+}
+
+/// The keys of the budgets that are not 0.
+pub fn nonzero(by_key: &[(&'static str, u8)]) -> Vec<String> {
+    by_key
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(k, _)| k.to_string())
+        .collect()
 }

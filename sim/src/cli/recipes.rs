@@ -9,9 +9,9 @@
 //! tests show.
 
 use crate::backends::AnyScenario;
+use crate::commands::Pinned;
 use crate::expect::Expectation;
-use crate::scenario::{all_in, EtcdScenario, MysqlScenario, RedisScenario};
-use crate::zk::scenario::Scenario;
+use crate::scenario::all_in;
 use clap::Args;
 use locksmith_model::catalogue::{self, Entry, Lock};
 use locksmith_model::engine::harness::Verdict;
@@ -64,30 +64,14 @@ pub(super) fn breaks_in(dir: &Path) -> Result<Vec<(Lock, Break)>, String> {
     })?;
     let mut out = Vec::new();
     for f in files {
-        let (lock, name, drivers) = match AnyScenario::load(&f).map_err(|e| e.to_string())? {
-            AnyScenario::ZooKeeper(sc) => {
-                let check_faults = budget_faults(&sc);
-                let mut sim_faults = check_faults.clone();
-                sim_faults.extend(sim_only_faults(&sc));
-                let drivers = vec![
-                    ("check", sc.expect.clone(), check_faults),
-                    ("sim", sc.sim_expect.clone(), sim_faults),
-                ];
-                (Lock::Zk(sc.recipe()), sc.name.clone(), drivers)
-            }
-            AnyScenario::Redis(sc) => {
-                let drivers = vec![("check", sc.expect.clone(), redis_faults(&sc))];
-                (Lock::Redis(sc.recipe()), sc.name.clone(), drivers)
-            }
-            AnyScenario::Mysql(sc) => {
-                let drivers = vec![("check", sc.expect.clone(), mysql_faults(&sc))];
-                (Lock::Mysql(sc.recipe()), sc.name.clone(), drivers)
-            }
-            AnyScenario::Etcd(sc) => {
-                let drivers = vec![("check", sc.expect.clone(), etcd_faults(&sc))];
-                (Lock::Etcd(sc.recipe()), sc.name.clone(), drivers)
-            }
-        };
+        let Pinned {
+            lock,
+            name,
+            drivers,
+        } = AnyScenario::load(&f)
+            .map_err(|e| e.to_string())?
+            .into_commands()
+            .pinned();
         for (driver, expect, faults) in drivers {
             if let Some(property) = violated(expect.as_ref()) {
                 out.push((
@@ -115,89 +99,6 @@ fn violated(e: Option<&Expectation>) -> Option<String> {
         e.property
             .map_or("(unnamed)".into(), |p| p.name().to_string()),
     )
-}
-
-/// The `[faults]` budgets, by their keys; both drivers inject them (the
-/// simulator as a schedule).
-fn budget_faults(sc: &Scenario) -> Vec<String> {
-    let mut keys: Vec<String> = sc
-        .check
-        .faults
-        .by_key()
-        .into_iter()
-        .filter(|(_, n)| *n > 0)
-        .map(|(k, _)| k.to_string())
-        .collect();
-    // Not a fault, but what breaks a lock that is not re-entrant.
-    if sc.check.reentries > 0 {
-        keys.push(format!("reentries = {}", sc.check.reentries));
-    }
-    // Nor is a root the recipe creates itself (its races break it).
-    if sc.check.recipe_root {
-        keys.push("root = \"recipe\"".into());
-    }
-    keys
-}
-
-/// A Redis scenario's `[faults]` budgets, by their keys (its `[redis]`
-/// settings size the faults — a pause's length, a jump's skew — but break
-/// nothing by themselves).
-fn redis_faults(sc: &RedisScenario) -> Vec<String> {
-    nonzero(&sc.space.faults.by_key())
-}
-
-/// An etcd scenario's `[faults]` budgets, by their keys.
-fn etcd_faults(sc: &EtcdScenario) -> Vec<String> {
-    nonzero(&sc.space.faults.by_key())
-}
-
-/// A MySQL scenario's `[faults]` budgets, by their keys, and the `[mysql]`
-/// settings that break a lock as a fault does: the seeds' cleanup job,
-/// which frees a row that is only old, and a lock row that is not there.
-fn mysql_faults(sc: &MysqlScenario) -> Vec<String> {
-    let s = &sc.space;
-    let mut keys = nonzero(&s.faults.by_key());
-    if let Some(ticks) = s.cleanup_after {
-        keys.push(format!("mysql.cleanup_after = {ticks}"));
-    }
-    if !s.lock_row {
-        keys.push("mysql.lock_row = false".into());
-    }
-    keys
-}
-
-/// The keys of the budgets that are not 0.
-fn nonzero(by_key: &[(&'static str, u8)]) -> Vec<String> {
-    by_key
-        .iter()
-        .filter(|(_, n)| *n > 0)
-        .map(|(k, _)| k.to_string())
-        .collect()
-}
-
-/// What only the simulator injects: `[sim.rates]`, `[[sim.schedule]]` and
-/// the unsafe reordering, by the keys a scenario file uses.
-fn sim_only_faults(sc: &Scenario) -> Vec<String> {
-    let s = &sc.sim;
-    let rates = [
-        ("expire", s.rates.expire),
-        ("pause", s.rates.pause),
-        ("partition", s.rates.partition),
-        ("connection_loss", s.rates.connection_loss),
-    ];
-    let mut out: Vec<String> = rates
-        .into_iter()
-        .filter(|(_, r)| *r > 0.0)
-        .map(|(k, _)| format!("sim.rates.{k}"))
-        .collect();
-    let mut kinds: Vec<_> = s.schedule.iter().map(|f| f.fault).collect();
-    kinds.sort();
-    kinds.dedup();
-    out.extend(kinds.iter().map(|k| format!("sim.schedule {}", k.name())));
-    if s.reorder_within_session {
-        out.push("sim.reorder_within_session".into());
-    }
-    out
 }
 
 fn of(breaks: &[(Lock, Break)], r: Lock) -> impl Iterator<Item = &Break> {

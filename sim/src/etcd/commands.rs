@@ -1,14 +1,23 @@
 //! What the commands ask of an etcd scenario: the command backends'
 //! shared runs, with etcd's own parts.
 
-use crate::commands::{Commands, Planned};
+use crate::commands::{nonzero, Commands, Pinned, Planned};
 use crate::confirm::flags::ConfirmArgs;
 use crate::real::flags::RealArgs;
 use crate::scenario::EtcdScenario;
+use locksmith_model::catalogue::Lock;
 
 impl Commands for EtcdScenario {
     fn recipe_id(&self) -> &'static str {
         self.recipe().id()
+    }
+
+    fn pinned(&self) -> Pinned {
+        Pinned {
+            lock: Lock::Etcd(self.recipe()),
+            name: self.name.clone(),
+            drivers: vec![("check", self.expect.clone(), faults(self))],
+        }
     }
 
     fn real<'a>(self: Box<Self>, a: &'a RealArgs) -> Result<Planned<'a>, String> {
@@ -18,4 +27,9 @@ impl Commands for EtcdScenario {
     fn confirm<'a>(self: Box<Self>, a: &'a ConfirmArgs) -> Result<Planned<'a>, String> {
         super::confirm::command::plan(a, *self)
     }
+}
+
+/// An etcd scenario's `[faults]` budgets, by their keys.
+fn faults(sc: &EtcdScenario) -> Vec<String> {
+    nonzero(&sc.space.faults.by_key())
 }

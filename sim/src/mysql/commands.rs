@@ -1,16 +1,40 @@
 //! What the commands ask of a MySQL scenario: the command backends'
 //! shared runs, with MySQL's own parts.
 
-use crate::commands::{Commands, Planned};
+use crate::commands::{nonzero, Commands, Pinned, Planned};
 use crate::real::flags::RealArgs;
 use crate::scenario::MysqlScenario;
+use locksmith_model::catalogue::Lock;
 
 impl Commands for MysqlScenario {
     fn recipe_id(&self) -> &'static str {
         self.recipe().id()
     }
 
+    fn pinned(&self) -> Pinned {
+        Pinned {
+            lock: Lock::Mysql(self.recipe()),
+            name: self.name.clone(),
+            drivers: vec![("check", self.expect.clone(), faults(self))],
+        }
+    }
+
     fn real<'a>(self: Box<Self>, a: &'a RealArgs) -> Result<Planned<'a>, String> {
         crate::real::report::planned::<super::real::command::Mysql>(a, *self)
     }
+}
+
+/// A MySQL scenario's `[faults]` budgets, by their keys, and the `[mysql]`
+/// settings that break a lock as a fault does: the seeds' cleanup job,
+/// which frees a row that is only old, and a lock row that is not there.
+fn faults(sc: &MysqlScenario) -> Vec<String> {
+    let s = &sc.space;
+    let mut keys = nonzero(&s.faults.by_key());
+    if let Some(ticks) = s.cleanup_after {
+        keys.push(format!("mysql.cleanup_after = {ticks}"));
+    }
+    if !s.lock_row {
+        keys.push("mysql.lock_row = false".into());
+    }
+    keys
 }

@@ -1,14 +1,23 @@
 //! What the commands ask of a Redis scenario: the command backends'
 //! shared runs, with Redis's own parts.
 
-use crate::commands::{Commands, Planned};
+use crate::commands::{nonzero, Commands, Pinned, Planned};
 use crate::confirm::flags::ConfirmArgs;
 use crate::real::flags::RealArgs;
 use crate::scenario::RedisScenario;
+use locksmith_model::catalogue::Lock;
 
 impl Commands for RedisScenario {
     fn recipe_id(&self) -> &'static str {
         self.recipe().id()
+    }
+
+    fn pinned(&self) -> Pinned {
+        Pinned {
+            lock: Lock::Redis(self.recipe()),
+            name: self.name.clone(),
+            drivers: vec![("check", self.expect.clone(), faults(self))],
+        }
     }
 
     fn real<'a>(self: Box<Self>, a: &'a RealArgs) -> Result<Planned<'a>, String> {
@@ -18,4 +27,11 @@ impl Commands for RedisScenario {
     fn confirm<'a>(self: Box<Self>, a: &'a ConfirmArgs) -> Result<Planned<'a>, String> {
         super::confirm::command::plan(a, *self)
     }
+}
+
+/// A Redis scenario's `[faults]` budgets, by their keys (its `[redis]`
+/// settings size the faults — a pause's length, a jump's skew — but break
+/// nothing by themselves).
+fn faults(sc: &RedisScenario) -> Vec<String> {
+    nonzero(&sc.space.faults.by_key())
 }

@@ -10,6 +10,7 @@
 
 pub mod commands;
 pub mod confirm;
+pub mod explorer;
 pub mod metrics;
 pub mod real;
 pub mod scenario;
