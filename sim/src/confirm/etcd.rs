@@ -40,6 +40,7 @@ use super::{ConfirmReport, Outcome};
 use crate::real::etcd::wire::{Gateway, Rebase, Watch};
 use locksmith_model::engine::explore_space;
 use locksmith_model::engine::harness::Property;
+use locksmith_model::engine::Space;
 use locksmith_model::etcd::check::{Action, Channel, EtcdSpace, State};
 use locksmith_model::etcd::recipes::LOCK;
 use locksmith_model::etcd::{KeyValue, LeaseId, Range, Reply, Request};
@@ -156,11 +157,11 @@ impl Run {
                 ),
             });
         }
-        let mut s = space.initial_state();
+        let mut s = space.initial();
         for (i, &a) in actions.iter().enumerate() {
             let step = i + 1;
             let before = s.clone();
-            space.take(&mut s, a);
+            space.apply(&mut s, a);
             let mut real = Vec::new();
             if let Err((expected, actual)) = self.force(&before, &s, a, &mut real)? {
                 return Ok(Outcome::Diverged {
@@ -272,7 +273,7 @@ impl Run {
                 real.push(format!("c{}'s unlock held back", c + 1));
             }
             Action::LateUnlock(c) => {
-                if let Some(req) = &before.clients[c as usize].late {
+                if let Some(req) = &before.clients[c as usize].own.late {
                     let sent = self.rebase.request(req);
                     let got = self.g.call(&sent)?;
                     real.push(format!("{sent} → {got}"));
@@ -300,7 +301,7 @@ impl Run {
         real: &mut Vec<String>,
     ) -> Result<Result<(), (String, String)>, String> {
         for (c, (b, t)) in (0u8..).zip(before.clients.iter().zip(&after.clients)) {
-            let fired = b.channel == Channel::Watching && t.channel != Channel::Watching;
+            let fired = b.channel == Channel::Waiting && t.channel != Channel::Waiting;
             if !fired || a == Action::Crash(c) {
                 continue;
             }
