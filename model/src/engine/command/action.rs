@@ -5,17 +5,6 @@
 //! ([`Shared`]); the backend takes its own from an enum of them alone, so
 //! that its match on them is whole.
 
-/// The actions every command backend has, as the engine takes them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Shared {
-    Step(u8),
-    Think(u8),
-    Serve(u8),
-    Tick,
-    Pause(u8),
-    Crash(u8),
-}
-
 /// A command backend's action as the engine reads it (written by
 /// [`command_actions!`]).
 pub trait CommandAction: Copy {
@@ -42,21 +31,11 @@ macro_rules! command_actions {
     (@client $c:ident) => { u8 };
     (@fault fault) => { true };
     (@fault event) => { false };
-    (
-        $(#[$meta:meta])*
-        pub enum $action:ident;
-        serve: $serve:literal;
-        $(#[$own_meta:meta])*
-        pub enum $own:ident {
-            $(
-                $(#[$doc:meta])*
-                $name:ident $(($c:ident))? : $kind:ident => $words:literal,
-            )*
-        }
-    ) => {
+    // An enum of the six shared actions, then `$rest`.
+    (@enum $(#[$meta:meta])* $name:ident { $($rest:tt)* }) => {
         $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum $action {
+        pub enum $name {
             /// Client `c` takes its next step: reads the reply that came,
             /// if any, and runs to its next request (or starts a tick-long
             /// wait).
@@ -71,11 +50,30 @@ macro_rules! command_actions {
             Pause(u8),
             /// Fault: client `c`'s process crashes.
             Crash(u8),
+            $($rest)*
+        }
+    };
+    (
+        $(#[$meta:meta])*
+        pub enum $action:ident;
+        serve: $serve:literal;
+        $(#[$own_meta:meta])*
+        pub enum $own:ident {
             $(
-                $(#[$doc])*
-                $name $(($crate::engine::command::action::command_actions!(@client $c)))?,
+                $(#[$doc:meta])*
+                $name:ident $(($c:ident))? : $kind:ident => $words:literal,
             )*
         }
+    ) => {
+        $crate::engine::command::action::command_actions!(@enum
+            $(#[$meta])*
+            $action {
+                $(
+                    $(#[$doc])*
+                    $name $(($crate::engine::command::action::command_actions!(@client $c)))?,
+                )*
+            }
+        );
 
         $(#[$own_meta])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -156,3 +154,8 @@ macro_rules! command_actions {
 }
 
 pub(crate) use command_actions;
+
+command_actions!(@enum
+    /// The actions every command backend has, as the engine takes them.
+    Shared {}
+);

@@ -7,7 +7,8 @@
 //! their words.
 //!
 //! - [`backend`]: [`Backend`], what a backend's configuration brings (its
-//!   types, the settings every one has, its checks of its own);
+//!   state's type, the settings every one has, its server and its recipe
+//!   as a run begins);
 //! - [`state`]: the state every one keeps ([`State`], [`Client`],
 //!   [`Channel`], [`Fence`]), generic over what is the backend's own;
 //! - [`action`]: the six actions every one has ([`Shared`]) beside its own,
@@ -23,7 +24,11 @@
 //! - [`config`]: the configuration's defaults and checks every one shares
 //!   ([`Configured`]: the backend's own checks).
 //!
-//! The engine never imports a backend: a backend names these.
+//! A backend's `check/` answers the six traits a file each (`Backend` in
+//! `state.rs`, `Configured` in `config.rs`, `Steps` in `step.rs`,
+//! `Explored` in `space.rs`, `Narrated` in `trace.rs`, `Reported` in
+//! `report.rs`), and is a `Space` and a `Judged` by them; the engine never
+//! imports a backend.
 
 pub(crate) mod action;
 pub(crate) mod backend;

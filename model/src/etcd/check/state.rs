@@ -3,6 +3,8 @@
 //! keeps of each client's own: its link to the server (a partition's
 //! ticks, an unlock held up in it). Who owns a key the server says (its
 //! lease).
+//! As the engine reads it ([`Backend`]): the state, the server a run
+//! begins with.
 
 use super::config::{EtcdFaults, EtcdSpace};
 use crate::engine::command;

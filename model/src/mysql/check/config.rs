@@ -1,6 +1,6 @@
 //! One MySQL configuration to explore: the recipe, the clients and their
-//! rounds, time in ticks, the fault budgets and the bounds; what the
-//! engine reads of it ([`Backend`]).
+//! rounds, time in ticks, the fault budgets and the bounds; its checks of
+//! its own ([`Configured`]: the engine's come around them).
 
 use crate::engine::command::config::{Problem, LIMITS};
 use crate::engine::command::{config_checks, process_faults, Configured};

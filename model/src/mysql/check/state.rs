@@ -2,6 +2,8 @@
 //! ([`crate::engine::command::State`]) over the InnoDB model, with what
 //! MySQL keeps of its own: who took the lock row and how long ago, and
 //! each client's connection.
+//! As the engine reads it ([`Backend`]): the state, the server a run
+//! begins with.
 
 use super::config::{MysqlFaults, MysqlSpace};
 use crate::engine::command;

@@ -1,6 +1,8 @@
 //! A state of the Redis system: the engine's command state
 //! ([`crate::engine::command::State`]) over the Redis server, with what
 //! Redis keeps of its own: who set the lock's key, and each client's clock.
+//! As the engine reads it ([`Backend`]): the state, the server a run
+//! begins with.
 
 use super::config::{RedisFaults, RedisSpace};
 use crate::engine::command;
