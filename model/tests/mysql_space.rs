@@ -670,7 +670,7 @@ fn a_row_outlives_its_holders_connection_and_keeps_its_owner() {
         &mut s,
         &[Step(0), Serve(0), Step(0), DropConnection(0)],
     );
-    assert_eq!(s.owner, Some(0));
+    assert_eq!(s.own.owner, Some(0));
     let after = walk(&space, &mut s, &[Tick, Tick, Tick]);
     assert!(after.contains(&Cleanup), "{after:?}");
     walk(&space, &mut s, &[Cleanup]);

@@ -902,12 +902,12 @@ fn a_failover_gives_the_key_back_to_the_client_whose_token_it_holds() {
             let mut next = s.clone();
             space.apply(&mut next, Action::Failover);
             if value(&next) == value(s) {
-                assert_eq!(next.owner, s.owner, "{recipe}: {s:?}");
+                assert_eq!(next.own.owner, s.own.owner, "{recipe}: {s:?}");
             } else {
                 changed += 1;
                 let writer =
                     (0..space.clients).find(|&c| value(&next) == Some(space.me(c, 0).token));
-                assert_eq!(next.owner, writer, "{recipe}: {s:?}");
+                assert_eq!(next.own.owner, writer, "{recipe}: {s:?}");
             }
         });
     }

@@ -10,6 +10,9 @@
 //! - [`graph`], [`starvation`], [`lasso`], [`stuck`]: the kept graph and
 //!   what is read off it (lassos by strongly-connected components, a lock
 //!   that is never free again); [`growth`]: why a bound was hit;
+//! - [`command`]: what the command backends (Redis, MySQL, etcd) do
+//!   alike, written once: their state, their shared actions and
+//!   transitions, their traces' words, as a `Space` and a `Judged`;
 //! - [`harness`]: the lock events every driver emits and the properties
 //!   judged over them; [`resource`]: the protected resource as part of a
 //!   checked system (tenures, fenced and guarded writes); [`trace`]: a
@@ -19,8 +22,7 @@
 pub(crate) mod agent;
 pub(crate) mod codes;
 pub(crate) mod column;
-pub(crate) mod command_config;
-pub(crate) mod command_space;
+pub(crate) mod command;
 pub(crate) mod expand;
 pub(crate) mod explore;
 pub(crate) mod fault_budget;

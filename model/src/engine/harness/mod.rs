@@ -8,6 +8,8 @@
 //! - [`property`]: every property's one name ([`Property`]) and the
 //!   [`Verdict`]s;
 //! - [`judge`]: the property definitions every driver shares;
+//! - [`outcome`]: what one step of a command recipe did ([`Outcome`]),
+//!   and whether its place waits for a reply ([`AwaitsReply`]);
 //! - [`severity`]: how bad a violation is, worst first ([`Severity`]);
 //! - [`resource`]: the protected resource that judges mutual exclusion by
 //!   what reaches it, with or without fencing tokens;
@@ -16,6 +18,7 @@
 
 pub(crate) mod event;
 pub mod judge;
+pub(crate) mod outcome;
 pub(crate) mod phase;
 pub(crate) mod property;
 pub mod resource;
@@ -24,6 +27,7 @@ pub(crate) mod writes;
 
 pub use event::LockEvent;
 pub use judge::Violations;
+pub use outcome::{AwaitsReply, Outcome};
 pub use phase::{Phase, StepKind};
 pub use property::{Property, Verdict};
 pub use severity::Severity;

@@ -1,14 +1,20 @@
 //! One etcd configuration to explore: the recipe, the clients and their
-//! rounds, time in ticks, the fault budgets and the bounds.
+//! rounds, time in ticks, the fault budgets and the bounds; its checks of
+//! its own ([`Configured`]: the engine's come around them).
 
-use crate::engine::command_config::{as_error, lease_problem, rounds_problem, LeaseKeys};
+use crate::engine::command::config::{lease_problem, LeaseKeys, Problem, LIMITS};
+use crate::engine::command::{config_checks, process_faults, Configured};
 use crate::engine::fault_budget::fault_budget;
 use crate::engine::space::Limits;
 use crate::etcd::recipes::EtcdRecipe;
 
-/// The most clients a configuration may have: a client is one bit of the
-/// explorer's `u8` masks.
-pub const MAX_CLIENTS: u8 = 8;
+/// The scenario keys of the session's times.
+const TTL: LeaseKeys = LeaseKeys {
+    lease: "etcd.ttl",
+    work: "etcd.critical_section",
+    pause: "etcd.pause",
+    named: "the TTL",
+};
 
 fault_budget! {
     /// How many times each fault may strike in one run.
@@ -50,6 +56,8 @@ fault_budget! {
     }
 }
 
+process_faults!(EtcdFaults);
+
 /// A configuration of the etcd system: what [`super::space`] explores.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EtcdSpace {
@@ -87,40 +95,16 @@ impl EtcdSpace {
             pause: 4,
             faults: EtcdFaults::default(),
             fencing: false,
-            limits: Limits {
-                max_states: 2_000_000,
-                max_depth: usize::MAX,
-                max_memory: 2 << 30,
-                max_time: None,
-                starvation: true,
-                jobs: 1,
-            },
+            limits: LIMITS,
         }
     }
 
-    /// What is wrong with the configuration, if anything.
-    pub fn validate(&self) -> Result<(), String> {
-        as_error(self.problem())
-    }
+    config_checks!();
+}
 
-    /// What is wrong with the configuration: the scenario file's key at
-    /// fault and what was expected.
-    pub fn problem(&self) -> Option<(&'static str, String)> {
-        if let Some(p) = rounds_problem(self.clients, self.acquisitions, MAX_CLIENTS) {
-            return Some(p);
-        }
-        let keys = LeaseKeys {
-            lease: "etcd.ttl",
-            work: "etcd.critical_section",
-            pause: "etcd.pause",
-            named: "the TTL",
-        };
-        if let Some(p) = lease_problem(self.ttl, self.work, self.pause, &keys) {
-            return Some(p);
-        }
-        if self.limits.jobs == 0 {
-            return Some(("jobs", "expected at least 1".into()));
-        }
-        None
+impl Configured for EtcdSpace {
+    /// The TTL's times.
+    fn own_problem(&self) -> Option<Problem> {
+        lease_problem(self.ttl, self.work, self.pause, &TTL)
     }
 }

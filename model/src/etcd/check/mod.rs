@@ -7,13 +7,18 @@
 //!   rounds, the TTL, the critical section and a pause in ticks, fault
 //!   budgets (pauses, crashes, revokes, a waiter's lease expiring,
 //!   compactions, late unlocks, partitions), fencing, bounds;
-//! - [`state`]: the server and, per client, its recipe position, harness
-//!   phase, its request in flight, watch or reply waiting, and its timers;
+//! - [`state`]: the engine's command state over the server: per client its
+//!   recipe position, harness phase, its request in flight, watch or reply
+//!   waiting, its timers and (etcd's own) its link;
 //! - [`action`]: what can happen;
-//! - [`step`]: which actions are enabled and what each does;
-//! - [`space`]: `impl Space for EtcdSpace`;
+//! - [`step`]: which actions are enabled and what etcd's own do (the
+//!   engine takes the shared ones: [`crate::engine::command::step`]);
+//! - [`space`]: what the explorer asks of etcd's own, and the herd;
 //! - [`trace`]: a counterexample narrated step by step;
-//! - [`report`]: every property's verdict.
+//! - [`report`]: why etcd judges no orphaned node, no reentrancy (and no
+//!   herd under 3 clients); every other verdict is the engine's.
+//!
+//! Each file answers one of the engine's command traits, as Redis's do.
 //!
 //! **Time** is the Redis checker's: actions are instantaneous, a
 //! [`Action::Tick`] passes for everyone and is taken only when nothing
@@ -37,7 +42,7 @@
 //! transition that deleted the key of another client whose tenure is
 //! current ([`State::foreign_unlock`]); stuck lock by reachability in the
 //! kept graph ([`crate::engine::stuck`]); herd, a release (an unlock's
-//! delete) whose events wake two or more waiters ([`EtcdSpace::herd`]).
+//! delete) whose events wake two or more waiters ([`space`]).
 //! With `fencing = true`, mutual exclusion at the resource and fenced
 //! safety: the token is the holder's key's create revision.
 //!
@@ -54,5 +59,5 @@ pub(crate) mod trace;
 
 pub use action::Action;
 pub use config::{EtcdFaults, EtcdSpace};
-pub use state::{client_of, Channel, Client, State};
+pub use state::{client_of, Channel, Client, Link, State};
 pub use trace::mermaid;

@@ -1,15 +1,14 @@
 //! An etcd counterexample as a reader follows it: each action with what it
 //! did — the request a step sent, the reply the server made, the lock's
-//! keys after it.
+//! keys after it. The engine says what every command backend says alike
+//! ([`crate::engine::command::trace`]); etcd says its own ([`Narrated`]).
 
-use super::action::Action;
+use super::action::{Action, Own};
 use super::config::EtcdSpace;
 use super::state::{Channel, State};
-use crate::engine::harness::writes::WRITES;
-use crate::engine::harness::Writes;
+use crate::engine::command::trace;
+use crate::engine::command::{Actor, Narrated};
 use crate::engine::path::Counterexample;
-use crate::engine::replay::{client_step_words, replay_trace, Described};
-use crate::engine::resource;
 use crate::engine::trace::Trace;
 use crate::etcd::recipes::LOCK;
 
@@ -18,31 +17,33 @@ impl EtcdSpace {
     /// trace: who acted, what happened, the lock's keys after it, and who
     /// holds. `None` if an action is not enabled where the trace takes it.
     pub fn render_trace(&self, cx: &Counterexample<Action>) -> Option<Trace> {
-        replay_trace(self, cx, |before, after, a| Described {
-            actor: actor(a),
-            text: self.what(before, after, a),
-            tree: vec![keys(after)],
-        })
+        trace::render(self, cx)
     }
 
-    /// What `a` did, in the recipe's and the server's words.
+    /// What `a` did, in the recipe's and the server's words (`confirm`
+    /// shows it beside what the real server did).
     pub fn what(&self, before: &State, after: &State, a: Action) -> String {
+        trace::what(self, before, after, a)
+    }
+}
+
+impl Narrated for EtcdSpace {
+    const PEER: &'static str = "etcd";
+
+    fn own_actor(&self, a: Own) -> Actor {
+        match a {
+            Own::LateUnlock(c) => Actor::Server(c),
+            Own::Revoke(_)
+            | Own::WaiterExpires(_)
+            | Own::Compact
+            | Own::DelayUnlock(_)
+            | Own::Partition(_) => Actor::Fault,
+        }
+    }
+
+    fn words(&self, before: &State, after: &State, a: Action) -> Vec<String> {
         let mut parts = Vec::new();
         match a {
-            Action::Step(c) => {
-                let (b, t) = (&before.clients[c as usize], &after.clients[c as usize]);
-                let read = match &b.channel {
-                    Channel::Replied(r) => Some(r.to_string()),
-                    _ => None,
-                };
-                let sent = match &t.channel {
-                    Channel::Sent(req) => Some(req.to_string()),
-                    _ => None,
-                };
-                let then = self.resource_write(before, c);
-                parts = client_step_words(read, b.phase, t.phase, sent, then);
-            }
-            Action::Think(_) => parts.push("thinks a tick before its next round".into()),
             Action::Serve(c) => {
                 let req = match &before.clients[c as usize].channel {
                     Channel::Sent(req) => req.to_string(),
@@ -50,7 +51,7 @@ impl EtcdSpace {
                 };
                 match &after.clients[c as usize].channel {
                     Channel::Replied(r) => parts.push(format!("{req} → {r}")),
-                    Channel::Watching => parts.push(format!("{req} → watching")),
+                    Channel::Waiting => parts.push(format!("{req} → watching")),
                     _ => parts.push(a.to_string()),
                 }
                 woken(before, after, c, &mut parts);
@@ -83,6 +84,7 @@ impl EtcdSpace {
             )),
             Action::LateUnlock(c) => {
                 let req = before.clients[c as usize]
+                    .own
                     .late
                     .as_ref()
                     .map_or(String::new(), |r| format!(": {r}"));
@@ -111,48 +113,21 @@ impl EtcdSpace {
             }
             _ => parts.push(a.to_string()),
         }
-        if after.foreign_unlock {
-            parts.push("— unlock by non-owner".into());
-        }
-        parts.join("; ")
+        parts
     }
-}
 
-impl EtcdSpace {
-    /// What client `c`'s step from `before` did at the resource, if it
-    /// wrote there (replayed on a copy: the state keeps no mark of it).
-    fn resource_write(&self, before: &State, c: u8) -> Option<String> {
-        let cl = &before.clients[c as usize];
-        let n = cl.wrote?;
-        if !self.fencing || !cl.phase.holds() || n >= WRITES || !cl.can_step() {
-            return None;
-        }
-        let mut probe = before.clone();
-        let accepted = resource::write(&mut probe, c as usize);
-        let which = if n == 0 { "opening" } else { "closing" };
-        Some(format!(
-            "writes its {which} write to the resource{}",
-            resource::describe(&cl.section, accepted, Writes::Fenced)
-        ))
+    /// The lock's keys after a step, oldest first.
+    fn lock_state(&self, s: &State) -> String {
+        keys(s)
     }
 }
 
 /// The watchers (other than `but`) whose watch event came with this step.
 fn woken(before: &State, after: &State, but: u8, parts: &mut Vec<String>) {
     for (c, (b, t)) in (0u8..).zip(before.clients.iter().zip(&after.clients)) {
-        if c != but && b.channel == Channel::Watching && t.channel != Channel::Watching {
+        if c != but && b.channel == Channel::Waiting && t.channel != Channel::Waiting {
             parts.push(format!("c{}'s watch fires", c + 1));
         }
-    }
-}
-
-/// Who takes `a`, as a trace's actor column names it.
-fn actor(a: Action) -> String {
-    match a {
-        Action::Step(c) | Action::Think(c) => format!("c{}", c + 1),
-        Action::Serve(c) | Action::LateUnlock(c) => format!("etcd<-c{}", c + 1),
-        Action::Tick => "time".into(),
-        _ => "FAULT".into(),
     }
 }
 

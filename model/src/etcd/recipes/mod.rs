@@ -19,6 +19,7 @@ pub(crate) mod mutex;
 pub(crate) mod session;
 pub(crate) mod txn_lease;
 
+use crate::engine::harness::AwaitsReply;
 use crate::engine::harness::StepKind;
 use crate::etcd::{EtcdServer, LeaseId, Reply, Request};
 use serde::Serialize;
@@ -177,16 +178,6 @@ pub struct Locals {
     pub my_rev: i64,
 }
 
-impl Locals {
-    /// The recipe waits for the reply to the request it sent.
-    pub fn awaits_reply(self) -> bool {
-        matches!(
-            self.at,
-            At::AwaitGrant | At::AwaitLock | At::AwaitLast | At::AwaitWatch | At::AwaitMine
-        )
-    }
-}
-
 /// What a client knows of itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Me {
@@ -199,24 +190,16 @@ pub struct Me {
     pub session_alive: bool,
 }
 
-/// What one step did.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outcome {
-    /// The request the step sent, if any (a step ends at the first
-    /// blocking call).
-    pub send: Option<Request>,
-    pub kind: StepKind,
-}
-
-impl Outcome {
-    fn send(req: Request, kind: StepKind) -> Outcome {
-        Outcome {
-            send: Some(req),
-            kind,
-        }
-    }
-
-    fn only(kind: StepKind) -> Outcome {
-        Outcome { send: None, kind }
+impl AwaitsReply for Locals {
+    /// The recipe waits for the reply to the request it sent.
+    fn awaits_reply(&self) -> bool {
+        matches!(
+            self.at,
+            At::AwaitGrant | At::AwaitLock | At::AwaitLast | At::AwaitWatch | At::AwaitMine
+        )
     }
 }
+
+/// What one step did: the request it sent, if any, what it means to the
+/// harness, whether it sleeps a tick.
+pub type Outcome = crate::engine::harness::Outcome<Request>;

@@ -1,14 +1,12 @@
 //! One MySQL configuration to explore: the recipe, the clients and their
-//! rounds, time in ticks, the fault budgets and the bounds.
+//! rounds, time in ticks, the fault budgets and the bounds; its checks of
+//! its own ([`Configured`]: the engine's come around them).
 
-use crate::engine::command_config::{as_error, rounds_problem};
+use crate::engine::command::config::{Problem, LIMITS};
+use crate::engine::command::{config_checks, process_faults, Configured};
 use crate::engine::fault_budget::fault_budget;
 use crate::engine::space::Limits;
 use crate::mysql::recipes::MysqlRecipe;
-
-/// The most clients a configuration may have (a client is one bit of the
-/// explorer's `u8` masks).
-pub const MAX_CLIENTS: u8 = 8;
 
 fault_budget! {
     /// How many times each fault may strike in one run.
@@ -42,6 +40,8 @@ fault_budget! {
         restarts,
     }
 }
+
+process_faults!(MysqlFaults);
 
 /// A configuration of the MySQL system: what [`super::space`] explores.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,43 +94,24 @@ impl MysqlSpace {
             lock_row: true,
             fencing: false,
             faults: MysqlFaults::default(),
-            limits: Limits {
-                max_states: 2_000_000,
-                max_depth: usize::MAX,
-                max_memory: 2 << 30,
-                max_time: None,
-                starvation: true,
-                jobs: 1,
-            },
+            limits: LIMITS,
         }
     }
 
-    pub fn validate(&self) -> Result<(), String> {
-        as_error(self.problem())
-    }
+    config_checks!();
+}
 
-    /// What is wrong with the configuration: the scenario file's key at
-    /// fault and what was expected.
-    pub fn problem(&self) -> Option<(&'static str, String)> {
-        if let Some(p) = rounds_problem(self.clients, self.acquisitions, MAX_CLIENTS) {
-            return Some(p);
-        }
-        if self.work == 0 {
-            return Some(("mysql.critical_section", "expected at least 1 tick".into()));
-        }
-        if self.pause == 0 {
-            return Some(("mysql.pause", "expected at least 1 tick".into()));
-        }
-        if self.lock_wait_timeout == 0 {
-            return Some(("mysql.lock_wait_timeout", "expected at least 1 tick".into()));
-        }
-        if self.cleanup_after == Some(0) {
-            return Some(("mysql.cleanup_after", "expected at least 1 tick".into()));
-        }
-        if self.limits.jobs == 0 {
-            return Some(("jobs", "expected at least 1".into()));
-        }
-        None
+impl Configured for MysqlSpace {
+    /// Every time is a tick or more.
+    fn own_problem(&self) -> Option<Problem> {
+        let at_least_a_tick = [
+            ("mysql.critical_section", Some(self.work)),
+            ("mysql.pause", Some(self.pause)),
+            ("mysql.lock_wait_timeout", Some(self.lock_wait_timeout)),
+            ("mysql.cleanup_after", self.cleanup_after),
+        ];
+        let (key, _) = at_least_a_tick.into_iter().find(|(_, t)| *t == Some(0))?;
+        Some((key, "expected at least 1 tick".into()))
     }
 }
 

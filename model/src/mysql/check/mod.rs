@@ -6,13 +6,18 @@
 //! - [`config`]: [`MysqlSpace`], one configuration — recipe, clients, rounds,
 //!   the critical section, a pause and the lock wait timeout in ticks,
 //!   `CLIENT_FOUND_ROWS`, fault budgets (pauses, crashes), bounds;
-//! - [`state`]: the server and, per client, its recipe position, harness
-//!   [`Phase`](crate::engine::harness::Phase), its connection and its timers;
+//! - [`state`]: the engine's command state over the server: per client its
+//!   recipe position, harness [`Phase`](crate::engine::harness::Phase),
+//!   its timers and (MySQL's own) its connection; who took the lock row;
 //! - [`action`]: what can happen;
-//! - [`step`]: which actions are enabled and what each does;
-//! - [`space`]: `impl Space for MysqlSpace`;
+//! - [`step`]: which actions are enabled and what MySQL's own do (the
+//!   engine takes the shared ones: [`crate::engine::command::step`]);
+//! - [`space`]: what the explorer asks of MySQL's own;
 //! - [`trace`]: a counterexample narrated step by step;
-//! - [`report`]: every property's verdict, as the other checkers report.
+//! - [`report`]: why MySQL judges no herd, no orphaned node, no
+//!   reentrancy; every other verdict is the engine's.
+//!
+//! Each file answers one of the engine's command traits, as Redis's do.
 //!
 //! **Time** is the Redis checker's: actions are instantaneous, a
 //! [`Action::Tick`] is one model millisecond for everyone and is taken
@@ -49,5 +54,5 @@ pub(crate) mod trace;
 
 pub use action::Action;
 pub use config::{MysqlFaults, MysqlSpace};
-pub use state::{Channel, Client, State};
+pub use state::{Channel, Client, Connection, RowOwner, State};
 pub use trace::mermaid;

@@ -1,49 +1,19 @@
-//! A MySQL run as a [`Report`]: every property of [`Property::ALL`] with
-//! its verdict — holds, violated with its shortest trace, incomplete, or
-//! n/a where the MySQL checker does not judge it — in the same shape
-//! ZooKeeper's checker reports, so the CLI, JSON and `[expect]` read both.
-//! The exploration and the report are the engine's ([`Judged`]).
+//! A MySQL run as a [`Report`](crate::engine::verdict::Report): every
+//! property with its verdict, in the shape every backend's checker
+//! reports; the engine judges, MySQL says why it does not judge what it
+//! cannot have ([`Reported`]).
 
-use super::action::Action;
 use super::config::MysqlSpace;
-use crate::engine::harness::Property;
-use crate::engine::judged::Judged;
-use crate::engine::path::Counterexample;
-use crate::engine::trace::Trace;
+use crate::engine::command::{Reported, Unjudged};
 
-impl Judged for MysqlSpace {
-    fn clients(&self) -> u8 {
-        self.clients
-    }
-
-    /// Why the MySQL checker does not judge `p` (`None`: it judges it):
-    /// what an `n/a` reports.
-    fn not_judged(&self, p: Property) -> Option<&'static str> {
-        match p {
-            Property::MutualExclusionAtResource | Property::FencedSafety if !self.fencing => {
-                Some("no protected resource in this run (`fencing = true` adds it)")
-            }
-            Property::OrphanedNode => Some("a SQL lock has no sequential nodes"),
-            Property::Reentrancy => Some("the SQL recipes are not re-entrant"),
-            Property::Herd => {
-                Some("the SQL recipes wait on no notification: they retry or block in the server")
-            }
-            Property::MutualExclusionAtResource
-            | Property::FencedSafety
-            | Property::MutualExclusion
-            | Property::UnlockByNonOwner
-            | Property::StuckLock
-            | Property::Deadlock
-            | Property::Starvation
-            | Property::ThreadDied => None,
+impl Reported for MysqlSpace {
+    fn unjudged(&self) -> Unjudged {
+        Unjudged {
+            orphaned_node: "a SQL lock has no sequential nodes",
+            reentrancy: "the SQL recipes are not re-entrant",
+            herd: Some(
+                "the SQL recipes wait on no notification: they retry or block in the server",
+            ),
         }
-    }
-
-    fn render(&self, cx: &Counterexample<Action>) -> Option<Trace> {
-        self.render_trace(cx)
-    }
-
-    fn valid(&self) -> bool {
-        self.validate().is_ok()
     }
 }

@@ -1,89 +1,85 @@
-//! A state of the MySQL system: the server, and each client's place in its
-//! recipe and in the harness loop, its connection and its timers.
+//! A state of the MySQL system: the engine's command state
+//! ([`crate::engine::command::State`]) over the InnoDB model, with what
+//! MySQL keeps of its own: who took the lock row and how long ago, and
+//! each client's connection.
+//! As the engine reads it ([`Backend`]): the state, the server a run
+//! begins with.
 
-use super::config::MysqlFaults;
-use crate::engine::command_space::command_sections;
-use crate::engine::harness::Phase;
-use crate::engine::resource::{Resource, Section};
-use crate::mysql::recipes::Locals;
-use crate::mysql::{MysqlServer, Reply, Statement};
+use super::config::{MysqlFaults, MysqlSpace};
+use crate::engine::command;
+use crate::engine::command::{command_fields, Backend, ClientOwn};
+use crate::mysql::recipes::{lock_name, Locals};
+use crate::mysql::{MysqlServer, Reply, Session, Statement};
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct State {
-    pub server: MysqlServer,
-    pub clients: Vec<Client>,
-    /// The faults still allowed.
-    pub left: MysqlFaults,
-    /// The action that made this state changed the lock row while another
-    /// client's tenure was current (a mark of the last transition only).
-    pub foreign_unlock: bool,
-    /// Who took the lock row, while it is taken (for unlock by non-owner).
-    pub owner: Option<u8>,
-    /// Ticks the lock row has been taken, up to the cleanup job's age
-    /// (kept only with a cleanup job).
-    pub row_age: u8,
-    /// The protected resource, with fencing on.
-    pub resource: Option<Resource>,
-}
+pub type State = command::State<MysqlServer, Client, MysqlFaults, RowOwner>;
 
 /// One client process with its one connection.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Client {
-    pub locals: Locals,
-    pub phase: Phase,
-    pub channel: Channel,
-    /// Ticks of work, of a retry loop's sleep, or of thinking left.
-    pub timer: u8,
-    /// Ticks of a pause left.
-    pub paused: u8,
-    /// Rounds not begun yet.
-    pub rounds: u8,
+pub type Client = command::Client<Locals, Statement, Reply, Connection>;
+
+/// The connection: a statement on its way to the server, one the server
+/// holds waiting for a row lock ([`MysqlServer::blocked`]), or the reply
+/// waiting to be read.
+pub type Channel = command::Channel<Statement, Reply>;
+
+/// A client's connection to the server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Connection {
     /// The connection is open (neither the server nor the network has
     /// dropped it).
     pub connected: bool,
     /// The network dropped the connection and the server has not noticed:
     /// it still holds the session's transaction and locks.
     pub orphaned: bool,
-    /// Fencing: the writes to the resource done in the current tenure.
-    pub wrote: u8,
-    /// Fencing: the client's tenure at the resource.
-    pub section: Section,
 }
 
-/// The connection: a statement on its way to the server, one the server
-/// holds waiting for a row lock, or the reply waiting to be read.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Channel {
-    Idle,
-    Sent(Statement),
-    /// The server has the statement waiting for a lock
-    /// ([`MysqlServer::blocked`]); its reply comes when the wait ends.
-    Waiting,
-    Replied(Reply),
+/// Each client's connection is opened when the run begins.
+impl Default for Connection {
+    fn default() -> Connection {
+        Connection {
+            connected: true,
+            orphaned: false,
+        }
+    }
+}
+
+impl ClientOwn for Connection {}
+
+/// The lock row's taker, for unlock by non-owner and the cleanup job.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RowOwner {
+    /// Who took the lock row, while it is taken.
+    pub owner: Option<u8>,
+    /// Ticks the lock row has been taken, up to the cleanup job's age
+    /// (kept only with a cleanup job).
+    pub row_age: u8,
 }
 
 impl Client {
     /// The client's lock operation succeeded at the server and it has not
     /// begun its release (whether it has read the reply yet or not).
     pub fn in_tenure(&self) -> bool {
-        self.phase.holds() || matches!(&self.channel, Channel::Replied(r) if self.locals.won(r))
-    }
-
-    pub fn alive(&self) -> bool {
-        !matches!(self.phase, Phase::Finished | Phase::Died | Phase::Crashed)
-    }
-
-    /// The client can take a step now (no time has to pass first).
-    pub fn can_step(&self) -> bool {
-        self.alive()
-            && self.paused == 0
-            && self.timer == 0
-            && match self.channel {
-                Channel::Sent(_) | Channel::Waiting => false,
-                Channel::Replied(_) => true,
-                Channel::Idle => !self.locals.awaits_reply(),
-            }
+        self.phase.holds()
+            || matches!(&self.channel, command::Channel::Replied(r) if self.locals.won(r))
     }
 }
 
-command_sections!(State);
+impl Backend for MysqlSpace {
+    type State = State;
+
+    command_fields!();
+
+    /// One connection per client, and the cleanup job's after them; the
+    /// recipe's lock row, unless the configuration forgot it.
+    fn server(&self) -> MysqlServer {
+        let session = Session {
+            found_rows: self.found_rows,
+            lock_wait_timeout_ms: u64::from(self.lock_wait_timeout),
+        };
+        let conns = self.clients as usize + usize::from(self.cleanup_after.is_some());
+        let mut server = MysqlServer::new(&vec![session; conns]);
+        if let Some(status) = self.recipe.lock_row().filter(|_| self.lock_row) {
+            server.preload(&lock_name(), status);
+        }
+        server
+    }
+}

@@ -1,55 +1,30 @@
 //! A MySQL counterexample as a reader follows it: each action with what it
 //! did — the statement a step sent, the server's reply or wait, the lock
-//! row after it.
+//! row after it. The engine says what every command backend says alike
+//! ([`crate::engine::command::trace`]); MySQL says its own ([`Narrated`]).
 
-use super::action::Action;
+use super::action::{Action, Own};
 use super::config::MysqlSpace;
-use super::state::{Channel, State};
-use crate::engine::harness::Writes;
-use crate::engine::path::Counterexample;
-use crate::engine::replay::{client_step_words, replay_trace, Described};
-use crate::engine::resource;
+use super::state::{Channel, Client, State};
+use crate::engine::command::{Actor, Narrated};
 use crate::engine::trace::Trace;
 use crate::mysql::recipes::lock_name;
 use std::fmt::Write;
 
-impl MysqlSpace {
-    /// Replays `cx` and describes every step as the CLI and JSON show a
-    /// trace. `None` if an action is not enabled where the trace takes it.
-    pub fn render_trace(&self, cx: &Counterexample<Action>) -> Option<Trace> {
-        replay_trace(self, cx, |before, after, a| Described {
-            actor: actor(a),
-            text: self.what(before, after, a),
-            tree: vec![row_state(after)],
-        })
+impl Narrated for MysqlSpace {
+    const PEER: &'static str = "mysql";
+
+    fn own_actor(&self, a: Own) -> Actor {
+        match a {
+            Own::Cleanup => Actor::Named("cleanup"),
+            Own::ServerNotices(_) => Actor::Named("mysql"),
+            Own::DropConnection(_) | Own::NetworkDrop(_) | Own::Restart => Actor::Fault,
+        }
     }
 
-    fn what(&self, before: &State, after: &State, a: Action) -> String {
+    fn words(&self, before: &State, after: &State, a: Action) -> Vec<String> {
         let mut parts = Vec::new();
         match a {
-            Action::Step(c) => {
-                let (b, t) = (&before.clients[c as usize], &after.clients[c as usize]);
-                let read = match &b.channel {
-                    Channel::Replied(r) => Some(r.to_string()),
-                    _ => None,
-                };
-                let sent = match &t.channel {
-                    Channel::Sent(stmt) => Some(stmt.to_string()),
-                    _ => None,
-                };
-                let mut then = Vec::new();
-                if t.timer > 0 && b.timer == 0 && !t.phase.holds() {
-                    then.push("sleeps a tick".to_string());
-                }
-                if t.phase.holds() && b.phase != t.phase && self.fencing {
-                    then.push(format!("its token is {}", t.section.token));
-                }
-                if t.wrote > b.wrote {
-                    then.push(self.resource_write(before, c));
-                }
-                parts = client_step_words(read, b.phase, t.phase, sent, then);
-            }
-            Action::Think(_) => parts.push("thinks a tick before its next round".into()),
             Action::Serve(c) => {
                 let stmt = match &before.clients[c as usize].channel {
                     Channel::Sent(stmt) => stmt.to_string(),
@@ -100,11 +75,26 @@ impl MysqlSpace {
                     "the server restarts: every connection is gone, uncommitted transactions roll back, committed rows and the AUTO_INCREMENT counter stay".into(),
                 );
             }
+            Action::Step(_) | Action::Think(_) => parts.push(a.to_string()),
         }
-        if after.foreign_unlock {
-            parts.push("— unlock by non-owner".into());
+        parts
+    }
+
+    /// A retry loop's sleep, and the token `lock()` returned with.
+    fn step_notes(&self, b: &Client, t: &Client) -> Vec<String> {
+        let mut notes = Vec::new();
+        if t.timer > 0 && b.timer == 0 && !t.phase.holds() {
+            notes.push("sleeps a tick".to_string());
         }
-        parts.join("; ")
+        if t.phase.holds() && b.phase != t.phase && self.fencing {
+            notes.push(format!("its token is {}", t.section.token));
+        }
+        notes
+    }
+
+    /// The lock row after a step, committed and pending.
+    fn lock_state(&self, s: &State) -> String {
+        row_state(s)
     }
 }
 
@@ -122,32 +112,6 @@ fn others_answered(before: &State, after: &State, actor: u8) -> Vec<String> {
             _ => None,
         })
         .collect()
-}
-
-fn actor(a: Action) -> String {
-    match a {
-        Action::Step(c) | Action::Think(c) => format!("c{}", c + 1),
-        Action::Serve(c) => format!("mysql<-c{}", c + 1),
-        Action::Tick => "time".into(),
-        Action::Cleanup => "cleanup".into(),
-        Action::ServerNotices(_) => "mysql".into(),
-        _ => "FAULT".into(),
-    }
-}
-
-impl MysqlSpace {
-    /// What client `c`'s write from `before` did at the resource (replayed
-    /// on a copy: the state keeps no mark of it).
-    fn resource_write(&self, before: &State, c: u8) -> String {
-        let cl = &before.clients[c as usize];
-        let mut probe = before.clone();
-        let accepted = resource::write(&mut probe, c as usize);
-        let which = if cl.wrote == 0 { "opening" } else { "closing" };
-        format!(
-            "writes its {which} write to the resource{}",
-            resource::describe(&cl.section, accepted, Writes::Fenced)
-        )
-    }
 }
 
 /// The lock row after a step, committed and pending.

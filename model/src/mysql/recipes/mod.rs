@@ -25,7 +25,7 @@ pub(crate) mod status_cas_unguarded;
 pub(crate) mod unique_key;
 pub(crate) mod unique_key_txn;
 
-use crate::engine::harness::StepKind;
+use crate::engine::harness::AwaitsReply;
 use crate::mysql::locks::LockKind;
 use crate::mysql::table::RowData;
 use crate::mysql::{MysqlServer, Name, Reply, SetVersion, Statement};
@@ -238,16 +238,6 @@ pub enum Locals {
 }
 
 impl Locals {
-    /// The recipe waits for the reply to the statement it sent.
-    pub fn awaits_reply(self) -> bool {
-        match self {
-            Locals::UniqueKey(at) => at.awaits_reply(),
-            Locals::UniqueKeyTxn(at) => at.awaits_reply(),
-            Locals::ForUpdate(at) => at.awaits_reply(),
-            Locals::StatusCas(at) | Locals::StatusCasUnguarded(at) => at.awaits_reply(),
-        }
-    }
-
     /// `reply`, waiting to be read here, says the lock operation succeeded
     /// at the server: the client's tenure began before it knows it.
     pub fn won(self, reply: &Reply) -> bool {
@@ -260,39 +250,18 @@ impl Locals {
     }
 }
 
-/// What one step did.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outcome {
-    /// The statement the step sent, if any (a step ends at the first
-    /// blocking call).
-    pub send: Option<Statement>,
-    pub kind: StepKind,
-    /// The step ends in a tick-long sleep (a retry loop's wait).
-    pub sleep: bool,
-}
-
-impl Outcome {
-    fn send(stmt: Statement, kind: StepKind) -> Outcome {
-        Outcome {
-            send: Some(stmt),
-            kind,
-            sleep: false,
-        }
-    }
-
-    fn only(kind: StepKind) -> Outcome {
-        Outcome {
-            send: None,
-            kind,
-            sleep: false,
-        }
-    }
-
-    fn sleep(kind: StepKind) -> Outcome {
-        Outcome {
-            send: None,
-            kind,
-            sleep: true,
+impl AwaitsReply for Locals {
+    /// The recipe waits for the reply to the statement it sent.
+    fn awaits_reply(&self) -> bool {
+        match self {
+            Locals::UniqueKey(at) => at.awaits_reply(),
+            Locals::UniqueKeyTxn(at) => at.awaits_reply(),
+            Locals::ForUpdate(at) => at.awaits_reply(),
+            Locals::StatusCas(at) | Locals::StatusCasUnguarded(at) => at.awaits_reply(),
         }
     }
 }
+
+/// What one step did: the statement it sent, if any, what it means to the
+/// harness, whether it sleeps a tick.
+pub type Outcome = crate::engine::harness::Outcome<Statement>;

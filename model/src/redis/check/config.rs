@@ -1,13 +1,19 @@
 //! One Redis configuration to explore: the recipe, the clients and their
-//! rounds, time in ticks, the fault budgets and the bounds.
+//! rounds, time in ticks, the fault budgets and the bounds; its checks of
+//! its own ([`Configured`]: the engine's come around them).
 
-use crate::engine::command_config::{as_error, lease_problem, rounds_problem, LeaseKeys};
+use crate::engine::command::config::{lease_problem, LeaseKeys, Problem, LIMITS};
+use crate::engine::command::{config_checks, process_faults, Configured};
 use crate::engine::space::Limits;
 use crate::redis::recipes::RedisRecipe;
 
-/// The most clients a configuration may have: a client is one bit of the
-/// explorer's `u8` masks.
-pub const MAX_CLIENTS: u8 = 8;
+/// The scenario keys of the lease's times.
+const LEASE: LeaseKeys = LeaseKeys {
+    lease: "redis.lease",
+    work: "redis.critical_section",
+    pause: "redis.pause",
+    named: "the lease",
+};
 
 /// How many times each fault may strike in one run.
 ///
@@ -56,6 +62,8 @@ impl RedisFaults {
     }
 }
 
+process_faults!(RedisFaults);
+
 /// A configuration of the Redis system: what [`super::space`] explores.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RedisSpace {
@@ -101,35 +109,23 @@ impl RedisSpace {
             faults: RedisFaults::default(),
             replica: false,
             fencing: false,
-            limits: Limits {
-                max_states: 2_000_000,
-                max_depth: usize::MAX,
-                max_memory: 2 << 30,
-                max_time: None,
-                starvation: true,
-                jobs: 1,
-            },
+            limits: LIMITS,
         }
     }
 
-    /// What is wrong with the configuration, if anything.
-    pub fn validate(&self) -> Result<(), String> {
-        as_error(self.problem())
-    }
+    config_checks!();
 
-    /// What is wrong with the configuration: the scenario file's key at
-    /// fault (`redis.lease`, `faults.failovers`, ...) and what was expected.
-    pub fn problem(&self) -> Option<(&'static str, String)> {
-        if let Some(p) = rounds_problem(self.clients, self.acquisitions, MAX_CLIENTS) {
-            return Some(p);
-        }
-        let keys = LeaseKeys {
-            lease: "redis.lease",
-            work: "redis.critical_section",
-            pause: "redis.pause",
-            named: "the lease",
-        };
-        if let Some(p) = lease_problem(self.lease, self.work, self.pause, &keys) {
+    /// The bound on a client clock's distance from the reference time
+    /// (the drift): every jump the budget allows, one way.
+    pub fn drift(&self) -> i64 {
+        i64::from(self.skew) * i64::from(self.faults.clock_jumps)
+    }
+}
+
+impl Configured for RedisSpace {
+    /// The lease's times, a failover's replica, and the clocks' drift.
+    fn own_problem(&self) -> Option<Problem> {
+        if let Some(p) = lease_problem(self.lease, self.work, self.pause, &LEASE) {
             return Some(p);
         }
         if self.faults.failovers > 0 && !self.replica {
@@ -147,16 +143,7 @@ impl RedisSpace {
                 ),
             ));
         }
-        if self.limits.jobs == 0 {
-            return Some(("jobs", "expected at least 1".into()));
-        }
         None
-    }
-
-    /// The bound on a client clock's distance from the reference time
-    /// (the drift): every jump the budget allows, one way.
-    pub fn drift(&self) -> i64 {
-        i64::from(self.skew) * i64::from(self.faults.clock_jumps)
     }
 }
 

@@ -7,16 +7,24 @@
 //!   rounds, the lease, the critical section, a pause and a clock skew in
 //!   ticks, a replica, fault budgets (pauses, crashes, client and server
 //!   clock jumps, restarts, failovers), bounds;
-//! - [`state`]: the server and, per client, its recipe position, harness
-//!   [`Phase`](crate::engine::harness::Phase), its one command in flight or reply
-//!   waiting, its timers and its clock;
+//! - [`state`]: the engine's command state over the server: per client its
+//!   recipe position, harness [`Phase`](crate::engine::harness::Phase), its
+//!   one command in flight or reply waiting, its timers and (Redis's own)
+//!   its clock; who set the lock's key;
 //! - [`action`]: what can happen — a client step, the server serving a
 //!   command, a tick of time, and the faults;
-//! - [`step`]: which actions are enabled and what each does;
-//! - [`space`]: `impl Space for RedisSpace`;
+//! - [`step`]: which actions are enabled and what Redis's own do (the
+//!   engine takes the shared ones: [`crate::engine::command::step`]);
+//! - [`space`]: what the explorer asks of Redis's own;
 //! - [`trace`]: a counterexample narrated step by step, and as a trace
 //!   (text and Mermaid) the CLI prints;
-//! - [`report`]: every property's verdict, as ZooKeeper's checker reports.
+//! - [`report`]: why Redis judges no herd, no orphaned node, no
+//!   reentrancy; every other verdict is the engine's.
+//!
+//! Each file answers one of the engine's command traits ([`config`]:
+//! `Backend`, [`step`]: `Steps`, [`space`]: `Explored`, [`trace`]:
+//! `Narrated`, [`report`]: `Reported`); with them `RedisSpace` is a
+//! `Space` and a `Judged`.
 //!
 //! **Time.** Actions are instantaneous; [`Action::Tick`] is the only one
 //! that takes time, one tick for everyone at once: every TTL on the server
@@ -77,8 +85,10 @@ pub(crate) mod state;
 pub(crate) mod step;
 pub(crate) mod trace;
 
+pub use crate::engine::command::config::MAX_CLIENTS;
+pub use crate::engine::command::Fence;
 pub use action::Action;
-pub use config::{RedisFaults, RedisSpace, MAX_CLIENTS};
-pub use state::{Channel, Client, Fence, State};
+pub use config::{RedisFaults, RedisSpace};
+pub use state::{Channel, Client, Clock, KeyOwner, State};
 pub use step::{FENCE_KEY, LOCK_KEY};
 pub use trace::mermaid;

@@ -1,14 +1,15 @@
 //! A Redis counterexample as a reader follows it: each action with what it
-//! did — the command a step sent, the reply the server made, the lease left.
+//! did — the command a step sent, the reply the server made, the lease
+//! left. The engine says what every command backend says alike
+//! ([`crate::engine::command::trace`]); Redis says its own ([`Narrated`]).
 
-use super::action::Action;
+use super::action::{Action, Own};
 use super::config::RedisSpace;
-use super::state::{Channel, Fence, State};
-use crate::engine::harness::writes::WRITES;
-use crate::engine::harness::Writes;
+use super::state::{Channel, State};
+use crate::engine::command::trace::{self, resource_write};
+use crate::engine::command::{Actor, Narrated};
 use crate::engine::path::Counterexample;
-use crate::engine::replay::{client_step_words, replay_trace, Described};
-use crate::engine::resource;
+use crate::engine::space::Space;
 use crate::engine::trace::Trace;
 use crate::redis::Key;
 
@@ -16,16 +17,16 @@ impl RedisSpace {
     /// Replays `actions` from the initial state and says what each did;
     /// `None` if one of them is not enabled where the trace takes it.
     pub fn narrate(&self, actions: &[Action]) -> Option<Vec<String>> {
-        let mut s = self.initial_state();
+        let mut s = self.initial();
         let mut enabled = Vec::new();
         let mut lines = Vec::new();
         for &a in actions {
-            self.enabled(&s, &mut enabled);
+            self.actions(&s, &mut enabled);
             if !enabled.contains(&a) {
                 return None;
             }
             let before = s.clone();
-            self.take(&mut s, a);
+            self.apply(&mut s, a);
             lines.push(self.line(&before, &s, a));
         }
         Some(lines)
@@ -52,8 +53,7 @@ impl RedisSpace {
                 } else {
                     format!(" [{:?}]", t.phase)
                 };
-                let write = self
-                    .resource_write(before, c)
+                let write = resource_write(self, before, c)
                     .map(|w| format!(": {w}"))
                     .unwrap_or_default();
                 format!("{a}{sent}{phase}{write}")
@@ -71,113 +71,65 @@ impl RedisSpace {
         };
         format!("{what} ({lease}){mark}")
     }
-}
 
-impl RedisSpace {
     /// Replays `cx` and describes every step as the CLI and JSON show a
     /// trace: who acted, what happened, the lock's key after it, and who
     /// holds. `None` if an action is not enabled where the trace takes it.
     pub fn render_trace(&self, cx: &Counterexample<Action>) -> Option<Trace> {
-        replay_trace(self, cx, |before, after, a| Described {
-            actor: actor(a),
-            text: self.what(before, after, a),
-            tree: vec![key_state(after)],
-        })
+        trace::render(self, cx)
     }
 
     /// What `a` did, in the recipe's and the server's words (a trace's
     /// text; `confirm` shows it beside what the real server did).
     pub fn what(&self, before: &State, after: &State, a: Action) -> String {
-        let mut parts = Vec::new();
+        trace::what(self, before, after, a)
+    }
+}
+
+impl Narrated for RedisSpace {
+    const PEER: &'static str = "redis";
+
+    fn own_actor(&self, a: Own) -> Actor {
         match a {
-            Action::Step(c) => {
-                let (b, t) = (&before.clients[c as usize], &after.clients[c as usize]);
-                let read = match &b.channel {
-                    Channel::Replied(r) => Some(r.to_string()),
-                    _ => None,
-                };
-                let sent = match &t.channel {
-                    Channel::Sent(cmd) => Some(cmd.to_string()),
-                    _ => None,
-                };
-                let then = self.resource_write(before, c);
-                parts = client_step_words(read, b.phase, t.phase, sent, then);
-            }
-            Action::Think(_) => parts.push("thinks a tick before its next round".into()),
+            Own::Replicate => Actor::Named("replica"),
+            _ => Actor::Fault,
+        }
+    }
+
+    fn words(&self, before: &State, after: &State, a: Action) -> Vec<String> {
+        vec![match a {
             Action::Serve(c) => match (
                 &before.clients[c as usize].channel,
                 &after.clients[c as usize].channel,
             ) {
-                (Channel::Sent(cmd), Channel::Replied(r)) => parts.push(format!("{cmd} → {r}")),
-                _ => parts.push(a.to_string()),
+                (Channel::Sent(cmd), Channel::Replied(r)) => format!("{cmd} → {r}"),
+                _ => a.to_string(),
             },
-            Action::Pause(c) => parts.push(format!("c{} pauses for {} ticks", c + 1, self.pause)),
-            Action::ClockAhead(c) => parts.push(format!(
-                "c{}'s clock jumps {} ticks ahead",
-                c + 1,
-                self.skew
-            )),
-            Action::ClockBack(c) => {
-                parts.push(format!("c{}'s clock jumps {} ticks back", c + 1, self.skew))
-            }
-            Action::ServerClockAhead => parts.push(format!(
+            Action::Pause(c) => format!("c{} pauses for {} ticks", c + 1, self.pause),
+            Action::ClockAhead(c) => format!("c{}'s clock jumps {} ticks ahead", c + 1, self.skew),
+            Action::ClockBack(c) => format!("c{}'s clock jumps {} ticks back", c + 1, self.skew),
+            Action::ServerClockAhead => format!(
                 "the server's clock jumps {} ticks ahead: its TTLs shrink",
                 self.skew
-            )),
-            Action::ServerClockBack => parts.push(format!(
+            ),
+            Action::ServerClockBack => format!(
                 "the server's clock jumps {} ticks back: its TTLs grow",
                 self.skew
-            )),
-            _ => parts.push(a.to_string()),
-        }
-        if after.foreign_unlock {
-            parts.push("— unlock by non-owner".into());
-        }
-        parts.join("; ")
+            ),
+            _ => a.to_string(),
+        }]
     }
-}
 
-impl RedisSpace {
-    /// What client `c`'s step from `before` did at the resource, if it
-    /// wrote there (replayed on a copy: the state keeps no mark of it).
-    fn resource_write(&self, before: &State, c: u8) -> Option<String> {
-        let cl = &before.clients[c as usize];
-        let Fence::Wrote(n) = cl.fence else {
-            return None;
-        };
-        if !self.fencing || !cl.phase.holds() || n >= WRITES || !cl.can_step() {
-            return None;
+    /// The lock's key after a step.
+    fn lock_state(&self, s: &State) -> String {
+        match s.server.entry(&Key::new(super::step::LOCK_KEY)) {
+            None => "no key".into(),
+            Some(e) => match e.ttl {
+                None => format!("lock = {}, no TTL", e.value),
+                Some(1) => format!("lock = {}, 1 tick left", e.value),
+                Some(t) => format!("lock = {}, {t} ticks left", e.value),
+            },
         }
-        let mut probe = before.clone();
-        let accepted = resource::write(&mut probe, c as usize);
-        let which = if n == 0 { "opening" } else { "closing" };
-        Some(format!(
-            "writes its {which} write to the resource{}",
-            resource::describe(&cl.section, accepted, Writes::Fenced)
-        ))
-    }
-}
-
-/// Who takes `a`, as a trace's actor column names it.
-fn actor(a: Action) -> String {
-    match a {
-        Action::Step(c) | Action::Think(c) => format!("c{}", c + 1),
-        Action::Serve(c) => format!("redis<-c{}", c + 1),
-        Action::Tick => "time".into(),
-        Action::Replicate => "replica".into(),
-        _ => "FAULT".into(),
-    }
-}
-
-/// The lock's key after a step.
-fn key_state(s: &State) -> String {
-    match s.server.entry(&Key::new(super::step::LOCK_KEY)) {
-        None => "no key".into(),
-        Some(e) => match e.ttl {
-            None => format!("lock = {}, no TTL", e.value),
-            Some(1) => format!("lock = {}, 1 tick left", e.value),
-            Some(t) => format!("lock = {}, {t} ticks left", e.value),
-        },
     }
 }
 

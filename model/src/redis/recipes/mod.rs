@@ -26,7 +26,7 @@ pub(crate) mod setnx_del;
 pub(crate) mod setnx_expire;
 pub(crate) mod setnx_getset;
 
-use crate::engine::harness::StepKind;
+use crate::engine::harness::AwaitsReply;
 use crate::redis::{Command, Key, RedisServer, Reply, Value};
 
 /// The key every client locks (source 003's `lockKey`).
@@ -245,18 +245,6 @@ pub enum Locals {
 }
 
 impl Locals {
-    /// The recipe waits for the reply to the command it sent.
-    pub fn awaits_reply(self) -> bool {
-        match self {
-            Locals::SetPx(at) => at.awaits_reply(),
-            Locals::SetNx(at) => at.awaits_reply(),
-            Locals::SetNxDel(at) => at.awaits_reply(),
-            Locals::AcquireLock(l) => l.awaits_reply(),
-            Locals::GetThenDel(at) => at.awaits_reply(),
-            Locals::SetNxGetSet(l) => l.awaits_reply(),
-        }
-    }
-
     /// The locals a tick later: stamps they keep age, clamped at `floor`.
     pub fn aged(self, floor: i64) -> Locals {
         match self {
@@ -318,40 +306,20 @@ impl RedisRecipe {
     }
 }
 
-/// What one step did.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outcome {
-    /// The command the step sent, if any (at most one: a step ends at the
-    /// first blocking call).
-    pub send: Option<Command>,
-    pub kind: StepKind,
-    /// The step ends in a tick-long sleep (a polling loop's wait): a busy
-    /// loop costs time.
-    pub sleep: bool,
-}
-
-impl Outcome {
-    fn send(cmd: Command, kind: StepKind) -> Outcome {
-        Outcome {
-            send: Some(cmd),
-            kind,
-            sleep: false,
-        }
-    }
-
-    fn only(kind: StepKind) -> Outcome {
-        Outcome {
-            send: None,
-            kind,
-            sleep: false,
-        }
-    }
-
-    fn sleep(kind: StepKind) -> Outcome {
-        Outcome {
-            send: None,
-            kind,
-            sleep: true,
+impl AwaitsReply for Locals {
+    /// The recipe waits for the reply to the command it sent.
+    fn awaits_reply(&self) -> bool {
+        match self {
+            Locals::SetPx(at) => at.awaits_reply(),
+            Locals::SetNx(at) => at.awaits_reply(),
+            Locals::SetNxDel(at) => at.awaits_reply(),
+            Locals::AcquireLock(l) => l.awaits_reply(),
+            Locals::GetThenDel(at) => at.awaits_reply(),
+            Locals::SetNxGetSet(l) => l.awaits_reply(),
         }
     }
 }
+
+/// What one step did: the command it sent, if any, what it means to the
+/// harness, whether it sleeps a tick.
+pub type Outcome = crate::engine::harness::Outcome<Command>;

@@ -42,6 +42,7 @@ use crate::confirm::{ConfirmReport, Outcome};
 use crate::etcd::real::wire::{Gateway, Rebase, Watch};
 use locksmith_model::engine::explore_space;
 use locksmith_model::engine::harness::Property;
+use locksmith_model::engine::Space;
 use locksmith_model::etcd::check::{Action, Channel, EtcdSpace, State};
 use locksmith_model::etcd::recipes::LOCK;
 use locksmith_model::etcd::{KeyValue, LeaseId, Range, Reply, Request};
@@ -158,11 +159,11 @@ impl Run {
                 ),
             });
         }
-        let mut s = space.initial_state();
+        let mut s = space.initial();
         for (i, &a) in actions.iter().enumerate() {
             let step = i + 1;
             let before = s.clone();
-            space.take(&mut s, a);
+            space.apply(&mut s, a);
             let mut real = Vec::new();
             if let Err((expected, actual)) = self.force(&before, &s, a, &mut real)? {
                 return Ok(Outcome::Diverged {
@@ -274,7 +275,7 @@ impl Run {
                 real.push(format!("c{}'s unlock held back", c + 1));
             }
             Action::LateUnlock(c) => {
-                if let Some(req) = &before.clients[c as usize].late {
+                if let Some(req) = &before.clients[c as usize].own.late {
                     let sent = self.rebase.request(req);
                     let got = self.g.call(&sent)?;
                     real.push(format!("{sent} → {got}"));
@@ -302,7 +303,7 @@ impl Run {
         real: &mut Vec<String>,
     ) -> Result<Result<(), (String, String)>, String> {
         for (c, (b, t)) in (0u8..).zip(before.clients.iter().zip(&after.clients)) {
-            let fired = b.channel == Channel::Watching && t.channel != Channel::Watching;
+            let fired = b.channel == Channel::Waiting && t.channel != Channel::Waiting;
             if !fired || a == Action::Crash(c) {
                 continue;
             }

@@ -167,7 +167,7 @@ pub fn run(cfg: &RedisConfirmConfig) -> Result<ConfirmReport, String> {
             unix_ms(),
             prefix.clone(),
         ),
-        state: cfg.space.initial_state(),
+        state: cfg.space.initial(),
         tick: 0,
         start: Instant::now(),
         conns,
@@ -248,7 +248,7 @@ impl Stage<'_> {
     /// Takes action `a`, the trace's step `step`, on both sides.
     fn step(&mut self, step: usize, a: Action) -> Result<(), Stop> {
         let mut enabled = Vec::new();
-        self.space.enabled(&self.state, &mut enabled);
+        self.space.actions(&self.state, &mut enabled);
         if !enabled.contains(&a) {
             return Err(Stop::Failed(format!(
                 "step {step}: the checker's trace takes `{a}`, which the model does not enable there"
