@@ -7,7 +7,7 @@
 
 use super::check_args::CheckArgs;
 use super::check_output::{
-    budgets, exploration_json, figures, headline_trace, interrupted, joined, progress_bar, show,
+    budgets, exploration_json, figures, headline_trace, interrupted, joined, with_progress,
 };
 use crate::scenario::{CommandScenario, CommandSpace};
 use locksmith_model::engine::Judged;
@@ -124,17 +124,7 @@ pub fn plan<S: BackendScenario>(args: &CheckArgs, mut sc: S) -> Result<S, String
 }
 
 pub fn run<S: BackendScenario>(args: &CheckArgs, sc: &S) -> i32 {
-    crate::interrupt::install();
-    let bar = progress_bar();
-    let report = sc.check(&mut |p| {
-        show(&bar, p);
-        if crate::interrupt::requested() {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    });
-    bar.finish_and_clear();
+    let report = with_progress(|progress| sc.check(progress));
     if args.json {
         println!("{}", sc.to_json(&report));
     } else {

@@ -35,6 +35,10 @@ pub trait CommandSpace: Judged + Clone + 'static {
     fn acquisitions(&self) -> u8;
     /// Each critical section writes to the fenced resource.
     fn fencing(&self) -> bool;
+    /// How long a pause lasts, in ticks.
+    fn pause(&self) -> u8;
+    /// How long a critical section lasts, in ticks.
+    fn work(&self) -> u8;
     /// Its clients, rounds and bounds, which a command's flags override.
     fn sizes(&mut self) -> (&mut u8, &mut u8, &mut Limits);
     /// The configuration's own rules (`Err`: the one it breaks).
@@ -50,7 +54,7 @@ pub trait CommandSpace: Judged + Clone + 'static {
 /// The [`CommandSpace`] methods every command backend's space answers
 /// (its scenario's reading, its trace's drawing by the `mermaid` it
 /// imports) from the fields they all have (`recipe`, `clients`, `acquisitions`,
-/// `limits`, `fencing`, `faults` with `by_key` and `Default`) and the
+/// `limits`, `fencing`, `pause`, `work`, `faults` with `by_key` and `Default`) and the
 /// inherent `validate` and `problem` each space has: written once here,
 /// expanded in each backend's impl. (`Self::problem` names the inherent
 /// method, which Rust prefers over the trait's; a space without one would
@@ -84,6 +88,14 @@ macro_rules! command_space_fields {
             self.fencing
         }
 
+        fn pause(&self) -> u8 {
+            self.pause
+        }
+
+        fn work(&self) -> u8 {
+            self.work
+        }
+
         fn sizes(&mut self) -> (&mut u8, &mut u8, &mut locksmith_model::engine::Limits) {
             (&mut self.clients, &mut self.acquisitions, &mut self.limits)
         }
@@ -110,3 +122,76 @@ macro_rules! command_space_fields {
     };
 }
 pub(crate) use command_space_fields;
+
+/// The rounds a scenario runs when it does not say.
+pub(crate) fn one() -> u8 {
+    1
+}
+
+/// A command backend's scenario reader, written once: the file's shape
+/// (the keys every command scenario has, the backend's own time table
+/// `[$table]` read into `$time`, its `[faults]` into `$faults`), the
+/// recipe it names, and its reading into a [`CommandScenario`] of
+/// `$space`, whose [`CommandSpace`] impl it writes too. The backend writes
+/// `$time` and its `space(&self, recipe) -> $space`: the space of the
+/// recipe with the file's times (each default, if it has one, from the
+/// file's other times), and imports its `mermaid`.
+macro_rules! command_reader {
+    ($backend:expr, $recipe:ty, $space:ty, [$table:ident]: $time:ty, $faults:ty) => {
+        /// The recipe a scenario's text names, if it names one of this
+        /// backend's (text that is not TOML names none: the ordinary loader
+        /// says where it breaks).
+        pub fn recipe_of(text: &str) -> Option<$recipe> {
+            let table: toml::Table = toml::from_str(text).ok()?;
+            <$recipe>::parse(table.get("recipe")?.as_str()?)
+        }
+
+        #[derive(Debug, Clone, serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Raw {
+            recipe: String,
+            #[serde(deserialize_with = "super::clients::clients")]
+            clients: u8,
+            #[serde(default = "super::command::one")]
+            acquisitions: u8,
+            #[serde(default)]
+            description: String,
+            #[serde(default)]
+            fencing: bool,
+            #[serde(default)]
+            $table: $time,
+            #[serde(default)]
+            faults: $faults,
+            #[serde(default)]
+            expect: Option<$crate::expect::RawExpect>,
+            #[serde(default)]
+            check: super::bounds::Bounds,
+        }
+
+        impl $crate::scenario::command::CommandScenario<$space> {
+            pub fn recipe(&self) -> $recipe {
+                self.space.recipe
+            }
+
+            pub fn parse(
+                path: &std::path::Path,
+                text: &str,
+            ) -> Result<Self, $crate::scenario::ScenarioError> {
+                let r = $crate::scenario::reading::Reading { path, text };
+                let raw: Raw = r.raw()?;
+                let recipe = r.recipe(&raw.recipe, $backend, <$recipe>::parse)?;
+                let mut space = raw.$table.space(recipe);
+                space.clients = raw.clients;
+                space.acquisitions = raw.acquisitions;
+                space.fencing = raw.fencing;
+                space.faults = raw.faults;
+                r.scenario(space, &raw.check, raw.expect.as_ref(), raw.description)
+            }
+        }
+
+        impl $crate::scenario::command::CommandSpace for $space {
+            $crate::scenario::command::command_space_fields!();
+        }
+    };
+}
+pub(crate) use command_reader;
