@@ -403,13 +403,6 @@ impl CommandWorld for ToyWorld {
         10_000
     }
 
-    fn client(
-        world: Arc<Mutex<ToyWorld>>,
-        c: usize,
-    ) -> impl std::future::Future<Output = ()> + Send + 'static {
-        client(world, c)
-    }
-
     /// Stuck lock: every live client is done and the key is still set.
     fn judge_end(&mut self) {
         if let Some(o) = self.key {
@@ -492,7 +485,7 @@ async fn client(world: Arc<Mutex<ToyWorld>>, c: usize) {
 }
 
 fn simulate(atomic: bool, crashes: u8, seed: u64) -> command::BackendRun {
-    command::run_seed(seed, || world(atomic, 5, 10, crashes, false))
+    command::run_seed(seed, || world(atomic, 5, 10, crashes, false), client)
 }
 
 /// The first of seeds 0..100 whose run breaks a property, and which.
@@ -575,7 +568,7 @@ fn the_simulator_runs_a_toy_backend_through_the_command_core() {
     );
     assert_eq!(first_failing_seed(true, 0), None);
     assert_eq!(first_failing_seed(true, 1), Some((1, Property::StuckLock)));
-    let traced = |seed| command::run_seed(seed, || world(false, 3, 3, 1, true)).trace;
+    let traced = |seed| command::run_seed(seed, || world(false, 3, 3, 1, true), client).trace;
     assert!(!traced(7).is_empty());
     assert_eq!(traced(7), traced(7));
 }

@@ -6,7 +6,7 @@
 use super::backend::{BackendMatrix, Fault, Row};
 use super::cell::{CellResult, Counts};
 use super::cell_html::esc;
-use super::cell_markdown::{cell_text, diagram_section, trace_headline};
+use super::cell_markdown::{diagram_section, trace_page_head};
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -23,21 +23,13 @@ pub fn summary_line(m: &BackendMatrix) -> String {
 
 /// A backend's matrix as a GitHub table; links start with `prefix`.
 pub fn matrix_table(m: &BackendMatrix, prefix: &str) -> String {
-    let mut out = String::from("| recipe |");
-    for f in &m.faults {
-        let _ = write!(out, " {}<br>*check* |", f.label);
-    }
-    out.push_str("\n|---|");
-    out.push_str(&"---|".repeat(m.faults.len()));
-    out.push('\n');
-    for (r, row) in m.recipes.iter().enumerate() {
-        let _ = write!(out, "| **{}** |", row.recipe);
-        for f in 0..m.faults.len() {
-            let _ = write!(out, " {} |", cell_text(m.cell(r, f), prefix));
-        }
-        out.push('\n');
-    }
-    out
+    let heads: Vec<String> = m
+        .faults
+        .iter()
+        .map(|f| format!("{}<br>*check*", f.label))
+        .collect();
+    let recipes: Vec<String> = m.recipes.iter().map(|r| r.recipe.to_string()).collect();
+    super::tables::matrix(&heads, &recipes, |r, f| m.cell(r, f), prefix)
 }
 
 /// The section of `reports/README.md`.
@@ -72,7 +64,7 @@ fn recipe_section(o: &mut String, m: &BackendMatrix, r: usize, row: &Row) {
     let cells: Vec<(&str, &CellResult)> = (0..m.faults.len())
         .map(|f| (m.faults[f].label, m.cell(r, f)))
         .collect();
-    super::recipe_cells::markdown(o, &cells, row.instead);
+    super::tables::recipe_markdown(o, &cells, row.instead);
 }
 
 /// The page of a violated cell's shortest trace.
@@ -80,10 +72,7 @@ pub fn trace_page(m: &BackendMatrix, c: &CellResult) -> Option<String> {
     let t = c.trace.as_ref()?;
     let fault = m.faults.iter().find(|f| f.id == c.fault)?;
     let p = t.property;
-    let mut o = String::new();
-    let _ = writeln!(o, "# {} × {}\n", c.recipe, fault.label);
-    let _ = writeln!(o, "{}\n", trace_headline(c, t));
-    let _ = writeln!(o, "Fault: {}.\n", fault.about);
+    let mut o = trace_page_head(c, t, fault.label, fault.about);
     let _ = writeln!(
         o,
         "The shortest trace that violates {p}: {} steps, found by breadth-first search of every \
@@ -144,7 +133,7 @@ pub fn html(o: &mut String, m: &BackendMatrix, cell_html: &dyn Fn(&CellResult) -
         let cells: Vec<(&str, &CellResult)> = (0..m.faults.len())
             .map(|f| (m.faults[f].label, m.cell(r, f)))
             .collect();
-        super::recipe_cells::html(o, &cells, cell_html);
+        super::tables::recipe_html(o, &cells, cell_html);
     }
 }
 

@@ -162,7 +162,7 @@ pub fn page(m: &Matrix, readme_intro: &str, charts: &[String]) -> String {
         let cells: Vec<(&str, &CellResult)> = (0..m.faults.len())
             .map(|f| (m.faults[f].label, m.cell(r, f)))
             .collect();
-        super::recipe_cells::html(&mut o, &cells, &cell_html);
+        super::tables::recipe_html(&mut o, &cells, &cell_html);
     }
     for b in &m.backends {
         super::backend_pages::html(&mut o, b, &cell_html);

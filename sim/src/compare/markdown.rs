@@ -4,7 +4,7 @@
 //! off the [`Matrix`]; only the recipes' claims and advice are prose.
 
 use super::cell::CellResult;
-use super::cell_markdown::{cell_text, diagram_section, short, trace_headline};
+use super::cell_markdown::{diagram_section, short, trace_page_head};
 use super::charts::CHARTS;
 use super::faults::{Driver, NOT_MODELLED, NOT_MODELLED_ISSUE};
 use super::Matrix;
@@ -13,21 +13,13 @@ use std::fmt::Write;
 
 /// The matrix as a GitHub table; links start with `prefix`.
 pub fn matrix_table(m: &Matrix, prefix: &str) -> String {
-    let mut out = String::from("| recipe |");
-    for f in &m.faults {
-        let _ = write!(out, " {}<br>*{}* |", f.label, f.driver.name());
-    }
-    out.push_str("\n|---|");
-    out.push_str(&"---|".repeat(m.faults.len()));
-    out.push('\n');
-    for (r, row) in m.recipes.iter().enumerate() {
-        let _ = write!(out, "| **{}** |", row.id);
-        for f in 0..m.faults.len() {
-            let _ = write!(out, " {} |", cell_text(m.cell(r, f), prefix));
-        }
-        out.push('\n');
-    }
-    out
+    let heads: Vec<String> = m
+        .faults
+        .iter()
+        .map(|f| format!("{}<br>*{}*", f.label, f.driver.name()))
+        .collect();
+    let recipes: Vec<String> = m.recipes.iter().map(|r| r.id.to_string()).collect();
+    super::tables::matrix(&heads, &recipes, |r, f| m.cell(r, f), prefix)
 }
 
 fn summary_line(m: &Matrix) -> String {
@@ -186,7 +178,7 @@ fn recipe_section(o: &mut String, m: &Matrix, r: usize) {
     let cells: Vec<(&str, &CellResult)> = (0..m.faults.len())
         .map(|f| (m.faults[f].label, m.cell(r, f)))
         .collect();
-    super::recipe_cells::markdown(o, &cells, &row.instead);
+    super::tables::recipe_markdown(o, &cells, &row.instead);
 }
 
 /// The page of a violated cell's shortest trace.
@@ -194,10 +186,7 @@ pub fn trace_page(m: &Matrix, c: &CellResult) -> Option<String> {
     let t = c.trace.as_ref()?;
     let fault = m.faults.iter().find(|f| f.id == c.fault)?;
     let p = t.property;
-    let mut o = String::new();
-    let _ = writeln!(o, "# {} × {}\n", c.recipe, fault.label);
-    let _ = writeln!(o, "{}\n", trace_headline(c, t));
-    let _ = writeln!(o, "Fault: {}.\n", fault.about);
+    let mut o = trace_page_head(c, t, fault.label, fault.about);
     match fault.driver {
         Driver::Check => {
             let _ = writeln!(

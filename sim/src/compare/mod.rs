@@ -13,8 +13,8 @@
 //!   [`mysql_faults`] and [`mysql_cell`] (MySQL), [`etcd_faults`] and
 //!   [`etcd_cell`] (etcd);
 //! - [`costs`], [`charts`]: the cost figures and their SVG charts;
-//! - [`markdown`], [`html`], [`json`]: the report's pages; [`recipe_cells`]:
-//!   a recipe's cells as every matrix lists them; [`trace_html`]: each
+//! - [`markdown`], [`html`], [`json`]: the report's pages; [`tables`]: the
+//!   matrix and a recipe's cells, as every matrix's pages draw them; [`trace_html`]: each
 //!   trace's own HTML page;
 //! - [`files`]: the report as a set of files, written or compared.
 //!
@@ -43,11 +43,11 @@ pub mod json;
 pub mod markdown;
 pub mod mysql_cell;
 pub mod mysql_faults;
-pub mod recipe_cells;
 pub mod recipes;
 pub mod redis_cell;
 pub mod redis_faults;
 pub mod sequence_svg;
+pub mod tables;
 pub mod trace_html;
 
 use backend::{Backend, BackendMatrix, Fault, Row};

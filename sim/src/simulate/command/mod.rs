@@ -30,6 +30,7 @@ pub use self::library::{Library, Step};
 pub use self::run_clock::TICK_MS;
 
 use locksmith_model::engine::harness::{LockEvent, Property};
+use madsim::runtime::NodeHandle;
 use std::collections::BTreeSet;
 use std::future::Future;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -116,31 +117,26 @@ pub trait CommandWorld: Sized + Send + 'static {
     /// The run ends by this many ms, whoever is still in its loop.
     fn bound_ms(&self) -> u64;
 
-    /// Client `c`'s task: its recipe's rounds with real time
-    /// ([`library::rounds`] with the backend's [`Library`]).
-    fn client(world: Arc<Mutex<Self>>, c: usize) -> impl Future<Output = ()> + Send + 'static;
     /// The backend's own tasks beside the clients and the chaos task
-    /// (`chaos`: that task's node); by default none.
-    fn spawn_servers(
-        _world: &Arc<Mutex<Self>>,
-        _h: &madsim::runtime::Handle,
-        _chaos: &madsim::runtime::NodeHandle,
-    ) {
-    }
+    /// (`chaos`: that task's node; a task of its own node is spawned on
+    /// one made now); by default none.
+    fn spawn_servers(_world: &Arc<Mutex<Self>>, _chaos: &NodeHandle) {}
     /// Every live client is done (or the bound passed): the backend judges
     /// what is left (a stuck lock); by default nothing.
     fn judge_end(&mut self) {}
 }
 
-/// A command backend's checker space, as its simulator runs it.
+/// A command backend's checker space, as its simulator runs it: its
+/// world and its client library.
 pub trait Simulated: crate::scenario::CommandSpace + Sync {
     type World: CommandWorld;
+    type Client: Library<World = Self::World>;
     /// One seed's world of this configuration (`trace`: keep the trace).
     fn world(&self, trace: bool) -> Self::World;
 
-    /// Runs one seed.
+    /// Runs one seed, each client's task the library's rounds.
     fn run_seed(&self, seed: u64, trace: bool) -> BackendRun {
-        run_seed(seed, || self.world(trace))
+        run_seed(seed, || self.world(trace), library::rounds::<Self::Client>)
     }
 }
 
@@ -148,19 +144,30 @@ pub fn lock<W>(w: &Mutex<W>) -> MutexGuard<'_, W> {
     w.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// Runs one seed: the world `make` builds, in its own madsim runtime.
-pub fn run_seed<W: CommandWorld>(seed: u64, make: impl FnOnce() -> W) -> BackendRun {
+/// Runs one seed: the world `make` builds, in its own madsim runtime,
+/// each client `c`'s task `client(world, c)`.
+pub fn run_seed<W: CommandWorld, F>(
+    seed: u64,
+    make: impl FnOnce() -> W,
+    client: fn(Arc<Mutex<W>>, usize) -> F,
+) -> BackendRun
+where
+    F: Future<Output = ()> + Send + 'static,
+{
     let rt = madsim::runtime::Runtime::with_seed_and_config(seed, madsim::Config::default());
     rt.block_on(async move {
         run_clock::start();
         let world = Arc::new(Mutex::new(make()));
-        simulate(&world).await;
+        simulate(&world, client).await;
         let mut w = lock(&world);
         w.core().into_run(seed)
     })
 }
 
-async fn simulate<W: CommandWorld>(world: &Arc<Mutex<W>>) {
+async fn simulate<W: CommandWorld, F>(world: &Arc<Mutex<W>>, client: fn(Arc<Mutex<W>>, usize) -> F)
+where
+    F: Future<Output = ()> + Send + 'static,
+{
     let (n, horizon, bound) = {
         let mut w = lock(world);
         let bound = w.bound_ms();
@@ -175,11 +182,11 @@ async fn simulate<W: CommandWorld>(world: &Arc<Mutex<W>>) {
     for c in 0..n {
         let node = h.create_node().name(format!("c{c}")).build();
         lock(world).core().clients[c].node = Some(node.id());
-        node.spawn(W::client(world.clone(), c));
+        node.spawn(client(world.clone(), c));
     }
     let chaos_node = h.create_node().name("chaos").build();
     let chaos_task = chaos_node.spawn(chaos::chaos(world.clone(), horizon));
-    W::spawn_servers(world, &h, &chaos_node);
+    W::spawn_servers(world, &chaos_node);
     let started = madsim::time::Instant::now();
     loop {
         madsim::time::sleep(Duration::from_millis(TICK_MS)).await;

@@ -34,7 +34,6 @@
 mod client;
 mod leases;
 
-use crate::simulate::command::library::rounds;
 use crate::simulate::command::run_clock::now_ms;
 use crate::simulate::command::{Aftermath, CommandWorld, Core, Setup, Simulated};
 use leases::Clocks;
@@ -43,7 +42,7 @@ use locksmith_model::etcd::check::client_of;
 use locksmith_model::etcd::check::EtcdSpace;
 use locksmith_model::etcd::{EtcdServer, Fired, KeyValue, Reply, Request};
 use madsim::rand::seq::IteratorRandom;
-use std::future::Future;
+use madsim::runtime::NodeHandle;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::Notify;
@@ -226,16 +225,8 @@ impl CommandWorld for World {
             .bound_ms(u64::from(self.space.ttl), TICK_MS, 10_000)
     }
 
-    fn client(world: Arc<Mutex<World>>, c: usize) -> impl Future<Output = ()> + Send + 'static {
-        rounds::<client::Client>(world, c)
-    }
-
     /// The server's lessor ([`leases::lessor`]).
-    fn spawn_servers(
-        world: &Arc<Mutex<World>>,
-        _h: &madsim::runtime::Handle,
-        chaos: &madsim::runtime::NodeHandle,
-    ) {
+    fn spawn_servers(world: &Arc<Mutex<World>>, chaos: &NodeHandle) {
         chaos.spawn(leases::lessor(world.clone()));
     }
 
@@ -245,6 +236,7 @@ impl CommandWorld for World {
 
 impl Simulated for EtcdSpace {
     type World = World;
+    type Client = client::Client;
 
     fn world(&self, trace: bool) -> World {
         let n = usize::from(self.clients);

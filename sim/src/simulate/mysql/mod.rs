@@ -45,7 +45,6 @@
 
 mod client;
 
-use crate::simulate::command::library::rounds;
 use crate::simulate::command::run_clock::{micros, now_ms};
 use crate::simulate::command::{lock, Aftermath, BackendRun, CommandWorld, Core, Setup, Simulated};
 use locksmith_model::engine::harness::{LockEvent, Property};
@@ -53,7 +52,7 @@ use locksmith_model::mysql::check::MysqlSpace;
 use locksmith_model::mysql::recipes::{lock_name, Locals};
 use locksmith_model::mysql::RowData;
 use locksmith_model::mysql::{Completion, MysqlError, MysqlServer, Reply, Session};
-use std::future::Future;
+use madsim::runtime::NodeHandle;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -282,15 +281,9 @@ impl CommandWorld for World {
         self.core.bound_ms(round, TICK_MS, 2_000)
     }
 
-    fn client(world: Arc<Mutex<World>>, c: usize) -> impl Future<Output = ()> + Send + 'static {
-        rounds::<client::Client>(world, c)
-    }
-
-    fn spawn_servers(
-        world: &Arc<Mutex<World>>,
-        h: &madsim::runtime::Handle,
-        _chaos: &madsim::runtime::NodeHandle,
-    ) {
+    /// The server's clock and the cleanup job, on a node of their own.
+    fn spawn_servers(world: &Arc<Mutex<World>>, _chaos: &NodeHandle) {
+        let h = madsim::runtime::Handle::current();
         let mysql_node = h.create_node().name("mysql").build();
         mysql_node.spawn(server(world.clone()));
     }
@@ -355,6 +348,7 @@ fn cleanup(w: &mut World) {
 
 impl Simulated for MysqlSpace {
     type World = World;
+    type Client = client::Client;
 
     fn world(&self, trace: bool) -> World {
         let n = usize::from(self.clients);

@@ -40,7 +40,6 @@
 mod client;
 mod fence;
 
-use crate::simulate::command::library::rounds;
 use crate::simulate::command::run_clock::{micros, now_ms};
 use crate::simulate::command::{lock, Aftermath, CommandWorld, Core, Setup, Simulated};
 use locksmith_model::engine::harness::Property;
@@ -48,7 +47,7 @@ use locksmith_model::redis::check::RedisSpace;
 use locksmith_model::redis::recipes::LOCK_KEY;
 use locksmith_model::redis::{Command, Key, RedisServer, Reply};
 use madsim::rand::Rng;
-use std::future::Future;
+use madsim::runtime::NodeHandle;
 use std::sync::{Arc, Mutex};
 
 pub use crate::simulate::command::TICK_MS;
@@ -181,15 +180,7 @@ impl CommandWorld for World {
             .bound_ms(u64::from(self.space.lease), TICK_MS, 10_000)
     }
 
-    fn client(world: Arc<Mutex<World>>, c: usize) -> impl Future<Output = ()> + Send + 'static {
-        rounds::<client::Client>(world, c)
-    }
-
-    fn spawn_servers(
-        world: &Arc<Mutex<World>>,
-        _h: &madsim::runtime::Handle,
-        chaos: &madsim::runtime::NodeHandle,
-    ) {
+    fn spawn_servers(world: &Arc<Mutex<World>>, chaos: &NodeHandle) {
         if lock(world).server.has_replica() {
             chaos.spawn(replication(world.clone()));
         }
@@ -229,6 +220,7 @@ async fn replication(world: Arc<Mutex<World>>) {
 
 impl Simulated for RedisSpace {
     type World = World;
+    type Client = client::Client;
 
     fn world(&self, trace: bool) -> World {
         World {

@@ -1,13 +1,39 @@
-//! A recipe's cells as every matrix's pages list them (ZooKeeper's and
-//! each command backend's alike): in Markdown, what breaks it, what it
-//! holds under and what to use instead, then one row per fault class; in
-//! HTML, the same table.
+//! The tables every matrix's pages draw alike (ZooKeeper's and each
+//! command backend's): the matrix in Markdown, and a recipe's cells — in
+//! Markdown, what breaks it, what it holds under and what to use instead,
+//! then one row per fault class; in HTML, the same table.
 
 use super::cell::CellResult;
 use super::cell_html::{esc, property_td};
 use super::cell_markdown::{cell_text, mark, short, source_text};
 use locksmith_model::engine::harness::{Property, Verdict};
 use std::fmt::Write;
+
+/// A matrix as a GitHub table: a column per fault class (`heads`), a row
+/// per recipe (`recipes`), `cell(recipe, fault)` in each; links start with
+/// `prefix`.
+pub fn matrix<'a>(
+    heads: &[String],
+    recipes: &[String],
+    cell: impl Fn(usize, usize) -> &'a CellResult,
+    prefix: &str,
+) -> String {
+    let mut out = String::from("| recipe |");
+    for h in heads {
+        let _ = write!(out, " {h} |");
+    }
+    out.push_str("\n|---|");
+    out.push_str(&"---|".repeat(heads.len()));
+    out.push('\n');
+    for (r, recipe) in recipes.iter().enumerate() {
+        let _ = write!(out, "| **{recipe}** |");
+        for f in 0..heads.len() {
+            let _ = write!(out, " {} |", cell_text(cell(r, f), prefix));
+        }
+        out.push('\n');
+    }
+    out
+}
 
 /// The labels of the cells whose verdict is `v`, each with what `named`
 /// adds to it.
@@ -25,7 +51,7 @@ fn labels(
 
 /// The recipe's Markdown after its claim: its cells (fault label, cell),
 /// and what to use instead (empty: nothing better).
-pub fn markdown(o: &mut String, cells: &[(&str, &CellResult)], instead: &str) {
+pub fn recipe_markdown(o: &mut String, cells: &[(&str, &CellResult)], instead: &str) {
     let list = |v: Vec<String>| {
         if v.is_empty() {
             "nothing".to_string()
@@ -69,7 +95,7 @@ pub fn markdown(o: &mut String, cells: &[(&str, &CellResult)], instead: &str) {
 
 /// The recipe's HTML table of its cells (fault label, cell); `cell_html`
 /// draws a cell's verdict.
-pub fn html(
+pub fn recipe_html(
     o: &mut String,
     cells: &[(&str, &CellResult)],
     cell_html: &dyn Fn(&CellResult) -> String,
