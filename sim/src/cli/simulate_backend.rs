@@ -5,11 +5,8 @@
 
 use super::simulate_args::{ReplayArgs, SimArgs};
 use crate::scenario::CommandScenario;
-use crate::simulate::command::{self, BackendTotals, CommandWorld};
+use crate::simulate::command::{BackendTotals, CommandWorld, Simulated};
 use locksmith_model::engine::harness::Property;
-use locksmith_model::etcd::check::EtcdSpace;
-use locksmith_model::mysql::check::MysqlSpace;
-use locksmith_model::redis::check::RedisSpace;
 use serde_json::json;
 
 /// Seeds a scenario sweeps when neither `--seeds` nor `--seed` says.
@@ -22,32 +19,24 @@ pub const DEFAULT_SEEDS: u64 = 500;
 pub const MIN_CLIENTS: u8 = 5;
 pub const MIN_ACQUISITIONS: u8 = 10;
 
-/// A command backend as `sim` and `replay` name it, beside its simulator.
-pub trait Simulated: command::Simulated {
-    /// The backend's name in text (`Redis`) and in `--json` (`redis`).
-    const NAME: &'static str;
-    const KEY: &'static str;
-    /// Its locks wait on watches, and the run counts their events (the
-    /// Redis and MySQL locks poll: they have none).
-    const NOTIFIES: bool = false;
+/// A command backend as `sim` and `replay` print it.
+struct Shown {
+    /// Its name in text (`Redis`) and its key in `--json` (`redis`).
+    name: &'static str,
+    key: &'static str,
     /// Simulated milliseconds per checker tick.
-    const TICK_MS: u64 = <Self::World as CommandWorld>::TICK_MS;
+    tick_ms: u64,
+    /// Its runs count watch events ([`CommandWorld::NOTIFIES`]).
+    notifies: bool,
 }
 
-impl Simulated for RedisSpace {
-    const NAME: &'static str = "Redis";
-    const KEY: &'static str = "redis";
-}
-
-impl Simulated for MysqlSpace {
-    const NAME: &'static str = "MySQL";
-    const KEY: &'static str = "mysql";
-}
-
-impl Simulated for EtcdSpace {
-    const NAME: &'static str = "etcd";
-    const KEY: &'static str = "etcd";
-    const NOTIFIES: bool = true;
+fn shown<S: Simulated>() -> Shown {
+    Shown {
+        name: S::BACKEND.name(),
+        key: crate::backend::key(S::BACKEND),
+        tick_ms: <S::World as CommandWorld>::TICK_MS,
+        notifies: <S::World as CommandWorld>::NOTIFIES,
+    }
 }
 
 /// The clients and rounds of `sc`, to override.
@@ -98,6 +87,7 @@ pub fn run_sim<S: Simulated>(
     a: &SimArgs,
     (mut sc, first, count): (CommandScenario<S>, u64, u64),
 ) -> i32 {
+    let shown = shown::<S>();
     let swept = a.sweep(first, count, &|seed| sc.space.run_seed(seed, false));
     let (run, failures, interrupted) = (swept.seeds_run, swept.failures, swept.interrupted);
     let BackendTotals {
@@ -123,10 +113,10 @@ pub fn run_sim<S: Simulated>(
         let out = json!({
             "scenario": a.scenario.display().to_string(),
             "recipe": sc.space.recipe_id(),
-            "backend": S::KEY,
+            "backend": shown.key,
             "clients": clients,
             "acquisitions": acquisitions_per_client,
-            "tick_ms": S::TICK_MS,
+            "tick_ms": shown.tick_ms,
             "verdict": verdict,
             "interrupted": interrupted,
             "property": first_failure.and_then(|f| f.violation.as_ref()).map(|v| v.0.name()),
@@ -140,7 +130,7 @@ pub fn run_sim<S: Simulated>(
             "commands": commands,
         });
         let out = match out {
-            serde_json::Value::Object(mut m) if S::NOTIFIES => {
+            serde_json::Value::Object(mut m) if shown.notifies => {
                 m.insert("notifications".into(), json!(notifications));
                 m.insert("commands_per_acquisition".into(), json!(per(commands)));
                 m.insert(
@@ -155,8 +145,7 @@ pub fn run_sim<S: Simulated>(
     } else {
         let how = format!(
             " × {acquisitions_per_client} acquisitions, simulated on {} (a tick is {} ms)",
-            S::NAME,
-            S::TICK_MS
+            shown.name, shown.tick_ms
         );
         print!(
             "{}",
@@ -183,7 +172,7 @@ pub fn run_sim<S: Simulated>(
         println!(
             "{run} seeds in {elapsed_ms} ms; {acquisitions} simulated acquisitions, {commands} commands"
         );
-        if S::NOTIFIES {
+        if shown.notifies {
             println!(
                 "per acquisition: {:.2} requests, {:.2} watch events ({notifications} in all; keep-alives not counted)",
                 per(commands),
@@ -234,16 +223,17 @@ pub fn load_replay<S: Simulated>(
 }
 
 pub fn run_replay<S: Simulated>(a: &ReplayArgs, sc: CommandScenario<S>) -> i32 {
+    let shown = shown::<S>();
     let r = sc.space.run_seed(a.seed, true);
     if a.json {
         let lines: Vec<&str> = r.trace.iter().map(String::as_str).collect();
         let mut metrics = json!({ "acquisitions": r.acquisitions, "commands": r.commands });
-        if S::NOTIFIES {
+        if shown.notifies {
             metrics["notifications"] = json!(r.notifications);
         }
         let out = replay_json(
             a,
-            S::KEY,
+            shown.key,
             sc.space.recipe_id(),
             r.violation.as_ref(),
             &lines,
@@ -259,7 +249,7 @@ pub fn run_replay<S: Simulated>(a: &ReplayArgs, sc: CommandScenario<S>) -> i32 {
         Some((p, why)) => println!("verdict: violated: {} (seed {}): {why}", p.name(), a.seed),
         None => println!("verdict: no violation (seed {})", a.seed),
     }
-    if S::NOTIFIES {
+    if shown.notifies {
         println!(
             "acquisitions {}, commands {}, watch events {}",
             r.acquisitions, r.commands, r.notifications

@@ -72,8 +72,6 @@ pub struct FaultClass<S> {
 /// (`<backend>_faults.rs`) and its cell file (`<backend>_cell.rs`): the
 /// rest of a cell's run is the same for every command backend ([`run`]).
 pub trait CommandMatrix: CommandSpace {
-    /// As an unknown id's error names the backend ("Redis").
-    const NAME: &'static str;
     /// The rows, in order.
     const ROWS: &'static [Row];
     /// The columns, in order.
@@ -104,12 +102,12 @@ pub fn run<S: CommandMatrix>(recipe: &str, fault: &str, out: &str) -> Result<Cel
     let class = S::FAULTS
         .iter()
         .find(|f| f.fault.id == fault)
-        .ok_or_else(|| format!("no {} fault class `{fault}`", S::NAME))?;
+        .ok_or_else(|| format!("no {} fault class `{fault}`", S::BACKEND.name()))?;
     let mut s = S::ROWS
         .iter()
         .find(|r| r.recipe == recipe)
         .and_then(S::row_space)
-        .ok_or_else(|| format!("no {} recipe `{recipe}`", S::NAME))?;
+        .ok_or_else(|| format!("no {} recipe `{recipe}`", S::BACKEND.name()))?;
     (class.apply)(&mut s);
     let text = cell_toml(&s, &class.fault, &s.table());
     run_cell(recipe, fault, out, text, check_file::<S>)

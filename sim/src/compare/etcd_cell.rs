@@ -7,7 +7,6 @@ use super::etcd_faults::{space, ETCD_FAULTS, ETCD_ROWS};
 use locksmith_model::etcd::check::EtcdSpace;
 
 impl CommandMatrix for EtcdSpace {
-    const NAME: &'static str = "etcd";
     const ROWS: &'static [Row] = ETCD_ROWS;
     const FAULTS: &'static [FaultClass<EtcdSpace>] = ETCD_FAULTS;
 

@@ -7,7 +7,6 @@ use super::mysql_faults::{space, MYSQL_FAULTS, MYSQL_ROWS};
 use locksmith_model::mysql::check::MysqlSpace;
 
 impl CommandMatrix for MysqlSpace {
-    const NAME: &'static str = "MySQL";
     const ROWS: &'static [Row] = MYSQL_ROWS;
     const FAULTS: &'static [FaultClass<MysqlSpace>] = MYSQL_FAULTS;
 

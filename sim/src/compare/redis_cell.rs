@@ -8,7 +8,6 @@ use super::redis_faults::{space, REDIS_FAULTS, REDIS_ROWS};
 use locksmith_model::redis::check::RedisSpace;
 
 impl CommandMatrix for RedisSpace {
-    const NAME: &'static str = "Redis";
     const ROWS: &'static [Row] = REDIS_ROWS;
     const FAULTS: &'static [FaultClass<RedisSpace>] = REDIS_FAULTS;
 

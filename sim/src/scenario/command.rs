@@ -1,7 +1,8 @@
 //! A scenario of a backend whose clients send commands and read replies
-//! (Redis, MySQL), once read: its name, file, description, the checker's
-//! configuration of the backend (`S`, e.g. `RedisSpace`) and what it must
-//! find. Each backend's reader (`redis.rs`, `mysql.rs`) makes its own.
+//! (Redis, MySQL, etcd), once read: its name, file, description, the
+//! checker's configuration of the backend (`S`, e.g. `RedisSpace`) and what
+//! it must find. Each backend's reader (`redis.rs`, `mysql.rs`, `etcd.rs`)
+//! is a `command_reader!` (`reading.rs`) over its own time table.
 
 use super::ScenarioError;
 use crate::expect::Expectation;
@@ -25,6 +26,8 @@ pub struct CommandScenario<S> {
 /// besides the engine's [`Judged`]: the same for Redis and MySQL, so
 /// `check` and `compare` run either through one path.
 pub trait CommandSpace: Judged + Clone + 'static {
+    /// The backend its recipes run on.
+    const BACKEND: locksmith_model::catalogue::Backend;
     /// Its scenario file, read by the backend's reader.
     fn parse(path: &Path, text: &str) -> Result<CommandScenario<Self>, ScenarioError>;
     /// A trace of this backend as a Mermaid sequence diagram.
@@ -122,76 +125,3 @@ macro_rules! command_space_fields {
     };
 }
 pub(crate) use command_space_fields;
-
-/// The rounds a scenario runs when it does not say.
-pub(crate) fn one() -> u8 {
-    1
-}
-
-/// A command backend's scenario reader, written once: the file's shape
-/// (the keys every command scenario has, the backend's own time table
-/// `[$table]` read into `$time`, its `[faults]` into `$faults`), the
-/// recipe it names, and its reading into a [`CommandScenario`] of
-/// `$space`, whose [`CommandSpace`] impl it writes too. The backend writes
-/// `$time` and its `space(&self, recipe) -> $space`: the space of the
-/// recipe with the file's times (each default, if it has one, from the
-/// file's other times), and imports its `mermaid`.
-macro_rules! command_reader {
-    ($backend:expr, $recipe:ty, $space:ty, [$table:ident]: $time:ty, $faults:ty) => {
-        /// The recipe a scenario's text names, if it names one of this
-        /// backend's (text that is not TOML names none: the ordinary loader
-        /// says where it breaks).
-        pub fn recipe_of(text: &str) -> Option<$recipe> {
-            let table: toml::Table = toml::from_str(text).ok()?;
-            <$recipe>::parse(table.get("recipe")?.as_str()?)
-        }
-
-        #[derive(Debug, Clone, serde::Deserialize)]
-        #[serde(deny_unknown_fields)]
-        struct Raw {
-            recipe: String,
-            #[serde(deserialize_with = "super::clients::clients")]
-            clients: u8,
-            #[serde(default = "super::command::one")]
-            acquisitions: u8,
-            #[serde(default)]
-            description: String,
-            #[serde(default)]
-            fencing: bool,
-            #[serde(default)]
-            $table: $time,
-            #[serde(default)]
-            faults: $faults,
-            #[serde(default)]
-            expect: Option<$crate::expect::RawExpect>,
-            #[serde(default)]
-            check: super::bounds::Bounds,
-        }
-
-        impl $crate::scenario::command::CommandScenario<$space> {
-            pub fn recipe(&self) -> $recipe {
-                self.space.recipe
-            }
-
-            pub fn parse(
-                path: &std::path::Path,
-                text: &str,
-            ) -> Result<Self, $crate::scenario::ScenarioError> {
-                let r = $crate::scenario::reading::Reading { path, text };
-                let raw: Raw = r.raw()?;
-                let recipe = r.recipe(&raw.recipe, $backend, <$recipe>::parse)?;
-                let mut space = raw.$table.space(recipe);
-                space.clients = raw.clients;
-                space.acquisitions = raw.acquisitions;
-                space.fencing = raw.fencing;
-                space.faults = raw.faults;
-                r.scenario(space, &raw.check, raw.expect.as_ref(), raw.description)
-            }
-        }
-
-        impl $crate::scenario::command::CommandSpace for $space {
-            $crate::scenario::command::command_space_fields!();
-        }
-    };
-}
-pub(crate) use command_reader;

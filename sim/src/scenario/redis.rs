@@ -40,7 +40,7 @@
 //! max_memory_mb = 2048
 //! ```
 
-use super::command::command_reader;
+use super::reading::command_reader;
 use locksmith_model::catalogue::Backend;
 use locksmith_model::redis::check::mermaid;
 use locksmith_model::redis::check::{RedisFaults, RedisSpace};

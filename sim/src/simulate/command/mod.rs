@@ -91,6 +91,9 @@ pub trait CommandWorld: Sized + Send + 'static {
     const FAULTS: &'static [(&'static str, Self::Fault)];
     /// What the trace says a crash leaves, after "cN crashes".
     const CRASH: &'static str;
+    /// Its locks wait on watches, and a run counts their events (the
+    /// Redis and MySQL locks poll: they have none).
+    const NOTIFIES: bool = false;
 
     fn core(&mut self) -> &mut Core;
 

@@ -151,6 +151,7 @@ impl CommandWorld for World {
         ("partitions", Fault::Partition),
     ];
     const CRASH: &'static str = " (its keys stay until its lease runs out)";
+    const NOTIFIES: bool = true;
 
     fn core(&mut self) -> &mut Core {
         &mut self.core
