@@ -68,6 +68,16 @@ pub fn capabilities(b: Backend) -> &'static [Capability] {
     }
 }
 
+/// The backend's key, as `--json` and the report spell it.
+pub fn key(b: Backend) -> &'static str {
+    match b {
+        Backend::ZooKeeper => "zookeeper",
+        Backend::Redis => "redis",
+        Backend::Mysql => "mysql",
+        Backend::Etcd => "etcd",
+    }
+}
+
 pub fn has(b: Backend, c: Capability) -> bool {
     capabilities(b).contains(&c)
 }

@@ -17,7 +17,7 @@
 //! file, since the catalogue and `AnyScenario` take one line each in the
 //! crates, which a test cannot add.
 
-use locksmith::simulate::command::{self, lock, Aftermath, CommandWorld, Core, TICK_MS};
+use locksmith::simulate::command::{self, lock, Aftermath, CommandWorld, Core, Setup, TICK_MS};
 use locksmith_model::engine::harness::{judge, LockEvent, Phase, Property, StepKind};
 use locksmith_model::engine::{
     next_by_apply, Canonical, Counterexample, GrowthWords, Judged, Limits, Next, Renumbering,
@@ -375,76 +375,32 @@ impl Space for ToySpace {
 struct ToyWorld {
     core: Core,
     atomic: bool,
-    crashes: u8,
     key: Option<u8>,
-    rounds: u8,
 }
 
+/// No fault of its own: a crash is the core's.
 #[derive(Clone, Copy)]
-struct Crash;
+enum NoFault {}
 
 impl CommandWorld for ToyWorld {
-    type Fault = Crash;
+    type Fault = NoFault;
+    const FAULTS: &'static [(&'static str, NoFault)] = &[];
+    const CRASH: &'static str = " (its key stays)";
 
-    fn core(&self) -> &Core {
-        &self.core
-    }
-
-    fn core_mut(&mut self) -> &mut Core {
+    fn core(&mut self) -> &mut Core {
         &mut self.core
     }
 
-    fn fault_budgets(&self) -> Vec<(u8, Crash)> {
-        vec![(self.crashes, Crash)]
-    }
-
-    fn is_pause(_: Crash) -> bool {
-        false
-    }
-
-    fn pause_ms(&self) -> u64 {
-        0
-    }
-
-    fn targetable(&self, c: usize) -> bool {
+    fn targetable(&mut self, c: usize) -> bool {
         !self.core.clients[c].done()
     }
 
-    fn strike(
-        &mut self,
-        _: Crash,
-        target: Option<usize>,
-        h: &madsim::runtime::Handle,
-    ) -> Option<Aftermath<ToyWorld>> {
-        let c = target?;
-        self.core.clients[c].crashed = true;
-        self.core.note(|| format!("c{c} crashes (its key stays)"));
-        if let Some(node) = self.core.clients[c].node {
-            h.kill(node);
-        }
-        None
-    }
-
-    fn horizon_ms(&self) -> u64 {
-        u64::from(self.rounds) * 2 * TICK_MS
+    fn strike(&mut self, f: NoFault, _: Option<usize>) -> Option<Aftermath<ToyWorld>> {
+        match f {}
     }
 
     fn bound_ms(&self) -> u64 {
         10_000
-    }
-
-    fn client(
-        world: Arc<Mutex<ToyWorld>>,
-        c: usize,
-    ) -> impl std::future::Future<Output = ()> + Send + 'static {
-        client(world, c)
-    }
-
-    fn spawn_servers(
-        _: &Arc<Mutex<ToyWorld>>,
-        _: &madsim::runtime::Handle,
-        _: &madsim::runtime::NodeHandle,
-    ) {
     }
 
     /// Stuck lock: every live client is done and the key is still set.
@@ -458,6 +414,22 @@ impl CommandWorld for ToyWorld {
     }
 }
 
+/// One seed's toy world: `clients` clients, `rounds` rounds each, at most
+/// `crashes` crashes.
+fn world(atomic: bool, clients: usize, rounds: u8, crashes: u8, trace: bool) -> ToyWorld {
+    let setup = Setup {
+        clients,
+        rounds,
+        budgets: vec![("crashes", crashes)],
+        ..Setup::default()
+    };
+    ToyWorld {
+        core: Core::new(setup, trace),
+        atomic,
+        key: None,
+    }
+}
+
 /// A latency of 0.1 to 1 ms.
 fn latency() -> Duration {
     command::run_clock::micros(100, 1000)
@@ -466,7 +438,7 @@ fn latency() -> Duration {
 async fn client(world: Arc<Mutex<ToyWorld>>, c: usize) {
     let (atomic, mut left) = {
         let w = lock(&world);
-        (w.atomic, w.rounds)
+        (w.atomic, w.core.setup.rounds)
     };
     let (mut pc, mut reply) = (Pc::Begin, None);
     loop {
@@ -513,13 +485,7 @@ async fn client(world: Arc<Mutex<ToyWorld>>, c: usize) {
 }
 
 fn simulate(atomic: bool, crashes: u8, seed: u64) -> command::BackendRun {
-    command::run_seed(seed, || ToyWorld {
-        core: Core::new(5, false, false),
-        atomic,
-        crashes,
-        key: None,
-        rounds: 10,
-    })
+    command::run_seed(seed, || world(atomic, 5, 10, crashes, false), client)
 }
 
 /// The first of seeds 0..100 whose run breaks a property, and which.
@@ -602,16 +568,7 @@ fn the_simulator_runs_a_toy_backend_through_the_command_core() {
     );
     assert_eq!(first_failing_seed(true, 0), None);
     assert_eq!(first_failing_seed(true, 1), Some((1, Property::StuckLock)));
-    let traced = |seed| {
-        command::run_seed(seed, || ToyWorld {
-            core: Core::new(3, true, false),
-            atomic: false,
-            crashes: 1,
-            key: None,
-            rounds: 3,
-        })
-        .trace
-    };
+    let traced = |seed| command::run_seed(seed, || world(false, 3, 3, 1, true), client).trace;
     assert!(!traced(7).is_empty());
     assert_eq!(traced(7), traced(7));
 }

@@ -2,14 +2,13 @@
 
 pub use super::check_args::CheckArgs;
 use super::check_output::{
-    exploration_json, figures, headline_trace, interrupted, joined, progress_bar, show,
+    exploration_json, figures, headline_trace, interrupted, joined, with_progress,
 };
 use crate::backends::AnyScenario;
 use crate::zk::scenario::Scenario;
 use locksmith_model::engine::harness::Writes;
 use locksmith_model::{zk::check::check_with_progress, zk::check::Report, zk::check::Verdict};
 use serde_json::json;
-use std::ops::ControlFlow;
 
 /// The scenario with the flags applied, checked as the run needs it: what
 /// `run` explores, or the error it exits 2 with. A scenario names its
@@ -77,17 +76,7 @@ pub fn run(args: &CheckArgs) -> i32 {
             return 2;
         }
     };
-    crate::interrupt::install();
-    let bar = progress_bar();
-    let report = check_with_progress(&sc.check, &mut |p| {
-        show(&bar, p);
-        if crate::interrupt::requested() {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    });
-    bar.finish_and_clear();
+    let report = with_progress(|progress| check_with_progress(&sc.check, progress));
     if args.json {
         println!("{}", to_json(&sc, &report));
     } else {

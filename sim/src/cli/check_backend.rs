@@ -7,7 +7,7 @@
 
 use super::check_args::CheckArgs;
 use super::check_output::{
-    budgets, exploration_json, figures, headline_trace, interrupted, joined, progress_bar, show,
+    budgets, exploration_json, figures, headline_trace, interrupted, joined, with_progress,
 };
 use crate::scenario::{CommandScenario, CommandSpace};
 use locksmith_model::engine::Judged;
@@ -34,8 +34,6 @@ pub trait BackendScenario: Sized {
 /// What `check` needs of a command backend's configuration (its checker
 /// space) beyond what every backend has.
 pub trait CommandCheck: CommandSpace {
-    /// The backend's key in `--json` (`"redis"`, `"mysql"`).
-    const KEY: &'static str;
     /// Its own settings in `--json` (time, switches), by their keys.
     fn settings_json(&self) -> serde_json::Map<String, serde_json::Value>;
     /// The title line's tail: " × N acquisitions on <backend>: …".
@@ -79,7 +77,7 @@ pub fn to_json<S: CommandCheck>(sc: &CommandScenario<S>, r: &Report) -> serde_js
     let mut config = s.settings_json();
     let common = [
         ("scenario", serde_json::json!(sc.name)),
-        ("backend", S::KEY.into()),
+        ("backend", crate::backend::key(S::BACKEND).into()),
         ("recipe", s.recipe_id().into()),
         ("clients", s.clients().into()),
         ("acquisitions", s.acquisitions().into()),
@@ -124,17 +122,7 @@ pub fn plan<S: BackendScenario>(args: &CheckArgs, mut sc: S) -> Result<S, String
 }
 
 pub fn run<S: BackendScenario>(args: &CheckArgs, sc: &S) -> i32 {
-    crate::interrupt::install();
-    let bar = progress_bar();
-    let report = sc.check(&mut |p| {
-        show(&bar, p);
-        if crate::interrupt::requested() {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    });
-    bar.finish_and_clear();
+    let report = with_progress(|progress| sc.check(progress));
     if args.json {
         println!("{}", sc.to_json(&report));
     } else {

@@ -9,8 +9,6 @@ use locksmith_model::etcd::check::EtcdSpace;
 use serde_json::json;
 
 impl CommandCheck for EtcdSpace {
-    const KEY: &'static str = "etcd";
-
     fn settings_json(&self) -> serde_json::Map<String, serde_json::Value> {
         let settings = json!({
             "ttl": self.ttl,

@@ -9,8 +9,6 @@ use locksmith_model::mysql::check::MysqlSpace;
 use serde_json::json;
 
 impl CommandCheck for MysqlSpace {
-    const KEY: &'static str = "mysql";
-
     fn settings_json(&self) -> serde_json::Map<String, serde_json::Value> {
         let settings = json!({
             "critical_section": self.work,

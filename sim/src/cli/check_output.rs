@@ -5,6 +5,7 @@ use locksmith_model::engine::harness::{Severity, Verdict};
 use locksmith_model::engine::{Bound, Progress};
 use locksmith_model::zk::check::Report;
 use serde_json::json;
+use std::ops::ControlFlow;
 
 /// The run stopped on Ctrl-C.
 pub fn interrupted(r: &Report) -> bool {
@@ -12,12 +13,31 @@ pub fn interrupted(r: &Report) -> bool {
 }
 
 /// The exploration's progress line on stderr.
-pub fn progress_bar() -> super::progress::Progress {
+fn progress_bar() -> super::progress::Progress {
     super::progress::Progress::spinner()
 }
 
+/// Runs `check` with its progress line on stderr, breaking it when the
+/// user presses Ctrl-C.
+pub fn with_progress(
+    check: impl FnOnce(&mut dyn FnMut(Progress) -> ControlFlow<()>) -> Report,
+) -> Report {
+    crate::interrupt::install();
+    let bar = progress_bar();
+    let report = check(&mut |p| {
+        show(&bar, p);
+        if crate::interrupt::requested() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    bar.finish_and_clear();
+    report
+}
+
 /// Runs under a second stay quiet.
-pub fn show(bar: &super::progress::Progress, p: Progress) {
+fn show(bar: &super::progress::Progress, p: Progress) {
     let secs = p.elapsed.as_secs_f64();
     if secs < 1.0 {
         return;

@@ -8,8 +8,6 @@ use locksmith_model::redis::check::RedisSpace;
 use serde_json::json;
 
 impl CommandCheck for RedisSpace {
-    const KEY: &'static str = "redis";
-
     fn settings_json(&self) -> serde_json::Map<String, serde_json::Value> {
         let settings = json!({
             "lease": self.lease,

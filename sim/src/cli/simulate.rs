@@ -119,21 +119,7 @@ pub fn plan(a: &SimArgs) -> Result<SimPlan, String> {
 /// count` that `run_sim` sweeps.
 fn plan_sim(a: &SimArgs, sc: Scenario) -> Result<(SimConfig, u64, u64), String> {
     let cfg = prepare(&a.scenario, sc, a.clients, a.acquisitions)?;
-    let first = a.seed.unwrap_or(0);
-    let count = a.seeds.unwrap_or(if a.seed.is_some() {
-        1
-    } else {
-        cfg.settings.seeds
-    });
-    if count == 0 {
-        return Err("--seeds 0: expected at least 1 (a run of no seeds proves nothing)".into());
-    }
-    if first.checked_add(count - 1).is_none() {
-        return Err(format!(
-            "--seed {first} with {count} seeds runs past the last seed ({}): expected a smaller --seed or --seeds",
-            u64::MAX
-        ));
-    }
+    let (first, count) = a.seed_range(cfg.settings.seeds)?;
     Ok((cfg, first, count))
 }
 

@@ -36,6 +36,25 @@ pub struct SimArgs {
 }
 
 impl SimArgs {
+    /// The seeds `first .. first + count` these flags ask for (`default`:
+    /// how many without `--seeds` or `--seed`).
+    pub fn seed_range(&self, default: u64) -> Result<(u64, u64), String> {
+        let first = self.seed.unwrap_or(0);
+        let count = self
+            .seeds
+            .unwrap_or(if self.seed.is_some() { 1 } else { default });
+        if count == 0 {
+            return Err("--seeds 0: expected at least 1 (a run of no seeds proves nothing)".into());
+        }
+        if first.checked_add(count - 1).is_none() {
+            return Err(format!(
+                "--seed {first} with {count} seeds runs past the last seed ({}): expected a smaller --seed or --seeds",
+                u64::MAX
+            ));
+        }
+        Ok((first, count))
+    }
+
     /// The threads of the sweep: `--jobs`, else every core.
     pub fn jobs(&self) -> usize {
         self.jobs.map_or_else(crate::machine::cores, usize::from)

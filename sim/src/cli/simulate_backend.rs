@@ -1,11 +1,11 @@
 //! `locksmith sim` and `locksmith replay` on a Redis, MySQL or etcd
 //! scenario: that backend's simulator (sim/src/simulate/redis/,
-//! sim/src/simulate/mysql.rs, sim/src/simulate/etcd.rs, on the command
+//! sim/src/simulate/mysql/, sim/src/simulate/etcd/, on the command
 //! simulators' core) over many seeds, one seed's trace.
 
 use super::simulate_args::{ReplayArgs, SimArgs};
-use crate::scenario::{EtcdScenario, MysqlScenario, RedisScenario};
-use crate::simulate::command::{BackendRun, BackendTotals};
+use crate::scenario::CommandScenario;
+use crate::simulate::command::{BackendTotals, CommandWorld, Simulated};
 use locksmith_model::engine::harness::Property;
 use serde_json::json;
 
@@ -19,105 +19,54 @@ pub const DEFAULT_SEEDS: u64 = 500;
 pub const MIN_CLIENTS: u8 = 5;
 pub const MIN_ACQUISITIONS: u8 = 10;
 
-/// A scenario one of these simulators runs.
-pub trait Simulated: Sized {
-    /// The backend's name in text (`Redis`) and in `--json` (`redis`).
-    const NAME: &'static str;
-    const KEY: &'static str;
+/// A command backend as `sim` and `replay` print it.
+struct Shown {
+    /// Its name in text (`Redis`) and its key in `--json` (`redis`).
+    name: &'static str,
+    key: &'static str,
     /// Simulated milliseconds per checker tick.
-    const TICK_MS: u64;
-    /// Its locks wait on watches, and the run counts their events (the
-    /// Redis and MySQL locks poll: they have none).
-    const NOTIFIES: bool = false;
-    fn recipe_id(&self) -> &'static str;
-    /// The clients and rounds, to override.
-    fn sizes(&mut self) -> (&mut u8, &mut u8);
-    fn run_seed(&self, seed: u64, trace: bool) -> BackendRun;
+    tick_ms: u64,
+    /// Its runs count watch events ([`CommandWorld::NOTIFIES`]).
+    notifies: bool,
 }
 
-impl Simulated for RedisScenario {
-    const NAME: &'static str = "Redis";
-    const KEY: &'static str = "redis";
-    const TICK_MS: u64 = crate::simulate::redis::TICK_MS;
-
-    fn recipe_id(&self) -> &'static str {
-        self.recipe().id()
-    }
-
-    fn sizes(&mut self) -> (&mut u8, &mut u8) {
-        (&mut self.space.clients, &mut self.space.acquisitions)
-    }
-
-    fn run_seed(&self, seed: u64, trace: bool) -> BackendRun {
-        crate::simulate::redis::run_seed(&self.space, seed, trace)
+fn shown<S: Simulated>() -> Shown {
+    Shown {
+        name: S::BACKEND.name(),
+        key: crate::backend::key(S::BACKEND),
+        tick_ms: <S::World as CommandWorld>::TICK_MS,
+        notifies: <S::World as CommandWorld>::NOTIFIES,
     }
 }
 
-impl Simulated for EtcdScenario {
-    const NAME: &'static str = "etcd";
-    const KEY: &'static str = "etcd";
-    const TICK_MS: u64 = crate::simulate::etcd::TICK_MS;
-    const NOTIFIES: bool = true;
-
-    fn recipe_id(&self) -> &'static str {
-        self.recipe().id()
-    }
-
-    fn sizes(&mut self) -> (&mut u8, &mut u8) {
-        (&mut self.space.clients, &mut self.space.acquisitions)
-    }
-
-    fn run_seed(&self, seed: u64, trace: bool) -> BackendRun {
-        crate::simulate::etcd::run_seed(&self.space, seed, trace)
-    }
-}
-
-impl Simulated for MysqlScenario {
-    const NAME: &'static str = "MySQL";
-    const KEY: &'static str = "mysql";
-    const TICK_MS: u64 = crate::simulate::mysql::TICK_MS;
-
-    fn recipe_id(&self) -> &'static str {
-        self.recipe().id()
-    }
-
-    fn sizes(&mut self) -> (&mut u8, &mut u8) {
-        (&mut self.space.clients, &mut self.space.acquisitions)
-    }
-
-    fn run_seed(&self, seed: u64, trace: bool) -> BackendRun {
-        crate::simulate::mysql::run_seed(&self.space, seed, trace)
-    }
+/// The clients and rounds of `sc`, to override.
+fn sizes<S: Simulated>(sc: &mut CommandScenario<S>) -> (&mut u8, &mut u8) {
+    let (clients, rounds, _) = sc.space.sizes();
+    (clients, rounds)
 }
 
 /// The scenario with the overrides applied.
-pub fn with_overrides<S: Simulated>(mut sc: S, clients: Option<u8>, acquisitions: Option<u8>) -> S {
+pub fn with_overrides<S: Simulated>(
+    mut sc: CommandScenario<S>,
+    clients: Option<u8>,
+    acquisitions: Option<u8>,
+) -> CommandScenario<S> {
     // The file's own configuration was validated as it loaded; the
     // simulator takes any number of clients and rounds (the checker's
     // limit on clients is its state space's, not the simulator's).
-    let (c, k) = sc.sizes();
+    let (c, k) = sizes(&mut sc);
     *c = clients.unwrap_or((*c).max(MIN_CLIENTS));
     *k = acquisitions.unwrap_or((*k).max(MIN_ACQUISITIONS));
     sc
 }
 
 /// The scenario and the seeds `first .. first + count`.
-pub fn plan<S: Simulated>(a: &SimArgs, sc: S) -> Result<(S, u64, u64), String> {
-    let sc = with_overrides(sc, a.clients, a.acquisitions);
-    let first = a.seed.unwrap_or(0);
-    let count = a
-        .seeds
-        .unwrap_or(if a.seed.is_some() { 1 } else { DEFAULT_SEEDS });
-    if count == 0 {
-        return Err("--seeds 0: expected at least 1 (a run of no seeds proves nothing)".into());
-    }
-    if first.checked_add(count - 1).is_none() {
-        return Err(format!(
-            "--seed {first} with {count} seeds runs past the last seed ({}): expected a smaller --seed or --seeds",
-            u64::MAX
-        ));
-    }
-    Ok((sc, first, count))
+pub fn plan<S: Simulated>(
+    a: &SimArgs,
+    sc: CommandScenario<S>,
+) -> Result<(CommandScenario<S>, u64, u64), String> {
+    let (first, count) = a.seed_range(DEFAULT_SEEDS)?;
+    Ok((with_overrides(sc, a.clients, a.acquisitions), first, count))
 }
 
 fn replay_command(a: &SimArgs, seed: u64) -> String {
@@ -134,8 +83,12 @@ fn replay_command(a: &SimArgs, seed: u64) -> String {
 /// Seeds until the first violation (all of them with `--keep-going`),
 /// over `--jobs` threads, folded in seed order; 0 none, 1 violated, 130
 /// Ctrl-C.
-pub fn run_sim<S: Simulated + Sync>(a: &SimArgs, (mut sc, first, count): (S, u64, u64)) -> i32 {
-    let swept = a.sweep(first, count, &|seed| sc.run_seed(seed, false));
+pub fn run_sim<S: Simulated>(
+    a: &SimArgs,
+    (mut sc, first, count): (CommandScenario<S>, u64, u64),
+) -> i32 {
+    let shown = shown::<S>();
+    let swept = a.sweep(first, count, &|seed| sc.space.run_seed(seed, false));
     let (run, failures, interrupted) = (swept.seeds_run, swept.failures, swept.interrupted);
     let BackendTotals {
         acquisitions,
@@ -145,7 +98,7 @@ pub fn run_sim<S: Simulated + Sync>(a: &SimArgs, (mut sc, first, count): (S, u64
     let per = |n: u64| crate::real::per(n, acquisitions as f64);
     let elapsed_ms = swept.elapsed_ms as u64;
     let (clients, acquisitions_per_client) = {
-        let (c, k) = sc.sizes();
+        let (c, k) = sizes(&mut sc);
         (*c, *k)
     };
     let first_failure = failures.first();
@@ -159,11 +112,11 @@ pub fn run_sim<S: Simulated + Sync>(a: &SimArgs, (mut sc, first, count): (S, u64
     if a.json {
         let out = json!({
             "scenario": a.scenario.display().to_string(),
-            "recipe": sc.recipe_id(),
-            "backend": S::KEY,
+            "recipe": sc.space.recipe_id(),
+            "backend": shown.key,
             "clients": clients,
             "acquisitions": acquisitions_per_client,
-            "tick_ms": S::TICK_MS,
+            "tick_ms": shown.tick_ms,
             "verdict": verdict,
             "interrupted": interrupted,
             "property": first_failure.and_then(|f| f.violation.as_ref()).map(|v| v.0.name()),
@@ -177,7 +130,7 @@ pub fn run_sim<S: Simulated + Sync>(a: &SimArgs, (mut sc, first, count): (S, u64
             "commands": commands,
         });
         let out = match out {
-            serde_json::Value::Object(mut m) if S::NOTIFIES => {
+            serde_json::Value::Object(mut m) if shown.notifies => {
                 m.insert("notifications".into(), json!(notifications));
                 m.insert("commands_per_acquisition".into(), json!(per(commands)));
                 m.insert(
@@ -192,12 +145,11 @@ pub fn run_sim<S: Simulated + Sync>(a: &SimArgs, (mut sc, first, count): (S, u64
     } else {
         let how = format!(
             " × {acquisitions_per_client} acquisitions, simulated on {} (a tick is {} ms)",
-            S::NAME,
-            S::TICK_MS
+            shown.name, shown.tick_ms
         );
         print!(
             "{}",
-            crate::title::title(a.scenario.display(), sc.recipe_id(), clients, &how)
+            crate::title::title(a.scenario.display(), sc.space.recipe_id(), clients, &how)
         );
         match first_failure {
             Some(f) => {
@@ -220,7 +172,7 @@ pub fn run_sim<S: Simulated + Sync>(a: &SimArgs, (mut sc, first, count): (S, u64
         println!(
             "{run} seeds in {elapsed_ms} ms; {acquisitions} simulated acquisitions, {commands} commands"
         );
-        if S::NOTIFIES {
+        if shown.notifies {
             println!(
                 "per acquisition: {:.2} requests, {:.2} watch events ({notifications} in all; keep-alives not counted)",
                 per(commands),
@@ -263,22 +215,26 @@ pub fn replay_json(
 
 /// A replay's scenario (`--timeline` was refused as the file loaded: a
 /// timeline is the ZooKeeper simulator's only).
-pub fn load_replay<S: Simulated>(a: &ReplayArgs, sc: S) -> Result<S, String> {
+pub fn load_replay<S: Simulated>(
+    a: &ReplayArgs,
+    sc: CommandScenario<S>,
+) -> Result<CommandScenario<S>, String> {
     Ok(with_overrides(sc, a.clients, a.acquisitions))
 }
 
-pub fn run_replay<S: Simulated>(a: &ReplayArgs, sc: S) -> i32 {
-    let r = sc.run_seed(a.seed, true);
+pub fn run_replay<S: Simulated>(a: &ReplayArgs, sc: CommandScenario<S>) -> i32 {
+    let shown = shown::<S>();
+    let r = sc.space.run_seed(a.seed, true);
     if a.json {
         let lines: Vec<&str> = r.trace.iter().map(String::as_str).collect();
         let mut metrics = json!({ "acquisitions": r.acquisitions, "commands": r.commands });
-        if S::NOTIFIES {
+        if shown.notifies {
             metrics["notifications"] = json!(r.notifications);
         }
         let out = replay_json(
             a,
-            S::KEY,
-            sc.recipe_id(),
+            shown.key,
+            sc.space.recipe_id(),
             r.violation.as_ref(),
             &lines,
             metrics,
@@ -293,7 +249,7 @@ pub fn run_replay<S: Simulated>(a: &ReplayArgs, sc: S) -> i32 {
         Some((p, why)) => println!("verdict: violated: {} (seed {}): {why}", p.name(), a.seed),
         None => println!("verdict: no violation (seed {})", a.seed),
     }
-    if S::NOTIFIES {
+    if shown.notifies {
         println!(
             "acquisitions {}, commands {}, watch events {}",
             r.acquisitions, r.commands, r.notifications

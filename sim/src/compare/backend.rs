@@ -61,6 +61,58 @@ pub struct Fault {
     pub about: &'static str,
 }
 
+/// One column of a command backend's matrix: its fault class, and how it
+/// turns a row's configuration into the cell's.
+pub struct FaultClass<S> {
+    pub fault: Fault,
+    pub apply: fn(&mut S),
+}
+
+/// A command backend's matrix, declared by its registry
+/// (`<backend>_faults.rs`) and its cell file (`<backend>_cell.rs`): the
+/// rest of a cell's run is the same for every command backend ([`run`]).
+pub trait CommandMatrix: CommandSpace {
+    /// The rows, in order.
+    const ROWS: &'static [Row];
+    /// The columns, in order.
+    const FAULTS: &'static [FaultClass<Self>];
+    /// A row's configuration before its column's fault (`None`: not one of
+    /// this backend's recipes).
+    fn row_space(row: &Row) -> Option<Self>;
+    /// The cell file's table of the backend's own settings (`[redis]` and
+    /// its times).
+    fn table(&self) -> String;
+}
+
+/// The rows of `S`'s matrix.
+pub fn rows<S: CommandMatrix>() -> Vec<Row> {
+    S::ROWS.to_vec()
+}
+
+/// The columns of `S`'s matrix.
+pub fn columns<S: CommandMatrix>() -> Vec<Fault> {
+    S::FAULTS.iter().map(|f| f.fault.clone()).collect()
+}
+
+/// Runs the cell `recipe` × `fault` of `S`'s matrix (ids of its rows and
+/// columns): its row's configuration under its column's fault, written as
+/// the backend's scenario file ([`cell_toml`]) and judged by loading that
+/// very file. `out` is the report folder as the commands name it.
+pub fn run<S: CommandMatrix>(recipe: &str, fault: &str, out: &str) -> Result<CellResult, String> {
+    let class = S::FAULTS
+        .iter()
+        .find(|f| f.fault.id == fault)
+        .ok_or_else(|| format!("no {} fault class `{fault}`", S::BACKEND.name()))?;
+    let mut s = S::ROWS
+        .iter()
+        .find(|r| r.recipe == recipe)
+        .and_then(S::row_space)
+        .ok_or_else(|| format!("no {} recipe `{recipe}`", S::BACKEND.name()))?;
+    (class.apply)(&mut s);
+    let text = cell_toml(&s, &class.fault, &s.table());
+    run_cell(recipe, fault, out, text, check_file::<S>)
+}
+
 /// A backend's recipes × its fault classes, judged.
 pub struct BackendMatrix {
     pub backend: &'static Backend,

@@ -6,8 +6,7 @@
 use super::backend::{BackendMatrix, Fault, Row};
 use super::cell::{CellResult, Counts};
 use super::cell_html::esc;
-use super::cell_markdown::{cell_text, diagram_section, mark, short, source_text, trace_headline};
-use locksmith_model::engine::harness::{Property, Verdict};
+use super::cell_markdown::{diagram_section, trace_page_head};
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -24,21 +23,13 @@ pub fn summary_line(m: &BackendMatrix) -> String {
 
 /// A backend's matrix as a GitHub table; links start with `prefix`.
 pub fn matrix_table(m: &BackendMatrix, prefix: &str) -> String {
-    let mut out = String::from("| recipe |");
-    for f in &m.faults {
-        let _ = write!(out, " {}<br>*check* |", f.label);
-    }
-    out.push_str("\n|---|");
-    out.push_str(&"---|".repeat(m.faults.len()));
-    out.push('\n');
-    for (r, row) in m.recipes.iter().enumerate() {
-        let _ = write!(out, "| **{}** |", row.recipe);
-        for f in 0..m.faults.len() {
-            let _ = write!(out, " {} |", cell_text(m.cell(r, f), prefix));
-        }
-        out.push('\n');
-    }
-    out
+    let heads: Vec<String> = m
+        .faults
+        .iter()
+        .map(|f| format!("{}<br>*check*", f.label))
+        .collect();
+    let recipes: Vec<String> = m.recipes.iter().map(|r| r.recipe.to_string()).collect();
+    super::tables::matrix(&heads, &recipes, |r, f| m.cell(r, f), prefix)
 }
 
 /// The section of `reports/README.md`.
@@ -70,58 +61,10 @@ pub fn section(o: &mut String, m: &BackendMatrix) {
 
 fn recipe_section(o: &mut String, m: &BackendMatrix, r: usize, row: &Row) {
     let _ = writeln!(o, "### {}\n\n{}\n", row.recipe, row.claim);
-    let cells: Vec<(&Fault, &CellResult)> = (0..m.faults.len())
-        .map(|f| (&m.faults[f], m.cell(r, f)))
+    let cells: Vec<(&str, &CellResult)> = (0..m.faults.len())
+        .map(|f| (m.faults[f].label, m.cell(r, f)))
         .collect();
-    let list = |v: Vec<String>| {
-        if v.is_empty() {
-            "nothing".to_string()
-        } else {
-            v.join("; ")
-        }
-    };
-    let broken = cells
-        .iter()
-        .filter(|(_, c)| c.verdict == Verdict::Violated)
-        .map(|(f, c)| format!("{} ({})", f.label, c.property.map_or("?", |p| p.name())))
-        .collect();
-    let holds = cells
-        .iter()
-        .filter(|(_, c)| c.verdict == Verdict::Holds)
-        .map(|(f, _)| f.label.to_string())
-        .collect();
-    let _ = writeln!(o, "- **What breaks it** (this run): {}.", list(broken));
-    let _ = writeln!(o, "- **Holds** under: {}.", list(holds));
-    let unknown: Vec<String> = cells
-        .iter()
-        .filter(|(_, c)| c.verdict == Verdict::Incomplete)
-        .map(|(f, _)| f.label.to_string())
-        .collect();
-    if !unknown.is_empty() {
-        let _ = writeln!(
-            o,
-            "**Incomplete** (a bound was hit): {}.",
-            unknown.join("; ")
-        );
-    }
-    if !row.instead.is_empty() {
-        let _ = writeln!(o, "- **Use instead:** {}", row.instead);
-    }
-    o.push('\n');
-    let _ = write!(o, "| fault | verdict |");
-    for p in Property::ALL {
-        let _ = write!(o, " {} |", short(p));
-    }
-    let _ = writeln!(o, " source | reproduce |");
-    let _ = writeln!(o, "|---|---|{}---|---|", "---|".repeat(Property::ALL.len()));
-    for (f, c) in &cells {
-        let _ = write!(o, "| {} | {} |", f.label, cell_text(c, ""));
-        for p in &c.properties {
-            let _ = write!(o, " {} |", mark(p.property, p.verdict));
-        }
-        let _ = writeln!(o, " {} | `{}` |", source_text(c), c.command);
-    }
-    o.push('\n');
+    super::tables::recipe_markdown(o, &cells, row.instead);
 }
 
 /// The page of a violated cell's shortest trace.
@@ -129,10 +72,7 @@ pub fn trace_page(m: &BackendMatrix, c: &CellResult) -> Option<String> {
     let t = c.trace.as_ref()?;
     let fault = m.faults.iter().find(|f| f.id == c.fault)?;
     let p = t.property;
-    let mut o = String::new();
-    let _ = writeln!(o, "# {} × {}\n", c.recipe, fault.label);
-    let _ = writeln!(o, "{}\n", trace_headline(c, t));
-    let _ = writeln!(o, "Fault: {}.\n", fault.about);
+    let mut o = trace_page_head(c, t, fault.label, fault.about);
     let _ = writeln!(
         o,
         "The shortest trace that violates {p}: {} steps, found by breadth-first search of every \
@@ -190,25 +130,10 @@ pub fn html(o: &mut String, m: &BackendMatrix, cell_html: &dyn Fn(&CellResult) -
     o.push_str("</ul>\n");
     for (r, row) in m.recipes.iter().enumerate() {
         let _ = writeln!(o, "<h3>{}</h3><p>{}</p>", esc(row.recipe), esc(row.claim));
-        o.push_str("<table><tr><th>fault</th><th>verdict</th>");
-        for p in Property::ALL {
-            let _ = write!(o, "<th title=\"{}\">{}</th>", esc(p.name()), short(p));
-        }
-        o.push_str("<th>source</th><th>reproduce</th></tr>\n");
-        for (f, fault) in m.faults.iter().enumerate() {
-            let c = m.cell(r, f);
-            let _ = write!(o, "<tr><td>{}</td>{}", esc(fault.label), cell_html(c));
-            for p in &c.properties {
-                o.push_str(&super::cell_html::property_td(p));
-            }
-            let _ = writeln!(
-                o,
-                "<td>{}</td><td><code>{}</code></td></tr>",
-                esc(&source_text(c)),
-                esc(&c.command)
-            );
-        }
-        o.push_str("</table>\n");
+        let cells: Vec<(&str, &CellResult)> = (0..m.faults.len())
+            .map(|f| (m.faults[f].label, m.cell(r, f)))
+            .collect();
+        super::tables::recipe_html(o, &cells, cell_html);
     }
 }
 

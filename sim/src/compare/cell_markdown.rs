@@ -117,6 +117,16 @@ pub fn trace_headline(c: &CellResult, t: &CellTrace) -> String {
     )
 }
 
+/// A trace page's head, every matrix's alike: the cell's recipe × its
+/// fault's `label`, the headline, what the fault (`about`) does.
+pub fn trace_page_head(c: &CellResult, t: &CellTrace, label: &str, about: &str) -> String {
+    format!(
+        "# {} × {label}\n\n{}\n\nFault: {about}.\n\n",
+        c.recipe,
+        trace_headline(c, t)
+    )
+}
+
 /// Where a cell's verdict came from, in words.
 pub fn source_text(c: &CellResult) -> String {
     match &c.source {

@@ -2,35 +2,24 @@
 //! written as an etcd scenario file and judged by loading that very file
 //! as `locksmith check` loads it.
 
-use super::backend::{cell_toml, check_file, run_cell, Backend, Fault};
-use super::cell::CellResult;
+use super::backend::{columns, rows, run, Backend, CommandMatrix, FaultClass, Row};
 use super::etcd_faults::{space, ETCD_FAULTS, ETCD_ROWS};
 use locksmith_model::etcd::check::EtcdSpace;
 
-/// The scenario file of `s` (a row's configuration under `fault`).
-pub fn to_toml(s: &EtcdSpace, fault: &Fault) -> String {
-    let table = format!(
-        "\n[etcd]\nttl = {}\ncritical_section = {}\npause = {}\n",
-        s.ttl, s.work, s.pause
-    );
-    cell_toml(s, fault, &table)
-}
+impl CommandMatrix for EtcdSpace {
+    const ROWS: &'static [Row] = ETCD_ROWS;
+    const FAULTS: &'static [FaultClass<EtcdSpace>] = ETCD_FAULTS;
 
-/// Runs the cell `recipe` × `fault` (ids of [`ETCD_ROWS`] and
-/// [`ETCD_FAULTS`]); `out` is the report folder as the commands name it.
-pub fn run(recipe: &str, fault: &str, out: &str) -> Result<CellResult, String> {
-    let class = ETCD_FAULTS
-        .iter()
-        .find(|f| f.fault.id == fault)
-        .ok_or_else(|| format!("no etcd fault class `{fault}`"))?;
-    let mut s = ETCD_ROWS
-        .iter()
-        .find(|r| r.recipe == recipe)
-        .and_then(space)
-        .ok_or_else(|| format!("no etcd recipe `{recipe}`"))?;
-    (class.apply)(&mut s);
-    let text = to_toml(&s, &class.fault);
-    run_cell(recipe, fault, out, text, check_file::<EtcdSpace>)
+    fn row_space(row: &Row) -> Option<EtcdSpace> {
+        space(row)
+    }
+
+    fn table(&self) -> String {
+        format!(
+            "\n[etcd]\nttl = {}\ncritical_section = {}\npause = {}\n",
+            self.ttl, self.work, self.pause
+        )
+    }
 }
 
 /// The etcd matrix, as the report's pages draw it.
@@ -53,7 +42,7 @@ pub static ETCD: Backend = Backend {
             etcd-mutex-3.5-waiter-expiry-herd.toml (violated) judge it. Orphaned node, \
             re-entrancy and the fenced resource are n/a.",
     explored: "the clients, the etcd server and time in ticks",
-    rows: || ETCD_ROWS.to_vec(),
-    faults: || ETCD_FAULTS.iter().map(|f| f.fault.clone()).collect(),
-    run,
+    rows: rows::<EtcdSpace>,
+    faults: columns::<EtcdSpace>,
+    run: run::<EtcdSpace>,
 };

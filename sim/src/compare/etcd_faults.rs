@@ -3,21 +3,14 @@
 //! tenure is its lease running out (a pause or a partition stops its
 //! keep-alives, a crash ends them) or a revoke. Every cell is judged by the etcd checker.
 
-use super::backend::{Fault, Row};
+use super::backend::{Fault, FaultClass, Row};
 use locksmith_model::etcd::check::EtcdSpace;
 use locksmith_model::etcd::recipes::EtcdRecipe;
 
-/// One column of the etcd matrix.
-pub struct EtcdFaultClass {
-    pub fault: Fault,
-    /// Turns the row's configuration into this class's.
-    pub apply: fn(&mut EtcdSpace),
-}
-
 /// Every etcd fault class, in column order. Time in ticks: a session TTL
 /// of 3, a critical section of 2, a pause of 4 ([`space`]).
-pub static ETCD_FAULTS: &[EtcdFaultClass] = &[
-    EtcdFaultClass {
+pub static ETCD_FAULTS: &[FaultClass<EtcdSpace>] = &[
+    FaultClass {
         fault: Fault {
             id: "none",
             label: "no fault",
@@ -25,7 +18,7 @@ pub static ETCD_FAULTS: &[EtcdFaultClass] = &[
         },
         apply: |_| {},
     },
-    EtcdFaultClass {
+    FaultClass {
         fault: Fault {
             id: "pause",
             label: "pause",
@@ -33,7 +26,7 @@ pub static ETCD_FAULTS: &[EtcdFaultClass] = &[
         },
         apply: |s| s.faults.pauses = 1,
     },
-    EtcdFaultClass {
+    FaultClass {
         fault: Fault {
             id: "crash",
             label: "client crash",
@@ -41,7 +34,7 @@ pub static ETCD_FAULTS: &[EtcdFaultClass] = &[
         },
         apply: |s| s.faults.crashes = 1,
     },
-    EtcdFaultClass {
+    FaultClass {
         fault: Fault {
             id: "revoke",
             label: "lease revoked",
@@ -49,7 +42,7 @@ pub static ETCD_FAULTS: &[EtcdFaultClass] = &[
         },
         apply: |s| s.faults.revokes = 1,
     },
-    EtcdFaultClass {
+    FaultClass {
         fault: Fault {
             id: "waiter-expiry",
             label: "waiter's lease expires",
@@ -57,7 +50,7 @@ pub static ETCD_FAULTS: &[EtcdFaultClass] = &[
         },
         apply: |s| s.faults.waiter_expiries = 1,
     },
-    EtcdFaultClass {
+    FaultClass {
         fault: Fault {
             id: "partition",
             label: "partition",
@@ -65,7 +58,7 @@ pub static ETCD_FAULTS: &[EtcdFaultClass] = &[
         },
         apply: |s| s.faults.partitions = 1,
     },
-    EtcdFaultClass {
+    FaultClass {
         fault: Fault {
             id: "compaction",
             label: "compaction",
@@ -73,7 +66,7 @@ pub static ETCD_FAULTS: &[EtcdFaultClass] = &[
         },
         apply: |s| s.faults.compactions = 1,
     },
-    EtcdFaultClass {
+    FaultClass {
         fault: Fault {
             id: "late-unlock",
             label: "late unlock",
@@ -81,7 +74,7 @@ pub static ETCD_FAULTS: &[EtcdFaultClass] = &[
         },
         apply: |s| s.faults.late_unlocks = 1,
     },
-    EtcdFaultClass {
+    FaultClass {
         fault: Fault {
             id: "pause-fenced",
             label: "pause, fenced",

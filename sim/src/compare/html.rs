@@ -4,11 +4,10 @@
 //! as text and its sequence diagram as SVG).
 
 use super::cell::{CellResult, CellTrace};
-use super::cell_html::{class, esc, mark, property_td, COLOURS};
+use super::cell_html::{class, esc, mark, COLOURS};
 use super::cell_lines::{lines, Line};
-use super::cell_markdown::{short, source_text};
+use super::cell_markdown::source_text;
 use super::Matrix;
-use locksmith_model::engine::harness::Property;
 use std::fmt::Write;
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em;max-width:1400px;color:#222}\
@@ -160,25 +159,10 @@ pub fn page(m: &Matrix, readme_intro: &str, charts: &[String]) -> String {
         if !row.instead.is_empty() {
             let _ = writeln!(o, "<p><b>Use instead:</b> {}</p>", esc(&row.instead));
         }
-        o.push_str("<table><tr><th>fault</th><th>verdict</th>");
-        for p in Property::ALL {
-            let _ = write!(o, "<th title=\"{}\">{}</th>", esc(p.name()), short(p));
-        }
-        o.push_str("<th>source</th><th>reproduce</th></tr>\n");
-        for (f, fault) in m.faults.iter().enumerate() {
-            let c = m.cell(r, f);
-            let _ = write!(o, "<tr><td>{}</td>{}", esc(fault.label), cell_html(c));
-            for p in &c.properties {
-                o.push_str(&property_td(p));
-            }
-            let _ = writeln!(
-                o,
-                "<td>{}</td><td><code>{}</code></td></tr>",
-                esc(&source_text(c)),
-                esc(&c.command)
-            );
-        }
-        o.push_str("</table>\n");
+        let cells: Vec<(&str, &CellResult)> = (0..m.faults.len())
+            .map(|f| (m.faults[f].label, m.cell(r, f)))
+            .collect();
+        super::tables::recipe_html(&mut o, &cells, &cell_html);
     }
     for b in &m.backends {
         super::backend_pages::html(&mut o, b, &cell_html);

@@ -4,30 +4,22 @@
 //! off the [`Matrix`]; only the recipes' claims and advice are prose.
 
 use super::cell::CellResult;
-use super::cell_markdown::{cell_text, diagram_section, mark, short, source_text, trace_headline};
+use super::cell_markdown::{diagram_section, short, trace_page_head};
 use super::charts::CHARTS;
 use super::faults::{Driver, NOT_MODELLED, NOT_MODELLED_ISSUE};
 use super::Matrix;
-use locksmith_model::engine::harness::{Property, Verdict};
+use locksmith_model::engine::harness::Property;
 use std::fmt::Write;
 
 /// The matrix as a GitHub table; links start with `prefix`.
 pub fn matrix_table(m: &Matrix, prefix: &str) -> String {
-    let mut out = String::from("| recipe |");
-    for f in &m.faults {
-        let _ = write!(out, " {}<br>*{}* |", f.label, f.driver.name());
-    }
-    out.push_str("\n|---|");
-    out.push_str(&"---|".repeat(m.faults.len()));
-    out.push('\n');
-    for (r, row) in m.recipes.iter().enumerate() {
-        let _ = write!(out, "| **{}** |", row.id);
-        for f in 0..m.faults.len() {
-            let _ = write!(out, " {} |", cell_text(m.cell(r, f), prefix));
-        }
-        out.push('\n');
-    }
-    out
+    let heads: Vec<String> = m
+        .faults
+        .iter()
+        .map(|f| format!("{}<br>*{}*", f.label, f.driver.name()))
+        .collect();
+    let recipes: Vec<String> = m.recipes.iter().map(|r| r.id.to_string()).collect();
+    super::tables::matrix(&heads, &recipes, |r, f| m.cell(r, f), prefix)
 }
 
 fn summary_line(m: &Matrix) -> String {
@@ -186,59 +178,7 @@ fn recipe_section(o: &mut String, m: &Matrix, r: usize) {
     let cells: Vec<(&str, &CellResult)> = (0..m.faults.len())
         .map(|f| (m.faults[f].label, m.cell(r, f)))
         .collect();
-    let broken: Vec<String> = cells
-        .iter()
-        .filter(|(_, c)| c.verdict == Verdict::Violated)
-        .map(|(l, c)| format!("{l} ({})", c.property.map_or("?", |p| p.name())))
-        .collect();
-    let holds: Vec<&str> = cells
-        .iter()
-        .filter(|(_, c)| c.verdict == Verdict::Holds)
-        .map(|(l, _)| *l)
-        .collect();
-    let unknown: Vec<&str> = cells
-        .iter()
-        .filter(|(_, c)| c.verdict == Verdict::Incomplete)
-        .map(|(l, _)| *l)
-        .collect();
-    let list = |v: &[String]| {
-        if v.is_empty() {
-            "nothing".to_string()
-        } else {
-            v.join("; ")
-        }
-    };
-    let _ = writeln!(o, "- **What breaks it** (this run): {}.", list(&broken));
-    let _ = writeln!(
-        o,
-        "- **Holds** under: {}.",
-        list(&holds.iter().map(|s| s.to_string()).collect::<Vec<_>>())
-    );
-    if !unknown.is_empty() {
-        let _ = writeln!(
-            o,
-            "**Incomplete** (a bound was hit): {}.",
-            unknown.join("; ")
-        );
-    }
-    if !row.instead.is_empty() {
-        let _ = writeln!(o, "- **Use instead:** {}", row.instead);
-    }
-    o.push('\n');
-    let _ = write!(o, "| fault | verdict |");
-    for p in Property::ALL {
-        let _ = write!(o, " {} |", short(p));
-    }
-    let _ = writeln!(o, " source | reproduce |");
-    let _ = writeln!(o, "|---|---|{}---|---|", "---|".repeat(Property::ALL.len()));
-    for (label, c) in &cells {
-        let _ = write!(o, "| {label} | {} |", cell_text(c, ""));
-        for p in &c.properties {
-            let _ = write!(o, " {} |", mark(p.property, p.verdict));
-        }
-        let _ = writeln!(o, " {} | `{}` |", source_text(c), c.command);
-    }
-    o.push('\n');
+    super::tables::recipe_markdown(o, &cells, &row.instead);
 }
 
 /// The page of a violated cell's shortest trace.
@@ -246,10 +186,7 @@ pub fn trace_page(m: &Matrix, c: &CellResult) -> Option<String> {
     let t = c.trace.as_ref()?;
     let fault = m.faults.iter().find(|f| f.id == c.fault)?;
     let p = t.property;
-    let mut o = String::new();
-    let _ = writeln!(o, "# {} × {}\n", c.recipe, fault.label);
-    let _ = writeln!(o, "{}\n", trace_headline(c, t));
-    let _ = writeln!(o, "Fault: {}.\n", fault.about);
+    let mut o = trace_page_head(c, t, fault.label, fault.about);
     match fault.driver {
         Driver::Check => {
             let _ = writeln!(

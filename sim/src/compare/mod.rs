@@ -10,10 +10,12 @@
 //! - [`backend`], [`backend_pages`]: the matrices of the other backends,
 //!   each its recipes × its fault classes judged by its own checker, drawn
 //!   in the same pages: [`redis_faults`] and [`redis_cell`] (Redis),
-//!   [`mysql_faults`] and [`mysql_cell`] (MySQL);
+//!   [`mysql_faults`] and [`mysql_cell`] (MySQL), [`etcd_faults`] and
+//!   [`etcd_cell`] (etcd);
 //! - [`costs`], [`charts`]: the cost figures and their SVG charts;
-//! - [`markdown`], [`html`], [`json`]: the report's pages; [`trace_html`]:
-//!   each trace's own HTML page;
+//! - [`markdown`], [`html`], [`json`]: the report's pages; [`tables`]: the
+//!   matrix and a recipe's cells, as every matrix's pages draw them; [`trace_html`]: each
+//!   trace's own HTML page;
 //! - [`files`]: the report as a set of files, written or compared.
 //!
 //! Everything written is a function of the catalogue, the registry, the
@@ -45,6 +47,7 @@ pub mod recipes;
 pub mod redis_cell;
 pub mod redis_faults;
 pub mod sequence_svg;
+pub mod tables;
 pub mod trace_html;
 
 use backend::{Backend, BackendMatrix, Fault, Row};

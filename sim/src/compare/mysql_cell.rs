@@ -2,41 +2,31 @@
 //! class, written as a MySQL scenario file and judged by loading that very
 //! file as `locksmith check` loads it.
 
-use super::backend::{cell_toml, check_file, run_cell, Backend, Fault};
-use super::cell::CellResult;
+use super::backend::{columns, rows, run, Backend, CommandMatrix, FaultClass, Row};
 use super::mysql_faults::{space, MYSQL_FAULTS, MYSQL_ROWS};
 use locksmith_model::mysql::check::MysqlSpace;
 
-/// The scenario file of `s` (a row's configuration under `fault`).
-pub fn to_toml(s: &MysqlSpace, fault: &Fault) -> String {
-    let mut table = format!(
-        "\n[mysql]\ncritical_section = {}\npause = {}\nlock_wait_timeout = {}\n",
-        s.work, s.pause, s.lock_wait_timeout
-    );
-    if let Some(age) = s.cleanup_after {
-        table.push_str(&format!("cleanup_after = {age}\n"));
-    }
-    if s.found_rows {
-        table.push_str("found_rows = true\n");
-    }
-    cell_toml(s, fault, &table)
-}
+impl CommandMatrix for MysqlSpace {
+    const ROWS: &'static [Row] = MYSQL_ROWS;
+    const FAULTS: &'static [FaultClass<MysqlSpace>] = MYSQL_FAULTS;
 
-/// Runs the cell `recipe` × `fault` (ids of [`MYSQL_ROWS`] and
-/// [`MYSQL_FAULTS`]); `out` is the report folder as the commands name it.
-pub fn run(recipe: &str, fault: &str, out: &str) -> Result<CellResult, String> {
-    let class = MYSQL_FAULTS
-        .iter()
-        .find(|f| f.fault.id == fault)
-        .ok_or_else(|| format!("no MySQL fault class `{fault}`"))?;
-    let mut s = MYSQL_ROWS
-        .iter()
-        .find(|r| r.recipe == recipe)
-        .and_then(space)
-        .ok_or_else(|| format!("no MySQL recipe `{recipe}`"))?;
-    (class.apply)(&mut s);
-    let text = to_toml(&s, &class.fault);
-    run_cell(recipe, fault, out, text, check_file::<MysqlSpace>)
+    fn row_space(row: &Row) -> Option<MysqlSpace> {
+        space(row)
+    }
+
+    fn table(&self) -> String {
+        let mut table = format!(
+            "\n[mysql]\ncritical_section = {}\npause = {}\nlock_wait_timeout = {}\n",
+            self.work, self.pause, self.lock_wait_timeout
+        );
+        if let Some(age) = self.cleanup_after {
+            table.push_str(&format!("cleanup_after = {age}\n"));
+        }
+        if self.found_rows {
+            table.push_str("found_rows = true\n");
+        }
+        table
+    }
 }
 
 /// The MySQL matrix, as the report's pages draw it.
@@ -56,7 +46,7 @@ pub static MYSQL: Backend = Backend {
             write inside the lock's own transaction would roll back with it); orphaned node, \
             herd and re-entrancy are ZooKeeper's (n/a).",
     explored: "the clients, the InnoDB server and time in ticks",
-    rows: || MYSQL_ROWS.to_vec(),
-    faults: || MYSQL_FAULTS.iter().map(|f| f.fault.clone()).collect(),
-    run,
+    rows: rows::<MysqlSpace>,
+    faults: columns::<MysqlSpace>,
+    run: run::<MysqlSpace>,
 };

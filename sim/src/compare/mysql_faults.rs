@@ -4,22 +4,15 @@
 //! crash, a dropped connection, or the seeds' cleanup job. Every cell is
 //! judged by the MySQL checker.
 
-use super::backend::{Fault, Row};
+use super::backend::{Fault, FaultClass, Row};
 use locksmith_model::mysql::check::MysqlSpace;
 use locksmith_model::mysql::recipes::MysqlRecipe;
-
-/// One column of the MySQL matrix.
-pub struct MysqlFaultClass {
-    pub fault: Fault,
-    /// Turns the row's configuration into this class's.
-    pub apply: fn(&mut MysqlSpace),
-}
 
 /// Every MySQL fault class, in column order. Time in ticks: a critical
 /// section of 2 (4 for the slow holder), a pause of 4, a lock wait
 /// timeout of 5, the cleanup job after 3 ([`space`]).
-pub static MYSQL_FAULTS: &[MysqlFaultClass] = &[
-    MysqlFaultClass {
+pub static MYSQL_FAULTS: &[FaultClass<MysqlSpace>] = &[
+    FaultClass {
         fault: Fault {
             id: "none",
             label: "no fault",
@@ -27,7 +20,7 @@ pub static MYSQL_FAULTS: &[MysqlFaultClass] = &[
         },
         apply: |_| {},
     },
-    MysqlFaultClass {
+    FaultClass {
         fault: Fault {
             id: "found-rows",
             label: "Java driver (found rows)",
@@ -35,7 +28,7 @@ pub static MYSQL_FAULTS: &[MysqlFaultClass] = &[
         },
         apply: |s| s.found_rows = true,
     },
-    MysqlFaultClass {
+    FaultClass {
         fault: Fault {
             id: "pause",
             label: "pause",
@@ -43,7 +36,7 @@ pub static MYSQL_FAULTS: &[MysqlFaultClass] = &[
         },
         apply: |s| s.faults.pauses = 1,
     },
-    MysqlFaultClass {
+    FaultClass {
         fault: Fault {
             id: "crash",
             label: "client crash",
@@ -51,7 +44,7 @@ pub static MYSQL_FAULTS: &[MysqlFaultClass] = &[
         },
         apply: |s| s.faults.crashes = 1,
     },
-    MysqlFaultClass {
+    FaultClass {
         fault: Fault {
             id: "connection-drop",
             label: "connection dropped",
@@ -59,7 +52,7 @@ pub static MYSQL_FAULTS: &[MysqlFaultClass] = &[
         },
         apply: |s| s.faults.connection_drops = 1,
     },
-    MysqlFaultClass {
+    FaultClass {
         fault: Fault {
             id: "network-drop",
             label: "network drop",
@@ -67,7 +60,7 @@ pub static MYSQL_FAULTS: &[MysqlFaultClass] = &[
         },
         apply: |s| s.faults.network_drops = 1,
     },
-    MysqlFaultClass {
+    FaultClass {
         fault: Fault {
             id: "restart",
             label: "server restart",
@@ -75,7 +68,7 @@ pub static MYSQL_FAULTS: &[MysqlFaultClass] = &[
         },
         apply: |s| s.faults.restarts = 1,
     },
-    MysqlFaultClass {
+    FaultClass {
         fault: Fault {
             id: "cleanup-slow-holder",
             label: "cleanup job, slow holder",
@@ -86,7 +79,7 @@ pub static MYSQL_FAULTS: &[MysqlFaultClass] = &[
             s.work = 4;
         },
     },
-    MysqlFaultClass {
+    FaultClass {
         fault: Fault {
             id: "cleanup-crash",
             label: "cleanup job, client crash",
@@ -97,7 +90,7 @@ pub static MYSQL_FAULTS: &[MysqlFaultClass] = &[
             s.faults.crashes = 1;
         },
     },
-    MysqlFaultClass {
+    FaultClass {
         fault: Fault {
             id: "connection-drop-fenced",
             label: "connection dropped, fenced",
@@ -108,7 +101,7 @@ pub static MYSQL_FAULTS: &[MysqlFaultClass] = &[
             s.fencing = true;
         },
     },
-    MysqlFaultClass {
+    FaultClass {
         fault: Fault {
             id: "cleanup-slow-holder-fenced",
             label: "cleanup job, slow holder, fenced",

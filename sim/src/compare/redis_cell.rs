@@ -3,41 +3,28 @@
 //! file as `locksmith check` loads it — so the command beside the cell
 //! reproduces it.
 
-use super::backend::{cell_toml, check_file, run_cell, Backend, Fault, Row};
-use super::cell::CellResult;
-use super::redis_faults::{find, space, RedisFaultClass, REDIS_FAULTS, REDIS_ROWS};
+use super::backend::{columns, rows, run, Backend, CommandMatrix, FaultClass, Row};
+use super::redis_faults::{space, REDIS_FAULTS, REDIS_ROWS};
 use locksmith_model::redis::check::RedisSpace;
 
-/// The scenario file of `s` (a row's configuration under `fault`).
-pub fn to_toml(s: &RedisSpace, fault: &RedisFaultClass) -> String {
-    let head = Fault {
-        id: fault.id,
-        label: fault.label,
-        about: fault.about,
-    };
-    let mut table = format!(
-        "\n[redis]\nlease = {}\ncritical_section = {}\npause = {}\nskew = {}\n",
-        s.lease, s.work, s.pause, s.skew
-    );
-    if s.replica {
-        table.push_str("replica = true\n");
-    }
-    cell_toml(s, &head, &table)
-}
+impl CommandMatrix for RedisSpace {
+    const ROWS: &'static [Row] = REDIS_ROWS;
+    const FAULTS: &'static [FaultClass<RedisSpace>] = REDIS_FAULTS;
 
-/// Runs the cell `recipe` × `fault` (ids of [`REDIS_ROWS`] and
-/// [`REDIS_FAULTS`](super::redis_faults::REDIS_FAULTS)); `out` is the
-/// report folder as the commands name it.
-pub fn run(recipe: &str, fault: &str, out: &str) -> Result<CellResult, String> {
-    let row = REDIS_ROWS
-        .iter()
-        .find(|r| r.recipe.id() == recipe)
-        .ok_or_else(|| format!("no Redis recipe `{recipe}`"))?;
-    let class = find(fault).ok_or_else(|| format!("no Redis fault class `{fault}`"))?;
-    let mut s = space(row);
-    (class.apply)(&mut s);
-    let text = to_toml(&s, class);
-    run_cell(recipe, fault, out, text, check_file::<RedisSpace>)
+    fn row_space(row: &Row) -> Option<RedisSpace> {
+        space(row)
+    }
+
+    fn table(&self) -> String {
+        let mut table = format!(
+            "\n[redis]\nlease = {}\ncritical_section = {}\npause = {}\nskew = {}\n",
+            self.lease, self.work, self.pause, self.skew
+        );
+        if self.replica {
+            table.push_str("replica = true\n");
+        }
+        table
+    }
 }
 
 /// The Redis matrix, as the report's pages draw it.
@@ -60,26 +47,7 @@ pub static REDIS: Backend = Backend {
             against the server in CI); the failover column's traces need a replica server, which \
             confirm does not run, so they carry no mark.",
     explored: "the clients, the Redis server and time in ticks",
-    rows: || {
-        REDIS_ROWS
-            .iter()
-            .map(|r| Row {
-                recipe: r.recipe.id(),
-                clients: r.clients,
-                claim: r.claim,
-                instead: r.instead,
-            })
-            .collect()
-    },
-    faults: || {
-        REDIS_FAULTS
-            .iter()
-            .map(|f| Fault {
-                id: f.id,
-                label: f.label,
-                about: f.about,
-            })
-            .collect()
-    },
-    run,
+    rows: rows::<RedisSpace>,
+    faults: columns::<RedisSpace>,
+    run: run::<RedisSpace>,
 };

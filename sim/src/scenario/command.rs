@@ -1,7 +1,8 @@
 //! A scenario of a backend whose clients send commands and read replies
-//! (Redis, MySQL), once read: its name, file, description, the checker's
-//! configuration of the backend (`S`, e.g. `RedisSpace`) and what it must
-//! find. Each backend's reader (`redis.rs`, `mysql.rs`) makes its own.
+//! (Redis, MySQL, etcd), once read: its name, file, description, the
+//! checker's configuration of the backend (`S`, e.g. `RedisSpace`) and what
+//! it must find. Each backend's reader (`redis.rs`, `mysql.rs`, `etcd.rs`)
+//! is a `command_reader!` (`reading.rs`) over its own time table.
 
 use super::ScenarioError;
 use crate::expect::Expectation;
@@ -25,6 +26,8 @@ pub struct CommandScenario<S> {
 /// besides the engine's [`Judged`]: the same for Redis and MySQL, so
 /// `check` and `compare` run either through one path.
 pub trait CommandSpace: Judged + Clone + 'static {
+    /// The backend its recipes run on.
+    const BACKEND: locksmith_model::catalogue::Backend;
     /// Its scenario file, read by the backend's reader.
     fn parse(path: &Path, text: &str) -> Result<CommandScenario<Self>, ScenarioError>;
     /// A trace of this backend as a Mermaid sequence diagram.
@@ -35,6 +38,10 @@ pub trait CommandSpace: Judged + Clone + 'static {
     fn acquisitions(&self) -> u8;
     /// Each critical section writes to the fenced resource.
     fn fencing(&self) -> bool;
+    /// How long a pause lasts, in ticks.
+    fn pause(&self) -> u8;
+    /// How long a critical section lasts, in ticks.
+    fn work(&self) -> u8;
     /// Its clients, rounds and bounds, which a command's flags override.
     fn sizes(&mut self) -> (&mut u8, &mut u8, &mut Limits);
     /// The configuration's own rules (`Err`: the one it breaks).
@@ -50,7 +57,7 @@ pub trait CommandSpace: Judged + Clone + 'static {
 /// The [`CommandSpace`] methods every command backend's space answers
 /// (its scenario's reading, its trace's drawing by the `mermaid` it
 /// imports) from the fields they all have (`recipe`, `clients`, `acquisitions`,
-/// `limits`, `fencing`, `faults` with `by_key` and `Default`) and the
+/// `limits`, `fencing`, `pause`, `work`, `faults` with `by_key` and `Default`) and the
 /// inherent `validate` and `problem` each space has: written once here,
 /// expanded in each backend's impl. (`Self::problem` names the inherent
 /// method, which Rust prefers over the trait's; a space without one would
@@ -82,6 +89,14 @@ macro_rules! command_space_fields {
 
         fn fencing(&self) -> bool {
             self.fencing
+        }
+
+        fn pause(&self) -> u8 {
+            self.pause
+        }
+
+        fn work(&self) -> u8 {
+            self.work
         }
 
         fn sizes(&mut self) -> (&mut u8, &mut u8, &mut locksmith_model::engine::Limits) {

@@ -39,42 +39,14 @@
 //! max_memory_mb = 2048
 //! ```
 
-use super::command::{command_space_fields, CommandScenario, CommandSpace};
-use super::reading::Reading;
-use super::ScenarioError;
-use crate::expect::RawExpect;
+use super::reading::command_reader;
 use locksmith_model::catalogue::Backend;
 use locksmith_model::etcd::check::mermaid;
 use locksmith_model::etcd::check::{EtcdFaults, EtcdSpace};
 use locksmith_model::etcd::recipes::EtcdRecipe;
 use serde::Deserialize;
-use std::path::Path;
 
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Raw {
-    recipe: String,
-    #[serde(deserialize_with = "super::clients::clients")]
-    clients: u8,
-    #[serde(default = "one")]
-    acquisitions: u8,
-    #[serde(default)]
-    description: String,
-    #[serde(default)]
-    fencing: bool,
-    #[serde(default)]
-    etcd: RawTime,
-    #[serde(default)]
-    faults: EtcdFaults,
-    #[serde(default)]
-    expect: Option<RawExpect>,
-    #[serde(default)]
-    check: super::bounds::Bounds,
-}
-
-fn one() -> u8 {
-    1
-}
+command_reader!(Backend::Etcd, EtcdRecipe, EtcdSpace, [etcd]: RawTime, EtcdFaults);
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -85,32 +57,18 @@ struct RawTime {
 }
 
 /// An etcd scenario, ready to explore.
-pub type EtcdScenario = CommandScenario<EtcdSpace>;
+pub type EtcdScenario = super::command::CommandScenario<EtcdSpace>;
 
-impl CommandScenario<EtcdSpace> {
-    pub fn recipe(&self) -> EtcdRecipe {
-        self.space.recipe
+impl RawTime {
+    /// The recipe's space with these times: the critical section and the
+    /// pause follow the TTL unless the file says.
+    fn space(&self, recipe: EtcdRecipe) -> EtcdSpace {
+        let mut s = EtcdSpace::new(recipe);
+        s.ttl = self.ttl.unwrap_or(s.ttl);
+        s.work = self.critical_section.unwrap_or(s.ttl.saturating_sub(1));
+        s.pause = self.pause.unwrap_or(s.ttl.saturating_add(1));
+        s
     }
-
-    pub fn parse(path: &Path, text: &str) -> Result<Self, ScenarioError> {
-        let r = Reading { path, text };
-        let raw: Raw = r.raw()?;
-        let recipe = r.recipe(&raw.recipe, Backend::Etcd, EtcdRecipe::parse)?;
-        let mut space = EtcdSpace::new(recipe);
-        space.clients = raw.clients;
-        space.acquisitions = raw.acquisitions;
-        let t = &raw.etcd;
-        space.ttl = t.ttl.unwrap_or(space.ttl);
-        space.work = t.critical_section.unwrap_or(space.ttl.saturating_sub(1));
-        space.pause = t.pause.unwrap_or(space.ttl.saturating_add(1));
-        space.fencing = raw.fencing;
-        space.faults = raw.faults;
-        r.scenario(space, &raw.check, raw.expect.as_ref(), raw.description)
-    }
-}
-
-impl CommandSpace for EtcdSpace {
-    command_space_fields!();
 }
 
 #[cfg(test)]

@@ -41,42 +41,14 @@
 //! max_memory_mb = 2048
 //! ```
 
-use super::command::{command_space_fields, CommandScenario, CommandSpace};
-use super::reading::Reading;
-use super::ScenarioError;
-use crate::expect::RawExpect;
+use super::reading::command_reader;
 use locksmith_model::catalogue::Backend;
 use locksmith_model::mysql::check::mermaid;
 use locksmith_model::mysql::check::{MysqlFaults, MysqlSpace};
 use locksmith_model::mysql::recipes::MysqlRecipe;
 use serde::Deserialize;
-use std::path::Path;
 
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Raw {
-    recipe: String,
-    #[serde(deserialize_with = "super::clients::clients")]
-    clients: u8,
-    #[serde(default = "one")]
-    acquisitions: u8,
-    #[serde(default)]
-    description: String,
-    #[serde(default)]
-    fencing: bool,
-    #[serde(default)]
-    mysql: RawTime,
-    #[serde(default)]
-    faults: MysqlFaults,
-    #[serde(default)]
-    expect: Option<RawExpect>,
-    #[serde(default)]
-    check: super::bounds::Bounds,
-}
-
-fn one() -> u8 {
-    1
-}
+command_reader!(Backend::Mysql, MysqlRecipe, MysqlSpace, [mysql]: RawTime, MysqlFaults);
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -91,35 +63,20 @@ struct RawTime {
 }
 
 /// A MySQL scenario, ready to explore.
-pub type MysqlScenario = CommandScenario<MysqlSpace>;
+pub type MysqlScenario = super::command::CommandScenario<MysqlSpace>;
 
-impl CommandScenario<MysqlSpace> {
-    pub fn recipe(&self) -> MysqlRecipe {
-        self.space.recipe
+impl RawTime {
+    /// The recipe's space with these times (each default the model's).
+    fn space(&self, recipe: MysqlRecipe) -> MysqlSpace {
+        let mut s = MysqlSpace::new(recipe);
+        s.work = self.critical_section.unwrap_or(s.work);
+        s.pause = self.pause.unwrap_or(s.pause);
+        s.lock_wait_timeout = self.lock_wait_timeout.unwrap_or(s.lock_wait_timeout);
+        s.found_rows = self.found_rows;
+        s.cleanup_after = self.cleanup_after;
+        s.lock_row = self.lock_row.unwrap_or(true);
+        s
     }
-
-    pub fn parse(path: &Path, text: &str) -> Result<Self, ScenarioError> {
-        let r = Reading { path, text };
-        let raw: Raw = r.raw()?;
-        let recipe = r.recipe(&raw.recipe, Backend::Mysql, MysqlRecipe::parse)?;
-        let mut space = MysqlSpace::new(recipe);
-        space.clients = raw.clients;
-        space.acquisitions = raw.acquisitions;
-        let t = &raw.mysql;
-        space.work = t.critical_section.unwrap_or(space.work);
-        space.pause = t.pause.unwrap_or(space.pause);
-        space.lock_wait_timeout = t.lock_wait_timeout.unwrap_or(space.lock_wait_timeout);
-        space.found_rows = t.found_rows;
-        space.fencing = raw.fencing;
-        space.cleanup_after = t.cleanup_after;
-        space.lock_row = t.lock_row.unwrap_or(true);
-        space.faults = raw.faults;
-        r.scenario(space, &raw.check, raw.expect.as_ref(), raw.description)
-    }
-}
-
-impl CommandSpace for MysqlSpace {
-    command_space_fields!();
 }
 
 #[cfg(test)]

@@ -1,8 +1,10 @@
-//! What every command backend's scenario reader (Redis, MySQL) does the
-//! same way: the file's table read into the backend's own shape with each
-//! error at its line, the recipe refused with the catalogue's words, the
-//! `[check]` bounds, the configuration's own rules, the `[expect]` pins
-//! (refused on a property the backend does not judge) and the name.
+//! What every command backend's scenario reader (Redis, MySQL, etcd) does
+//! the same way: the file's shape ([`command_reader!`]: the keys they all
+//! have, the backend's own time table and fault budgets), the file read
+//! into it with each error at its line, the recipe refused with the
+//! catalogue's words, the `[check]` bounds, the configuration's own rules,
+//! the `[expect]` pins (refused on a property the backend does not judge)
+//! and the name.
 
 use super::bounds::Bounds;
 use super::command::{CommandScenario, CommandSpace};
@@ -132,3 +134,70 @@ impl<'a> Reading<'a> {
             .unwrap_or_default()
     }
 }
+
+/// The rounds a scenario runs when it does not say.
+pub(crate) fn one() -> u8 {
+    1
+}
+
+/// A command backend's scenario reader, written once: the file's shape
+/// (the keys every command scenario has, the backend's own time table
+/// `[$table]` read into `$time`, its `[faults]` into `$faults`), the
+/// recipe it names, and its reading into a [`CommandScenario`] of
+/// `$space`, whose [`CommandSpace`] impl it writes too. Which backend
+/// reads a file is the catalogue's answer (`super::backend_named`). The backend writes
+/// `$time` and its `space(&self, recipe) -> $space`: the space of the
+/// recipe with the file's times (each default, if it has one, from the
+/// file's other times), and imports its `mermaid`.
+macro_rules! command_reader {
+    ($backend:expr, $recipe:ty, $space:ty, [$table:ident]: $time:ty, $faults:ty) => {
+        #[derive(Debug, Clone, serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Raw {
+            recipe: String,
+            #[serde(deserialize_with = "super::clients::clients")]
+            clients: u8,
+            #[serde(default = "super::reading::one")]
+            acquisitions: u8,
+            #[serde(default)]
+            description: String,
+            #[serde(default)]
+            fencing: bool,
+            #[serde(default)]
+            $table: $time,
+            #[serde(default)]
+            faults: $faults,
+            #[serde(default)]
+            expect: Option<$crate::expect::RawExpect>,
+            #[serde(default)]
+            check: super::bounds::Bounds,
+        }
+
+        impl $crate::scenario::command::CommandScenario<$space> {
+            pub fn recipe(&self) -> $recipe {
+                self.space.recipe
+            }
+
+            pub fn parse(
+                path: &std::path::Path,
+                text: &str,
+            ) -> Result<Self, $crate::scenario::ScenarioError> {
+                let r = $crate::scenario::reading::Reading { path, text };
+                let raw: Raw = r.raw()?;
+                let recipe = r.recipe(&raw.recipe, $backend, <$recipe>::parse)?;
+                let mut space = raw.$table.space(recipe);
+                space.clients = raw.clients;
+                space.acquisitions = raw.acquisitions;
+                space.fencing = raw.fencing;
+                space.faults = raw.faults;
+                r.scenario(space, &raw.check, raw.expect.as_ref(), raw.description)
+            }
+        }
+
+        impl $crate::scenario::command::CommandSpace for $space {
+            const BACKEND: locksmith_model::catalogue::Backend = $backend;
+            $crate::scenario::command::command_space_fields!();
+        }
+    };
+}
+pub(crate) use command_reader;

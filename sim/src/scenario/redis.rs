@@ -40,42 +40,14 @@
 //! max_memory_mb = 2048
 //! ```
 
-use super::command::{command_space_fields, CommandScenario, CommandSpace};
-use super::reading::Reading;
-use super::ScenarioError;
-use crate::expect::RawExpect;
+use super::reading::command_reader;
 use locksmith_model::catalogue::Backend;
 use locksmith_model::redis::check::mermaid;
 use locksmith_model::redis::check::{RedisFaults, RedisSpace};
 use locksmith_model::redis::recipes::RedisRecipe;
 use serde::Deserialize;
-use std::path::Path;
 
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Raw {
-    recipe: String,
-    #[serde(deserialize_with = "super::clients::clients")]
-    clients: u8,
-    #[serde(default = "one")]
-    acquisitions: u8,
-    #[serde(default)]
-    description: String,
-    #[serde(default)]
-    fencing: bool,
-    #[serde(default)]
-    redis: RawTime,
-    #[serde(default)]
-    faults: RedisFaults,
-    #[serde(default)]
-    expect: Option<RawExpect>,
-    #[serde(default)]
-    check: super::bounds::Bounds,
-}
-
-fn one() -> u8 {
-    1
-}
+command_reader!(Backend::Redis, RedisRecipe, RedisSpace, [redis]: RawTime, RedisFaults);
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -89,34 +61,20 @@ struct RawTime {
 }
 
 /// A Redis scenario, ready to explore.
-pub type RedisScenario = CommandScenario<RedisSpace>;
+pub type RedisScenario = super::command::CommandScenario<RedisSpace>;
 
-impl CommandScenario<RedisSpace> {
-    pub fn recipe(&self) -> RedisRecipe {
-        self.space.recipe
+impl RawTime {
+    /// The recipe's space with these times: the critical section, the
+    /// pause and the skew follow the lease unless the file says.
+    fn space(&self, recipe: RedisRecipe) -> RedisSpace {
+        let mut s = RedisSpace::new(recipe);
+        s.lease = self.lease.unwrap_or(s.lease);
+        s.work = self.critical_section.unwrap_or(s.lease.saturating_sub(1));
+        s.pause = self.pause.unwrap_or(s.lease.saturating_add(1));
+        s.skew = self.skew.unwrap_or(s.lease.saturating_add(1));
+        s.replica = self.replica;
+        s
     }
-
-    pub fn parse(path: &Path, text: &str) -> Result<Self, ScenarioError> {
-        let r = Reading { path, text };
-        let raw: Raw = r.raw()?;
-        let recipe = r.recipe(&raw.recipe, Backend::Redis, RedisRecipe::parse)?;
-        let mut space = RedisSpace::new(recipe);
-        space.clients = raw.clients;
-        space.acquisitions = raw.acquisitions;
-        let t = &raw.redis;
-        space.lease = t.lease.unwrap_or(space.lease);
-        space.work = t.critical_section.unwrap_or(space.lease.saturating_sub(1));
-        space.pause = t.pause.unwrap_or(space.lease.saturating_add(1));
-        space.skew = t.skew.unwrap_or(space.lease.saturating_add(1));
-        space.replica = t.replica;
-        space.fencing = raw.fencing;
-        space.faults = raw.faults;
-        r.scenario(space, &raw.check, raw.expect.as_ref(), raw.description)
-    }
-}
-
-impl CommandSpace for RedisSpace {
-    command_space_fields!();
 }
 
 #[cfg(test)]

@@ -78,7 +78,7 @@ impl Fencing {
 pub async fn write<W: CommandWorld>(world: &Arc<Mutex<W>>, c: usize, token: u64, begin: bool) {
     madsim::time::sleep(micros(100, 1000)).await;
     let mut w = lock(world);
-    let core = w.core_mut();
+    let core = w.core();
     let Some(f) = core.fencing.as_mut() else {
         return;
     };

@@ -1,15 +1,18 @@
-//! The simulator core of the command backends (Redis, MySQL): a client
+//! The simulator core of the command backends (Redis, MySQL, etcd): a client
 //! sends a command (a statement) and reads its reply, and the server model
 //! applies it in one step. One madsim runtime per seed runs every client on
-//! its own node ([`CommandWorld::client`]: the backend's client library
-//! over the same sans-IO recipe the checker explores), a chaos task over
-//! the scenario's fault budgets ([`chaos`]) and the backend's server tasks;
+//! its own node ([`library::rounds`]: the harness's rounds through the
+//! backend's client library, over the same sans-IO recipe the checker
+//! explores), a chaos task over the scenario's fault budgets ([`chaos`])
+//! and the backend's server tasks;
 //! an observer ends the run when every live client is done (or at a
 //! generous bound) and lets the backend judge the end (a stuck lock).
 //!
-//! A backend plugs in its world: its server model and bookkeeping beside
-//! the [`Core`] every world shares, its faults and their strikes, its
-//! client task. Time is the checker's ticks scaled to [`TICK_MS`]
+//! A backend plugs in its world ([`CommandWorld`]: its server model and
+//! bookkeeping beside the [`Core`] every world shares, its own faults and
+//! their strikes) and its client library ([`Library`]: a step, an exchange
+//! with the server); [`Simulated`] makes a seed's world of its checker
+//! space. Time is the checker's ticks scaled to [`CommandWorld::TICK_MS`]
 //! milliseconds ([`run_clock`]).
 //!
 //! Determinism: all randomness is `madsim::rand`, all time madsim's; a
@@ -18,13 +21,16 @@
 pub mod chaos;
 pub mod core;
 pub mod fencing;
+pub mod library;
 pub mod run_clock;
 
 pub use self::chaos::Aftermath;
-pub use self::core::{Client, Core};
+pub use self::core::{Client, Core, Setup};
+pub use self::library::{Library, Step};
 pub use self::run_clock::TICK_MS;
 
-use locksmith_model::engine::harness::Property;
+use locksmith_model::engine::harness::{LockEvent, Property};
+use madsim::runtime::NodeHandle;
 use std::collections::BTreeSet;
 use std::future::Future;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -69,80 +75,121 @@ impl crate::simulate::sweep::SeedRun for BackendRun {
     }
 }
 
-/// A backend's world: what the core runs.
+/// A backend's world: what the core runs. The core holds the run's setup
+/// and spends its fault budgets: a pause and a crash are the same on every
+/// backend ([`chaos`]), the rest of its faults are the backend's own
+/// ([`CommandWorld::FAULTS`], [`CommandWorld::strike`]). (Methods take
+/// `&mut self` where they read the core: [`CommandWorld::core`] is the
+/// world's one accessor, and the world is always held locked.)
 pub trait CommandWorld: Sized + Send + 'static {
-    /// A fault of the scenario's budgets.
+    /// A fault of the backend's own (not a pause, not a crash).
     type Fault: Copy + Send + 'static;
+    /// Simulated milliseconds per checker tick.
+    const TICK_MS: u64 = TICK_MS;
+    /// Its own faults by their scenario keys (`[faults]`), in the order
+    /// their instants are drawn, after the pauses' and the crashes'.
+    const FAULTS: &'static [(&'static str, Self::Fault)];
+    /// What the trace says a crash leaves, after "cN crashes".
+    const CRASH: &'static str;
+    /// Its locks wait on watches, and a run counts their events (the
+    /// Redis and MySQL locks poll: they have none).
+    const NOTIFIES: bool = false;
 
-    fn core(&self) -> &Core;
-    fn core_mut(&mut self) -> &mut Core;
+    fn core(&mut self) -> &mut Core;
 
-    /// Each fault class's budget, in the order their instants are drawn.
-    fn fault_budgets(&self) -> Vec<(u8, Self::Fault)>;
-    /// Whether the fault is a process pause (the core's own strike).
-    fn is_pause(f: Self::Fault) -> bool;
-    /// How long a pause lasts, in ms.
-    fn pause_ms(&self) -> u64;
-    /// Whether a fault may strike client `c` now.
-    fn targetable(&self, c: usize) -> bool;
-    /// A fault other than a pause strikes (`target`: the client drawn, if
-    /// any was targetable).
-    fn strike(
-        &mut self,
-        f: Self::Fault,
-        target: Option<usize>,
-        h: &madsim::runtime::Handle,
-    ) -> Option<Aftermath<Self>>;
+    /// Whether a fault may strike client `c` now (by default: while it has
+    /// not crashed).
+    fn targetable(&mut self, c: usize) -> bool {
+        !self.core().clients[c].crashed
+    }
+    /// Before any fault but a pause strikes its client: the backend catches
+    /// up with the time (by default: nothing to do).
+    fn before_strike(&mut self) {}
+    /// The backend's side of client `c`'s crash, after the core's (its
+    /// tenure ends, the trace says so) and before its node dies.
+    fn crashed(&mut self, _c: usize) {}
+    /// One of its own faults strikes (`target`: the client drawn, if any
+    /// was targetable).
+    fn strike(&mut self, f: Self::Fault, target: Option<usize>) -> Option<Aftermath<Self>>;
+    /// A lock event of client `c`'s, as the world records it (by default,
+    /// as the core does: [`Core::event`]).
+    fn event(&mut self, c: usize, e: LockEvent) {
+        self.core().event(c, e);
+    }
 
-    /// Faults strike within this many ms of the start.
-    fn horizon_ms(&self) -> u64;
     /// The run ends by this many ms, whoever is still in its loop.
     fn bound_ms(&self) -> u64;
 
-    /// Client `c`'s task: its recipe's rounds with real time.
-    fn client(world: Arc<Mutex<Self>>, c: usize) -> impl Future<Output = ()> + Send + 'static;
     /// The backend's own tasks beside the clients and the chaos task
-    /// (`chaos`: that task's node).
-    fn spawn_servers(
-        world: &Arc<Mutex<Self>>,
-        h: &madsim::runtime::Handle,
-        chaos: &madsim::runtime::NodeHandle,
-    );
+    /// (`chaos`: that task's node; a task of its own node is spawned on
+    /// one made now); by default none.
+    fn spawn_servers(_world: &Arc<Mutex<Self>>, _chaos: &NodeHandle) {}
     /// Every live client is done (or the bound passed): the backend judges
-    /// what is left (a stuck lock).
-    fn judge_end(&mut self);
+    /// what is left (a stuck lock); by default nothing.
+    fn judge_end(&mut self) {}
+}
+
+/// A command backend's checker space, as its simulator runs it: its
+/// world and its client library.
+pub trait Simulated: crate::scenario::CommandSpace + Sync {
+    type World: CommandWorld;
+    type Client: Library<World = Self::World>;
+    /// One seed's world of this configuration (`trace`: keep the trace).
+    fn world(&self, trace: bool) -> Self::World;
+
+    /// Runs one seed, each client's task the library's rounds.
+    fn run_seed(&self, seed: u64, trace: bool) -> BackendRun {
+        run_seed(seed, || self.world(trace), library::rounds::<Self::Client>)
+    }
 }
 
 pub fn lock<W>(w: &Mutex<W>) -> MutexGuard<'_, W> {
     w.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// Runs one seed: the world `make` builds, in its own madsim runtime.
-pub fn run_seed<W: CommandWorld>(seed: u64, make: impl FnOnce() -> W) -> BackendRun {
+/// Runs one seed: the world `make` builds, in its own madsim runtime,
+/// each client `c`'s task `client(world, c)`.
+pub fn run_seed<W: CommandWorld, F>(
+    seed: u64,
+    make: impl FnOnce() -> W,
+    client: fn(Arc<Mutex<W>>, usize) -> F,
+) -> BackendRun
+where
+    F: Future<Output = ()> + Send + 'static,
+{
     let rt = madsim::runtime::Runtime::with_seed_and_config(seed, madsim::Config::default());
     rt.block_on(async move {
         run_clock::start();
         let world = Arc::new(Mutex::new(make()));
-        simulate(&world).await;
+        simulate(&world, client).await;
         let mut w = lock(&world);
-        w.core_mut().into_run(seed)
+        w.core().into_run(seed)
     })
 }
 
-async fn simulate<W: CommandWorld>(world: &Arc<Mutex<W>>) {
+async fn simulate<W: CommandWorld, F>(world: &Arc<Mutex<W>>, client: fn(Arc<Mutex<W>>, usize) -> F)
+where
+    F: Future<Output = ()> + Send + 'static,
+{
     let (n, horizon, bound) = {
-        let w = lock(world);
-        (w.core().clients.len(), w.horizon_ms(), w.bound_ms())
+        let mut w = lock(world);
+        let bound = w.bound_ms();
+        let s = &w.core().setup;
+        // Faults strike within the first two ticks per round: about how
+        // long a client that gives up at once takes for its rounds, and
+        // well inside the run of a blocking recipe, whose clients contend
+        // from the start.
+        (s.clients, u64::from(s.rounds) * 2 * W::TICK_MS, bound)
     };
     let h = madsim::runtime::Handle::current();
     for c in 0..n {
         let node = h.create_node().name(format!("c{c}")).build();
-        lock(world).core_mut().clients[c].node = Some(node.id());
-        node.spawn(W::client(world.clone(), c));
+        lock(world).core().clients[c].node = Some(node.id());
+        node.spawn(client(world.clone(), c));
     }
     let chaos_node = h.create_node().name("chaos").build();
     let chaos_task = chaos_node.spawn(chaos::chaos(world.clone(), horizon));
-    W::spawn_servers(world, &h, &chaos_node);
+    W::spawn_servers(world, &chaos_node);
     let started = madsim::time::Instant::now();
     loop {
         madsim::time::sleep(Duration::from_millis(TICK_MS)).await;
@@ -152,7 +199,7 @@ async fn simulate<W: CommandWorld>(world: &Arc<Mutex<W>>) {
     }
     drop(chaos_task);
     let mut w = lock(world);
-    let core = w.core_mut();
+    let core = w.core();
     let unfinished: Vec<String> = (0..n)
         .filter(|&c| !core.clients[c].done())
         .map(|c| format!("c{c}"))

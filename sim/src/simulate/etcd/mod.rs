@@ -35,13 +35,14 @@ mod client;
 mod leases;
 
 use crate::simulate::command::run_clock::now_ms;
-use crate::simulate::command::{Aftermath, CommandWorld, Core};
+use crate::simulate::command::{Aftermath, CommandWorld, Core, Setup, Simulated};
 use leases::Clocks;
 use locksmith_model::engine::harness::{LockEvent, Property};
 use locksmith_model::etcd::check::client_of;
 use locksmith_model::etcd::check::EtcdSpace;
 use locksmith_model::etcd::{EtcdServer, Fired, KeyValue, Reply, Request};
 use madsim::rand::seq::IteratorRandom;
+use madsim::runtime::NodeHandle;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::Notify;
@@ -52,7 +53,9 @@ pub const TICK_MS: u64 = 1000;
 /// What one seed found.
 pub type EtcdRun = crate::simulate::command::BackendRun;
 
-struct World {
+/// One seed's etcd: the server, the watches' deliveries, the leases'
+/// clocks and the links.
+pub struct World {
     core: Core,
     space: EtcdSpace,
     server: EtcdServer,
@@ -118,22 +121,6 @@ impl World {
         }
     }
 
-    fn event(&mut self, c: usize, e: LockEvent) {
-        match e {
-            LockEvent::Acquired => self.core.acquired(c),
-            LockEvent::Released => {
-                self.core
-                    .note(|| format!("c{c} released (critical section over)"));
-                self.core.tenure_ends(c);
-            }
-            LockEvent::GaveUp => {
-                self.core.note(|| format!("c{c} gave up"));
-                self.core.tenure_ends(c);
-            }
-            _ => {}
-        }
-    }
-
     fn ttl_ms(&self) -> u64 {
         u64::from(self.space.ttl) * TICK_MS
     }
@@ -145,11 +132,9 @@ impl World {
     }
 }
 
-/// A fault of the scenario's budgets.
+/// A fault of the scenario's budgets besides a pause and a crash.
 #[derive(Clone, Copy, Debug)]
 pub enum Fault {
-    Pause,
-    Crash,
     Revoke,
     WaiterExpiry,
     Compaction,
@@ -158,56 +143,27 @@ pub enum Fault {
 
 impl CommandWorld for World {
     type Fault = Fault;
+    const TICK_MS: u64 = TICK_MS;
+    const FAULTS: &'static [(&'static str, Fault)] = &[
+        ("revokes", Fault::Revoke),
+        ("waiter_expiries", Fault::WaiterExpiry),
+        ("compactions", Fault::Compaction),
+        ("partitions", Fault::Partition),
+    ];
+    const CRASH: &'static str = " (its keys stay until its lease runs out)";
+    const NOTIFIES: bool = true;
 
-    fn core(&self) -> &Core {
-        &self.core
-    }
-
-    fn core_mut(&mut self) -> &mut Core {
+    fn core(&mut self) -> &mut Core {
         &mut self.core
     }
 
-    fn fault_budgets(&self) -> Vec<(u8, Fault)> {
-        let f = self.space.faults;
-        vec![
-            (f.pauses, Fault::Pause),
-            (f.crashes, Fault::Crash),
-            (f.revokes, Fault::Revoke),
-            (f.waiter_expiries, Fault::WaiterExpiry),
-            (f.compactions, Fault::Compaction),
-            (f.partitions, Fault::Partition),
-        ]
+    /// Its watches end.
+    fn crashed(&mut self, c: usize) {
+        self.server.cancel_watches(c as u8);
     }
 
-    fn is_pause(f: Fault) -> bool {
-        matches!(f, Fault::Pause)
-    }
-
-    fn pause_ms(&self) -> u64 {
-        u64::from(self.space.pause) * TICK_MS
-    }
-
-    fn targetable(&self, c: usize) -> bool {
-        !self.core.clients[c].crashed
-    }
-
-    fn strike(
-        &mut self,
-        kind: Fault,
-        target: Option<usize>,
-        h: &madsim::runtime::Handle,
-    ) -> Option<Aftermath<World>> {
+    fn strike(&mut self, kind: Fault, target: Option<usize>) -> Option<Aftermath<World>> {
         match (kind, target) {
-            (Fault::Crash, Some(c)) => {
-                self.core.clients[c].crashed = true;
-                self.core.tenure_ends(c);
-                self.server.cancel_watches(c as u8);
-                self.core
-                    .note(|| format!("c{c} crashes (its keys stay until its lease runs out)"));
-                if let Some(node) = self.core.clients[c].node {
-                    h.kill(node);
-                }
-            }
             (Fault::Revoke, Some(c)) => {
                 let session = self.clocks.sessions[c].lease;
                 if let Some(id) = session.filter(|&id| self.server.lease(id).is_some()) {
@@ -240,7 +196,7 @@ impl CommandWorld for World {
                     .note(|| format!("the store is compacted at revision {now}"));
             }
             (Fault::Partition, Some(c)) => {
-                let ms = self.pause_ms();
+                let ms = u64::from(self.space.pause) * TICK_MS;
                 self.cut_until[c] = now_ms() + ms;
                 self.core.note(|| {
                     format!("c{c}'s link to etcd is cut for {ms} ms (its process runs on)")
@@ -251,59 +207,53 @@ impl CommandWorld for World {
                     then: |w, c| w.core.note(|| format!("c{c}'s link heals")),
                 });
             }
-            (Fault::Pause, _) | (_, None) => {}
+            (_, None) => {}
         }
         None
     }
 
-    /// Faults strike within the first two ticks per round.
-    fn horizon_ms(&self) -> u64 {
-        u64::from(self.space.acquisitions) * 2 * TICK_MS
+    /// As the core records it, and a `lock()` that gives up (its session
+    /// gone, and its key with it) ends the tenure too.
+    fn event(&mut self, c: usize, e: LockEvent) {
+        self.core.event(c, e);
+        if e == LockEvent::GaveUp {
+            self.core.tenure_ends(c);
+        }
     }
 
     fn bound_ms(&self) -> u64 {
-        let s = &self.space;
-        u64::from(s.acquisitions)
-            * self.core.clients.len() as u64
-            * (u64::from(s.ttl) + u64::from(s.pause) + 2)
-            * TICK_MS
-            * 4
-            + 10_000
-    }
-
-    fn client(
-        world: Arc<Mutex<World>>,
-        c: usize,
-    ) -> impl std::future::Future<Output = ()> + Send + 'static {
-        client::client(world, c)
+        self.core
+            .bound_ms(u64::from(self.space.ttl), TICK_MS, 10_000)
     }
 
     /// The server's lessor ([`leases::lessor`]).
-    fn spawn_servers(
-        world: &Arc<Mutex<World>>,
-        _h: &madsim::runtime::Handle,
-        chaos: &madsim::runtime::NodeHandle,
-    ) {
+    fn spawn_servers(world: &Arc<Mutex<World>>, chaos: &NodeHandle) {
         chaos.spawn(leases::lessor(world.clone()));
     }
 
-    /// Every lease runs out once nobody keeps it alive: the lock is free
-    /// again (the checker judges stuck lock exhaustively).
-    fn judge_end(&mut self) {}
+    // judge_end: none. Every lease runs out once nobody keeps it alive:
+    // the lock is free again (the checker judges stuck lock exhaustively).
 }
 
-/// Runs one seed of `space` (its recipe, clients, rounds, TTL, faults).
-pub fn run_seed(space: &EtcdSpace, seed: u64, trace: bool) -> EtcdRun {
-    crate::simulate::command::run_seed(seed, || {
-        let n = usize::from(space.clients);
+impl Simulated for EtcdSpace {
+    type World = World;
+    type Client = client::Client;
+
+    fn world(&self, trace: bool) -> World {
+        let n = usize::from(self.clients);
         World {
-            core: Core::new(n, trace, space.fencing),
+            core: Core::new(Setup::of(self), trace),
             server: EtcdServer::new(),
             inbox: vec![None; n],
             wake: (0..n).map(|_| Arc::new(Notify::new())).collect(),
             clocks: Clocks::new(n),
             cut_until: vec![0; n],
-            space: space.clone(),
+            space: self.clone(),
         }
-    })
+    }
+}
+
+/// Runs one seed of `space` (its recipe, clients, rounds, TTL, faults).
+pub fn run_seed(space: &EtcdSpace, seed: u64, trace: bool) -> EtcdRun {
+    space.run_seed(seed, trace)
 }

@@ -17,8 +17,8 @@
 //! (`Handle::pause`): its commands already sent are still served, as in
 //! the checker. A crash kills the node; its keys stay. The world, the
 //! chaos task and the run are the command simulators' core
-//! ([`crate::simulate::command`]); this file is Redis's server, faults and
-//! client.
+//! ([`crate::simulate::command`]); this file is Redis's server and faults,
+//! [`client`] its client library.
 //!
 //! What it judges, with the checker's definitions
 //! ([`locksmith_model::engine::harness::Property`]): **mutual exclusion** (a
@@ -37,26 +37,26 @@
 //! Determinism: all randomness is `madsim::rand`, all time madsim's; a
 //! trace is a pure function of (scenario, seed).
 
+mod client;
 mod fence;
 
-use crate::simulate::command::fencing::write;
 use crate::simulate::command::run_clock::{micros, now_ms};
-use crate::simulate::command::{lock, Aftermath, CommandWorld, Core};
-use locksmith_model::engine::harness::{LockEvent, Phase, Property, StepKind};
+use crate::simulate::command::{lock, Aftermath, CommandWorld, Core, Setup, Simulated};
+use locksmith_model::engine::harness::Property;
 use locksmith_model::redis::check::RedisSpace;
-use locksmith_model::redis::check::FENCE_KEY;
-use locksmith_model::redis::recipes::{Me, LOCK_KEY};
-use locksmith_model::redis::{Command, Key, RedisServer, Reply, Value};
+use locksmith_model::redis::recipes::LOCK_KEY;
+use locksmith_model::redis::{Command, Key, RedisServer, Reply};
 use madsim::rand::Rng;
+use madsim::runtime::NodeHandle;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 pub use crate::simulate::command::TICK_MS;
 
 /// What one seed found.
 pub type RedisRun = crate::simulate::command::BackendRun;
 
-struct World {
+/// One seed's Redis: the server, the clients' clocks and who set the key.
+pub struct World {
     core: Core,
     space: RedisSpace,
     server: RedisServer,
@@ -111,26 +111,11 @@ impl World {
         }
         reply
     }
-
-    fn event(&mut self, c: usize, e: LockEvent) {
-        match e {
-            LockEvent::Acquired => self.core.acquired(c),
-            LockEvent::Released => {
-                self.core
-                    .note(|| format!("c{c} released (critical section over)"));
-                self.core.tenure_ends(c);
-            }
-            LockEvent::GaveUp => self.core.note(|| format!("c{c} gave up")),
-            _ => {}
-        }
-    }
 }
 
-/// A fault of the scenario's budgets.
+/// A fault of the scenario's budgets besides a pause and a crash.
 #[derive(Clone, Copy, Debug)]
 pub enum Fault {
-    Pause,
-    Crash,
     ClockJump,
     ServerClockJump,
     Restart,
@@ -139,55 +124,21 @@ pub enum Fault {
 
 impl CommandWorld for World {
     type Fault = Fault;
+    const FAULTS: &'static [(&'static str, Fault)] = &[
+        ("clock_jumps", Fault::ClockJump),
+        ("server_clock_jumps", Fault::ServerClockJump),
+        ("restarts", Fault::Restart),
+        ("failovers", Fault::Failover),
+    ];
+    const CRASH: &'static str = " (its keys stay)";
 
-    fn core(&self) -> &Core {
-        &self.core
-    }
-
-    fn core_mut(&mut self) -> &mut Core {
+    fn core(&mut self) -> &mut Core {
         &mut self.core
     }
 
-    fn fault_budgets(&self) -> Vec<(u8, Fault)> {
-        let f = self.space.faults;
-        vec![
-            (f.pauses, Fault::Pause),
-            (f.crashes, Fault::Crash),
-            (f.clock_jumps, Fault::ClockJump),
-            (f.server_clock_jumps, Fault::ServerClockJump),
-            (f.restarts, Fault::Restart),
-            (f.failovers, Fault::Failover),
-        ]
-    }
-
-    fn is_pause(f: Fault) -> bool {
-        matches!(f, Fault::Pause)
-    }
-
-    fn pause_ms(&self) -> u64 {
-        u64::from(self.space.pause) * TICK_MS
-    }
-
-    fn targetable(&self, c: usize) -> bool {
-        !self.core.clients[c].crashed
-    }
-
-    fn strike(
-        &mut self,
-        kind: Fault,
-        target: Option<usize>,
-        h: &madsim::runtime::Handle,
-    ) -> Option<Aftermath<World>> {
+    fn strike(&mut self, kind: Fault, target: Option<usize>) -> Option<Aftermath<World>> {
         let skew_ms = i64::from(self.space.skew) * TICK_MS as i64;
         match (kind, target) {
-            (Fault::Crash, Some(c)) => {
-                self.core.clients[c].crashed = true;
-                self.core.tenure_ends(c);
-                self.core.note(|| format!("c{c} crashes (its keys stay)"));
-                if let Some(node) = self.core.clients[c].node {
-                    h.kill(node);
-                }
-            }
             (Fault::ClockJump, Some(c)) => {
                 let by = if madsim::rand::thread_rng().gen_bool(0.5) {
                     skew_ms
@@ -219,40 +170,17 @@ impl CommandWorld for World {
                 self.core
                     .note(|| "the primary fails; its replica takes over".into());
             }
-            (Fault::Pause, _) | (_, None) => {}
+            (Fault::ClockJump, None) => {}
         }
         None
     }
 
-    /// Faults strike within the first two ticks per round: about how long
-    /// a client that gives up at once takes for its rounds, and well inside
-    /// the run of a blocking recipe, whose clients contend from the start.
-    fn horizon_ms(&self) -> u64 {
-        u64::from(self.space.acquisitions) * 2 * TICK_MS
-    }
-
     fn bound_ms(&self) -> u64 {
-        let s = &self.space;
-        u64::from(s.acquisitions)
-            * self.core.clients.len() as u64
-            * (u64::from(s.lease) + u64::from(s.pause) + 2)
-            * TICK_MS
-            * 4
-            + 10_000
+        self.core
+            .bound_ms(u64::from(self.space.lease), TICK_MS, 10_000)
     }
 
-    fn client(
-        world: Arc<Mutex<World>>,
-        c: usize,
-    ) -> impl std::future::Future<Output = ()> + Send + 'static {
-        client(world, c)
-    }
-
-    fn spawn_servers(
-        world: &Arc<Mutex<World>>,
-        _h: &madsim::runtime::Handle,
-        chaos: &madsim::runtime::NodeHandle,
-    ) {
+    fn spawn_servers(world: &Arc<Mutex<World>>, chaos: &NodeHandle) {
         if lock(world).server.has_replica() {
             chaos.spawn(replication(world.clone()));
         }
@@ -276,124 +204,6 @@ impl CommandWorld for World {
     }
 }
 
-/// `r` read `ms` after the server made it: its stamps are that much older.
-fn aged(r: Reply, ms: u64) -> Reply {
-    let ms = ms as i64;
-    match r {
-        Reply::Bulk(Value::Stamp(k)) => Reply::Bulk(Value::Stamp(k - ms)),
-        Reply::Stamp(k) => Reply::Stamp(k - ms),
-        other => other,
-    }
-}
-
-/// One client's loop: the checker's rounds with real time.
-async fn client(world: Arc<Mutex<World>>, c: usize) {
-    let (recipe, rounds, lease_ms, work_ms) = {
-        let w = lock(&world);
-        (
-            w.space.recipe,
-            w.space.acquisitions,
-            w.lease_ms(),
-            u64::from(w.space.work) * TICK_MS,
-        )
-    };
-    let key = Key::new(LOCK_KEY);
-    let token = Value::Int(c as i64 + 1);
-    let mut locals = recipe.start();
-    // The last reply, with when the server made it (its stamps are
-    // relative to that moment).
-    let mut reply: Option<(Reply, u64)> = None;
-    let mut left = rounds;
-    let mut last = now_ms();
-    loop {
-        let (phase, clock) = {
-            let w = lock(&world);
-            (w.core.clients[c].phase, w.clocks[c])
-        };
-        if phase.thinks_next() {
-            if left == 0 {
-                let mut w = lock(&world);
-                let mut ev = Vec::new();
-                w.core.clients[c].phase = phase.after(StepKind::Finished, true, &mut ev);
-                return;
-            }
-            left -= 1;
-            madsim::time::sleep(micros(0, TICK_MS * 1000)).await;
-        }
-        let now = now_ms();
-        for _ in 0..now.saturating_sub(last).min(1 << 20) {
-            locals = locals.aged(i64::MIN / 4);
-        }
-        last = now;
-        let me = Me {
-            key: key.clone(),
-            fence: Key::new(FENCE_KEY),
-            token: token.clone(),
-            lease: lease_ms,
-            clock,
-        };
-        let read = reply.take().map(|(r, at)| aged(r, now.saturating_sub(at)));
-        let out = recipe.step(&mut locals, read.as_ref(), &me);
-        // With fencing, `lock()` returns once the token is read.
-        let mut token = None;
-        if out.kind == StepKind::Acquired && lock(&world).core.fencing.is_some() {
-            token = fence::token(&world, c, recipe, read.as_ref()).await;
-            if token.is_none() {
-                let mut w = lock(&world);
-                w.core
-                    .note(|| format!("c{c}'s INCR failed: the program throws"));
-                w.core.clients[c].phase = Phase::Died;
-                w.core.tenure_ends(c);
-                return;
-            }
-        }
-        {
-            let mut w = lock(&world);
-            let mut events = Vec::new();
-            let next = w.core.clients[c].phase.after(out.kind, true, &mut events);
-            w.core.clients[c].phase = next;
-            for e in events {
-                w.event(c, e);
-            }
-            if let StepKind::Threw(why) = out.kind {
-                w.core.note(|| format!("c{c} threw {why}"));
-                return;
-            }
-        }
-        if let Some(cmd) = out.send {
-            madsim::time::sleep(micros(100, 1000)).await;
-            let served = {
-                let mut w = lock(&world);
-                let r = w.serve(c, &cmd);
-                let clock = w.clocks[c];
-                let won = locals.won(&r, clock);
-                w.core.clients[c].won = won;
-                if won {
-                    w.core.tenure_begins(c);
-                }
-                (r, now_ms())
-            };
-            madsim::time::sleep(micros(100, 1000)).await;
-            reply = Some(served);
-        }
-        if out.kind == StepKind::Acquired {
-            if let Some(t) = token {
-                write(&world, c, t, true).await;
-            }
-            // Shorter than the lease by at least a millisecond: a holder
-            // overruns only under a pause or a clock fault.
-            let hold = work_ms.saturating_sub(1).max(1);
-            madsim::time::sleep(micros(hold * 500, hold * 1000)).await;
-            if let Some(t) = token {
-                write(&world, c, t, false).await;
-            }
-        }
-        if out.sleep {
-            madsim::time::sleep(Duration::from_millis(TICK_MS)).await;
-        }
-    }
-}
-
 /// Ships the primary's writes to its replica one at a time, each a few
 /// milliseconds late (asynchronous replication).
 async fn replication(world: Arc<Mutex<World>>) {
@@ -408,21 +218,27 @@ async fn replication(world: Arc<Mutex<World>>) {
     }
 }
 
-/// Runs one seed of `space` (its recipe, clients, rounds, lease, faults).
-pub fn run_seed(space: &RedisSpace, seed: u64, trace: bool) -> RedisRun {
-    crate::simulate::command::run_seed(seed, || {
-        let n = usize::from(space.clients);
+impl Simulated for RedisSpace {
+    type World = World;
+    type Client = client::Client;
+
+    fn world(&self, trace: bool) -> World {
         World {
-            core: Core::new(n, trace, space.fencing),
-            server: if space.replica {
+            core: Core::new(Setup::of(self), trace),
+            server: if self.replica {
                 RedisServer::with_replica()
             } else {
                 RedisServer::new()
             },
             server_ms: 0,
-            clocks: vec![0; n],
+            clocks: vec![0; usize::from(self.clients)],
             owner: None,
-            space: space.clone(),
+            space: self.clone(),
         }
-    })
+    }
+}
+
+/// Runs one seed of `space` (its recipe, clients, rounds, lease, faults).
+pub fn run_seed(space: &RedisSpace, seed: u64, trace: bool) -> RedisRun {
+    space.run_seed(seed, trace)
 }

@@ -37,20 +37,22 @@
 //! checker's.
 //!
 //! The world, the chaos task and the run are the command simulators' core
-//! ([`crate::simulate::command`]); this file is MySQL's server, faults and
-//! client.
+//! ([`crate::simulate::command`]); this file is MySQL's server and faults,
+//! [`client`] its client library.
 //!
 //! Determinism: all randomness is `madsim::rand`, all time madsim's; a
 //! trace is a pure function of (scenario, seed).
 
-use crate::simulate::command::fencing::write;
+mod client;
+
 use crate::simulate::command::run_clock::{micros, now_ms};
-use crate::simulate::command::{lock, Aftermath, BackendRun, CommandWorld, Core};
-use locksmith_model::engine::harness::{LockEvent, Property, StepKind};
+use crate::simulate::command::{lock, Aftermath, BackendRun, CommandWorld, Core, Setup, Simulated};
+use locksmith_model::engine::harness::{LockEvent, Property};
 use locksmith_model::mysql::check::MysqlSpace;
-use locksmith_model::mysql::recipes::{lock_name, Locals, MysqlRecipe};
+use locksmith_model::mysql::recipes::{lock_name, Locals};
 use locksmith_model::mysql::RowData;
-use locksmith_model::mysql::{Completion, MysqlError, MysqlServer, Reply, Session, Statement};
+use locksmith_model::mysql::{Completion, MysqlError, MysqlServer, Reply, Session};
+use madsim::runtime::NodeHandle;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -69,7 +71,9 @@ struct Conn {
     reply: Option<Reply>,
 }
 
-struct World {
+/// One seed's MySQL: the server, each client's connection, who took the
+/// lock row and since when.
+pub struct World {
     core: Core,
     space: MysqlSpace,
     server: MysqlServer,
@@ -114,11 +118,8 @@ impl World {
             }
             let grants = self.locals[d.conn].won(&d.reply);
             self.core.note(|| format!("c{} ← {}", d.conn, d.reply));
-            self.core.clients[d.conn].won = grants;
+            self.core.won(d.conn, grants);
             self.conns[d.conn].reply = Some(d.reply);
-            if grants {
-                self.core.tenure_begins(d.conn);
-            }
         }
     }
 
@@ -180,29 +181,11 @@ impl World {
         self.conns[c].orphaned = false;
         self.server_drops(c);
     }
-
-    fn event(&mut self, c: usize, e: LockEvent) {
-        match e {
-            LockEvent::Acquired => self.core.acquired(c),
-            LockEvent::Released | LockEvent::GaveUp | LockEvent::Finished => {
-                self.core.note(|| format!("c{c}: {e:?}"));
-                self.core.tenure_ends(c);
-            }
-            LockEvent::ThreadDied(why) => {
-                self.core.tenure_ends(c);
-                self.core
-                    .violate(Property::ThreadDied, format!("c{c}'s thread died: {why}"));
-            }
-            _ => {}
-        }
-    }
 }
 
-/// A fault of the scenario's budgets.
+/// A fault of the scenario's budgets besides a pause and a crash.
 #[derive(Clone, Copy, Debug)]
 pub enum Fault {
-    Pause,
-    Crash,
     ConnectionDrop,
     NetworkDrop,
     Restart,
@@ -210,57 +193,35 @@ pub enum Fault {
 
 impl CommandWorld for World {
     type Fault = Fault;
+    const FAULTS: &'static [(&'static str, Fault)] = &[
+        ("connection_drops", Fault::ConnectionDrop),
+        ("network_drops", Fault::NetworkDrop),
+        ("restarts", Fault::Restart),
+    ];
+    const CRASH: &'static str = ": its connection closes";
 
-    fn core(&self) -> &Core {
-        &self.core
-    }
-
-    fn core_mut(&mut self) -> &mut Core {
+    fn core(&mut self) -> &mut Core {
         &mut self.core
     }
 
-    fn fault_budgets(&self) -> Vec<(u8, Fault)> {
-        let f = self.space.faults;
-        vec![
-            (f.pauses, Fault::Pause),
-            (f.crashes, Fault::Crash),
-            (f.connection_drops, Fault::ConnectionDrop),
-            (f.network_drops, Fault::NetworkDrop),
-            (f.restarts, Fault::Restart),
-        ]
-    }
-
-    fn is_pause(f: Fault) -> bool {
-        matches!(f, Fault::Pause)
-    }
-
-    fn pause_ms(&self) -> u64 {
-        u64::from(self.space.pause) * TICK_MS
-    }
-
-    fn targetable(&self, c: usize) -> bool {
+    fn targetable(&mut self, c: usize) -> bool {
         !self.core.clients[c].done() && self.conns[c].connected
     }
 
-    fn strike(
-        &mut self,
-        kind: Fault,
-        target: Option<usize>,
-        h: &madsim::runtime::Handle,
-    ) -> Option<Aftermath<World>> {
+    /// The server's clock catches up first (a lock wait may time out).
+    fn before_strike(&mut self) {
         self.sync();
+    }
+
+    /// The crashed client's connection closes; the server rolls back its
+    /// transaction.
+    fn crashed(&mut self, c: usize) {
+        self.lose_connection(c);
+        self.server_drops(c);
+    }
+
+    fn strike(&mut self, kind: Fault, target: Option<usize>) -> Option<Aftermath<World>> {
         match (kind, target) {
-            (Fault::Crash, Some(c)) => {
-                self.core
-                    .note(|| format!("c{c} crashes: its connection closes"));
-                self.core.clients[c].crashed = true;
-                self.lose_connection(c);
-                self.core.tenure_ends(c);
-                self.server_drops(c);
-                if let Some(node) = self.core.clients[c].node {
-                    h.kill(node);
-                }
-            }
             (Fault::ConnectionDrop, Some(c)) => {
                 self.core.note(|| {
                     format!("the server drops c{c}'s connection (KILL); its process goes on")
@@ -298,32 +259,31 @@ impl CommandWorld for World {
         None
     }
 
-    fn horizon_ms(&self) -> u64 {
-        u64::from(self.space.acquisitions) * 2 * TICK_MS
+    fn event(&mut self, c: usize, e: LockEvent) {
+        match e {
+            LockEvent::Acquired => self.core.acquired(c),
+            LockEvent::Released | LockEvent::GaveUp | LockEvent::Finished => {
+                self.core.note(|| format!("c{c}: {e:?}"));
+                self.core.tenure_ends(c);
+            }
+            LockEvent::ThreadDied(why) => {
+                self.core.tenure_ends(c);
+                self.core
+                    .violate(Property::ThreadDied, format!("c{c}'s thread died: {why}"));
+            }
+            _ => {}
+        }
     }
 
     fn bound_ms(&self) -> u64 {
         let s = &self.space;
-        u64::from(s.acquisitions)
-            * self.core.clients.len() as u64
-            * (u64::from(s.work) + u64::from(s.pause) + u64::from(s.lock_wait_timeout) + 2)
-            * TICK_MS
-            * 4
-            + 2_000
+        let round = u64::from(s.work) + u64::from(s.lock_wait_timeout);
+        self.core.bound_ms(round, TICK_MS, 2_000)
     }
 
-    fn client(
-        world: Arc<Mutex<World>>,
-        c: usize,
-    ) -> impl std::future::Future<Output = ()> + Send + 'static {
-        client(world, c)
-    }
-
-    fn spawn_servers(
-        world: &Arc<Mutex<World>>,
-        h: &madsim::runtime::Handle,
-        _chaos: &madsim::runtime::NodeHandle,
-    ) {
+    /// The server's clock and the cleanup job, on a node of their own.
+    fn spawn_servers(world: &Arc<Mutex<World>>, _chaos: &NodeHandle) {
+        let h = madsim::runtime::Handle::current();
         let mysql_node = h.create_node().name("mysql").build();
         mysql_node.spawn(server(world.clone()));
     }
@@ -346,100 +306,6 @@ impl CommandWorld for World {
                 Property::StuckLock,
                 format!("every live client is done, and a new lock() still cannot get the lock: lock row {row:?}"),
             );
-        }
-    }
-}
-
-/// `c` sends `stmt` after a link's latency and reads the reply when it
-/// comes (a statement waiting for a row lock waits here; a dropped
-/// connection answers 2013).
-async fn exchange(world: &Arc<Mutex<World>>, c: usize, stmt: Statement) -> Reply {
-    madsim::time::sleep(micros(100, 1000)).await;
-    {
-        let mut w = lock(world);
-        w.sync();
-        w.core.commands += 1;
-        w.core.note(|| format!("c{c} → {stmt}"));
-        if w.conns[c].connected {
-            w.conns[c].in_flight = true;
-            w.changing(Some(c), |w| {
-                // A client sends only when its last statement has answered.
-                let done = w.server.execute(c, &stmt).unwrap_or_default();
-                w.deliver(done);
-            });
-        } else {
-            w.conns[c].reply = Some(Reply::Err(MysqlError::ConnectionLost));
-        }
-    }
-    loop {
-        let reply = lock(world).conns[c].reply.take();
-        if let Some(r) = reply {
-            // The reply's way back.
-            madsim::time::sleep(micros(100, 1000)).await;
-            return r;
-        }
-        madsim::time::sleep(micros(200, 1000)).await;
-    }
-}
-
-/// One client's loop: the checker's rounds with real time.
-async fn client(world: Arc<Mutex<World>>, c: usize) {
-    let (recipe, rounds, work_ms, fenced) = {
-        let w = lock(&world);
-        (
-            w.space.recipe,
-            w.space.acquisitions,
-            u64::from(w.space.work) * TICK_MS,
-            w.space.fencing,
-        )
-    };
-    let mut locals = recipe.start();
-    let mut read: Option<Reply> = None;
-    let mut left = rounds;
-    loop {
-        let phase = lock(&world).core.clients[c].phase;
-        if phase.thinks_next() {
-            if left == 0 {
-                let mut w = lock(&world);
-                let mut ev = Vec::new();
-                w.core.clients[c].phase = phase.after(StepKind::Finished, true, &mut ev);
-                return;
-            }
-            left -= 1;
-            madsim::time::sleep(micros(0, TICK_MS * 1000)).await;
-        }
-        let got = read.take();
-        let out = recipe.step(&mut locals, got.as_ref(), fenced);
-        let token = (out.kind == StepKind::Acquired && fenced)
-            .then(|| MysqlRecipe::token(got.as_ref()).and_then(|t| u64::try_from(t).ok()))
-            .flatten();
-        {
-            let mut w = lock(&world);
-            w.locals[c] = locals;
-            let mut events = Vec::new();
-            let next = w.core.clients[c].phase.after(out.kind, true, &mut events);
-            w.core.clients[c].phase = next;
-            for e in events {
-                w.event(c, e);
-            }
-            if matches!(out.kind, StepKind::Threw(_)) {
-                return;
-            }
-        }
-        if let Some(stmt) = out.send {
-            read = Some(exchange(&world, c, stmt).await);
-        }
-        if out.kind == StepKind::Acquired {
-            if let Some(t) = token {
-                write(&world, c, t, true).await;
-            }
-            madsim::time::sleep(micros(work_ms * 500, work_ms * 1000)).await;
-            if let Some(t) = token {
-                write(&world, c, t, false).await;
-            }
-        }
-        if out.sleep {
-            madsim::time::sleep(Duration::from_millis(TICK_MS)).await;
         }
     }
 }
@@ -480,21 +346,23 @@ fn cleanup(w: &mut World) {
     });
 }
 
-/// Runs one seed of `space` (its recipe, clients, rounds, times, faults).
-pub fn run_seed(space: &MysqlSpace, seed: u64, trace: bool) -> BackendRun {
-    crate::simulate::command::run_seed(seed, || {
-        let n = usize::from(space.clients);
+impl Simulated for MysqlSpace {
+    type World = World;
+    type Client = client::Client;
+
+    fn world(&self, trace: bool) -> World {
+        let n = usize::from(self.clients);
         let session = Session {
-            found_rows: space.found_rows,
-            lock_wait_timeout_ms: u64::from(space.lock_wait_timeout) * TICK_MS,
+            found_rows: self.found_rows,
+            lock_wait_timeout_ms: u64::from(self.lock_wait_timeout) * TICK_MS,
         };
         // One connection per client, and the cleanup job's after them.
         let mut db = MysqlServer::new(&vec![session; n + 1]);
-        if let Some(status) = space.recipe.lock_row().filter(|_| space.lock_row) {
+        if let Some(status) = self.recipe.lock_row().filter(|_| self.lock_row) {
             db.preload(&lock_name(), status);
         }
         World {
-            core: Core::new(n, trace, space.fencing),
+            core: Core::new(Setup::of(self), trace),
             server: db,
             server_ms: 0,
             conns: vec![
@@ -506,10 +374,15 @@ pub fn run_seed(space: &MysqlSpace, seed: u64, trace: bool) -> BackendRun {
                 };
                 n
             ],
-            locals: vec![space.recipe.start(); n],
+            locals: vec![self.recipe.start(); n],
             owner: None,
             row_since: 0,
-            space: space.clone(),
+            space: self.clone(),
         }
-    })
+    }
+}
+
+/// Runs one seed of `space` (its recipe, clients, rounds, times, faults).
+pub fn run_seed(space: &MysqlSpace, seed: u64, trace: bool) -> BackendRun {
+    space.run_seed(seed, trace)
 }
