@@ -103,12 +103,15 @@ LAYERS = [
     ("sim/src/machine.rs", 9, "machine"),
     ("sim/src/exit.rs", 9, "exit"),
     ("sim/src/title.rs", 9, "title"),
+    ("sim/src/counts.rs", 9, "counts"),
+    ("sim/src/progress.rs", 9, "progress"),
     # app layer 10: a scenario file read and checked, the expected
     # outcomes, the run's timeline and the Ctrl-C flag; every driver's input.
     ("sim/src/scenario/", 10, "scenario"),
     ("sim/src/expect.rs", 10, "scenario"),
     ("sim/src/interrupt.rs", 10, "interrupt"),
-    ("sim/src/simulate/sweep.rs", 10, "sweep"),
+    ("sim/src/simulate/", 10, "simulate"),
+    ("sim/src/check/", 10, "check"),
     ("sim/src/commands.rs", 10, "commands"),
     ("sim/src/real/", 10, "real"),
     ("sim/src/confirm/", 10, "confirm"),
@@ -121,7 +124,6 @@ LAYERS = [
     ("sim/src/etcd/", 11, "etcd"),
     # app layer 12: the drivers (madsim simulation, real servers,
     # re-enactment of a checker trace); none imports another.
-    ("sim/src/simulate/", 12, "simulate"),
     ("sim/src/serve/", 12, "serve"),
     # app layer 12 too: the one list of the backends, which reads a
     # scenario file by the backend its recipe names.

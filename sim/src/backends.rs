@@ -4,10 +4,10 @@
 //! backend's capabilities ([`crate::backend`]), instead of naming one.
 
 use crate::commands::Commands;
-use crate::scenario::{
-    self, error_at, locate, read, utf8, EtcdScenario, KeyPath, MysqlScenario, RedisScenario,
-    ScenarioError,
-};
+use crate::etcd::scenario::EtcdScenario;
+use crate::mysql::scenario::MysqlScenario;
+use crate::redis::scenario::RedisScenario;
+use crate::scenario::{self, error_at, locate, read, utf8, KeyPath, ScenarioError};
 use crate::zk::scenario::Scenario;
 use locksmith_model::catalogue::Backend;
 use std::path::Path;

@@ -12,9 +12,11 @@
 //! method says so again rather than panic.
 
 use crate::backend::Capability;
+use crate::check::flags::CheckArgs;
 use crate::confirm::flags::ConfirmArgs;
 use crate::expect::Expectation;
 use crate::real::flags::RealArgs;
+use crate::simulate::flags::{ReplayArgs, SimArgs};
 use locksmith_model::catalogue::Lock;
 use std::net::SocketAddr;
 
@@ -38,6 +40,23 @@ pub trait Commands {
 
     /// What the file pins (`locksmith recipes`).
     fn pinned(&self) -> Pinned;
+
+    /// `locksmith check`: every interleaving, explored.
+    fn check<'a>(self: Box<Self>, a: &'a CheckArgs) -> Result<Planned<'a>, String>;
+
+    /// `locksmith sim`: the simulator over many seeds.
+    fn sim<'a>(self: Box<Self>, _: &'a SimArgs) -> Result<Planned<'a>, String> {
+        Err(undeclared(self.recipe_id(), "sim", Capability::Simulator))
+    }
+
+    /// `locksmith replay`: one seed's whole run.
+    fn replay<'a>(self: Box<Self>, _: &'a ReplayArgs) -> Result<Planned<'a>, String> {
+        Err(undeclared(
+            self.recipe_id(),
+            "replay",
+            Capability::Simulator,
+        ))
+    }
 
     /// `locksmith real`: the recipe against a real server.
     fn real<'a>(self: Box<Self>, _: &'a RealArgs) -> Result<Planned<'a>, String> {

@@ -181,8 +181,9 @@ fn a_mysql_cell_reproduces_by_its_own_scenario_file() {
         c.command,
         "cargo run --release -- check reports/scenarios/mysql-unique-key--cleanup-slow-holder.toml"
     );
-    let sc = locksmith::scenario::MysqlScenario::parse(Path::new("x.toml"), &c.scenario_text)
-        .expect("the cell's scenario parses");
+    let sc =
+        locksmith::mysql::scenario::MysqlScenario::parse(Path::new("x.toml"), &c.scenario_text)
+            .expect("the cell's scenario parses");
     let r = sc.space.check();
     assert_eq!((r.verdict, r.property), (c.verdict, c.property));
     // The same configuration as the pinned scenario mysql-unique-key-cleanup.
@@ -206,8 +207,9 @@ fn a_redis_cell_reproduces_by_its_own_scenario_file_and_its_command() {
         c.command,
         "cargo run --release -- check reports/scenarios/redis-set-px-del--pause.toml"
     );
-    let sc = locksmith::scenario::RedisScenario::parse(Path::new("x.toml"), &c.scenario_text)
-        .expect("the cell's scenario parses");
+    let sc =
+        locksmith::redis::scenario::RedisScenario::parse(Path::new("x.toml"), &c.scenario_text)
+            .expect("the cell's scenario parses");
     let r = sc.space.check();
     assert_eq!((r.verdict, r.property), (c.verdict, c.property));
     // The same configuration as the pinned scenario redis-set-px-del-pause.

@@ -15,11 +15,11 @@
 //! (the largest reduced state count cross-checked, default 250000).
 
 use locksmith::backends::{backend_of, AnyScenario};
+use locksmith::etcd::sim::run_seed as etcd_run;
+use locksmith::mysql::sim::run_seed as mysql_run;
+use locksmith::redis::sim::run_seed as redis_run;
 use locksmith::scenario::{all_in, CommandScenario, CommandSpace};
 use locksmith::simulate::command::BackendRun;
-use locksmith::simulate::etcd::run_seed as etcd_run;
-use locksmith::simulate::mysql::run_seed as mysql_run;
-use locksmith::simulate::redis::run_seed as redis_run;
 use locksmith::simulate::sweep::SweepOptions;
 use locksmith::zk::scenario::Scenario;
 use locksmith::zk::sim::sweep::sweep;

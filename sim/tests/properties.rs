@@ -3,9 +3,10 @@
 //! run in which a client never got the lock.
 
 use locksmith::backends::{is_redis, AnyScenario};
-use locksmith::cli::check_report_text;
 use locksmith::expect::Expectation;
-use locksmith::scenario::{all_in, RedisScenario};
+use locksmith::redis::scenario::RedisScenario;
+use locksmith::scenario::all_in;
+use locksmith::zk::check::to_text as check_report_text;
 use locksmith::zk::scenario::Scenario;
 use locksmith::zk::sim::{run_seed, SimConfig};
 use locksmith_model::engine::harness::{Property, Verdict};

@@ -38,10 +38,11 @@
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use locksmith::backends::AnyScenario;
-use locksmith::cli::{backend_check_report_text, check_report_text};
+use locksmith::check::command::to_text as backend_check_report_text;
 use locksmith::expect::{Expectation, Found};
 use locksmith::scenario::{all_in, CommandScenario, CommandSpace};
 use locksmith::simulate::sweep::SweepOptions;
+use locksmith::zk::check::to_text as check_report_text;
 use locksmith::zk::scenario::Scenario;
 use locksmith::zk::sim::sweep::sweep;
 use locksmith::zk::sim::SimConfig;

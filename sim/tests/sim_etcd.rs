@@ -8,8 +8,8 @@
 //! same seed, same trace.
 
 use locksmith::backends::AnyScenario;
-use locksmith::scenario::EtcdScenario;
-use locksmith::simulate::etcd::run_seed;
+use locksmith::etcd::scenario::EtcdScenario;
+use locksmith::etcd::sim::run_seed;
 use locksmith_model::engine::harness::{Property, Verdict};
 use std::path::Path;
 

@@ -10,8 +10,8 @@
 mod sweeps;
 
 use locksmith::backends::AnyScenario;
-use locksmith::scenario::MysqlScenario;
-use locksmith::simulate::mysql::run_seed;
+use locksmith::mysql::scenario::MysqlScenario;
+use locksmith::mysql::sim::run_seed;
 use locksmith_model::engine::harness::Property;
 use std::path::Path;
 

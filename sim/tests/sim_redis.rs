@@ -9,8 +9,8 @@
 mod sweeps;
 
 use locksmith::backends::AnyScenario;
-use locksmith::scenario::RedisScenario;
-use locksmith::simulate::redis::run_seed;
+use locksmith::redis::scenario::RedisScenario;
+use locksmith::redis::sim::run_seed;
 use locksmith_model::engine::harness::Property;
 use std::path::Path;
 

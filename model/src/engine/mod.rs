@@ -53,6 +53,8 @@ pub use judged::Judged;
 pub use lasso::judge_in;
 pub use path::Counterexample;
 pub use resource::Sections;
-pub use space::{next_by_apply, Canonical, GrowthWords, Limits, Next, Space, NO_AGENT};
+pub use space::{
+    next_by_apply, Canonical, GrowthWords, Limits, Next, Space, MAX_CLIENTS, NO_AGENT,
+};
 pub use trace::{Trace, TraceStep};
 pub use verdict::{Report, Verdict};

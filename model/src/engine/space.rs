@@ -50,6 +50,11 @@ pub struct Next<S> {
 /// The packed agent of an action nobody is owed (a fault).
 pub const NO_AGENT: u8 = u8::MAX;
 
+/// The most clients the checker explores, on any backend: its graph keeps
+/// a byte of per-client bits per state, a client one bit of the explorer's
+/// `u8` masks.
+pub const MAX_CLIENTS: u8 = 8;
+
 pub trait Space: Sync {
     /// A state as the explorer keeps it.
     type State: Send + Sync + 'static;

@@ -178,7 +178,7 @@ pub fn run(a: &CompareArgs) -> i32 {
     };
     crate::interrupt::install();
     let started = Instant::now();
-    let bar = super::progress::Progress::counter(
+    let bar = crate::progress::Progress::counter(
         compare::job_count(&opts) as u64,
         "jobs",
         "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} {msg}",

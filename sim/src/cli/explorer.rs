@@ -16,7 +16,7 @@ pub struct ExplorerArgs {
     #[arg(long, default_value = "127.0.0.1:3000")]
     pub addr: String,
     /// Override the number of clients.
-    #[arg(short, long, value_parser = clap::value_parser!(u8).range(1..=locksmith_model::zk::check::MAX_CLIENTS as i64))]
+    #[arg(short, long, value_parser = clap::value_parser!(u8).range(1..=locksmith_model::engine::MAX_CLIENTS as i64))]
     pub clients: Option<u8>,
 }
 

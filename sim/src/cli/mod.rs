@@ -4,29 +4,17 @@
 //! SIGTERM stopped, after printing what it covered. `confirm` keeps its
 //! own 0 confirmed / 1 diverged / 2 not confirmed.
 
-mod bench;
 mod calibrate;
 mod check;
-mod check_args;
-mod check_backend;
-mod check_etcd;
-mod check_mysql;
-mod check_output;
-mod check_redis;
 mod compare;
 mod confirm;
-mod counts;
+
 mod explorer;
-mod progress;
 mod real;
 mod recipes;
 mod serve;
 mod simulate;
-mod simulate_args;
-mod simulate_backend;
 
-pub use check::to_text as check_report_text;
-pub use check_backend::to_text as backend_check_report_text;
 pub use compare::options as compare_options;
 
 use clap::{Parser, Subcommand};
@@ -56,7 +44,7 @@ pub enum Command {
     /// N=3), states, states/s, bytes/state and peak memory for fixed-wait at
     /// N=3 and N=4 and predecessor 3 × 2 (`--large`: also fixed-wait N=5 and
     /// N=6 and predecessor 4 × 2).
-    Bench(bench::BenchArgs),
+    Bench(crate::zk::bench::BenchArgs),
     /// Serve stateright's Explorer web UI on a ZooKeeper scenario, to step
     /// through states by hand (http://127.0.0.1:3000 by default; Redis and
     /// MySQL scenarios are refused: the capability is ZooKeeper's).
@@ -209,7 +197,7 @@ pub fn run() -> i32 {
     let cli = Cli::parse();
     match cli.command {
         Command::Check(args) => check::run(&args),
-        Command::Bench(args) => bench::run(&args),
+        Command::Bench(args) => crate::zk::bench::run(&args),
         Command::Explorer(args) => explorer::run(&args),
         Command::Sim(args) => simulate::run_sim(&args),
         Command::Replay(args) => simulate::run_replay(&args),

@@ -1,9 +1,11 @@
 //! What the commands ask of a MySQL scenario: the command backends'
 //! shared runs, with MySQL's own parts.
 
+use crate::check::flags::CheckArgs;
 use crate::commands::{nonzero, Commands, Pinned, Planned};
+use crate::mysql::scenario::MysqlScenario;
 use crate::real::flags::RealArgs;
-use crate::scenario::MysqlScenario;
+use crate::simulate::flags::{ReplayArgs, SimArgs};
 use locksmith_model::catalogue::Lock;
 
 impl Commands for MysqlScenario {
@@ -17,6 +19,18 @@ impl Commands for MysqlScenario {
             name: self.name.clone(),
             drivers: vec![("check", self.expect.clone(), faults(self))],
         }
+    }
+
+    fn check<'a>(self: Box<Self>, a: &'a CheckArgs) -> Result<Planned<'a>, String> {
+        crate::check::planned(a, *self)
+    }
+
+    fn sim<'a>(self: Box<Self>, a: &'a SimArgs) -> Result<Planned<'a>, String> {
+        crate::simulate::command::run::planned(a, *self)
+    }
+
+    fn replay<'a>(self: Box<Self>, a: &'a ReplayArgs) -> Result<Planned<'a>, String> {
+        crate::simulate::command::run::planned_replay(a, *self)
     }
 
     fn real<'a>(self: Box<Self>, a: &'a RealArgs) -> Result<Planned<'a>, String> {

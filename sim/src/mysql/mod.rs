@@ -2,5 +2,8 @@
 //! run of `locksmith real`), and what the commands ask of its scenarios
 //! ([`commands`]). The model it runs is `locksmith_model::mysql`.
 
+pub mod check;
 pub mod commands;
 pub mod real;
+pub mod scenario;
+pub mod sim;

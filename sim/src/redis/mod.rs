@@ -3,6 +3,9 @@
 //! ([`confirm`]), and what the commands ask of its scenarios
 //! ([`commands`]). The model it runs is `locksmith_model::redis`.
 
+pub mod check;
 pub mod commands;
 pub mod confirm;
 pub mod real;
+pub mod scenario;
+pub mod sim;

@@ -9,18 +9,12 @@
 
 pub mod bounds;
 pub mod clients;
-mod command;
-mod etcd;
+pub(crate) mod command;
 pub(crate) mod locate;
-mod mysql;
-mod reading;
-mod redis;
+pub(crate) mod reading;
 
 pub use command::{CommandScenario, CommandSpace};
-pub use etcd::EtcdScenario;
 pub use locate::{KeyPath, Seg};
-pub use mysql::MysqlScenario;
-pub use redis::RedisScenario;
 
 use locksmith_model::catalogue::{self, Backend};
 use std::fmt;

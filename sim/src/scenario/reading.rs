@@ -155,9 +155,9 @@ macro_rules! command_reader {
         #[serde(deny_unknown_fields)]
         struct Raw {
             recipe: String,
-            #[serde(deserialize_with = "super::clients::clients")]
+            #[serde(deserialize_with = "crate::scenario::clients::clients")]
             clients: u8,
-            #[serde(default = "super::reading::one")]
+            #[serde(default = "crate::scenario::reading::one")]
             acquisitions: u8,
             #[serde(default)]
             description: String,
@@ -170,7 +170,7 @@ macro_rules! command_reader {
             #[serde(default)]
             expect: Option<$crate::expect::RawExpect>,
             #[serde(default)]
-            check: super::bounds::Bounds,
+            check: $crate::scenario::bounds::Bounds,
         }
 
         impl $crate::scenario::command::CommandScenario<$space> {

@@ -2,9 +2,11 @@
 //! ZooKeeper's own part of the app.
 
 use super::scenario::Scenario;
+use crate::check::flags::CheckArgs;
 use crate::commands::{Commands, Pinned, Planned};
 use crate::confirm::flags::ConfirmArgs;
 use crate::real::flags::RealArgs;
+use crate::simulate::flags::{ReplayArgs, SimArgs};
 use locksmith_model::catalogue::Lock;
 use std::net::SocketAddr;
 
@@ -25,6 +27,18 @@ impl Commands for Scenario {
                 ("sim", self.sim_expect.clone(), sim_faults),
             ],
         }
+    }
+
+    fn check<'a>(self: Box<Self>, a: &'a CheckArgs) -> Result<Planned<'a>, String> {
+        crate::check::planned(a, *self)
+    }
+
+    fn sim<'a>(self: Box<Self>, a: &'a SimArgs) -> Result<Planned<'a>, String> {
+        super::sim::command::plan(a, *self)
+    }
+
+    fn replay<'a>(self: Box<Self>, a: &'a ReplayArgs) -> Result<Planned<'a>, String> {
+        super::sim::command::plan_replay(a, *self)
     }
 
     fn real<'a>(self: Box<Self>, a: &'a RealArgs) -> Result<Planned<'a>, String> {

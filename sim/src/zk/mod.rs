@@ -8,6 +8,8 @@
 //! ([`timeline`]). The model it runs is `locksmith_model::zk`; its
 //! protocol for `locksmith serve` is `crate::serve::zk`.
 
+pub mod bench;
+pub mod check;
 pub mod commands;
 pub mod confirm;
 pub mod explorer;

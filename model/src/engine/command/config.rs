@@ -7,9 +7,8 @@
 use super::backend::Backend;
 use crate::engine::space::Limits;
 
-/// The most clients a configuration may have: a client is one bit of the
-/// explorer's `u8` masks.
-pub const MAX_CLIENTS: u8 = 8;
+/// The most clients a configuration may have (the engine's bound).
+pub use crate::engine::space::MAX_CLIENTS;
 
 /// A configuration's bounds until its scenario says otherwise.
 pub const LIMITS: Limits = Limits {

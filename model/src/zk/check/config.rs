@@ -85,9 +85,8 @@ impl FaultBudget {
     }
 }
 
-/// The most clients the checker explores (its graph keeps a byte of
-/// per-client bits per state).
-pub const MAX_CLIENTS: u8 = 8;
+/// The most clients the checker explores (the engine's bound).
+pub use crate::engine::space::MAX_CLIENTS;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckConfig {

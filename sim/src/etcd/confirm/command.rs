@@ -5,8 +5,8 @@
 use crate::commands::Planned;
 use crate::confirm::flags::ConfirmArgs;
 use crate::confirm::output::{planned, Place, Shown};
+use crate::etcd::scenario::EtcdScenario;
 use crate::real::flags::host_port;
-use crate::scenario::EtcdScenario;
 
 /// The re-enactment the flags ask for on `sc`, checked before any
 /// connection.

@@ -2,11 +2,11 @@
 //! against a real etcd (sim/src/real/etcd).
 
 use super::{run as run_etcd, EtcdRealConfig, EtcdRealReport};
+use crate::etcd::scenario::EtcdScenario;
 use crate::real::flags::RealArgs;
 use crate::real::per;
 use crate::real::report::RealBackend;
 use crate::real::threads::{Plan, Tally};
-use crate::scenario::EtcdScenario;
 use serde_json::json;
 
 /// The run the flags ask for, checked before any connection.

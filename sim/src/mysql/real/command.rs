@@ -2,10 +2,10 @@
 //! against a real MariaDB (sim/src/real/mysql).
 
 use super::{run as run_mysql, MysqlRealConfig, MysqlRealReport};
+use crate::mysql::scenario::MysqlScenario;
 use crate::real::flags::RealArgs;
 use crate::real::report::RealBackend;
 use crate::real::threads::{Plan, Tally};
-use crate::scenario::MysqlScenario;
 use serde_json::json;
 
 /// The run the flags ask for, checked before any connection.

@@ -7,7 +7,7 @@ use crate::commands::Planned;
 use crate::confirm::flags::ConfirmArgs;
 use crate::confirm::output::{planned, Place, Shown};
 use crate::redis::real::command::check_addr;
-use crate::scenario::RedisScenario;
+use crate::redis::scenario::RedisScenario;
 
 /// The re-enactment the flags ask for on `sc`, checked before any
 /// connection.

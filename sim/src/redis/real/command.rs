@@ -5,7 +5,7 @@ use super::{run as run_redis, RedisRealConfig, RedisRealReport};
 use crate::real::flags::RealArgs;
 use crate::real::report::RealBackend;
 use crate::real::threads::{Plan, Tally};
-use crate::scenario::RedisScenario;
+use crate::redis::scenario::RedisScenario;
 use serde_json::json;
 
 /// `--redis`'s HOST:PORT, checked before any connection.

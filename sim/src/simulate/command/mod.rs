@@ -22,6 +22,7 @@ pub mod chaos;
 pub mod core;
 pub mod fencing;
 pub mod library;
+pub mod run;
 pub mod run_clock;
 
 pub use self::chaos::Aftermath;

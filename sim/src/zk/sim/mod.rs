@@ -37,8 +37,10 @@
 //! [`ZkServer`]: locksmith_model::zk::ZkServer
 //! [`Client`]: locksmith_model::zk::client::Client
 
+pub mod bench;
 pub mod client_lib;
 pub mod clock;
+pub mod command;
 pub mod faults;
 pub mod heartbeat;
 pub mod link;

@@ -1,12 +1,12 @@
-//! `locksmith sim` and `locksmith replay` on a Redis, MySQL or etcd
-//! scenario: that backend's simulator (sim/src/simulate/redis/,
-//! sim/src/simulate/mysql/, sim/src/simulate/etcd/, on the command
-//! simulators' core) over many seeds, one seed's trace.
+//! `locksmith sim` and `locksmith replay` on a command backend's scenario
+//! (Redis, MySQL, etcd): that backend's simulator (its `sim/` folder, on
+//! this core) over many seeds, one seed's trace, and what each prints.
 
-use super::simulate_args::{ReplayArgs, SimArgs};
+use super::super::flags::{ReplayArgs, SimArgs};
+use super::super::replay_json;
+use super::{BackendTotals, CommandWorld, Simulated};
+use crate::commands::Planned;
 use crate::scenario::CommandScenario;
-use crate::simulate::command::{BackendTotals, CommandWorld, Simulated};
-use locksmith_model::engine::harness::Property;
 use serde_json::json;
 
 /// Seeds a scenario sweeps when neither `--seeds` nor `--seed` says.
@@ -60,13 +60,15 @@ pub fn with_overrides<S: Simulated>(
     sc
 }
 
-/// The scenario and the seeds `first .. first + count`.
-pub fn plan<S: Simulated>(
+/// The sweep the flags ask for on `sc` (its seeds `first .. first +
+/// count`), and its run.
+pub fn planned<S: Simulated + Sync>(
     a: &SimArgs,
     sc: CommandScenario<S>,
-) -> Result<(CommandScenario<S>, u64, u64), String> {
+) -> Result<Planned<'_>, String> {
     let (first, count) = a.seed_range(DEFAULT_SEEDS)?;
-    Ok((with_overrides(sc, a.clients, a.acquisitions), first, count))
+    let sc = with_overrides(sc, a.clients, a.acquisitions);
+    Ok(Box::new(move || run_sim(a, (sc, first, count))))
 }
 
 fn replay_command(a: &SimArgs, seed: u64) -> String {
@@ -83,7 +85,7 @@ fn replay_command(a: &SimArgs, seed: u64) -> String {
 /// Seeds until the first violation (all of them with `--keep-going`),
 /// over `--jobs` threads, folded in seed order; 0 none, 1 violated, 130
 /// Ctrl-C.
-pub fn run_sim<S: Simulated>(
+fn run_sim<S: Simulated>(
     a: &SimArgs,
     (mut sc, first, count): (CommandScenario<S>, u64, u64),
 ) -> i32 {
@@ -189,40 +191,17 @@ pub fn run_sim<S: Simulated>(
     }
 }
 
-/// One seed's whole trace; 0 no violation, 1 violated.
-/// `replay --json`, the same fields for every backend; ZooKeeper's adds
-/// its Mermaid diagram.
-pub fn replay_json(
-    a: &ReplayArgs,
-    backend: &str,
-    recipe: &str,
-    violation: Option<&(Property, String)>,
-    trace: &[&str],
-    metrics: serde_json::Value,
-) -> serde_json::Value {
-    json!({
-        "scenario": a.scenario.display().to_string(),
-        "backend": backend,
-        "recipe": recipe,
-        "seed": a.seed,
-        "verdict": if violation.is_some() { "violated" } else { "holds" },
-        "property": violation.map(|v| v.0.name()),
-        "why": violation.map(|v| v.1.clone()),
-        "trace": trace,
-        "metrics": metrics,
-    })
-}
-
-/// A replay's scenario (`--timeline` was refused as the file loaded: a
-/// timeline is the ZooKeeper simulator's only).
-pub fn load_replay<S: Simulated>(
+/// The replay the flags ask for on `sc` (`--timeline` was refused as the
+/// file loaded: no command backend declares it), and its run.
+pub fn planned_replay<S: Simulated>(
     a: &ReplayArgs,
     sc: CommandScenario<S>,
-) -> Result<CommandScenario<S>, String> {
-    Ok(with_overrides(sc, a.clients, a.acquisitions))
+) -> Result<Planned<'_>, String> {
+    let sc = with_overrides(sc, a.clients, a.acquisitions);
+    Ok(Box::new(move || run_replay(a, sc)))
 }
 
-pub fn run_replay<S: Simulated>(a: &ReplayArgs, sc: CommandScenario<S>) -> i32 {
+fn run_replay<S: Simulated>(a: &ReplayArgs, sc: CommandScenario<S>) -> i32 {
     let shown = shown::<S>();
     let r = sc.space.run_seed(a.seed, true);
     if a.json {

@@ -41,7 +41,7 @@
 //! max_memory_mb = 2048
 //! ```
 
-use super::reading::command_reader;
+use crate::scenario::reading::command_reader;
 use locksmith_model::catalogue::Backend;
 use locksmith_model::mysql::check::mermaid;
 use locksmith_model::mysql::check::{MysqlFaults, MysqlSpace};
@@ -63,7 +63,7 @@ struct RawTime {
 }
 
 /// A MySQL scenario, ready to explore.
-pub type MysqlScenario = super::command::CommandScenario<MysqlSpace>;
+pub type MysqlScenario = crate::scenario::CommandScenario<MysqlSpace>;
 
 impl RawTime {
     /// The recipe's space with these times (each default the model's).

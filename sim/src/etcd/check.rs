@@ -4,7 +4,7 @@
 //! every step, ticks, lease expiries and faults). What the etcd
 //! configuration says of itself; the rest is `check_backend.rs`.
 
-use super::check_backend::CommandCheck;
+use crate::check::command::CommandCheck;
 use locksmith_model::etcd::check::EtcdSpace;
 use serde_json::json;
 

@@ -3,7 +3,7 @@
 //! its reply, the lock's key after every step, ticks and faults). What the
 //! Redis configuration says of itself; the rest is `check_backend.rs`.
 
-use super::check_backend::CommandCheck;
+use crate::check::command::CommandCheck;
 use locksmith_model::redis::check::RedisSpace;
 use serde_json::json;
 

@@ -39,7 +39,7 @@
 //! max_memory_mb = 2048
 //! ```
 
-use super::reading::command_reader;
+use crate::scenario::reading::command_reader;
 use locksmith_model::catalogue::Backend;
 use locksmith_model::etcd::check::mermaid;
 use locksmith_model::etcd::check::{EtcdFaults, EtcdSpace};
@@ -57,7 +57,7 @@ struct RawTime {
 }
 
 /// An etcd scenario, ready to explore.
-pub type EtcdScenario = super::command::CommandScenario<EtcdSpace>;
+pub type EtcdScenario = crate::scenario::CommandScenario<EtcdSpace>;
 
 impl RawTime {
     /// The recipe's space with these times: the critical section and the

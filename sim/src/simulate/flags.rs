@@ -1,7 +1,7 @@
 //! The flags of `locksmith sim`, `replay` and `bench-sim`, the same for
 //! every backend.
 
-use crate::simulate::sweep::{sweep_runs, SeedRun, Sweep, SweepOptions};
+use super::sweep::{sweep_runs, SeedRun, Sweep, SweepOptions};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -11,7 +11,7 @@ pub struct SimArgs {
     pub scenario: PathBuf,
     /// How many seeds to run, at least 1 (default: the scenario's `[sim]
     /// seeds`, or 1 with --seed).
-    #[arg(long, value_parser = super::counts::at_least_one)]
+    #[arg(long, value_parser = crate::counts::at_least_one)]
     pub seeds: Option<u64>,
     /// The first seed.
     #[arg(long)]
@@ -70,7 +70,7 @@ impl SimArgs {
         run: &(dyn Fn(u64) -> R + Sync),
     ) -> Sweep<R> {
         crate::interrupt::install();
-        let bar = super::progress::Progress::counter(
+        let bar = crate::progress::Progress::counter(
             count,
             "seeds",
             "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} seeds ({per_sec}, eta {eta})",
@@ -121,13 +121,13 @@ pub struct ReplayArgs {
 #[derive(Args, Debug)]
 pub struct BenchSimArgs {
     /// Seeds for the 10,000-seed sweep figure.
-    #[arg(long, default_value_t = 10_000, value_parser = super::counts::at_least_one)]
+    #[arg(long, default_value_t = 10_000, value_parser = crate::counts::at_least_one)]
     pub sweep_seeds: u64,
     /// Threads for the sweep figure.
     #[arg(short, long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub jobs: u16,
     /// Seeds per throughput figure.
-    #[arg(long, default_value_t = 500, value_parser = super::counts::at_least_one)]
+    #[arg(long, default_value_t = 500, value_parser = crate::counts::at_least_one)]
     pub seeds: u64,
     /// Print one JSON object instead of text: each throughput row and the
     /// sweep.

@@ -3,7 +3,7 @@
 
 use locksmith_model::engine::harness::{Severity, Verdict};
 use locksmith_model::engine::{Bound, Progress};
-use locksmith_model::zk::check::Report;
+use locksmith_model::engine::{Report, Trace};
 use serde_json::json;
 use std::ops::ControlFlow;
 
@@ -13,8 +13,8 @@ pub fn interrupted(r: &Report) -> bool {
 }
 
 /// The exploration's progress line on stderr.
-fn progress_bar() -> super::progress::Progress {
-    super::progress::Progress::spinner()
+fn progress_bar() -> crate::progress::Progress {
+    crate::progress::Progress::spinner()
 }
 
 /// Runs `check` with its progress line on stderr, breaking it when the
@@ -37,7 +37,7 @@ pub fn with_progress(
 }
 
 /// Runs under a second stay quiet.
-fn show(bar: &super::progress::Progress, p: Progress) {
+fn show(bar: &crate::progress::Progress, p: Progress) {
     let secs = p.elapsed.as_secs_f64();
     if secs < 1.0 {
         return;
@@ -171,4 +171,25 @@ pub fn budgets(by_key: &[(&str, u8)]) -> serde_json::Value {
         .map(|&(k, n)| (k.to_string(), n.into()))
         .collect();
     map.into()
+}
+
+/// The figures after the title line, then the headline's shortest trace.
+pub fn report_text(out: &mut String, r: &Report) {
+    use std::fmt::Write;
+    figures(out, r);
+    if r.verdict == Verdict::Violated {
+        if let Some(t) = headline_trace(r) {
+            let _ = writeln!(out, "\nshortest trace ({} steps):", t.steps.len());
+            out.push_str(&t.text());
+        }
+    }
+}
+
+/// `--mermaid`: the headline's trace as a Mermaid block (`mermaid` draws
+/// it), or nothing when there is none.
+pub fn mermaid_text(r: &Report, mermaid: &dyn Fn(&Trace) -> String) -> String {
+    match headline_trace(r).filter(|_| r.verdict == Verdict::Violated) {
+        Some(t) => format!("\nmermaid:\n```mermaid\n{}```\n", mermaid(t)),
+        None => String::new(),
+    }
 }

@@ -4,7 +4,7 @@
 //! step, ticks and faults). What the MySQL configuration says of itself;
 //! the rest is `check_backend.rs`.
 
-use super::check_backend::CommandCheck;
+use crate::check::command::CommandCheck;
 use locksmith_model::mysql::check::MysqlSpace;
 use serde_json::json;
 

@@ -40,7 +40,7 @@
 //! max_memory_mb = 2048
 //! ```
 
-use super::reading::command_reader;
+use crate::scenario::reading::command_reader;
 use locksmith_model::catalogue::Backend;
 use locksmith_model::redis::check::mermaid;
 use locksmith_model::redis::check::{RedisFaults, RedisSpace};
@@ -61,7 +61,7 @@ struct RawTime {
 }
 
 /// A Redis scenario, ready to explore.
-pub type RedisScenario = super::command::CommandScenario<RedisSpace>;
+pub type RedisScenario = crate::scenario::CommandScenario<RedisSpace>;
 
 impl RawTime {
     /// The recipe's space with these times: the critical section, the

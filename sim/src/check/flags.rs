@@ -1,7 +1,7 @@
 //! `locksmith check`'s flags, the same for every backend.
 
 use clap::Args;
-use locksmith_model::zk::check::MAX_CLIENTS;
+use locksmith_model::engine::MAX_CLIENTS;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -16,11 +16,11 @@ pub struct CheckArgs {
     pub acquisitions: Option<u8>,
     /// Stop after this many distinct states (the verdict is then
     /// `incomplete` unless a violation was already found).
-    #[arg(long, value_parser = super::counts::at_least_one)]
+    #[arg(long, value_parser = crate::counts::at_least_one)]
     pub max_states: Option<u64>,
     /// Stop when the checker's tables are estimated to exceed this many MB
     /// (default 4096; the verdict is then `incomplete`).
-    #[arg(long, value_parser = super::counts::at_least_one)]
+    #[arg(long, value_parser = crate::counts::at_least_one)]
     pub max_memory_mb: Option<u64>,
     /// States that differ only in sequence suffixes and unread zxids are
     /// one state (as `[check] abstract_sequences = true`): makes a polling
@@ -44,4 +44,35 @@ pub struct CheckArgs {
     /// by GitHub and most Markdown viewers; `--json` always has it).
     #[arg(long)]
     pub mermaid: bool,
+}
+
+/// Where a backend's configuration keeps what every backend's flags set.
+pub struct Sizes<'a> {
+    pub clients: &'a mut u8,
+    pub acquisitions: &'a mut u8,
+    pub max_states: &'a mut usize,
+    /// In bytes.
+    pub max_memory: &'a mut usize,
+    pub jobs: &'a mut usize,
+}
+
+impl CheckArgs {
+    /// Sets what the flags give (clients, rounds, bounds, the worker
+    /// threads: one per core unless `--jobs` says).
+    pub fn apply(&self, s: Sizes) {
+        if let Some(n) = self.clients {
+            *s.clients = n;
+        }
+        if let Some(k) = self.acquisitions {
+            *s.acquisitions = k;
+        }
+        if let Some(n) = self.max_states {
+            *s.max_states = usize::try_from(n).unwrap_or(usize::MAX);
+        }
+        if let Some(mb) = self.max_memory_mb {
+            let mb = usize::try_from(mb).unwrap_or(usize::MAX);
+            *s.max_memory = mb.saturating_mul(1 << 20);
+        }
+        *s.jobs = self.jobs.map_or_else(crate::machine::cores, usize::from);
+    }
 }

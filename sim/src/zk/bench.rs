@@ -1,4 +1,5 @@
-//! `locksmith bench`: figures for the exhaustive checker, measured here and
+//! `locksmith bench`: figures for the exhaustive checker on ZooKeeper's
+//! recipes (its benchmark cases), measured here and
 //! printed (never asserted in a test): states, states per second, bytes
 //! per state and peak memory for each benchmark case, with one thread and
 //! with two.
@@ -28,7 +29,7 @@ pub struct BenchArgs {
     pub jobs: Vec<u16>,
     /// Stop a case after this many seconds (it is then incomplete, and the
     /// table says how far it got).
-    #[arg(long, default_value_t = 600, value_parser = super::counts::at_least_one)]
+    #[arg(long, default_value_t = 600, value_parser = crate::counts::at_least_one)]
     pub max_seconds: u64,
     /// Also run every case with partial-order reduction (rows marked
     /// `+por`; with `--case`, run that case with it).
