@@ -17,7 +17,6 @@ use crate::confirm::flags::ConfirmArgs;
 use crate::expect::Expectation;
 use crate::real::flags::RealArgs;
 use crate::simulate::flags::{ReplayArgs, SimArgs};
-use locksmith_model::catalogue::Lock;
 use std::net::SocketAddr;
 
 /// A command's run, planned: calling it runs it and gives the exit code.
@@ -27,7 +26,6 @@ pub type Planned<'a> = Box<dyn FnOnce() -> i32 + 'a>;
 /// expectation that `cargo test` holds, with the faults that driver
 /// injects, by the keys the file names them with (empty: none).
 pub struct Pinned {
-    pub lock: Lock,
     /// The file name without `.toml`.
     pub name: String,
     pub drivers: Vec<(&'static str, Option<Expectation>, Vec<String>)>,

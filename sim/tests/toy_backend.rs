@@ -13,18 +13,30 @@
 //! Both release with DEL. The fault: a client's process crashes, and the
 //! key it set stays.
 //!
+//! And through the app's seam: `locksmith check`'s run takes the toy as
+//! any backend's scenario ([`Commands`], what every command asks of a
+//! scenario, and [`Checked`], what `check` asks), the flags applied and
+//! the exit code given by the run every backend shares.
+//!
 //! What the toy leaves out: it is not in `locksmith recipes` or a scenario
-//! file, since the catalogue and `AnyScenario` take one line each in the
-//! crates, which a test cannot add.
+//! file, since the catalogue and the app's list of backends
+//! (`locksmith::backends`) take one line each in the crates, which a test
+//! cannot add.
 
+use clap::Parser;
+use locksmith::check::flags::{CheckArgs, Sizes};
+use locksmith::check::output::{exploration_json, report_text};
+use locksmith::check::Checked;
+use locksmith::commands::{Commands, Pinned, Planned};
 use locksmith::simulate::command::{self, lock, Aftermath, CommandWorld, Core, Setup, TICK_MS};
 use locksmith_model::engine::harness::{judge, LockEvent, Phase, Property, StepKind};
 use locksmith_model::engine::{
-    next_by_apply, Canonical, Counterexample, GrowthWords, Judged, Limits, Next, Renumbering,
-    Report, Space, Trace, TraceStep, Verdict, NO_AGENT,
+    next_by_apply, Canonical, Counterexample, GrowthWords, Judged, Limits, Next, Progress,
+    Renumbering, Report, Space, Trace, TraceStep, Verdict, NO_AGENT,
 };
 use std::fmt;
 use std::hash::{DefaultHasher, Hash, Hasher};
+use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -497,6 +509,100 @@ fn first_failing_seed(atomic: bool, crashes: u8) -> Option<(u64, Property)> {
     })
 }
 
+// ------------------------------------------------------- the app's seam
+
+/// A toy scenario as the commands see it: its space, and the rounds and
+/// bounds `check`'s flags set.
+struct ToyScenario {
+    space: ToySpace,
+    rounds: u8,
+    limits: Limits,
+}
+
+impl Checked for ToyScenario {
+    fn apply(&mut self, a: &CheckArgs) -> Result<(), String> {
+        a.apply(Sizes {
+            clients: &mut self.space.clients,
+            acquisitions: &mut self.rounds,
+            max_states: &mut self.limits.max_states,
+            max_memory: &mut self.limits.max_memory,
+            jobs: &mut self.limits.jobs,
+        });
+        if self.space.valid() {
+            Ok(())
+        } else {
+            Err("clients = 0: expected at least 1".into())
+        }
+    }
+
+    fn check(&self, progress: &mut dyn FnMut(Progress) -> ControlFlow<()>) -> Report {
+        self.space.check_with_progress(progress)
+    }
+
+    fn to_json(&self, r: &Report) -> serde_json::Value {
+        exploration_json(r, self.limits.jobs)
+    }
+
+    fn to_text(&self, r: &Report) -> String {
+        let mut out = String::from("toy\n");
+        report_text(&mut out, r);
+        out
+    }
+
+    fn mermaid(&self, _: &Trace) -> String {
+        String::new()
+    }
+}
+
+impl Commands for ToyScenario {
+    fn recipe_id(&self) -> &'static str {
+        if self.space.atomic {
+            "set-if-absent"
+        } else {
+            "get-then-set"
+        }
+    }
+
+    fn pinned(&self) -> Pinned {
+        Pinned {
+            name: self.recipe_id().into(),
+            drivers: Vec::new(),
+        }
+    }
+
+    fn check<'a>(self: Box<Self>, a: &'a CheckArgs) -> Result<Planned<'a>, String> {
+        locksmith::check::planned(a, *self)
+    }
+}
+
+/// `check`'s and `sim`'s flags, as the command line gives them.
+#[derive(Parser)]
+struct Flags<A: clap::Args> {
+    #[command(flatten)]
+    flags: A,
+}
+
+fn flags<A: clap::Args>(line: &[&str]) -> A {
+    Flags::<A>::parse_from(std::iter::once("locksmith").chain(line.iter().copied())).flags
+}
+
+fn toy(atomic: bool) -> Box<dyn Commands> {
+    Box::new(ToyScenario {
+        space: ToySpace {
+            atomic,
+            clients: 1,
+            crashes: 0,
+        },
+        rounds: 1,
+        limits: ToySpace {
+            atomic,
+            clients: 1,
+            crashes: 0,
+        }
+        .limits(),
+    })
+}
+
 // -------------------------------------------------------------- the tests
 
 fn verdict(r: &Report, p: Property) -> (Verdict, Option<usize>) {
@@ -571,4 +677,20 @@ fn the_simulator_runs_a_toy_backend_through_the_command_core() {
     let traced = |seed| command::run_seed(seed, || world(false, 3, 3, 1, true), client).trace;
     assert!(!traced(7).is_empty());
     assert_eq!(traced(7), traced(7));
+}
+
+/// `locksmith check`'s run, as every backend's goes, on the toy through
+/// the app's seam: its flags applied (two clients, not the toy's one), the
+/// race violated (exit 1), the atomic variant holding (exit 0), and a
+/// backend that declares no simulator refused `sim` by the seam's default.
+#[test]
+fn the_app_runs_a_toy_backend_through_the_command_seam() {
+    let race: CheckArgs = flags(&["toy.toml", "--clients", "2", "--jobs", "1"]);
+    let planned = toy(false).check(&race);
+    assert_eq!(planned.map(|run| run()), Ok(1));
+    let setnx: CheckArgs = flags(&["toy.toml", "--clients", "2", "--json"]);
+    assert_eq!(toy(true).check(&setnx).map(|run| run()), Ok(0));
+    let sim: locksmith::simulate::flags::SimArgs = flags(&["toy.toml"]);
+    let refused = toy(false).sim(&sim).err().unwrap_or_default();
+    assert!(refused.contains("a simulated world"), "{refused}");
 }

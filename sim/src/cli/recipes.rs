@@ -13,7 +13,7 @@ use crate::commands::Pinned;
 use crate::expect::Expectation;
 use crate::scenario::all_in;
 use clap::Args;
-use locksmith_model::catalogue::{self, Entry, Lock};
+use locksmith_model::catalogue::{self, Entry};
 use locksmith_model::engine::harness::Verdict;
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -55,7 +55,7 @@ pub fn run(a: &RecipesArgs) -> i32 {
 }
 
 /// Every pinned violation in `dir`, by recipe, in file-name order.
-pub(super) fn breaks_in(dir: &Path) -> Result<Vec<(Lock, Break)>, String> {
+pub(super) fn breaks_in(dir: &Path) -> Result<Vec<(&'static str, Break)>, String> {
     let files = all_in(dir).map_err(|e| {
         format!(
             "cannot list {}: {e} (run from the repository root, or pass --scenarios <folder>)",
@@ -64,18 +64,15 @@ pub(super) fn breaks_in(dir: &Path) -> Result<Vec<(Lock, Break)>, String> {
     })?;
     let mut out = Vec::new();
     for f in files {
-        let Pinned {
-            lock,
-            name,
-            drivers,
-        } = AnyScenario::load(&f)
+        let commands = AnyScenario::load(&f)
             .map_err(|e| e.to_string())?
-            .into_commands()
-            .pinned();
+            .into_commands();
+        let recipe = commands.recipe_id();
+        let Pinned { name, drivers } = commands.pinned();
         for (driver, expect, faults) in drivers {
             if let Some(property) = violated(expect.as_ref()) {
                 out.push((
-                    lock,
+                    recipe,
                     Break {
                         scenario: name.clone(),
                         path: f.clone(),
@@ -101,18 +98,18 @@ fn violated(e: Option<&Expectation>) -> Option<String> {
     )
 }
 
-fn of(breaks: &[(Lock, Break)], r: Lock) -> impl Iterator<Item = &Break> {
+fn of<'b>(breaks: &'b [(&'static str, Break)], r: &'b str) -> impl Iterator<Item = &'b Break> {
     breaks
         .iter()
         .filter(move |(id, _)| *id == r)
         .map(|(_, b)| b)
 }
 
-fn to_json(breaks: &[(Lock, Break)]) -> String {
+fn to_json(breaks: &[(&'static str, Break)]) -> String {
     let rows: Vec<_> = catalogue::all()
         .iter()
         .map(|e| {
-            let by: Vec<_> = of(breaks, e.lock)
+            let by: Vec<_> = of(breaks, e.id)
                 .map(|b| {
                     json!({
                         "scenario": b.scenario,
@@ -134,7 +131,7 @@ fn to_json(breaks: &[(Lock, Break)]) -> String {
     serde_json::Value::Array(rows).to_string()
 }
 
-fn to_text(breaks: &[(Lock, Break)]) -> String {
+fn to_text(breaks: &[(&'static str, Break)]) -> String {
     let entries: Vec<Entry> = catalogue::all();
     let width = entries.iter().map(|e| e.id.len()).max().unwrap_or(0);
     let pad = " ".repeat(width + 2);
@@ -144,7 +141,7 @@ fn to_text(breaks: &[(Lock, Break)]) -> String {
         out += &format!("{pad}claims:    {}\n", e.claim);
         let mut label = "broken by:";
         let mut any = false;
-        for b in of(breaks, e.lock) {
+        for b in of(breaks, e.id) {
             let faults = if b.faults.is_empty() {
                 "none (no faults)".to_string()
             } else {

@@ -7,7 +7,6 @@ use crate::confirm::flags::ConfirmArgs;
 use crate::etcd::scenario::EtcdScenario;
 use crate::real::flags::RealArgs;
 use crate::simulate::flags::{ReplayArgs, SimArgs};
-use locksmith_model::catalogue::Lock;
 
 impl Commands for EtcdScenario {
     fn recipe_id(&self) -> &'static str {
@@ -16,7 +15,6 @@ impl Commands for EtcdScenario {
 
     fn pinned(&self) -> Pinned {
         Pinned {
-            lock: Lock::Etcd(self.recipe()),
             name: self.name.clone(),
             drivers: vec![("check", self.expect.clone(), faults(self))],
         }

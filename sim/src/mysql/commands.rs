@@ -6,7 +6,6 @@ use crate::commands::{nonzero, Commands, Pinned, Planned};
 use crate::mysql::scenario::MysqlScenario;
 use crate::real::flags::RealArgs;
 use crate::simulate::flags::{ReplayArgs, SimArgs};
-use locksmith_model::catalogue::Lock;
 
 impl Commands for MysqlScenario {
     fn recipe_id(&self) -> &'static str {
@@ -15,7 +14,6 @@ impl Commands for MysqlScenario {
 
     fn pinned(&self) -> Pinned {
         Pinned {
-            lock: Lock::Mysql(self.recipe()),
             name: self.name.clone(),
             drivers: vec![("check", self.expect.clone(), faults(self))],
         }

@@ -7,7 +7,6 @@ use crate::confirm::flags::ConfirmArgs;
 use crate::real::flags::RealArgs;
 use crate::redis::scenario::RedisScenario;
 use crate::simulate::flags::{ReplayArgs, SimArgs};
-use locksmith_model::catalogue::Lock;
 
 impl Commands for RedisScenario {
     fn recipe_id(&self) -> &'static str {
@@ -16,7 +15,6 @@ impl Commands for RedisScenario {
 
     fn pinned(&self) -> Pinned {
         Pinned {
-            lock: Lock::Redis(self.recipe()),
             name: self.name.clone(),
             drivers: vec![("check", self.expect.clone(), faults(self))],
         }

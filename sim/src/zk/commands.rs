@@ -7,7 +7,6 @@ use crate::commands::{Commands, Pinned, Planned};
 use crate::confirm::flags::ConfirmArgs;
 use crate::real::flags::RealArgs;
 use crate::simulate::flags::{ReplayArgs, SimArgs};
-use locksmith_model::catalogue::Lock;
 use std::net::SocketAddr;
 
 impl Commands for Scenario {
@@ -20,7 +19,6 @@ impl Commands for Scenario {
         let mut sim_faults = check_faults.clone();
         sim_faults.extend(sim_only_faults(self));
         Pinned {
-            lock: Lock::Zk(self.recipe()),
             name: self.name.clone(),
             drivers: vec![
                 ("check", self.expect.clone(), check_faults),
