@@ -113,6 +113,7 @@ LAYERS = [
     ("sim/src/simulate/", 10, "simulate"),
     ("sim/src/check/", 10, "check"),
     ("sim/src/commands.rs", 10, "commands"),
+    ("sim/src/command_backend.rs", 10, "commands"),
     ("sim/src/real/", 10, "real"),
     ("sim/src/confirm/", 10, "confirm"),
     # app layer 11: each backend's real-server adapter (a ZooKeeper session

@@ -86,7 +86,7 @@ pub trait Commands {
 
 /// What a command the backend does not declare says, should it be asked
 /// (the registry refuses it at the recipe line first).
-fn undeclared(recipe: &str, command: &str, c: Capability) -> String {
+pub fn undeclared(recipe: &str, command: &str, c: Capability) -> String {
     format!(
         "recipe `{recipe}`: `locksmith {command}` needs {}, which its backend does not declare",
         c.name()

@@ -6,6 +6,7 @@ pub mod backend;
 pub mod backends;
 pub mod check;
 pub mod cli;
+pub mod command_backend;
 pub mod commands;
 pub mod compare;
 pub mod confirm;

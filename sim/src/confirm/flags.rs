@@ -36,3 +36,30 @@ pub struct ConfirmArgs {
     #[arg(long)]
     pub json: bool,
 }
+
+impl ConfirmArgs {
+    /// The server flag the scenario's backend needs (`given`), or the error
+    /// that says which to pass (`pass`: the flag and how to start a server).
+    pub fn server<'a>(
+        &self,
+        given: &'a Option<String>,
+        recipe: impl std::fmt::Display,
+        backend: &str,
+        pass: &str,
+    ) -> Result<&'a str, String> {
+        given.as_deref().ok_or_else(|| {
+            format!(
+                "{}: recipe `{recipe}` runs on {backend}: pass {pass}",
+                self.scenario.display()
+            )
+        })
+    }
+
+    /// The error for a scenario with no `[expect]`: nothing to re-enact.
+    pub fn no_expect(&self) -> String {
+        format!(
+            "{}: no [expect]: confirm re-enacts a checker scenario's trace",
+            self.scenario.display()
+        )
+    }
+}

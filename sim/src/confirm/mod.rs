@@ -88,8 +88,13 @@ pub fn line_of(s: &TraceStep) -> String {
 }
 
 /// How a re-enactment that stopped with `result` after `taken` steps
-/// ended, and whether Ctrl-C stopped it; `Err`: the server failed.
-pub fn outcome(result: Result<String, Stop>, taken: usize) -> Result<(Outcome, bool), String> {
+/// ended, and whether Ctrl-C stopped it; `Err`: the server failed (and,
+/// if it did too, why the run's state could not be cleaned up).
+pub fn outcome(
+    result: Result<String, Stop>,
+    taken: usize,
+    cleanup: &Result<usize, String>,
+) -> Result<(Outcome, bool), String> {
     Ok(match result {
         Ok(why) => (Outcome::Confirmed(why), false),
         Err(Stop::Diverged {
@@ -112,6 +117,11 @@ pub fn outcome(result: Result<String, Stop>, taken: usize) -> Result<(Outcome, b
             },
             true,
         ),
-        Err(Stop::Failed(e)) => return Err(e),
+        Err(Stop::Failed(e)) => {
+            return Err(match cleanup {
+                Ok(_) => e,
+                Err(c) => format!("{e}; and {c}"),
+            })
+        }
     })
 }

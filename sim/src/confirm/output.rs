@@ -5,6 +5,7 @@
 use super::flags::ConfirmArgs;
 use super::{ConfirmReport, Outcome};
 use crate::commands::Planned;
+use crate::scenario::{CommandScenario, CommandSpace};
 use serde_json::json;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -61,6 +62,30 @@ pub struct Shown {
     pub on: String,
     /// Where the run kept its state on the server.
     pub place: Place,
+}
+
+impl Shown {
+    /// What a command backend's report says of its scenario, re-enacted on
+    /// `server` (`on`: how the title line ends).
+    pub fn command<S: CommandSpace>(
+        sc: &CommandScenario<S>,
+        server: String,
+        on: String,
+        place: Place,
+        tick_ms: Option<u32>,
+    ) -> Shown {
+        Shown {
+            scenario: sc.name.clone(),
+            recipe: sc.space.recipe_id().to_string(),
+            clients: sc.space.clients(),
+            acquisitions: sc.space.acquisitions(),
+            backend: crate::backend::key(S::BACKEND),
+            server,
+            tick_ms,
+            on,
+            place,
+        }
+    }
 }
 
 /// Where a re-enactment kept its state on the server, and what its last

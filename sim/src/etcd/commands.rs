@@ -1,47 +1,17 @@
-//! What the commands ask of an etcd scenario: the command backends'
-//! shared runs, with etcd's own parts.
+//! What etcd declares to the commands beyond its space: its real-server
+//! run and its re-enactment (the rest is the command backends' shared
+//! answer, `crate::command_backend`).
 
-use crate::check::flags::CheckArgs;
-use crate::commands::{nonzero, Commands, Pinned, Planned};
+use crate::command_backend::CommandBackend;
+use crate::commands::Planned;
 use crate::confirm::flags::ConfirmArgs;
 use crate::etcd::scenario::EtcdScenario;
-use crate::real::flags::RealArgs;
-use crate::simulate::flags::{ReplayArgs, SimArgs};
+use locksmith_model::etcd::check::EtcdSpace;
 
-impl Commands for EtcdScenario {
-    fn recipe_id(&self) -> &'static str {
-        self.recipe().id()
+impl CommandBackend for EtcdSpace {
+    type Real = super::real::command::Etcd;
+
+    fn confirm(a: &ConfirmArgs, sc: EtcdScenario) -> Result<Planned<'_>, String> {
+        super::confirm::command::plan(a, sc)
     }
-
-    fn pinned(&self) -> Pinned {
-        Pinned {
-            name: self.name.clone(),
-            drivers: vec![("check", self.expect.clone(), faults(self))],
-        }
-    }
-
-    fn check<'a>(self: Box<Self>, a: &'a CheckArgs) -> Result<Planned<'a>, String> {
-        crate::check::planned(a, *self)
-    }
-
-    fn sim<'a>(self: Box<Self>, a: &'a SimArgs) -> Result<Planned<'a>, String> {
-        crate::simulate::command::run::planned(a, *self)
-    }
-
-    fn replay<'a>(self: Box<Self>, a: &'a ReplayArgs) -> Result<Planned<'a>, String> {
-        crate::simulate::command::run::planned_replay(a, *self)
-    }
-
-    fn real<'a>(self: Box<Self>, a: &'a RealArgs) -> Result<Planned<'a>, String> {
-        crate::real::report::planned::<super::real::command::Etcd>(a, *self)
-    }
-
-    fn confirm<'a>(self: Box<Self>, a: &'a ConfirmArgs) -> Result<Planned<'a>, String> {
-        super::confirm::command::plan(a, *self)
-    }
-}
-
-/// An etcd scenario's `[faults]` budgets, by their keys.
-fn faults(sc: &EtcdScenario) -> Vec<String> {
-    nonzero(&sc.space.faults.by_key())
 }

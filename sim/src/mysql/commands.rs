@@ -1,52 +1,26 @@
-//! What the commands ask of a MySQL scenario: the command backends'
-//! shared runs, with MySQL's own parts.
+//! What MySQL declares to the commands beyond its space: its real-server
+//! run, and the settings that break a lock as a fault does (the rest is
+//! the command backends' shared answer, `crate::command_backend`; MySQL
+//! has no re-enactment).
 
-use crate::check::flags::CheckArgs;
-use crate::commands::{nonzero, Commands, Pinned, Planned};
-use crate::mysql::scenario::MysqlScenario;
-use crate::real::flags::RealArgs;
-use crate::simulate::flags::{ReplayArgs, SimArgs};
+use crate::command_backend::CommandBackend;
+use crate::commands::nonzero;
+use locksmith_model::mysql::check::MysqlSpace;
 
-impl Commands for MysqlScenario {
-    fn recipe_id(&self) -> &'static str {
-        self.recipe().id()
-    }
+impl CommandBackend for MysqlSpace {
+    type Real = super::real::command::Mysql;
 
-    fn pinned(&self) -> Pinned {
-        Pinned {
-            name: self.name.clone(),
-            drivers: vec![("check", self.expect.clone(), faults(self))],
+    /// Its `[faults]` budgets, and the `[mysql]` settings that break a lock
+    /// as a fault does: the seeds' cleanup job, which frees a row that is
+    /// only old, and a lock row that is not there.
+    fn pinned_faults(&self) -> Vec<String> {
+        let mut keys = nonzero(&self.faults.by_key());
+        if let Some(ticks) = self.cleanup_after {
+            keys.push(format!("mysql.cleanup_after = {ticks}"));
         }
+        if !self.lock_row {
+            keys.push("mysql.lock_row = false".into());
+        }
+        keys
     }
-
-    fn check<'a>(self: Box<Self>, a: &'a CheckArgs) -> Result<Planned<'a>, String> {
-        crate::check::planned(a, *self)
-    }
-
-    fn sim<'a>(self: Box<Self>, a: &'a SimArgs) -> Result<Planned<'a>, String> {
-        crate::simulate::command::run::planned(a, *self)
-    }
-
-    fn replay<'a>(self: Box<Self>, a: &'a ReplayArgs) -> Result<Planned<'a>, String> {
-        crate::simulate::command::run::planned_replay(a, *self)
-    }
-
-    fn real<'a>(self: Box<Self>, a: &'a RealArgs) -> Result<Planned<'a>, String> {
-        crate::real::report::planned::<super::real::command::Mysql>(a, *self)
-    }
-}
-
-/// A MySQL scenario's `[faults]` budgets, by their keys, and the `[mysql]`
-/// settings that break a lock as a fault does: the seeds' cleanup job,
-/// which frees a row that is only old, and a lock row that is not there.
-fn faults(sc: &MysqlScenario) -> Vec<String> {
-    let s = &sc.space;
-    let mut keys = nonzero(&s.faults.by_key());
-    if let Some(ticks) = s.cleanup_after {
-        keys.push(format!("mysql.cleanup_after = {ticks}"));
-    }
-    if !s.lock_row {
-        keys.push("mysql.lock_row = false".into());
-    }
-    keys
 }

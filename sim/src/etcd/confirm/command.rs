@@ -12,33 +12,29 @@ use crate::real::flags::host_port;
 /// connection.
 pub fn plan(a: &ConfirmArgs, mut sc: EtcdScenario) -> Result<Planned<'_>, String> {
     let path = a.scenario.display();
-    let Some(addr) = a.etcd.clone() else {
-        return Err(format!(
-            "{path}: recipe `{}` runs on etcd: pass --etcd HOST:PORT (`scripts/etcd.sh start` runs one on 127.0.0.1:2390)",
-            sc.recipe()
-        ));
-    };
+    let addr = a
+        .server(
+            &a.etcd,
+            sc.recipe(),
+            "etcd",
+            "--etcd HOST:PORT (`scripts/etcd.sh start` runs one on 127.0.0.1:2390)",
+        )?
+        .to_string();
     host_port("--etcd", &addr)?;
     if sc.expect.is_none() {
-        return Err(format!(
-            "{path}: no [expect]: confirm re-enacts a checker scenario's trace"
-        ));
+        return Err(a.no_expect());
     }
     sc.space.limits.jobs = crate::machine::cores();
     sc.space.validate().map_err(|e| format!("{path}: {e}"))?;
-    let shown = Shown {
-        scenario: sc.name.clone(),
-        recipe: sc.recipe().id().to_string(),
-        clients: sc.space.clients,
-        acquisitions: sc.space.acquisitions,
-        backend: "etcd",
-        server: addr.clone(),
-        tick_ms: None,
-        on: format!(" re-enacted on etcd at {addr}"),
-        place: Place::Keys {
+    let shown = Shown::command(
+        &sc,
+        addr.clone(),
+        format!(" re-enacted on etcd at {addr}"),
+        Place::Keys {
             also: "its leases revoked",
         },
-    };
+        None,
+    );
     Ok(planned(a, shown, move |_| {
         let property = sc.expect.as_ref().and_then(|e| e.property);
         super::confirm(&sc.space, property, &addr)

@@ -13,38 +13,32 @@ use crate::redis::scenario::RedisScenario;
 /// connection.
 pub fn plan(a: &ConfirmArgs, mut sc: RedisScenario) -> Result<Planned<'_>, String> {
     let path = a.scenario.display();
-    let Some(addr) = &a.redis else {
-        return Err(format!(
-            "{path}: recipe `{}` runs on Redis: pass --redis HOST:PORT (`scripts/redis.sh start` runs one on 127.0.0.1:6390)",
-            sc.recipe()
-        ));
-    };
+    let addr = a.server(
+        &a.redis,
+        sc.recipe(),
+        "Redis",
+        "--redis HOST:PORT (`scripts/redis.sh start` runs one on 127.0.0.1:6390)",
+    )?;
     check_addr(addr)?;
     if sc.expect.is_none() {
-        return Err(format!(
-            "{path}: no [expect]: confirm re-enacts a checker scenario's trace"
-        ));
+        return Err(a.no_expect());
     }
     sc.space.limits.jobs = crate::machine::cores();
     sc.space.validate().map_err(|e| format!("{path}: {e}"))?;
     let mut cfg = RedisConfirmConfig::new(sc.space.clone(), addr);
     cfg.tick_ms = a.tick_ms;
-    let shown = Shown {
-        scenario: sc.name.clone(),
-        recipe: sc.recipe().id().to_string(),
-        clients: sc.space.clients,
-        acquisitions: sc.space.acquisitions,
-        backend: "redis",
-        server: cfg.addr.clone(),
-        tick_ms: Some(cfg.tick_ms),
-        on: format!(
+    let shown = Shown::command(
+        &sc,
+        cfg.addr.clone(),
+        format!(
             " re-enacted on Redis at {}, a tick = {} ms",
             cfg.addr, cfg.tick_ms
         ),
-        place: Place::Keys {
+        Place::Keys {
             also: "every connection closed",
         },
-    };
+        Some(cfg.tick_ms),
+    );
     Ok(planned(a, shown, move |interrupt| {
         cfg.interrupt = interrupt;
         run(&cfg)

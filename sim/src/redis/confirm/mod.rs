@@ -199,15 +199,7 @@ pub fn run(cfg: &RedisConfirmConfig) -> Result<ConfirmReport, String> {
         .query::<i64>(&mut stage.admin)
         .map(|n| n as usize)
         .map_err(|e| format!("DEL {prefix}*: {e}"));
-    let (outcome, interrupted) = match crate::confirm::outcome(result, stage.records.len()) {
-        Ok(o) => o,
-        Err(e) => {
-            return Err(match cleanup {
-                Ok(_) => e,
-                Err(c) => format!("{e}; and {c}"),
-            })
-        }
-    };
+    let (outcome, interrupted) = crate::confirm::outcome(result, stage.records.len(), &cleanup)?;
     Ok(ConfirmReport {
         property,
         trace_steps: cx.actions.len(),

@@ -14,12 +14,12 @@ use crate::zk::scenario::Scenario;
 /// connection.
 pub fn plan(a: &ConfirmArgs, mut sc: Scenario) -> Result<Planned<'_>, String> {
     let path = a.scenario.display();
-    let Some(zk) = &a.zk else {
-        return Err(format!(
-            "{path}: recipe `{}` runs on ZooKeeper: pass --zk HOST:PORT (`scripts/zookeeper.sh start` runs one)",
-            sc.recipe()
-        ));
-    };
+    let zk = a.server(
+        &a.zk,
+        sc.recipe(),
+        "ZooKeeper",
+        "--zk HOST:PORT (`scripts/zookeeper.sh start` runs one)",
+    )?;
     if sc.expect.is_none() && sc.sim_expect.is_some() {
         // Its clients and acquisitions are sized for the simulator:
         // the checker would explore far beyond any reasonable run.

@@ -209,15 +209,7 @@ async fn run_async(
         )),
         (Err(e), _) => Err(e),
     };
-    let (outcome, interrupted) = match outcome(result, stage.taken) {
-        Ok(o) => o,
-        Err(e) => {
-            return Err(match cleanup {
-                Ok(_) => e,
-                Err(c) => format!("{e}; and {c}"),
-            })
-        }
-    };
+    let (outcome, interrupted) = outcome(result, stage.taken, &cleanup)?;
     Ok(ConfirmReport {
         property: found.property,
         trace_steps: found.actions.len(),
