@@ -41,6 +41,8 @@ pub trait Judged: Space + Sized {
             &BackendJudging {
                 clients: self.clients(),
                 graph: self.limits().starvation,
+                // A command backend keeps every client's number.
+                symmetry: false,
                 not_judged: &|p| self.not_judged(p),
                 render: &|cx| self.render(cx),
             },

@@ -56,13 +56,17 @@ pub struct Report {
     pub reduced: usize,
 }
 
-/// How a backend judges its explorations, for [`Report::of_backend`]
-/// (ZooKeeper's own rule is `Report::from_exploration`, in its folder).
+/// How a backend judges its explorations, for [`Report::of_backend`].
 pub struct BackendJudging<'a, A> {
     pub clients: u8,
     /// The kept graph was kept: starvation and stuck lock are read off it,
     /// and are incomplete without it.
     pub graph: bool,
+    /// Its states were reduced by symmetry, clients renamed: one client
+    /// holding somewhere means every client does in the renamed states
+    /// (the clients are interchangeable, which is what lets symmetry
+    /// reduce), so only "nobody ever" is left to report.
+    pub symmetry: bool,
     /// Why the backend does not judge a property (n/a), or `None`.
     pub not_judged: &'a dyn Fn(Property) -> Option<&'static str>,
     pub render: &'a dyn Fn(&Counterexample<A>) -> Option<Trace>,
@@ -74,13 +78,14 @@ impl Report {
     /// judge it, holds only where the exploration was exhaustive and every
     /// client held the lock on some explored path (as for ZooKeeper).
     pub fn of_backend<A>(x: &Exploration<A>, j: &BackendJudging<'_, A>) -> Report {
-        let never_acquired: Vec<u8> = if x.bound.is_some() {
-            Vec::new()
-        } else {
-            (0..j.clients)
+        let never_acquired: Vec<u8> = match (x.bound.is_some(), j.symmetry) {
+            (true, _) => Vec::new(),
+            (false, true) if x.acquired == 0 => (1..=j.clients).collect(),
+            (false, true) => Vec::new(),
+            (false, false) => (0..j.clients)
                 .filter(|c| x.acquired & (1 << c) == 0)
                 .map(|c| c + 1)
-                .collect()
+                .collect(),
         };
         let needs_graph = |p| matches!(p, Property::Starvation | Property::StuckLock);
         let properties: Vec<PropertyResult> = Property::ALL
@@ -145,6 +150,7 @@ mod tests {
             &BackendJudging {
                 clients: 2,
                 graph: true,
+                symmetry: false,
                 not_judged: &|_| None,
                 render: &|_| None,
             },
