@@ -112,6 +112,10 @@ LAYERS = [
     ("sim/src/commands.rs", 10, "commands"),
     ("sim/src/real/", 10, "real"),
     ("sim/src/confirm/", 10, "confirm"),
+    # app layer 10 too: what every backend's comparison matrix shares (a
+    # row, a column, a judged cell, a command backend's cell run), below
+    # the backends' folders that declare their matrices on it.
+    ("sim/src/matrix/", 10, "matrix"),
     # app layer 11: each backend's real-server adapter (a ZooKeeper session
     # and its root node, a Redis or MySQL wire), which the real driver and
     # confirm's re-enactment both speak through.

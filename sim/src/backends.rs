@@ -125,3 +125,11 @@ pub fn is_redis(path: &Path) -> bool {
 pub fn is_mysql(path: &Path) -> bool {
     backend_of(path) == Some(Backend::Mysql)
 }
+
+/// Every command backend's matrix in `locksmith compare`, in the report's
+/// order (after ZooKeeper's), each declared in its own folder.
+pub static MATRICES: [&crate::matrix::backend::Backend; 3] = [
+    &crate::redis::compare::REDIS,
+    &crate::mysql::compare::MYSQL,
+    &crate::etcd::compare::ETCD,
+];

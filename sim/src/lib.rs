@@ -13,6 +13,7 @@ pub mod exit;
 pub mod expect;
 pub mod interrupt;
 pub mod machine;
+pub mod matrix;
 pub mod mysql;
 pub mod real;
 pub mod redis;

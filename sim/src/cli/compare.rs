@@ -3,10 +3,9 @@
 //! charts/, scenarios/). Exit codes: 0 every cell reached a verdict (holds
 //! or violated), 2 an input is wrong, 3 a cell is incomplete.
 
-use crate::compare::cell::{CellResult, Counts};
-use crate::compare::{
-    self, cell_markdown, faults, files, recipes, Matrix, Options, Picked, BACKENDS,
-};
+use crate::backends::MATRICES;
+use crate::compare::{self, cell_markdown, faults, files, recipes, Matrix, Options, Picked};
+use crate::matrix::cell::{CellResult, Counts};
 use clap::Args;
 use locksmith_model::catalogue;
 use locksmith_model::engine::harness::Verdict;
@@ -66,7 +65,7 @@ fn select<T: Clone>(
 pub fn options(recipes: &[String], faults: &[String], out: &str) -> Result<Options, String> {
     let rows = recipes::rows()?;
     let all_faults: Vec<&'static faults::FaultClass> = faults::FAULTS.iter().collect();
-    let others: Vec<Picked> = BACKENDS
+    let others: Vec<Picked> = MATRICES
         .iter()
         .map(|&b| Picked {
             backend: b,

@@ -12,9 +12,9 @@
 //! `reorder`, [`super::faults::NEVER_BY_THE_SERVER`]) are left out of the
 //! profile and the ranking.
 
-use super::cell::CellResult;
 use super::costs::CostPoint;
 use super::Matrix;
+use crate::matrix::cell::CellResult;
 use locksmith_model::engine::harness::{Severity, Verdict};
 
 /// The client count whose costs a profile quotes.
@@ -387,7 +387,7 @@ fn inline_html(md: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compare::cell::{blank, PropertyVerdict, Source};
+    use crate::matrix::cell::{blank, PropertyVerdict, Source};
     use locksmith_model::engine::harness::Property;
 
     fn cell(verdict: Verdict, property: Option<Property>, belief: Option<Verdict>) -> CellResult {

@@ -3,10 +3,10 @@
 //! part of the HTML page and of `compare.json` — with the ZooKeeper
 //! matrix's marks, cell text, trace and reproduce-command conventions.
 
-use super::backend::{BackendMatrix, Fault, Row};
-use super::cell::{CellResult, Counts};
 use super::cell_html::esc;
 use super::cell_markdown::{diagram_section, trace_page_head};
+use crate::matrix::backend::{BackendMatrix, Fault, Row};
+use crate::matrix::cell::{CellResult, Counts};
 use serde::Serialize;
 use std::fmt::Write;
 

@@ -1,6 +1,6 @@
 //! How text and a verdict read in the report's HTML.
 
-use super::cell::{CellResult, PropertyVerdict};
+use crate::matrix::cell::{CellResult, PropertyVerdict};
 use locksmith_model::engine::harness::{Severity, Verdict};
 
 /// Escapes text for HTML.

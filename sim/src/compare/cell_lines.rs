@@ -3,7 +3,7 @@
 //! words for the Markdown and the HTML, each drawing its own marks and
 //! links ([`super::cell_markdown::cell_text`], `html.rs`).
 
-use super::cell::{CellResult, CellTrace};
+use crate::matrix::cell::{CellResult, CellTrace};
 use locksmith_model::engine::harness::{Property, Verdict};
 
 /// Why a cell is n/a: its fault never struck where its column says (the

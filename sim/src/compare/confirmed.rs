@@ -12,8 +12,10 @@
 //! `sim/tests/confirm_redis.rs` (CI: `scripts/ci-conformance.sh`,
 //! `scripts/ci-redis.sh`).
 
-use crate::confirm::line_of;
-use locksmith_model::engine::TraceStep;
+use crate::matrix::backend::cell_id;
+use crate::matrix::cell::CellResult;
+/// What a record keeps of a trace (the tests that write the records use it).
+pub use crate::matrix::fingerprint::{fingerprint, of_trace};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
@@ -62,38 +64,21 @@ pub fn short(server: &str) -> &'static str {
     }
 }
 
-/// FNV-1a (64 bits) of every step's actor and line, in hex.
-pub fn fingerprint<'a>(steps: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for (actor, line) in steps {
-        for b in actor
-            .bytes()
-            .chain([b'\t'])
-            .chain(line.bytes())
-            .chain([b'\n'])
-        {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    format!("{h:016x}")
-}
-
-/// The fingerprint of a checker trace.
-pub fn of_trace(steps: &[TraceStep]) -> String {
-    let lines: Vec<(String, String)> = steps
-        .iter()
-        .map(|s| (s.actor.clone(), line_of(s)))
-        .collect();
-    fingerprint(lines.iter().map(|(a, l)| (a.as_str(), l.as_str())))
-}
-
 /// The server cell `id` was confirmed on, if its trace is the recorded one.
 pub fn mark(id: &str, fingerprint: &str) -> Option<String> {
     records()
         .iter()
         .find(|r| r.cells.get(id).map(String::as_str) == Some(fingerprint))
         .map(|r| r.server.clone())
+}
+
+/// Marks the cell with the server its trace was confirmed on, if its
+/// trace is the recorded one (a simulator's trace has no fingerprint).
+pub fn mark_cell(c: &mut CellResult) {
+    c.confirmed = c
+        .trace
+        .as_ref()
+        .and_then(|t| mark(&cell_id(&c.recipe, &c.fault), &t.fingerprint));
 }
 
 /// The record as `confirmed.toml` holds it; `test` is the test that
@@ -123,14 +108,5 @@ mod tests {
             assert!(r.cells.values().all(|f| f.len() == 16));
         }
         assert_eq!(short(server()), "ZK");
-    }
-
-    #[test]
-    fn a_fingerprint_changes_with_any_step() {
-        let a = fingerprint([("c1.main", "sends x")]);
-        assert_eq!(a.len(), 16);
-        assert_ne!(a, fingerprint([("c2.main", "sends x")]));
-        assert_ne!(a, fingerprint([("c1.main", "sends y")]));
-        assert_ne!(a, fingerprint([("c1.main", "sends x"), ("c1.main", "")]));
     }
 }

@@ -3,11 +3,10 @@
 //! with one — what keeps the committed `reports/` true. Also the generated
 //! excerpt inside the repository's README, between two markers.
 
-use super::cell::{CellResult, CellTrace};
-use super::{
-    backend_pages, charts, costs, html, json, markdown, sequence_svg, trace_html, Matrix, BACKENDS,
-};
+use super::{backend_pages, charts, costs, html, json, markdown, sequence_svg, trace_html, Matrix};
 pub use crate::atomic_file::write_atomic;
+use crate::backends::MATRICES;
+use crate::matrix::cell::{CellResult, CellTrace};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -148,7 +147,7 @@ pub fn differences(dir: &Path, files: &BTreeMap<String, String>) -> Vec<String> 
 pub fn changed_cells(old: &str, new: &str) -> Vec<String> {
     let cells = |t: &str| -> BTreeMap<String, String> {
         let v: serde_json::Value = serde_json::from_str(t).unwrap_or_default();
-        let others: Vec<serde_json::Value> = BACKENDS
+        let others: Vec<serde_json::Value> = MATRICES
             .iter()
             .flat_map(|b| v[b.key]["cells"].as_array().cloned().unwrap_or_default())
             .collect();

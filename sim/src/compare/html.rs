@@ -3,11 +3,11 @@
 //! violated cell links to its trace's own page under `traces/` (the trace
 //! as text and its sequence diagram as SVG).
 
-use super::cell::{CellResult, CellTrace};
 use super::cell_html::{class, esc, mark, COLOURS};
 use super::cell_lines::{lines, Line};
 use super::cell_markdown::source_text;
 use super::Matrix;
+use crate::matrix::cell::{CellResult, CellTrace};
 use std::fmt::Write;
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em;max-width:1400px;color:#222}\
@@ -86,7 +86,7 @@ pub fn page(m: &Matrix, readme_intro: &str, charts: &[String]) -> String {
         "<h2 id=\"answer\">The answer</h2>\n{}",
         super::answer::html(m)
     );
-    let counts = super::cell::Counts::of(&m.cells);
+    let counts = crate::matrix::cell::Counts::of(&m.cells);
     let _ = writeln!(
         o,
         "<h2 id=\"zookeeper-locks\">ZooKeeper locks</h2><p>{} recipes × {} fault classes: {counts}. Hover a cell for its source. A cell shows the first violated property, worst first, coloured by how bad it is: <span class=\"safety\">safety</span> (what the protected resource accepted, then what the clients believed), <span class=\"liveness\">liveness</span>, <span class=\"cost\">cost</span> (a herd), <span class=\"holds\">holds</span>, <span class=\"incomplete\">incomplete or n/a</span> (n/a: the fault never struck where its column says); a fenced, guarded or listening (curator-listener) cell headlines its resource and gives the clients' belief as its second line.</p>",

@@ -2,11 +2,11 @@
 //! machines, with the same names as every other `--json` (property names,
 //! verdicts `holds` / `violated` / `incomplete` / `n/a`).
 
-use super::cell::{CellResult, Counts};
 use super::costs::CostPoint;
 use super::faults::{Driver, NOT_MODELLED, NOT_MODELLED_ISSUE};
 use super::recipes::Setup;
 use super::Matrix;
+use crate::matrix::cell::{CellResult, Counts};
 use locksmith_model::engine::harness::Property;
 use serde::Serialize;
 

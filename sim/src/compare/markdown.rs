@@ -3,11 +3,11 @@
 //! the excerpt the repository's README carries. Every verdict here is read
 //! off the [`Matrix`]; only the recipes' claims and advice are prose.
 
-use super::cell::CellResult;
 use super::cell_markdown::{diagram_section, short, trace_page_head};
 use super::charts::CHARTS;
 use super::faults::{Driver, NOT_MODELLED, NOT_MODELLED_ISSUE};
 use super::Matrix;
+use crate::matrix::cell::CellResult;
 use locksmith_model::engine::harness::Property;
 use std::fmt::Write;
 
@@ -28,7 +28,7 @@ fn summary_line(m: &Matrix) -> String {
         m.recipes.len(),
         m.faults.len(),
         m.cells.len(),
-        super::cell::Counts::of(&m.cells)
+        crate::matrix::cell::Counts::of(&m.cells)
     )
 }
 

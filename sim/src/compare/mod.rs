@@ -7,11 +7,11 @@
 //! - [`faults`]: the registry of fault classes (the matrix's columns);
 //! - [`recipes`]: each recipe's comparison configuration and prose (rows);
 //! - [`cell`]: one cell, as a scenario file, judged;
-//! - [`backend`], [`backend_pages`]: the matrices of the other backends,
-//!   each its recipes × its fault classes judged by its own checker, drawn
-//!   in the same pages: [`redis_faults`] and [`redis_cell`] (Redis),
-//!   [`mysql_faults`] and [`mysql_cell`] (MySQL), [`etcd_faults`] and
-//!   [`etcd_cell`] (etcd);
+//! - [`backend_pages`]: the matrices of the other backends, each its
+//!   recipes × its fault classes judged by its own checker, drawn in the
+//!   same pages; each backend declares its matrix in its own folder
+//!   (`crate::redis::compare`, ...) on the shared types of
+//!   [`crate::matrix`], and [`crate::backends::MATRICES`] lists them;
 //! - [`costs`], [`charts`]: the cost figures and their SVG charts;
 //! - [`markdown`], [`html`], [`json`]: the report's pages; [`tables`]: the
 //!   matrix and a recipe's cells, as every matrix's pages draw them; [`trace_html`]: each
@@ -24,7 +24,6 @@
 //! can hold the committed report to what this run produces.
 
 pub mod answer;
-pub mod backend;
 pub mod backend_pages;
 pub mod cell;
 pub mod cell_config;
@@ -34,24 +33,18 @@ pub mod cell_markdown;
 pub mod charts;
 pub mod confirmed;
 pub mod costs;
-pub mod etcd_cell;
-pub mod etcd_faults;
 pub mod faults;
 pub mod files;
 pub mod html;
 pub mod json;
 pub mod markdown;
-pub mod mysql_cell;
-pub mod mysql_faults;
 pub mod recipes;
-pub mod redis_cell;
-pub mod redis_faults;
 pub mod sequence_svg;
 pub mod tables;
 pub mod trace_html;
 
-use backend::{Backend, BackendMatrix, Fault, Row};
-use cell::CellResult;
+use crate::matrix::backend::{cell_id, Backend, BackendMatrix, Fault, Row};
+use crate::matrix::cell::CellResult;
 use costs::CostPoint;
 use faults::FaultClass;
 use recipes::RecipeRow;
@@ -79,7 +72,8 @@ pub struct Matrix {
     pub cells: Vec<CellResult>,
     /// Per recipe, its cost series.
     pub costs: Vec<(String, Vec<CostPoint>)>,
-    /// The other backends' matrices, in [`BACKENDS`]' order.
+    /// The other backends' matrices, in [`crate::backends::MATRICES`]'
+    /// order.
     pub backends: Vec<BackendMatrix>,
     /// The report folder as the commands name it.
     pub out: String,
@@ -90,9 +84,6 @@ impl Matrix {
         &self.cells[recipe * self.faults.len() + fault]
     }
 }
-
-/// Every backend with a matrix of its own, in the report's order.
-pub static BACKENDS: [&Backend; 3] = [&redis_cell::REDIS, &mysql_cell::MYSQL, &etcd_cell::ETCD];
 
 /// A backend's rows and columns, as picked for a run.
 pub struct Picked {
@@ -169,7 +160,7 @@ pub fn run(opts: &Options, done: &(dyn Fn(Done) + Sync)) -> Result<Matrix, Strin
                 let p = &opts.backends[b];
                 let (recipe, fault) = (p.recipes[r].recipe, p.faults[f].id);
                 (
-                    backend::cell_id(recipe, fault),
+                    cell_id(recipe, fault),
                     (p.backend.run)(recipe, fault, &opts.out).map(|c| Output::Cell(Box::new(c))),
                 )
             }
@@ -200,7 +191,11 @@ pub fn run(opts: &Options, done: &(dyn Fn(Done) + Sync)) -> Result<Matrix, Strin
         opts.backends.iter().map(|_| Vec::new()).collect();
     let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
     for (job, out) in jobs.iter().zip(results) {
-        match (job, out.ok_or("a worker thread stopped early")??) {
+        let mut out = out.ok_or("a worker thread stopped early")??;
+        if let Output::Cell(c) = &mut out {
+            confirmed::mark_cell(c);
+        }
+        match (job, out) {
             (Job::Cell(..), Output::Cell(c)) => cells.push(*c),
             (Job::Backend(b, ..), Output::Cell(c)) => backend_cells[*b].push(*c),
             (Job::Costs(r), Output::Costs(ps)) => {

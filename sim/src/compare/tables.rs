@@ -3,9 +3,9 @@
 //! Markdown, what breaks it, what it holds under and what to use instead,
 //! then one row per fault class; in HTML, the same table.
 
-use super::cell::CellResult;
 use super::cell_html::{esc, property_td};
 use super::cell_markdown::{cell_text, mark, short, source_text};
+use crate::matrix::cell::CellResult;
 use locksmith_model::engine::harness::{Property, Verdict};
 use std::fmt::Write;
 

@@ -4,9 +4,9 @@
 //! `index.html` links to them instead of carrying them all — and its
 //! sequence diagram, an SVG file beside it that the Markdown page shows too.
 
-use super::cell::{CellResult, CellTrace};
 use super::cell_html::esc;
 use super::cell_markdown::source_text;
+use crate::matrix::cell::{CellResult, CellTrace};
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em;max-width:1400px;color:#222}\
 pre{background:#f7f7f7;padding:8px;overflow-x:auto;font-size:12px}code{font-size:13px}";

@@ -3,4 +3,5 @@
 //! ([`commands`]). The model it runs is `locksmith_model::mysql`.
 
 pub mod commands;
+pub mod compare;
 pub mod real;

@@ -4,5 +4,6 @@
 //! ([`commands`]). The model it runs is `locksmith_model::redis`.
 
 pub mod commands;
+pub mod compare;
 pub mod confirm;
 pub mod real;

@@ -2,8 +2,9 @@
 //! class, written as a MySQL scenario file and judged by loading that very
 //! file as `locksmith check` loads it.
 
-use super::backend::{columns, rows, run, Backend, CommandMatrix, FaultClass, Row};
-use super::mysql_faults::{space, MYSQL_FAULTS, MYSQL_ROWS};
+use super::faults::{space, MYSQL_FAULTS, MYSQL_ROWS};
+use crate::matrix::backend::{Backend, Row};
+use crate::matrix::command::{columns, rows, run, CommandMatrix, FaultClass};
 use locksmith_model::mysql::check::MysqlSpace;
 
 impl CommandMatrix for MysqlSpace {

@@ -2,8 +2,9 @@
 //! written as an etcd scenario file and judged by loading that very file
 //! as `locksmith check` loads it.
 
-use super::backend::{columns, rows, run, Backend, CommandMatrix, FaultClass, Row};
-use super::etcd_faults::{space, ETCD_FAULTS, ETCD_ROWS};
+use super::faults::{space, ETCD_FAULTS, ETCD_ROWS};
+use crate::matrix::backend::{Backend, Row};
+use crate::matrix::command::{columns, rows, run, CommandMatrix, FaultClass};
 use locksmith_model::etcd::check::EtcdSpace;
 
 impl CommandMatrix for EtcdSpace {

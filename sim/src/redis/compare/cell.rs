@@ -3,8 +3,9 @@
 //! file as `locksmith check` loads it — so the command beside the cell
 //! reproduces it.
 
-use super::backend::{columns, rows, run, Backend, CommandMatrix, FaultClass, Row};
-use super::redis_faults::{space, REDIS_FAULTS, REDIS_ROWS};
+use super::faults::{space, REDIS_FAULTS, REDIS_ROWS};
+use crate::matrix::backend::{Backend, Row};
+use crate::matrix::command::{columns, rows, run, CommandMatrix, FaultClass};
 use locksmith_model::redis::check::RedisSpace;
 
 impl CommandMatrix for RedisSpace {
