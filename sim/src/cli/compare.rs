@@ -4,8 +4,9 @@
 //! or violated), 2 an input is wrong, 3 a cell is incomplete.
 
 use crate::backends::MATRICES;
-use crate::compare::{self, cell_markdown, faults, files, recipes, Matrix, Options, Picked};
+use crate::compare::{self, cell_markdown, files, Matrix, Options, Picked};
 use crate::matrix::cell::{CellResult, Counts};
+use crate::zk::compare::{faults, recipes};
 use clap::Args;
 use locksmith_model::catalogue;
 use locksmith_model::engine::harness::Verdict;

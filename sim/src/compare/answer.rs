@@ -9,12 +9,12 @@
 //! classes break (safety or liveness), then the fewest safety breaks, then
 //! the fewest herds and incomplete cells, then the fewest packets per
 //! acquisition at [`COST_CLIENTS`] clients, then the matrix's order. Fault classes the backend never produces (ZooKeeper's
-//! `reorder`, [`super::faults::NEVER_BY_THE_SERVER`]) are left out of the
+//! `reorder`, [`crate::zk::compare::faults::NEVER_BY_THE_SERVER`]) are left out of the
 //! profile and the ranking.
 
-use super::costs::CostPoint;
 use super::Matrix;
 use crate::matrix::cell::CellResult;
+use crate::zk::compare::costs::CostPoint;
 use locksmith_model::engine::harness::{Severity, Verdict};
 
 /// The client count whose costs a profile quotes.
@@ -136,7 +136,7 @@ pub fn answers(m: &Matrix) -> Vec<Answer<'_>> {
             .faults
             .iter()
             .map(|f| f.id)
-            .filter(|id| super::faults::NEVER_BY_THE_SERVER.contains(id))
+            .filter(|id| crate::zk::compare::faults::NEVER_BY_THE_SERVER.contains(id))
             .collect(),
         cells: &m.cells,
         costs: m

@@ -3,7 +3,7 @@
 //! `<text>` (the viewer picks the font), so no system font is read and the
 //! bytes are the same on every machine.
 
-use super::costs::{CostPoint, CLIENTS};
+use crate::zk::compare::costs::{CostPoint, CLIENTS};
 use plotters::prelude::*;
 
 /// One chart: its file stem, its title, and the figure it plots.

@@ -3,10 +3,11 @@
 //! with one — what keeps the committed `reports/` true. Also the generated
 //! excerpt inside the repository's README, between two markers.
 
-use super::{backend_pages, charts, costs, html, json, markdown, sequence_svg, trace_html, Matrix};
+use super::{backend_pages, charts, html, json, markdown, sequence_svg, trace_html, Matrix};
 pub use crate::atomic_file::write_atomic;
 use crate::backends::MATRICES;
 use crate::matrix::cell::{CellResult, CellTrace};
+use crate::zk::compare::costs;
 use std::collections::BTreeMap;
 use std::path::Path;
 

@@ -121,12 +121,12 @@ pub fn page(m: &Matrix, readme_intro: &str, charts: &[String]) -> String {
             esc(f.about)
         );
     }
-    for (f, about) in super::faults::NOT_MODELLED {
+    for (f, about) in crate::zk::compare::faults::NOT_MODELLED {
         let _ = writeln!(
             o,
             "<li><b>{}</b>: not modelled yet ({}): {}</li>",
             esc(f),
-            super::faults::NOT_MODELLED_ISSUE,
+            crate::zk::compare::faults::NOT_MODELLED_ISSUE,
             esc(about)
         );
     }
@@ -135,8 +135,8 @@ pub fn page(m: &Matrix, readme_intro: &str, charts: &[String]) -> String {
         let _ = writeln!(
             o,
             "<h2 id=\"costs\">What it costs</h2><p>The simulator without faults, {}, {} seeds per point.</p><div class=\"charts\">",
-            esc(&super::costs::acquisitions_text(&m.recipes)),
-            super::costs::SEEDS
+            esc(&crate::zk::compare::costs::acquisitions_text(&m.recipes)),
+            crate::zk::compare::costs::SEEDS
         );
         for svg in charts {
             let svg = svg.trim_start_matches(|c| c != '<');

@@ -2,11 +2,12 @@
 //! machines, with the same names as every other `--json` (property names,
 //! verdicts `holds` / `violated` / `incomplete` / `n/a`).
 
-use super::costs::CostPoint;
-use super::faults::{Driver, NOT_MODELLED, NOT_MODELLED_ISSUE};
-use super::recipes::Setup;
 use super::Matrix;
+use crate::matrix::backend::Driver;
 use crate::matrix::cell::{CellResult, Counts};
+use crate::zk::compare::costs::CostPoint;
+use crate::zk::compare::faults::{NOT_MODELLED, NOT_MODELLED_ISSUE};
+use crate::zk::compare::recipes::{Setup, Sizes};
 use locksmith_model::engine::harness::Property;
 use serde::Serialize;
 
@@ -31,7 +32,7 @@ struct Recipe<'a> {
     origin: &'static str,
     setup: &'a Setup,
     /// Sizes that differ under some fault classes.
-    per_fault: &'a std::collections::BTreeMap<String, super::recipes::Sizes>,
+    per_fault: &'a std::collections::BTreeMap<String, Sizes>,
 }
 
 #[derive(Serialize)]

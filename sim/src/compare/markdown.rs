@@ -5,9 +5,10 @@
 
 use super::cell_markdown::{diagram_section, short, trace_page_head};
 use super::charts::CHARTS;
-use super::faults::{Driver, NOT_MODELLED, NOT_MODELLED_ISSUE};
 use super::Matrix;
+use crate::matrix::backend::Driver;
 use crate::matrix::cell::CellResult;
+use crate::zk::compare::faults::{NOT_MODELLED, NOT_MODELLED_ISSUE};
 use locksmith_model::engine::harness::Property;
 use std::fmt::Write;
 
@@ -134,8 +135,8 @@ fn costs_section(o: &mut String, m: &Matrix) {
          notification reached the client (as `locksmith real` counts them). Runs that end on a \
          violation (racy-wait's lost wake-up) count up to it. Each point's command is in \
          [compare.json](compare.json) (`costs[].command`).\n",
-        super::costs::acquisitions_text(&m.recipes),
-        super::costs::SEEDS
+        crate::zk::compare::costs::acquisitions_text(&m.recipes),
+        crate::zk::compare::costs::SEEDS
     );
     for c in CHARTS {
         let _ = writeln!(o, "![{}](charts/{}.svg)\n", c.title, c.id);
@@ -168,7 +169,7 @@ fn recipe_section(o: &mut String, m: &Matrix, r: usize) {
     let _ = writeln!(o, "### {}\n", row.id);
     let claim = if row.claim.is_empty() {
         format!(
-            "Origin: {}. (No text in `sim/src/compare/recipes.toml` yet.)",
+            "Origin: {}. (No text in `sim/src/zk/compare/recipes.toml` yet.)",
             row.id.origin()
         )
     } else {

@@ -25,29 +25,25 @@
 
 pub mod answer;
 pub mod backend_pages;
-pub mod cell;
-pub mod cell_config;
 pub mod cell_html;
 pub mod cell_lines;
 pub mod cell_markdown;
 pub mod charts;
 pub mod confirmed;
-pub mod costs;
-pub mod faults;
 pub mod files;
 pub mod html;
 pub mod json;
 pub mod markdown;
-pub mod recipes;
 pub mod sequence_svg;
 pub mod tables;
 pub mod trace_html;
 
 use crate::matrix::backend::{cell_id, Backend, BackendMatrix, Fault, Row};
 use crate::matrix::cell::CellResult;
-use costs::CostPoint;
-use faults::FaultClass;
-use recipes::RecipeRow;
+use crate::zk::compare::cell;
+use crate::zk::compare::costs::{self, CostPoint};
+use crate::zk::compare::faults::FaultClass;
+use crate::zk::compare::recipes::RecipeRow;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 

@@ -40,6 +40,27 @@ pub struct Row {
     pub instead: &'static str,
 }
 
+/// Which driver judges a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Driver {
+    /// The exhaustive checker (`locksmith check`): every interleaving of a
+    /// small configuration, shortest traces.
+    Check,
+    /// The deterministic simulator (`locksmith sim`): real timers, many
+    /// seeds; "holds" means no seed violated it.
+    Sim,
+}
+
+impl Driver {
+    pub fn name(self) -> &'static str {
+        match self {
+            Driver::Check => "check",
+            Driver::Sim => "sim",
+        }
+    }
+}
+
 /// One column: a fault class.
 #[derive(Clone, Debug, Serialize)]
 pub struct Fault {

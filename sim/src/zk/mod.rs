@@ -9,6 +9,7 @@
 //! protocol for `locksmith serve` is `crate::serve::zk`.
 
 pub mod commands;
+pub mod compare;
 pub mod confirm;
 pub mod explorer;
 pub mod metrics;

@@ -1,11 +1,12 @@
-//! One cell of the matrix: a recipe's comparison configuration under one
-//! fault class, written as a scenario file and judged by loading that very
-//! file the way `locksmith check` / `locksmith sim` load it — so the
-//! command printed beside the cell reproduces it.
+//! One cell of ZooKeeper's matrix: a recipe's comparison configuration
+//! under one fault class, written as a scenario file and judged by loading
+//! that very file the way `locksmith check` / `locksmith sim` load it — so
+//! the command printed beside the cell reproduces it.
 
 pub use super::cell_config::CellConfig;
-use super::faults::{Driver, FaultClass};
+use super::faults::FaultClass;
 use super::recipes::RecipeRow;
+use crate::matrix::backend::Driver;
 use crate::matrix::cell::{blank, judge_headline, never_struck, CellResult, CellTrace};
 use crate::matrix::cell::{PropertyVerdict, Source};
 use crate::matrix::cell_file::{toml_faults, toml_head};

@@ -114,16 +114,16 @@ impl RecipeRow {
 /// broken `recipes.toml` (a build-time input) or one naming a recipe the
 /// catalogue does not have.
 pub fn rows() -> Result<Vec<RecipeRow>, String> {
-    let f: File = toml::from_str(TEXT).map_err(|e| format!("compare/recipes.toml: {e}"))?;
+    let f: File = toml::from_str(TEXT).map_err(|e| format!("zk/compare/recipes.toml: {e}"))?;
     if let Some(unknown) = f.recipe.keys().find(|k| RecipeId::parse(k).is_none()) {
         return Err(format!(
-            "compare/recipes.toml: [recipe.{unknown}] is not in the catalogue"
+            "zk/compare/recipes.toml: [recipe.{unknown}] is not in the catalogue"
         ));
     }
     for (id, p) in &f.recipe {
         if let Some(fault) = p.faults.keys().find(|k| super::faults::find(k).is_none()) {
             return Err(format!(
-                "compare/recipes.toml: [recipe.{id}.faults.{fault}] is not a fault class"
+                "zk/compare/recipes.toml: [recipe.{id}.faults.{fault}] is not a fault class"
             ));
         }
     }
