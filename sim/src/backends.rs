@@ -126,9 +126,10 @@ pub fn is_mysql(path: &Path) -> bool {
     backend_of(path) == Some(Backend::Mysql)
 }
 
-/// Every command backend's matrix in `locksmith compare`, in the report's
-/// order (after ZooKeeper's), each declared in its own folder.
-pub static MATRICES: [&crate::matrix::backend::Backend; 3] = [
+/// Every backend's matrix in `locksmith compare`, in the report's order,
+/// each declared in its own folder.
+pub static MATRICES: [&crate::matrix::backend::Backend; 4] = [
+    &crate::zk::compare::ZOOKEEPER,
     &crate::redis::compare::REDIS,
     &crate::mysql::compare::MYSQL,
     &crate::etcd::compare::ETCD,

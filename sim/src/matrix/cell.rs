@@ -60,7 +60,7 @@ pub struct CellTrace {
     pub text: String,
     #[serde(skip)]
     pub mermaid: String,
-    /// The checker trace's fingerprint ([`super::fingerprint::of_trace`]).
+    /// The checker trace's fingerprint ([`super::confirmed::of_trace`]).
     #[serde(skip)]
     pub fingerprint: String,
 }
@@ -104,7 +104,7 @@ pub struct CellResult {
     pub source: Source,
     pub trace: Option<CellTrace>,
     /// The server the cell's checker trace was confirmed on by `locksmith
-    /// confirm` (from the committed record: `crate::compare::confirmed`).
+    /// confirm` (from its backend's committed record: [`super::confirmed`]).
     pub confirmed: Option<String>,
     /// The scenario file, relative to the report folder.
     pub scenario: String,
@@ -244,4 +244,9 @@ pub fn blank(source: Source, command: String) -> CellResult {
         scenario_text: String::new(),
         elapsed_ms: 0,
     }
+}
+
+/// The cell's name, as file names and `--json` spell it.
+pub fn cell_id(recipe: &str, fault: &str) -> String {
+    format!("{recipe}--{fault}")
 }

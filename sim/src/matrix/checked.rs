@@ -3,11 +3,10 @@
 //! same for every backend whose cells the exhaustive checker judges
 //! (ZooKeeper's check columns, every command backend's cells).
 
-use super::backend::cell_id;
 use super::cell::{
-    blank, judge_headline, never_struck, CellResult, CellTrace, PropertyVerdict, Source,
+    blank, cell_id, judge_headline, never_struck, CellResult, CellTrace, PropertyVerdict, Source,
 };
-use super::fingerprint::of_trace;
+use super::confirmed::of_trace;
 use locksmith_model::engine::harness::{Property, Verdict};
 use locksmith_model::engine::{Report, Trace};
 use std::path::Path;

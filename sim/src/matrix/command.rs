@@ -5,7 +5,7 @@
 //! space under its column's fault, written as the backend's scenario file
 //! and judged by loading that very file as `locksmith check` does.
 
-use super::backend::{Fault, Row};
+use super::axes::{Fault, Row};
 use super::cell::CellResult;
 use super::cell_file::{toml_faults, toml_head};
 use super::checked::{interruptible, run_cell, Checked};
@@ -37,8 +37,8 @@ pub trait CommandMatrix: CommandSpace {
 }
 
 /// The rows of `S`'s matrix.
-pub fn rows<S: CommandMatrix>() -> Vec<Row> {
-    S::ROWS.to_vec()
+pub fn rows<S: CommandMatrix>() -> Result<Vec<Row>, String> {
+    Ok(S::ROWS.to_vec())
 }
 
 /// The columns of `S`'s matrix.

@@ -4,7 +4,7 @@
 //! crash, a dropped connection, or the seeds' cleanup job. Every cell is
 //! judged by the MySQL checker.
 
-use crate::matrix::backend::{Fault, Row};
+use crate::matrix::axes::{Fault, Row};
 use crate::matrix::command::FaultClass;
 use locksmith_model::mysql::check::MysqlSpace;
 use locksmith_model::mysql::recipes::MysqlRecipe;

@@ -4,7 +4,7 @@
 //! lost key). One registry, [`REDIS_FAULTS`]; every cell is judged by
 //! the Redis checker.
 
-use crate::matrix::backend::{Fault, Row};
+use crate::matrix::axes::{Fault, Row};
 use crate::matrix::command::FaultClass;
 use locksmith_model::redis::check::RedisSpace;
 use locksmith_model::redis::recipes::RedisRecipe;

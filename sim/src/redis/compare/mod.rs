@@ -1,8 +1,9 @@
 //! Redis's matrix in `locksmith compare`: its recipes and fault classes
-//! ([`faults`]), and its cells' scenario table and prose ([`cell`]), as
-//! the [`REDIS`] backend the report lists (`crate::backends`).
+//! ([`faults`]), and its cells' scenario table, prose and record of cells
+//! confirmed on a real server ([`cell`]), as the [`REDIS`] backend the
+//! report lists (`crate::backends`).
 
 pub mod cell;
 pub mod faults;
 
-pub use cell::REDIS;
+pub use cell::{CONFIRMED, REDIS};

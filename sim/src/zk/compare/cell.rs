@@ -6,9 +6,9 @@
 pub use super::cell_config::CellConfig;
 use super::faults::FaultClass;
 use super::recipes::RecipeRow;
-use crate::matrix::backend::Driver;
-use crate::matrix::cell::{blank, judge_headline, never_struck, CellResult, CellTrace};
-use crate::matrix::cell::{PropertyVerdict, Source};
+use crate::matrix::axes::Driver;
+use crate::matrix::cell::{blank, cell_id, judge_headline, never_struck, CellResult};
+use crate::matrix::cell::{CellTrace, PropertyVerdict, Source};
 use crate::matrix::cell_file::{toml_faults, toml_head};
 use crate::matrix::checked::{checked, interruptible};
 use crate::simulate::sweep::SweepOptions;
@@ -18,14 +18,8 @@ use crate::zk::sim::{run_seed, SimConfig};
 use crate::zk::sim_settings::{SimSettings, Target, TargetName};
 use locksmith_model::engine::harness::{Property, Verdict, Writes};
 use locksmith_model::zk::check::{check, check_with_progress, FaultBudget};
-use locksmith_model::zk::recipes::RecipeId;
 use std::path::Path;
 use std::time::Instant;
-
-/// The cell's name, as file names and `--json` spell it.
-pub fn cell_id(recipe: RecipeId, fault: &FaultClass) -> String {
-    format!("{}--{}", recipe.name(), fault.id)
-}
 
 impl CellConfig {
     /// The recipe's configuration for `fault`'s driver, changed by `fault`.
@@ -102,7 +96,7 @@ fn sim_table(s: &SimSettings) -> String {
 /// commands should name it (e.g. `reports`).
 pub fn run(row: &RecipeRow, fault: &FaultClass, out: &str) -> Result<CellResult, String> {
     let started = Instant::now();
-    let id = cell_id(row.id, fault);
+    let id = cell_id(row.id.name(), fault.id);
     let cfg = CellConfig::new(row, fault);
     let text = cfg.to_toml(fault);
     let scenario = format!("scenarios/{id}.toml");

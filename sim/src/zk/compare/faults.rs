@@ -8,7 +8,7 @@
 //! silently.
 
 use super::cell_config::CellConfig;
-use crate::matrix::backend::Driver;
+use crate::matrix::axes::Driver;
 use crate::zk::sim_settings::{FaultKind, ScheduledFault, Target, TargetName};
 use locksmith_model::engine::harness::Writes;
 use locksmith_model::zk::client::{Recipe, RecipeConfig};

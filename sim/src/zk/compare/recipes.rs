@@ -6,6 +6,7 @@
 use locksmith_model::zk::recipes::RecipeId;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 /// Acquisitions per client in a cost run, unless a recipe's row says
 /// fewer.
@@ -156,4 +157,15 @@ pub fn rows() -> Result<Vec<RecipeRow>, String> {
             }
         })
         .collect())
+}
+
+/// Every row, read once (see [`rows`]).
+pub fn all() -> Result<&'static [RecipeRow], String> {
+    static ROWS: OnceLock<Result<Vec<RecipeRow>, String>> = OnceLock::new();
+    ROWS.get_or_init(rows).as_deref().map_err(Clone::clone)
+}
+
+/// The row of the recipe spelled `name`.
+pub fn find(name: &str) -> Option<&'static RecipeRow> {
+    all().ok()?.iter().find(|r| r.id.name() == name)
 }

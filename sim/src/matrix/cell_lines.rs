@@ -1,9 +1,9 @@
 //! What a matrix cell says, before it is drawn: its headline line and,
 //! where it protects its resource, the clients' belief beneath — the same
 //! words for the Markdown and the HTML, each drawing its own marks and
-//! links ([`super::cell_markdown::cell_text`], `html.rs`).
+//! links ([`super::cell_markdown::cell_text`], [`super::cell_html::cell_td`]).
 
-use crate::matrix::cell::{CellResult, CellTrace};
+use super::cell::{CellResult, CellTrace};
 use locksmith_model::engine::harness::{Property, Verdict};
 
 /// Why a cell is n/a: its fault never struck where its column says (the
