@@ -46,7 +46,7 @@ cargo test -p locksmith --test real -- --ignored --nocapture --test-threads=1
 # locksmith confirm: the violated checker scenarios' shortest traces
 # re-enacted on the same server, each confirmed with the same violation
 # (docs/real.md), then every violated checker cell of reports/ and the record
-# behind its "confirmed" mark (sim/src/compare/confirmed.toml). Sampled: the
+# behind its "confirmed" mark (sim/src/zk/compare/confirmed.toml). Sampled: the
 # scenarios whose exploration pins more than 2,000,000 states (the heavy
 # tier's five long Curator ones, about 280 s of search here, 50 ms on the
 # server) are left out, and the test names them; every cell is re-enacted,

@@ -98,7 +98,6 @@ LAYERS = [
     # app layer 9: leaves every part of the app may use: what each backend
     # can be asked to do, what a run costs (metrics), a file written whole.
     ("sim/src/backend.rs", 9, "backend"),
-    ("sim/src/metrics.rs", 9, "metrics"),
     ("sim/src/atomic_file.rs", 9, "atomic_file"),
     ("sim/src/machine.rs", 9, "machine"),
     ("sim/src/exit.rs", 9, "exit"),
@@ -116,6 +115,11 @@ LAYERS = [
     ("sim/src/command_backend.rs", 10, "commands"),
     ("sim/src/real/", 10, "real"),
     ("sim/src/confirm/", 10, "confirm"),
+    # app layer 10 too: what every backend's comparison matrix shares (a
+    # row, a column, a judged cell, how a matrix is declared and drawn, a
+    # command backend's cell run and pages), below the backends' folders
+    # that declare their matrices on it (<backend>/compare/).
+    ("sim/src/matrix/", 10, "matrix"),
     # app layer 11: each backend's real-server adapter (a ZooKeeper session
     # and its root node, a Redis or MySQL wire), which the real driver and
     # confirm's re-enactment both speak through.
@@ -127,9 +131,11 @@ LAYERS = [
     # re-enactment of a checker trace); none imports another.
     ("sim/src/serve/", 12, "serve"),
     # app layer 12 too: the one list of the backends, which reads a
-    # scenario file by the backend its recipe names.
+    # scenario file by the backend its recipe names, and lists their
+    # comparison matrices.
     ("sim/src/backends.rs", 12, "backends"),
-    # app layer 13: the comparison report, from every driver's cells.
+    # app layer 13: the comparison report, from every backend's matrix
+    # (it names none).
     ("sim/src/compare/", 13, "compare"),
     # app layer 14: the commands.
     ("sim/src/cli/", 14, "cli"),

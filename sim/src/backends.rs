@@ -125,3 +125,12 @@ pub fn is_redis(path: &Path) -> bool {
 pub fn is_mysql(path: &Path) -> bool {
     backend_of(path) == Some(Backend::Mysql)
 }
+
+/// Every backend's matrix in `locksmith compare`, in the report's order,
+/// each declared in its own folder.
+pub static MATRICES: [&crate::matrix::backend::Backend; 4] = [
+    &crate::zk::compare::ZOOKEEPER,
+    &crate::redis::compare::REDIS,
+    &crate::mysql::compare::MYSQL,
+    &crate::etcd::compare::ETCD,
+];

@@ -16,6 +16,7 @@ pub mod exit;
 pub mod expect;
 pub mod interrupt;
 pub mod machine;
+pub mod matrix;
 pub mod mysql;
 pub mod progress;
 pub mod real;

@@ -210,13 +210,14 @@ fn server_name(addr: &str) -> String {
 /// Every checker cell of the committed comparison that carries a trace
 /// (`reports/compare.json`, held to `locksmith compare` by
 /// compare_reports.rs) is confirmed on the server, and every cell the
-/// committed record (`sim/src/compare/confirmed.toml`, the report's
+/// committed record (`sim/src/zk/compare/confirmed.toml`, the report's
 /// "✔ ZK" marks) lists is confirmed again with the same trace. With
 /// `LOCKSMITH_RECORD_CONFIRMED=1` it writes the record instead.
 #[test]
 #[ignore = "needs a real ZooKeeper on 127.0.0.1:2181: scripts/zookeeper.sh start; cargo test --test confirm -- --ignored"]
 fn every_violated_comparison_cell_is_confirmed_and_the_record_holds() {
-    use locksmith::compare::confirmed;
+    use locksmith::matrix::confirmed;
+    use locksmith::zk::compare::CONFIRMED;
     let _one = one_at_a_time();
     let addr = zk_addr();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -283,7 +284,7 @@ fn every_violated_comparison_cell_is_confirmed_and_the_record_holds() {
         clients_side.join(", ")
     );
     assert!(failed.is_empty(), "not confirmed:\n{}", failed.join("\n"));
-    let path = root.join(confirmed::RECORD_PATH);
+    let path = root.join(CONFIRMED.path);
     if std::env::var_os("LOCKSMITH_RECORD_CONFIRMED").is_some() {
         std::fs::write(
             &path,
@@ -294,7 +295,7 @@ fn every_violated_comparison_cell_is_confirmed_and_the_record_holds() {
         return;
     }
     let record: confirmed::Record =
-        toml::from_str(confirmed::RECORD).expect("the committed record parses");
+        toml::from_str(CONFIRMED.text).expect("the committed record parses");
     assert_eq!(record.server, server_name(&addr), "the record's server");
     for (id, f) in &record.cells {
         assert_eq!(

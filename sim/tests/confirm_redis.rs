@@ -269,13 +269,14 @@ fn server_name(addr: &str) -> String {
 /// (`reports/compare.json`, held to `locksmith compare` by
 /// compare_reports.rs) is confirmed on the server — a failover's is not
 /// forced, and said so — and every cell the committed record
-/// (`sim/src/compare/confirmed-redis.toml`, the report's "✔ Redis" marks)
+/// (`sim/src/redis/compare/confirmed-redis.toml`, the report's "✔ Redis" marks)
 /// lists is confirmed again with the same trace. With
 /// `LOCKSMITH_RECORD_CONFIRMED=1` it writes the record instead.
 #[test]
 #[ignore = "needs a real redis-server: scripts/redis.sh start; LOCKSMITH_REDIS_ADDR=127.0.0.1:6390 cargo test --test confirm_redis -- --ignored"]
 fn every_violated_redis_comparison_cell_is_confirmed_and_the_record_holds() {
-    use locksmith::compare::confirmed;
+    use locksmith::matrix::confirmed;
+    use locksmith::redis::compare::CONFIRMED;
     use locksmith::redis::confirm::shortest;
     let addr = addr();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -337,7 +338,7 @@ fn every_violated_redis_comparison_cell_is_confirmed_and_the_record_holds() {
         unforced.len()
     );
     assert!(failed.is_empty(), "not confirmed:\n{}", failed.join("\n"));
-    let path = root.join(confirmed::REDIS_RECORD_PATH);
+    let path = root.join(CONFIRMED.path);
     if std::env::var_os("LOCKSMITH_RECORD_CONFIRMED").is_some() {
         std::fs::write(
             &path,
@@ -348,7 +349,7 @@ fn every_violated_redis_comparison_cell_is_confirmed_and_the_record_holds() {
         return;
     }
     let record: confirmed::Record =
-        toml::from_str(confirmed::REDIS_RECORD).expect("the committed record parses");
+        toml::from_str(CONFIRMED.text).expect("the committed record parses");
     assert_eq!(record.server, server_name(&addr), "the record's server");
     assert!(!record.cells.is_empty(), "an empty record");
     for (id, f) in &record.cells {

@@ -3,10 +3,10 @@
 //! charts/, scenarios/). Exit codes: 0 every cell reached a verdict (holds
 //! or violated), 2 an input is wrong, 3 a cell is incomplete.
 
-use crate::compare::cell::{CellResult, Counts};
-use crate::compare::{
-    self, cell_markdown, faults, files, recipes, Matrix, Options, Picked, BACKENDS,
-};
+use crate::backends::MATRICES;
+use crate::compare::{self, files, Matrix, Options, Picked};
+use crate::matrix::cell::{CellResult, Counts};
+use crate::matrix::cell_markdown;
 use clap::Args;
 use locksmith_model::catalogue;
 use locksmith_model::engine::harness::Verdict;
@@ -59,23 +59,20 @@ fn select<T: Clone>(
 
 /// The options for these recipe and fault-class names (all when empty),
 /// writing to `out`, on one thread; an unknown name is an error that lists
-/// the valid ones. A name picks from every matrix: the ZooKeeper recipes
-/// and fault classes, and each other backend's (`none` and `crash` are
-/// columns of several); a matrix none of whose rows or columns is named is
-/// left out.
+/// the valid ones. A name picks from every backend's matrix (`none` and
+/// `crash` are columns of several); a matrix none of whose rows or columns
+/// is named is left out.
 pub fn options(recipes: &[String], faults: &[String], out: &str) -> Result<Options, String> {
-    let rows = recipes::rows()?;
-    let all_faults: Vec<&'static faults::FaultClass> = faults::FAULTS.iter().collect();
-    let others: Vec<Picked> = BACKENDS
+    let all = MATRICES
         .iter()
-        .map(|&b| Picked {
-            backend: b,
-            recipes: (b.rows)(),
-            faults: (b.faults)(),
+        .map(|&b| {
+            Ok(Picked {
+                backend: b,
+                recipes: (b.rows)()?,
+                faults: (b.faults)(),
+            })
         })
-        .collect();
-    let zk_recipe = |n: &str| rows.iter().any(|r| r.id.name() == n);
-    let zk_fault = |n: &str| all_faults.iter().any(|f| f.id == n);
+        .collect::<Result<Vec<Picked>, String>>()?;
     let its_recipe = |p: &Picked, n: &str| p.recipes.iter().any(|r| r.recipe == n);
     let its_fault = |p: &Picked, n: &str| p.faults.iter().any(|f| f.id == n);
     // Names of every matrix are checked together, so an unknown one lists
@@ -83,16 +80,14 @@ pub fn options(recipes: &[String], faults: &[String], out: &str) -> Result<Optio
     let unknown = |wanted: &[String], is: &dyn Fn(&str) -> bool| {
         wanted.iter().find(|w| !is(w.trim())).cloned()
     };
-    let mut fault_names: Vec<&str> = all_faults.iter().map(|f| f.id).collect();
-    for p in &others {
-        for f in &p.faults {
-            if !fault_names.contains(&f.id) {
-                fault_names.push(f.id);
-            }
+    let mut fault_names: Vec<&str> = Vec::new();
+    for f in all.iter().flat_map(|p| &p.faults) {
+        if !fault_names.contains(&f.id) {
+            fault_names.push(f.id);
         }
     }
-    let any_recipe = |n: &str| zk_recipe(n) || others.iter().any(|p| its_recipe(p, n));
-    let any_fault = |n: &str| zk_fault(n) || others.iter().any(|p| its_fault(p, n));
+    let any_recipe = |n: &str| all.iter().any(|p| its_recipe(p, n));
+    let any_fault = |n: &str| all.iter().any(|p| its_fault(p, n));
     if let Some(w) = unknown(recipes, &any_recipe) {
         return Err(catalogue::unknown_recipe(&w));
     }
@@ -109,13 +104,12 @@ pub fn options(recipes: &[String], faults: &[String], out: &str) -> Result<Optio
     let left_out = |wanted: &[String], is: &dyn Fn(&str) -> bool| {
         !wanted.is_empty() && !wanted.iter().any(|w| is(w.trim()))
     };
-    let zk_out = left_out(recipes, &zk_recipe) || left_out(faults, &zk_fault);
-    let mut backends = Vec::new();
-    for p in &others {
+    let mut matrices = Vec::new();
+    for p in &all {
         let is_recipe = |n: &str| its_recipe(p, n);
         let is_fault = |n: &str| its_fault(p, n);
         let out = left_out(recipes, &is_recipe) || left_out(faults, &is_fault);
-        backends.push(Picked {
+        matrices.push(Picked {
             backend: p.backend,
             recipes: pick(
                 out,
@@ -130,17 +124,7 @@ pub fn options(recipes: &[String], faults: &[String], out: &str) -> Result<Optio
         });
     }
     Ok(Options {
-        recipes: pick(
-            zk_out,
-            select("recipe", &only(recipes, &zk_recipe), &rows, |r| r.id.name()),
-        )?,
-        faults: pick(
-            zk_out,
-            select("fault class", &only(faults, &zk_fault), &all_faults, |f| {
-                f.id
-            }),
-        )?,
-        backends,
+        matrices,
         out: out.to_string(),
         jobs: 1,
     })
@@ -263,11 +247,7 @@ pub fn run(a: &CompareArgs) -> i32 {
     } else {
         print!("{}", text(&m, &a.out, report.len()));
     }
-    if m.cells
-        .iter()
-        .chain(m.backends.iter().flat_map(|b| &b.cells))
-        .any(|c| c.verdict == Verdict::Incomplete)
-    {
+    if m.cells().any(|c| c.verdict == Verdict::Incomplete) {
         crate::exit::INCOMPLETE
     } else {
         0
@@ -275,33 +255,30 @@ pub fn run(a: &CompareArgs) -> i32 {
 }
 
 /// What the command prints: the counts, the matrix in the terminal, where
-/// the report went.
+/// the report went. The first matrix's counts head it (even with no
+/// cells); each further matrix with cells follows under its name.
 fn text(m: &Matrix, out: &Path, files: usize) -> String {
     use std::fmt::Write;
-    let mut o = format!(
-        "locksmith compare: {} recipes × {} fault classes = {} cells: {}\n\n",
-        m.recipes.len(),
-        m.faults.len(),
-        m.cells.len(),
-        Counts::of(&m.cells)
-    );
-    let faults: Vec<&str> = m.faults.iter().map(|f| f.id).collect();
-    let rows: Vec<&str> = m.recipes.iter().map(|r| r.id.name()).collect();
-    grid(&mut o, 15, &faults, &rows, &|r, f| m.cell(r, f));
-    for r in m.backends.iter().filter(|b| !b.cells.is_empty()) {
-        let _ = writeln!(
-            o,
-            "\n{}: {} recipes × {} fault classes = {} cells: {}\n",
-            r.backend.name,
-            r.recipes.len(),
-            r.faults.len(),
-            r.cells.len(),
-            Counts::of(&r.cells)
+    let mut o = String::new();
+    for (i, b) in m.matrices.iter().enumerate() {
+        let counts = format!(
+            "{} recipes × {} fault classes = {} cells: {}",
+            b.recipes.len(),
+            b.faults.len(),
+            b.cells.len(),
+            Counts::of(&b.cells)
         );
-        let faults: Vec<&str> = r.faults.iter().map(|f| f.id).collect();
-        let rows: Vec<&str> = r.recipes.iter().map(|x| x.recipe).collect();
-        let first = rows.iter().map(|x| x.len()).max().unwrap_or(0) + 1;
-        grid(&mut o, first, &faults, &rows, &|i, f| r.cell(i, f));
+        if i == 0 {
+            let _ = writeln!(o, "locksmith compare: {counts}\n");
+        } else if !b.cells.is_empty() {
+            let _ = writeln!(o, "\n{}: {counts}\n", b.backend.name);
+        } else {
+            continue;
+        }
+        let faults: Vec<&str> = b.faults.iter().map(|f| f.id).collect();
+        let rows: Vec<&str> = b.recipes.iter().map(|x| x.recipe).collect();
+        let first = b.backend.pages.terminal_width(b);
+        grid(&mut o, first, &faults, &rows, &|r, f| b.cell(r, f));
     }
     let _ = writeln!(
         o,

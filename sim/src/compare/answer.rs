@@ -8,13 +8,13 @@
 //! incomplete. The ranking puts first the lock that the fewest fault
 //! classes break (safety or liveness), then the fewest safety breaks, then
 //! the fewest herds and incomplete cells, then the fewest packets per
-//! acquisition at [`COST_CLIENTS`] clients, then the matrix's order. Fault classes the backend never produces (ZooKeeper's
-//! `reorder`, [`super::faults::NEVER_BY_THE_SERVER`]) are left out of the
-//! profile and the ranking.
+//! acquisition at [`COST_CLIENTS`] clients, then the matrix's order.
+//! Fault classes the backend never produces (its `never_produced`:
+//! ZooKeeper's `reorder`) are left out of the profile and the ranking.
 
-use super::cell::CellResult;
-use super::costs::CostPoint;
 use super::Matrix;
+use crate::matrix::cell::CellResult;
+use crate::matrix::costs::CostPoint;
 use locksmith_model::engine::harness::{Severity, Verdict};
 
 /// The client count whose costs a profile quotes.
@@ -126,44 +126,33 @@ fn profiles<'a>(g: &Grid<'a>) -> Vec<Profile<'a>> {
     out
 }
 
-/// Every backend's answer, ZooKeeper's first, in the report's order.
+/// Every backend's answer, in the report's order.
 pub fn answers(m: &Matrix) -> Vec<Answer<'_>> {
-    let zk = Grid {
-        backend: "ZooKeeper",
-        recipes: m.recipes.iter().map(|r| r.id.name()).collect(),
-        faults: m.faults.iter().map(|f| f.id).collect(),
-        left_out: m
-            .faults
-            .iter()
-            .map(|f| f.id)
-            .filter(|id| super::faults::NEVER_BY_THE_SERVER.contains(id))
-            .collect(),
-        cells: &m.cells,
-        costs: m
-            .recipes
-            .iter()
-            .map(|r| {
-                m.costs
-                    .iter()
-                    .find(|(name, _)| name == r.id.name())
-                    .and_then(|(_, ps)| ps.iter().find(|p| p.clients == COST_CLIENTS))
-            })
-            .collect(),
-    };
-    let mut grids = vec![zk];
-    for b in m.backends.iter().filter(|b| !b.cells.is_empty()) {
-        grids.push(Grid {
+    m.matrices
+        .iter()
+        .filter(|b| !b.cells.is_empty())
+        .map(|b| Grid {
             backend: b.backend.name,
             recipes: b.recipes.iter().map(|r| r.recipe).collect(),
             faults: b.faults.iter().map(|f| f.id).collect(),
-            left_out: Vec::new(),
+            left_out: b
+                .faults
+                .iter()
+                .map(|f| f.id)
+                .filter(|id| b.backend.never_produced.contains(id))
+                .collect(),
             cells: &b.cells,
-            costs: vec![None; b.recipes.len()],
-        });
-    }
-    grids
-        .into_iter()
-        .filter(|g| !g.cells.is_empty())
+            costs: b
+                .recipes
+                .iter()
+                .map(|r| {
+                    b.costs
+                        .iter()
+                        .find(|s| s.recipe == r.recipe)
+                        .and_then(|s| s.points.iter().find(|p| p.clients == COST_CLIENTS))
+                })
+                .collect(),
+        })
         .map(|g| Answer {
             backend: g.backend,
             columns: g.faults.len() - g.left_out.len(),
@@ -363,7 +352,7 @@ pub fn html(m: &Matrix) -> String {
 /// The two Markdown marks the answer's lines use — `**bold**` and
 /// `` `code` `` — as HTML, the rest escaped.
 fn inline_html(md: &str) -> String {
-    let text = super::cell_html::esc(md);
+    let text = crate::matrix::cell_html::esc(md);
     let mut out = String::with_capacity(text.len());
     let (mut bold, mut code) = (false, false);
     let mut rest = text.as_str();
@@ -387,7 +376,7 @@ fn inline_html(md: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compare::cell::{blank, PropertyVerdict, Source};
+    use crate::matrix::cell::{blank, PropertyVerdict, Source};
     use locksmith_model::engine::harness::Property;
 
     fn cell(verdict: Verdict, property: Option<Property>, belief: Option<Verdict>) -> CellResult {

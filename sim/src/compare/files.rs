@@ -3,11 +3,11 @@
 //! with one — what keeps the committed `reports/` true. Also the generated
 //! excerpt inside the repository's README, between two markers.
 
-use super::cell::{CellResult, CellTrace};
-use super::{
-    backend_pages, charts, costs, html, json, markdown, sequence_svg, trace_html, Matrix, BACKENDS,
-};
+use super::{html, json, markdown, sequence_svg, trace_html, Matrix};
 pub use crate::atomic_file::write_atomic;
+use crate::matrix::cell::{CellResult, CellTrace};
+use crate::matrix::charts;
+use crate::matrix::costs::CostSeries;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -30,32 +30,21 @@ pub const END: &str = "<!-- compare:end -->";
 pub fn build(m: &Matrix) -> Result<BTreeMap<String, String>, String> {
     let mut files = BTreeMap::new();
     let mut svgs = Vec::new();
-    if !m.costs.is_empty() {
+    let series: Vec<&CostSeries> = m.matrices.iter().flat_map(|b| &b.costs).collect();
+    if !series.is_empty() {
         for c in charts::CHARTS {
-            let svg = charts::svg(c, &m.costs)?;
+            let svg = charts::svg(c, &series)?;
             files.insert(format!("charts/{}.svg", c.id), svg.clone());
             svgs.push(svg);
         }
-        for r in &m.recipes {
-            files.insert(
-                costs::scenario_path(r.id),
-                costs::scenario_text(r.id, r.cost_acquisitions),
-            );
-        }
     }
-    for c in &m.cells {
-        files.insert(c.scenario.clone(), c.scenario_text.clone());
-        if let (Some(t), Some(page)) = (&c.trace, markdown::trace_page(m, c)) {
-            files.insert(t.page.clone(), page);
-            if let Some(f) = m.faults.iter().find(|f| f.id == c.fault) {
-                insert_trace(&mut files, c, t, (f.label, f.about))?;
-            }
-        }
+    for s in &series {
+        files.insert(s.scenario.clone(), s.scenario_text.clone());
     }
-    for b in &m.backends {
+    for b in &m.matrices {
         for c in &b.cells {
             files.insert(c.scenario.clone(), c.scenario_text.clone());
-            if let (Some(t), Some(page)) = (&c.trace, backend_pages::trace_page(b, c)) {
+            if let (Some(t), Some(page)) = (&c.trace, b.backend.pages.trace_page(b, c)) {
                 files.insert(t.page.clone(), page);
                 if let Some(f) = b.faults.iter().find(|f| f.id == c.fault) {
                     insert_trace(&mut files, c, t, (f.label, f.about))?;
@@ -148,38 +137,29 @@ pub fn differences(dir: &Path, files: &BTreeMap<String, String>) -> Vec<String> 
 pub fn changed_cells(old: &str, new: &str) -> Vec<String> {
     let cells = |t: &str| -> BTreeMap<String, String> {
         let v: serde_json::Value = serde_json::from_str(t).unwrap_or_default();
-        let others: Vec<serde_json::Value> = BACKENDS
-            .iter()
-            .flat_map(|b| v[b.key]["cells"].as_array().cloned().unwrap_or_default())
-            .collect();
-        v["cells"]
-            .as_array()
-            .map(|cs| {
-                cs.iter()
-                    .chain(&others)
-                    .map(|c| {
-                        let key = format!(
-                            "{}--{}",
-                            c["recipe"].as_str().unwrap_or("?"),
-                            c["fault"].as_str().unwrap_or("?")
-                        );
-                        let val = format!(
-                            "{}{} ({})",
-                            c["verdict"].as_str().unwrap_or("?"),
-                            c["property"]
-                                .as_str()
-                                .map(|p| format!(": {p}"))
-                                .unwrap_or_default(),
-                            c["trace"]["steps"]
-                                .as_u64()
-                                .map(|s| format!("trace {s}"))
-                                .unwrap_or_else(|| "no trace".into())
-                        );
-                        (key, val)
-                    })
-                    .collect()
+        every_cell(&v)
+            .into_iter()
+            .map(|c| {
+                let key = format!(
+                    "{}--{}",
+                    c["recipe"].as_str().unwrap_or("?"),
+                    c["fault"].as_str().unwrap_or("?")
+                );
+                let val = format!(
+                    "{}{} ({})",
+                    c["verdict"].as_str().unwrap_or("?"),
+                    c["property"]
+                        .as_str()
+                        .map(|p| format!(": {p}"))
+                        .unwrap_or_default(),
+                    c["trace"]["steps"]
+                        .as_u64()
+                        .map(|s| format!("trace {s}"))
+                        .unwrap_or_else(|| "no trace".into())
+                );
+                (key, val)
             })
-            .unwrap_or_default()
+            .collect()
     };
     let (a, b) = (cells(old), cells(new));
     let mut out = Vec::new();
@@ -194,6 +174,24 @@ pub fn changed_cells(old: &str, new: &str) -> Vec<String> {
         out.push(format!("  cell {k}: gone"));
     }
     out
+}
+
+/// Every cell of a `compare.json` value, wherever its backend's part put
+/// it: at the top level or under the backend's key.
+fn every_cell(v: &serde_json::Value) -> Vec<&serde_json::Value> {
+    let Some(top) = v.as_object() else {
+        return Vec::new();
+    };
+    top.iter()
+        .filter_map(|(k, x)| {
+            if k == "cells" {
+                x.as_array()
+            } else {
+                x["cells"].as_array()
+            }
+        })
+        .flatten()
+        .collect()
 }
 
 /// `readme` with the text between [`BEGIN`] and [`END`] replaced by

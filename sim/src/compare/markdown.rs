@@ -1,46 +1,24 @@
-//! The report's Markdown: `reports/README.md` (matrix, legend, charts, one
-//! paragraph per recipe), one page per violated cell under `traces/`, and
-//! the excerpt the repository's README carries. Every verdict here is read
-//! off the [`Matrix`]; only the recipes' claims and advice are prose.
+//! The report's Markdown: `reports/README.md` (the answer, then each
+//! backend's matrix as its pages draw it) and the excerpt the
+//! repository's README carries. Every verdict here is read off the
+//! [`Matrix`]; only the recipes' claims and advice are prose.
 
-use super::cell::CellResult;
-use super::cell_markdown::{diagram_section, short, trace_page_head};
-use super::charts::CHARTS;
-use super::faults::{Driver, NOT_MODELLED, NOT_MODELLED_ISSUE};
 use super::Matrix;
-use locksmith_model::engine::harness::Property;
 use std::fmt::Write;
 
-/// The matrix as a GitHub table; links start with `prefix`.
-pub fn matrix_table(m: &Matrix, prefix: &str) -> String {
-    let heads: Vec<String> = m
-        .faults
-        .iter()
-        .map(|f| format!("{}<br>*{}*", f.label, f.driver.name()))
-        .collect();
-    let recipes: Vec<String> = m.recipes.iter().map(|r| r.id.to_string()).collect();
-    super::tables::matrix(&heads, &recipes, |r, f| m.cell(r, f), prefix)
-}
-
-fn summary_line(m: &Matrix) -> String {
-    format!(
-        "{} recipes × {} fault classes = {} cells: {}.",
-        m.recipes.len(),
-        m.faults.len(),
-        m.cells.len(),
-        super::cell::Counts::of(&m.cells)
-    )
-}
-
 /// The excerpt for the repository's README: the answer, and where the
-/// matrices are.
+/// matrices are (with the first matrix's counts).
 pub fn excerpt(m: &Matrix) -> String {
     let answer = super::answer::markdown(m).replace("### ", "#### ");
+    let counts = m
+        .matrices
+        .first()
+        .map_or(String::new(), |b| b.backend.pages.summary(b));
     format!(
         "{answer}Every cell of every backend, its trace, its reproduce command and the cost \
          charts: [reports/README.md](reports/README.md) ({}; one offline page: \
          [reports/index.html](reports/index.html)).\n",
-        summary_line(m).trim_end_matches('.')
+        counts.trim_end_matches('.')
     )
 }
 
@@ -61,160 +39,8 @@ pub fn readme(m: &Matrix) -> String {
          `sim/src/compare/answer.rs`); every fault class is a column of its backend's matrix.\n\n{}",
         super::answer::markdown(m)
     );
-    let _ = writeln!(o, "## The matrix\n\n{}\n", summary_line(m));
-    o.push_str(&matrix_table(m, ""));
-    o.push('\n');
-    legend(&mut o, m);
-    costs_section(&mut o, m);
-    let _ = writeln!(o, "## The recipes\n");
-    for (r, row) in m.recipes.iter().enumerate() {
-        recipe_section(&mut o, m, r);
-        let _ = row;
-    }
-    for b in &m.backends {
-        super::backend_pages::section(&mut o, b);
+    for b in &m.matrices {
+        b.backend.pages.markdown(&mut o, b);
     }
     o
-}
-
-fn legend(o: &mut String, m: &Matrix) {
-    let _ = writeln!(o, "### Legend\n");
-    let _ = writeln!(
-        o,
-        "A cell is the headline of one run: the first violated property in this order, worst \
-         first — {} — with a link to its shortest trace (checker: steps; simulator: the entries \
-         of the failing seed with the shortest trace). Marks: {} ✅ holds: the checker explored \
-         every reachable state (*check*), or no seed violated any property (*sim*: evidence, not \
-         proof). *✔ ZK*: its trace re-enacted step for step on a real {} by \
-         `locksmith confirm`, which showed the same violation. \
-         – n/a: the driver does not judge the property on this run (the checker has the \
-         protected resource only in the guarded column; fenced safety needs fencing tokens; \
-         unlock by non-owner and stuck lock are the Redis checker's: the ZooKeeper checker does \
-         not yet track whose lock node a delete takes from whom, the ZooKeeper recipes do not \
-         state when their lock is free, and the simulator judges neither — \
-         `locksmith check --json` gives each n/a its `reason`).\n",
-        Property::ALL.map(|p| p.name()).join(", "),
-        super::cell_markdown::COLOURS,
-        super::confirmed::server()
-    );
-    let _ = writeln!(o, "| fault class | driver | what strikes |\n|---|---|---|");
-    for f in &m.faults {
-        let _ = writeln!(
-            o,
-            "| `{}` {} | {} | {} |",
-            f.id,
-            f.label,
-            f.driver.name(),
-            f.about
-        );
-    }
-    for (f, about) in NOT_MODELLED {
-        let _ = writeln!(
-            o,
-            "| {f} | — | not modelled yet ({NOT_MODELLED_ISSUE}): {about} |"
-        );
-    }
-    let _ = writeln!(
-        o,
-        "\nColumns: {}.\n",
-        Property::ALL
-            .map(|p| format!("{} = {}", short(p), p.name()))
-            .join(", ")
-    );
-}
-
-fn costs_section(o: &mut String, m: &Matrix) {
-    if m.costs.is_empty() {
-        return;
-    }
-    let _ = writeln!(
-        o,
-        "## What it costs\n\nThe simulator without faults, {}, {} seeds per point, \
-         default `[sim]` settings. A contended acquisition is one during whose attempt a watch \
-         notification reached the client (as `locksmith real` counts them). Runs that end on a \
-         violation (racy-wait's lost wake-up) count up to it. Each point's command is in \
-         [compare.json](compare.json) (`costs[].command`).\n",
-        super::costs::acquisitions_text(&m.recipes),
-        super::costs::SEEDS
-    );
-    for c in CHARTS {
-        let _ = writeln!(o, "![{}](charts/{}.svg)\n", c.title, c.id);
-    }
-    let _ = writeln!(
-        o,
-        "| recipe | clients | notifications / contended acq. | packets / acq. | wake-ups / release | p50 ms | p99 ms | failing seeds |\n|---|---|---|---|---|---|---|---|"
-    );
-    for (_, ps) in &m.costs {
-        for p in ps {
-            let _ = writeln!(
-                o,
-                "| {} | {} | {:.2} | {:.2} | {:.2} | {:.3} | {:.3} | {} |",
-                p.recipe,
-                p.clients,
-                p.notifications_per_contended_acquisition,
-                p.packets_per_acquisition,
-                p.wakeups_per_release,
-                p.latency_p50_ms,
-                p.latency_p99_ms,
-                p.failing_seeds
-            );
-        }
-    }
-    o.push('\n');
-}
-
-fn recipe_section(o: &mut String, m: &Matrix, r: usize) {
-    let row = &m.recipes[r];
-    let _ = writeln!(o, "### {}\n", row.id);
-    let claim = if row.claim.is_empty() {
-        format!(
-            "Origin: {}. (No text in `sim/src/compare/recipes.toml` yet.)",
-            row.id.origin()
-        )
-    } else {
-        row.claim.clone()
-    };
-    let _ = writeln!(o, "{claim}\n");
-    let cells: Vec<(&str, &CellResult)> = (0..m.faults.len())
-        .map(|f| (m.faults[f].label, m.cell(r, f)))
-        .collect();
-    super::tables::recipe_markdown(o, &cells, &row.instead);
-}
-
-/// The page of a violated cell's shortest trace.
-pub fn trace_page(m: &Matrix, c: &CellResult) -> Option<String> {
-    let t = c.trace.as_ref()?;
-    let fault = m.faults.iter().find(|f| f.id == c.fault)?;
-    let p = t.property;
-    let mut o = trace_page_head(c, t, fault.label, fault.about);
-    match fault.driver {
-        Driver::Check => {
-            let _ = writeln!(
-                o,
-                "The shortest trace that violates {p}: {} steps, found by breadth-first search of \
-                 every interleaving.\n",
-                t.steps
-            );
-        }
-        Driver::Sim => {
-            let _ = writeln!(
-                o,
-                "Seed {}: {}. Of the failing seeds (up to 20 replayed), the one with the fewest \
-                 trace entries: {}. Times are simulated.\n",
-                t.seed.unwrap_or(0),
-                t.why.as_deref().unwrap_or(""),
-                t.steps
-            );
-        }
-    }
-    let _ = writeln!(o, "Reproduce the cell: `{}`  ", c.command);
-    let _ = writeln!(o, "Print this trace: `{}`  ", t.command);
-    let _ = writeln!(
-        o,
-        "Scenario: [{}](../{}) · [back to the matrix](../README.md)\n",
-        c.scenario, c.scenario
-    );
-    let _ = writeln!(o, "## Trace\n\n```text\n{}```\n", t.text);
-    o.push_str(&diagram_section(t));
-    Some(o)
 }

@@ -1,98 +1,52 @@
 //! `locksmith compare`: every recipe of the catalogue under every fault
-//! class, each cell judged in the same run by the checker or the simulator,
-//! with the simulator's costs beside the verdicts, written as the report in
-//! `reports/`.
+//! class of its backend, each cell judged in the same run by the checker
+//! or the simulator, with the simulator's costs beside the verdicts,
+//! written as the report in `reports/`.
+//!
+//! Each backend declares its matrix in its own folder
+//! (`crate::zk::compare`, `crate::redis::compare`, ...) on the shared types
+//! of [`crate::matrix`] — its rows, its fault classes, how a cell is
+//! judged, what else it measures, how its part of each page is drawn —
+//! and [`crate::backends::MATRICES`] lists them. This folder names no
+//! backend: [`run`] judges every picked matrix alike, and the pages put
+//! them together:
 //!
 //! - [`answer`]: which lock to use, read off the cells (first in every page);
-//! - [`faults`]: the registry of fault classes (the matrix's columns);
-//! - [`recipes`]: each recipe's comparison configuration and prose (rows);
-//! - [`cell`]: one cell, as a scenario file, judged;
-//! - [`backend`], [`backend_pages`]: the matrices of the other backends,
-//!   each its recipes × its fault classes judged by its own checker, drawn
-//!   in the same pages: [`redis_faults`] and [`redis_cell`] (Redis),
-//!   [`mysql_faults`] and [`mysql_cell`] (MySQL), [`etcd_faults`] and
-//!   [`etcd_cell`] (etcd);
-//! - [`costs`], [`charts`]: the cost figures and their SVG charts;
-//! - [`markdown`], [`html`], [`json`]: the report's pages; [`tables`]: the
-//!   matrix and a recipe's cells, as every matrix's pages draw them; [`trace_html`]: each
-//!   trace's own HTML page;
+//! - [`markdown`], [`html`], [`json`]: the report's pages, each backend's
+//!   part drawn by its pages; [`trace_html`] and [`sequence_svg`]: each
+//!   trace's own HTML page and its diagram;
 //! - [`files`]: the report as a set of files, written or compared.
 //!
-//! Everything written is a function of the catalogue, the registry, the
-//! committed record of confirmed cells ([`confirmed`]) and the
-//! model: no timestamps, no timings (those go to stderr), so `cargo test`
-//! can hold the committed report to what this run produces.
+//! Everything written is a function of the catalogue, the registries, the
+//! committed records of confirmed cells and the model: no timestamps, no
+//! timings (those go to stderr), so `cargo test` can hold the committed
+//! report to what this run produces.
 
 pub mod answer;
-pub mod backend;
-pub mod backend_pages;
-pub mod cell;
-pub mod cell_config;
-pub mod cell_html;
-pub mod cell_lines;
-pub mod cell_markdown;
-pub mod charts;
-pub mod confirmed;
-pub mod costs;
-pub mod etcd_cell;
-pub mod etcd_faults;
-pub mod faults;
 pub mod files;
 pub mod html;
 pub mod json;
 pub mod markdown;
-pub mod mysql_cell;
-pub mod mysql_faults;
-pub mod recipes;
-pub mod redis_cell;
-pub mod redis_faults;
 pub mod sequence_svg;
-pub mod tables;
 pub mod trace_html;
 
-use backend::{Backend, BackendMatrix, Fault, Row};
-use cell::CellResult;
-use costs::CostPoint;
-use faults::FaultClass;
-use recipes::RecipeRow;
+use crate::matrix::axes::{Fault, Row};
+use crate::matrix::backend::{Backend, BackendMatrix};
+use crate::matrix::cell::{cell_id, CellResult};
+use crate::matrix::costs::CostSeries;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// What to compare.
 pub struct Options {
-    pub recipes: Vec<RecipeRow>,
-    pub faults: Vec<&'static FaultClass>,
-    /// The other backends' matrices: the rows and columns picked of each
-    /// (a backend with none is left out).
-    pub backends: Vec<Picked>,
+    /// Every backend's matrix, in [`crate::backends::MATRICES`]' order:
+    /// the rows and columns picked of each (none: the backend is left out).
+    pub matrices: Vec<Picked>,
     /// The report folder as commands in the report name it (`reports`).
     pub out: String,
     /// Parallel workers (OS threads).
     pub jobs: usize,
 }
-
-/// The judged matrix and the costs.
-pub struct Matrix {
-    pub recipes: Vec<RecipeRow>,
-    pub faults: Vec<&'static FaultClass>,
-    /// Row-major: recipe by recipe, fault by fault.
-    pub cells: Vec<CellResult>,
-    /// Per recipe, its cost series.
-    pub costs: Vec<(String, Vec<CostPoint>)>,
-    /// The other backends' matrices, in [`BACKENDS`]' order.
-    pub backends: Vec<BackendMatrix>,
-    /// The report folder as the commands name it.
-    pub out: String,
-}
-
-impl Matrix {
-    pub fn cell(&self, recipe: usize, fault: usize) -> &CellResult {
-        &self.cells[recipe * self.faults.len() + fault]
-    }
-}
-
-/// Every backend with a matrix of its own, in the report's order.
-pub static BACKENDS: [&Backend; 3] = [&redis_cell::REDIS, &mysql_cell::MYSQL, &etcd_cell::ETCD];
 
 /// A backend's rows and columns, as picked for a run.
 pub struct Picked {
@@ -101,12 +55,25 @@ pub struct Picked {
     pub faults: Vec<Fault>,
 }
 
-/// One unit of work: a cell, or a recipe's cost series.
+/// Every backend's matrix, judged, in the options' order.
+pub struct Matrix {
+    pub matrices: Vec<BackendMatrix>,
+    /// The report folder as the commands name it.
+    pub out: String,
+}
+
+impl Matrix {
+    /// Every cell of every matrix.
+    pub fn cells(&self) -> impl Iterator<Item = &CellResult> {
+        self.matrices.iter().flat_map(|b| &b.cells)
+    }
+}
+
+/// One unit of work: a cell (matrix, recipe, fault), or a recipe's cost
+/// series (matrix, recipe).
 enum Job {
-    Cell(usize, usize),
-    Costs(usize),
-    /// Backend, recipe, fault.
-    Backend(usize, usize, usize),
+    Cell(usize, usize, usize),
+    Costs(usize, usize),
 }
 
 /// What a finished job reports to the progress display.
@@ -118,27 +85,54 @@ pub struct Done<'a> {
 
 enum Output {
     Cell(Box<CellResult>),
-    Costs(Vec<CostPoint>),
+    Costs(CostSeries),
+}
+
+/// Every job of `opts`, in the matrices' order: each matrix's cells row by
+/// row, then its cost series.
+fn jobs(opts: &Options) -> Vec<Job> {
+    let mut jobs = Vec::new();
+    for (b, p) in opts.matrices.iter().enumerate() {
+        for r in 0..p.recipes.len() {
+            for f in 0..p.faults.len() {
+                jobs.push(Job::Cell(b, r, f));
+            }
+        }
+        if p.backend.costs.is_some() {
+            jobs.extend((0..p.recipes.len()).map(|r| Job::Costs(b, r)));
+        }
+    }
+    jobs
+}
+
+/// Runs one job: its name for the progress display, and its output.
+fn run_job(opts: &Options, job: &Job) -> (String, Result<Output, String>) {
+    match *job {
+        Job::Cell(b, r, f) => {
+            let p = &opts.matrices[b];
+            let (recipe, fault) = (p.recipes[r].recipe, p.faults[f].id);
+            (
+                cell_id(recipe, fault),
+                (p.backend.run)(recipe, fault, &opts.out).map(|c| Output::Cell(Box::new(c))),
+            )
+        }
+        Job::Costs(b, r) => {
+            let p = &opts.matrices[b];
+            let recipe = p.recipes[r].recipe;
+            let out = match p.backend.costs {
+                Some(costs) => costs(recipe, &opts.out).map(Output::Costs),
+                None => Err(format!("{} has no cost series", p.backend.name)),
+            };
+            (format!("costs of {recipe}"), out)
+        }
+    }
 }
 
 /// Runs every cell and every cost series over `opts.jobs` threads; the
-/// result's order is the matrix's, whatever the threads' order. `done` is
-/// called after each job.
+/// result's order is the matrices', whatever the threads' order. `done`
+/// is called after each job.
 pub fn run(opts: &Options, done: &(dyn Fn(Done) + Sync)) -> Result<Matrix, String> {
-    let mut jobs = Vec::new();
-    for r in 0..opts.recipes.len() {
-        for f in 0..opts.faults.len() {
-            jobs.push(Job::Cell(r, f));
-        }
-    }
-    jobs.extend((0..opts.recipes.len()).map(Job::Costs));
-    for (b, p) in opts.backends.iter().enumerate() {
-        for r in 0..p.recipes.len() {
-            for f in 0..p.faults.len() {
-                jobs.push(Job::Backend(b, r, f));
-            }
-        }
-    }
+    let jobs = jobs(opts);
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Result<Output, String>>>> =
         Mutex::new((0..jobs.len()).map(|_| None).collect());
@@ -149,31 +143,7 @@ pub fn run(opts: &Options, done: &(dyn Fn(Done) + Sync)) -> Result<Matrix, Strin
         let i = next.fetch_add(1, Ordering::Relaxed);
         let Some(job) = jobs.get(i) else { break };
         let started = std::time::Instant::now();
-        let (name, out) = match *job {
-            Job::Cell(r, f) => {
-                let (row, fault) = (&opts.recipes[r], opts.faults[f]);
-                let name = cell::cell_id(row.id, fault);
-                (
-                    name,
-                    cell::run(row, fault, &opts.out).map(|c| Output::Cell(Box::new(c))),
-                )
-            }
-            Job::Costs(r) => {
-                let row = &opts.recipes[r];
-                (
-                    format!("costs of {}", row.id),
-                    costs::run(row, &opts.out).map(Output::Costs),
-                )
-            }
-            Job::Backend(b, r, f) => {
-                let p = &opts.backends[b];
-                let (recipe, fault) = (p.recipes[r].recipe, p.faults[f].id);
-                (
-                    backend::cell_id(recipe, fault),
-                    (p.backend.run)(recipe, fault, &opts.out).map(|c| Output::Cell(Box::new(c))),
-                )
-            }
-        };
+        let (name, out) = run_job(opts, job);
         let summary = match &out {
             Ok(Output::Cell(c)) => match c.property {
                 Some(p) => format!("{}: {}", c.verdict, p),
@@ -194,47 +164,58 @@ pub fn run(opts: &Options, done: &(dyn Fn(Done) + Sync)) -> Result<Matrix, Strin
             s.spawn(work);
         }
     });
-    let mut cells = Vec::new();
-    let mut costs = Vec::new();
-    let mut backend_cells: Vec<Vec<CellResult>> =
-        opts.backends.iter().map(|_| Vec::new()).collect();
+    let mut matrices: Vec<BackendMatrix> = opts
+        .matrices
+        .iter()
+        .map(|p| BackendMatrix {
+            backend: p.backend,
+            recipes: p.recipes.clone(),
+            faults: p.faults.clone(),
+            cells: Vec::new(),
+            costs: Vec::new(),
+        })
+        .collect();
     let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
     for (job, out) in jobs.iter().zip(results) {
         match (job, out.ok_or("a worker thread stopped early")??) {
-            (Job::Cell(..), Output::Cell(c)) => cells.push(*c),
-            (Job::Backend(b, ..), Output::Cell(c)) => backend_cells[*b].push(*c),
-            (Job::Costs(r), Output::Costs(ps)) => {
-                costs.push((opts.recipes[*r].id.name().to_string(), ps))
+            (Job::Cell(b, ..), Output::Cell(mut c)) => {
+                let m = &mut matrices[*b];
+                if let Some(committed) = m.backend.record {
+                    committed.record().mark_cell(&mut c);
+                }
+                m.cells.push(*c);
             }
+            (Job::Costs(b, _), Output::Costs(series)) => matrices[*b].costs.push(series),
             _ => return Err("a job returned the wrong kind of result".into()),
         }
     }
     Ok(Matrix {
-        recipes: opts.recipes.clone(),
-        faults: opts.faults.clone(),
-        cells,
-        costs,
-        backends: opts
-            .backends
-            .iter()
-            .zip(backend_cells)
-            .map(|(p, cells)| BackendMatrix {
-                backend: p.backend,
-                recipes: p.recipes.clone(),
-                faults: p.faults.clone(),
-                cells,
-            })
-            .collect(),
+        matrices,
         out: opts.out.clone(),
     })
 }
 
 /// Every job's count, for a progress bar.
 pub fn job_count(opts: &Options) -> usize {
-    opts.recipes.len() * (opts.faults.len() + 1)
-        + opts
-            .backends
+    jobs(opts).len()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::backends::MATRICES;
+    use crate::matrix::confirmed::{short, Record};
+
+    #[test]
+    fn every_backends_record_parses() {
+        let marks: Vec<&str> = MATRICES
             .iter()
-            .map(|p| p.recipes.len() * p.faults.len())
-            .sum::<usize>()
+            .filter_map(|b| b.record)
+            .map(|c| {
+                let r: Record = toml::from_str(c.text).expect(c.path);
+                assert!(r.cells.values().all(|f| f.len() == 16), "{}", c.path);
+                short(&c.record().server)
+            })
+            .collect();
+        assert_eq!(marks, ["ZK", "Redis"]);
+    }
 }

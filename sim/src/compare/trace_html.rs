@@ -4,9 +4,9 @@
 //! `index.html` links to them instead of carrying them all — and its
 //! sequence diagram, an SVG file beside it that the Markdown page shows too.
 
-use super::cell::{CellResult, CellTrace};
-use super::cell_html::esc;
-use super::cell_markdown::source_text;
+use crate::matrix::cell::{CellResult, CellTrace};
+use crate::matrix::cell_html::esc;
+use crate::matrix::cell_markdown::{source_text, trace_headline};
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em;max-width:1400px;color:#222}\
 pre{background:#f7f7f7;padding:8px;overflow-x:auto;font-size:12px}code{font-size:13px}";
@@ -14,7 +14,7 @@ pre{background:#f7f7f7;padding:8px;overflow-x:auto;font-size:12px}code{font-size
 /// The page of `c`'s trace `t`; `fault` is the column's label, `about` its
 /// legend sentence.
 pub fn page(c: &CellResult, t: &CellTrace, fault: &str, about: &str) -> String {
-    let headline = super::cell_markdown::trace_headline(c, t).replace("**", "");
+    let headline = trace_headline(c, t).replace("**", "");
     let length = if t.seed.is_some() {
         format!("seed {}: {} trace entries", t.seed.unwrap_or(0), t.steps)
     } else {

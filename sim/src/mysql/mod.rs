@@ -4,6 +4,7 @@
 
 pub mod check;
 pub mod commands;
+pub mod compare;
 pub mod real;
 pub mod scenario;
 pub mod sim;

@@ -5,6 +5,7 @@
 
 pub mod check;
 pub mod commands;
+pub mod compare;
 pub mod confirm;
 pub mod real;
 pub mod scenario;

@@ -11,6 +11,7 @@
 pub mod bench;
 pub mod check;
 pub mod commands;
+pub mod compare;
 pub mod confirm;
 pub mod explorer;
 pub mod metrics;

@@ -2,8 +2,11 @@
 //! written as an etcd scenario file and judged by loading that very file
 //! as `locksmith check` loads it.
 
-use super::backend::{columns, rows, run, Backend, CommandMatrix, FaultClass, Row};
-use super::etcd_faults::{space, ETCD_FAULTS, ETCD_ROWS};
+use super::faults::{space, ETCD_FAULTS, ETCD_ROWS};
+use crate::matrix::axes::Row;
+use crate::matrix::backend::Backend;
+use crate::matrix::command::{columns, rows, run, CommandMatrix, FaultClass};
+use crate::matrix::command_pages::CommandPages;
 use locksmith_model::etcd::check::EtcdSpace;
 
 impl CommandMatrix for EtcdSpace {
@@ -22,10 +25,21 @@ impl CommandMatrix for EtcdSpace {
     }
 }
 
-/// The etcd matrix, as the report's pages draw it.
+/// The etcd matrix.
 pub static ETCD: Backend = Backend {
     name: "etcd",
     key: "etcd",
+    rows: rows::<EtcdSpace>,
+    faults: columns::<EtcdSpace>,
+    run: run::<EtcdSpace>,
+    costs: None,
+    never_produced: &[],
+    record: None,
+    pages: &PAGES,
+};
+
+/// The etcd matrix's prose, as the report's pages draw it.
+static PAGES: CommandPages = CommandPages {
     intro: "etcd's own lock (clientv3/concurrency.Mutex, as 3.4 and 3.5 ship it) and a naive \
             transaction lock on the etcd v3 model (one member: revisions, leases, transactions, \
             watches), each cell judged by the etcd checker (`locksmith check`: every \
@@ -42,7 +56,4 @@ pub static ETCD: Backend = Backend {
             etcd-mutex-3.5-waiter-expiry-herd.toml (violated) judge it. Orphaned node, \
             re-entrancy and the fenced resource are n/a.",
     explored: "the clients, the etcd server and time in ticks",
-    rows: rows::<EtcdSpace>,
-    faults: columns::<EtcdSpace>,
-    run: run::<EtcdSpace>,
 };

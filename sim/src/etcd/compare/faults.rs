@@ -3,7 +3,8 @@
 //! tenure is its lease running out (a pause or a partition stops its
 //! keep-alives, a crash ends them) or a revoke. Every cell is judged by the etcd checker.
 
-use super::backend::{Fault, FaultClass, Row};
+use crate::matrix::axes::{Fault, Row};
+use crate::matrix::command::FaultClass;
 use locksmith_model::etcd::check::EtcdSpace;
 use locksmith_model::etcd::recipes::EtcdRecipe;
 

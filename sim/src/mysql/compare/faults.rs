@@ -4,7 +4,8 @@
 //! crash, a dropped connection, or the seeds' cleanup job. Every cell is
 //! judged by the MySQL checker.
 
-use super::backend::{Fault, FaultClass, Row};
+use crate::matrix::axes::{Fault, Row};
+use crate::matrix::command::FaultClass;
 use locksmith_model::mysql::check::MysqlSpace;
 use locksmith_model::mysql::recipes::MysqlRecipe;
 

@@ -1,8 +1,9 @@
 //! The "confirmed on a real server" marks — ✔ ZK, ✔ Redis: which violated
 //! checker cells had their shortest trace re-enacted and confirmed on a
-//! real server by `locksmith confirm`, read from committed records
-//! (`confirmed.toml` for ZooKeeper, `confirmed-redis.toml` for Redis)
-//! rather than a live run, so that the report stays a function of the
+//! real server by `locksmith confirm`, read from a committed record each
+//! backend with a re-enactment keeps in its folder
+//! (`<backend>/compare/`, its [`Backend::record`]: a [`Committed`]) rather
+//! than a live run, so that the report stays a function of the
 //! repository.
 //!
 //! A record names each cell with a fingerprint of its trace (every step's
@@ -11,20 +12,16 @@
 //! against the real servers, by `sim/tests/confirm.rs` and
 //! `sim/tests/confirm_redis.rs` (CI: `scripts/ci-conformance.sh`,
 //! `scripts/ci-redis.sh`).
+//!
+//! [`Backend::record`]: super::backend::Backend::record
 
+use super::cell::{cell_id, CellResult};
 use crate::confirm::line_of;
 use locksmith_model::engine::TraceStep;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-/// The committed ZooKeeper record.
-pub const RECORD: &str = include_str!("confirmed.toml");
-/// Its path in the repository, for whoever writes it.
-pub const RECORD_PATH: &str = "sim/src/compare/confirmed.toml";
-/// The committed Redis record.
-pub const REDIS_RECORD: &str = include_str!("confirmed-redis.toml");
-pub const REDIS_RECORD_PATH: &str = "sim/src/compare/confirmed-redis.toml";
-
+/// A record, as `confirmed.toml` holds it.
 #[derive(Debug, Default, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Record {
@@ -36,21 +33,29 @@ pub struct Record {
     pub cells: BTreeMap<String, String>,
 }
 
-fn records() -> &'static [Record; 2] {
-    static R: OnceLock<[Record; 2]> = OnceLock::new();
-    // The records are compiled in; a malformed one is caught by the tests
-    // (`the_records_parse`), and marks nothing meanwhile.
-    R.get_or_init(|| [RECORD, REDIS_RECORD].map(|t| toml::from_str(t).unwrap_or_default()))
+/// A backend's committed record: its text (compiled in), its path in the
+/// repository (for the test that writes it), and the record, read once.
+pub struct Committed {
+    pub text: &'static str,
+    pub path: &'static str,
+    read: OnceLock<Record>,
 }
 
-/// The ZooKeeper record's server.
-pub fn server() -> &'static str {
-    &records()[0].server
-}
+impl Committed {
+    pub const fn new(text: &'static str, path: &'static str) -> Committed {
+        Committed {
+            text,
+            path,
+            read: OnceLock::new(),
+        }
+    }
 
-/// The Redis record's server.
-pub fn redis_server() -> &'static str {
-    &records()[1].server
+    /// The record; a malformed one marks nothing (the test that every
+    /// backend's record parses, in `crate::compare`, catches it).
+    pub fn record(&self) -> &Record {
+        self.read
+            .get_or_init(|| toml::from_str(self.text).unwrap_or_default())
+    }
 }
 
 /// The mark's short name for a record's server: `ZK`, `Redis`.
@@ -88,12 +93,21 @@ pub fn of_trace(steps: &[TraceStep]) -> String {
     fingerprint(lines.iter().map(|(a, l)| (a.as_str(), l.as_str())))
 }
 
-/// The server cell `id` was confirmed on, if its trace is the recorded one.
-pub fn mark(id: &str, fingerprint: &str) -> Option<String> {
-    records()
-        .iter()
-        .find(|r| r.cells.get(id).map(String::as_str) == Some(fingerprint))
-        .map(|r| r.server.clone())
+impl Record {
+    /// The server cell `id` was confirmed on, if its trace is the recorded
+    /// one.
+    pub fn mark(&self, id: &str, fingerprint: &str) -> Option<String> {
+        (self.cells.get(id).map(String::as_str) == Some(fingerprint)).then(|| self.server.clone())
+    }
+
+    /// Marks the cell with the server its trace was confirmed on, if its
+    /// trace is the recorded one (a simulator's trace has no fingerprint).
+    pub fn mark_cell(&self, c: &mut CellResult) {
+        c.confirmed = c
+            .trace
+            .as_ref()
+            .and_then(|t| self.mark(&cell_id(&c.recipe, &c.fault), &t.fingerprint));
+    }
 }
 
 /// The record as `confirmed.toml` holds it; `test` is the test that
@@ -115,15 +129,6 @@ pub fn render(server: &str, test: &str, cells: &BTreeMap<String, String>) -> Str
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_records_parse() {
-        for text in [RECORD, REDIS_RECORD] {
-            let r: Record = toml::from_str(text).expect("confirmed.toml");
-            assert!(r.cells.values().all(|f| f.len() == 16));
-        }
-        assert_eq!(short(server()), "ZK");
-    }
 
     #[test]
     fn a_fingerprint_changes_with_any_step() {

@@ -1,39 +1,18 @@
-//! The fault classes of the comparison: one registry, [`FAULTS`]. A row
-//! names the class, says which driver judges it and how it changes a
-//! recipe's comparison configuration; the matrix, the JSON and the pages
-//! are drawn from this table, so a new class is one new row here.
+//! ZooKeeper's fault classes in the comparison: one registry, [`FAULTS`].
+//! A row names the class, says which driver judges it and how it changes
+//! a recipe's comparison configuration; the matrix, the JSON and the
+//! pages are drawn from this table, so a new class is one new row here.
 //!
 //! Classes the design lists that neither driver models yet are named in
 //! [`NOT_MODELLED`], so the report says so instead of leaving them out
 //! silently.
 
 use super::cell_config::CellConfig;
+use crate::matrix::axes::Driver;
 use crate::zk::sim_settings::{FaultKind, ScheduledFault, Target, TargetName};
 use locksmith_model::engine::harness::Writes;
 use locksmith_model::zk::client::{Recipe, RecipeConfig};
 use locksmith_model::zk::recipes::RecipeId;
-use serde::Serialize;
-
-/// Which driver judges a cell.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Driver {
-    /// The exhaustive checker (`locksmith check`): every interleaving of a
-    /// small configuration, shortest traces.
-    Check,
-    /// The deterministic simulator (`locksmith sim`): real timers, many
-    /// seeds; "holds" means no seed violated it.
-    Sim,
-}
-
-impl Driver {
-    pub fn name(self) -> &'static str {
-        match self {
-            Driver::Check => "check",
-            Driver::Sim => "sim",
-        }
-    }
-}
 
 /// One column of the matrix.
 pub struct FaultClass {
@@ -86,7 +65,7 @@ fn owns_a_node(recipe: RecipeId) -> bool {
 
 /// Fault classes ZooKeeper never produces (shown in the matrix to say
 /// which recipes rely on the guarantee they break): the answer leaves them
-/// out ([`super::answer`]).
+/// out (`crate::compare::answer`).
 pub const NEVER_BY_THE_SERVER: &[&str] = &["reorder"];
 
 /// Every fault class, in the matrix's column order.

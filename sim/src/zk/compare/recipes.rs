@@ -6,6 +6,7 @@
 use locksmith_model::zk::recipes::RecipeId;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 /// Acquisitions per client in a cost run, unless a recipe's row says
 /// fewer.
@@ -114,16 +115,16 @@ impl RecipeRow {
 /// broken `recipes.toml` (a build-time input) or one naming a recipe the
 /// catalogue does not have.
 pub fn rows() -> Result<Vec<RecipeRow>, String> {
-    let f: File = toml::from_str(TEXT).map_err(|e| format!("compare/recipes.toml: {e}"))?;
+    let f: File = toml::from_str(TEXT).map_err(|e| format!("zk/compare/recipes.toml: {e}"))?;
     if let Some(unknown) = f.recipe.keys().find(|k| RecipeId::parse(k).is_none()) {
         return Err(format!(
-            "compare/recipes.toml: [recipe.{unknown}] is not in the catalogue"
+            "zk/compare/recipes.toml: [recipe.{unknown}] is not in the catalogue"
         ));
     }
     for (id, p) in &f.recipe {
         if let Some(fault) = p.faults.keys().find(|k| super::faults::find(k).is_none()) {
             return Err(format!(
-                "compare/recipes.toml: [recipe.{id}.faults.{fault}] is not a fault class"
+                "zk/compare/recipes.toml: [recipe.{id}.faults.{fault}] is not a fault class"
             ));
         }
     }
@@ -156,4 +157,15 @@ pub fn rows() -> Result<Vec<RecipeRow>, String> {
             }
         })
         .collect())
+}
+
+/// Every row, read once (see [`rows`]).
+pub fn all() -> Result<&'static [RecipeRow], String> {
+    static ROWS: OnceLock<Result<Vec<RecipeRow>, String>> = OnceLock::new();
+    ROWS.get_or_init(rows).as_deref().map_err(Clone::clone)
+}
+
+/// The row of the recipe spelled `name`.
+pub fn find(name: &str) -> Option<&'static RecipeRow> {
+    all().ok()?.iter().find(|r| r.id.name() == name)
 }

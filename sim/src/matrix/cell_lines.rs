@@ -1,7 +1,7 @@
 //! What a matrix cell says, before it is drawn: its headline line and,
 //! where it protects its resource, the clients' belief beneath — the same
 //! words for the Markdown and the HTML, each drawing its own marks and
-//! links ([`super::cell_markdown::cell_text`], `html.rs`).
+//! links ([`super::cell_markdown::cell_text`], [`super::cell_html::cell_td`]).
 
 use super::cell::{CellResult, CellTrace};
 use locksmith_model::engine::harness::{Property, Verdict};

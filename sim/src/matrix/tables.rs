@@ -4,7 +4,7 @@
 //! then one row per fault class; in HTML, the same table.
 
 use super::cell::CellResult;
-use super::cell_html::{esc, property_td};
+use super::cell_html::{cell_td, esc, property_td};
 use super::cell_markdown::{cell_text, mark, short, source_text};
 use locksmith_model::engine::harness::{Property, Verdict};
 use std::fmt::Write;
@@ -93,20 +93,15 @@ pub fn recipe_markdown(o: &mut String, cells: &[(&str, &CellResult)], instead: &
     o.push('\n');
 }
 
-/// The recipe's HTML table of its cells (fault label, cell); `cell_html`
-/// draws a cell's verdict.
-pub fn recipe_html(
-    o: &mut String,
-    cells: &[(&str, &CellResult)],
-    cell_html: &dyn Fn(&CellResult) -> String,
-) {
+/// The recipe's HTML table of its cells (fault label, cell).
+pub fn recipe_html(o: &mut String, cells: &[(&str, &CellResult)]) {
     o.push_str("<table><tr><th>fault</th><th>verdict</th>");
     for p in Property::ALL {
         let _ = write!(o, "<th title=\"{}\">{}</th>", esc(p.name()), short(p));
     }
     o.push_str("<th>source</th><th>reproduce</th></tr>\n");
     for (label, c) in cells {
-        let _ = write!(o, "<tr><td>{}</td>{}", esc(label), cell_html(c));
+        let _ = write!(o, "<tr><td>{}</td>{}", esc(label), cell_td(c));
         for p in &c.properties {
             o.push_str(&property_td(p));
         }

@@ -165,9 +165,9 @@ pub fn source_text(c: &CellResult) -> String {
 }
 
 /// A trace page's sequence diagram: the picture beside it
-/// (`traces/<cell>.svg`, drawn by [`super::sequence_svg`]), which GitHub
+/// (`traces/<cell>.svg`, drawn by `crate::compare::sequence_svg`), which GitHub
 /// and any browser show as an image, with no script.
-pub fn diagram_section(t: &super::cell::CellTrace) -> String {
+pub fn diagram_section(t: &CellTrace) -> String {
     let svg = t.svg_page();
     let name = svg.rsplit('/').next().unwrap_or(&svg);
     format!("## Sequence diagram\n\n![the sequence diagram of this trace]({name})\n")

@@ -1,10 +1,11 @@
 //! The Redis matrix's rows and columns: the Redis recipes, and the fault
 //! classes of a lease lock on Redis — not ZooKeeper's columns (a Redis
 //! client has no session to expire; its lock ends with a TTL, a clock or a
-//! lost key). One registry, [`REDIS_FAULTS`], as [`super::faults`] is for
-//! ZooKeeper; every cell is judged by the Redis checker.
+//! lost key). One registry, [`REDIS_FAULTS`]; every cell is judged by
+//! the Redis checker.
 
-use super::backend::{Fault, FaultClass, Row};
+use crate::matrix::axes::{Fault, Row};
+use crate::matrix::command::FaultClass;
 use locksmith_model::redis::check::RedisSpace;
 use locksmith_model::redis::recipes::RedisRecipe;
 

@@ -1,6 +1,8 @@
-//! How text and a verdict read in the report's HTML.
+//! How text, a verdict and a cell read in the report's HTML.
 
-use super::cell::{CellResult, PropertyVerdict};
+use super::cell::{CellResult, CellTrace, PropertyVerdict};
+use super::cell_lines::{lines, Line};
+use super::cell_markdown::source_text;
 use locksmith_model::engine::harness::{Severity, Verdict};
 
 /// Escapes text for HTML.
@@ -63,3 +65,40 @@ pub fn property_td(p: &PropertyVerdict) -> String {
 /// The style sheet's colours for [`class`].
 pub const COLOURS: &str = ".holds{background:#e3f4e3}.safety{background:#f8d4d4}\
 .liveness{background:#fde3c4}.cost{background:#fbf3b8}.incomplete{background:#e6e6e6}";
+
+/// A link to the cell's trace page: the property, its length, where
+/// confirmed.
+fn trace_link(c: &CellResult, t: &CellTrace) -> String {
+    format!(
+        "<a href=\"{}\">{}</a> ({} {}{})",
+        esc(&t.html_page()),
+        esc(t.property.name()),
+        t.steps,
+        if t.seed.is_some() { "entries" } else { "steps" },
+        match &c.confirmed {
+            Some(s) => format!(
+                ", <span title=\"confirmed on {}\">✔ {}</span>",
+                esc(s),
+                super::confirmed::short(s)
+            ),
+            None => String::new(),
+        }
+    )
+}
+
+/// A matrix cell as a table cell: its lines, each with its mark and its
+/// trace's link; hovering shows where its verdict came from.
+pub fn cell_td(c: &CellResult) -> String {
+    let draw = |l: &Line| match l.trace {
+        Some(t) => format!("{} {}", mark(l.verdict), trace_link(c, t)),
+        None => format!("{} {}", mark(l.verdict), esc(&l.words)),
+    };
+    let (first, second) = lines(c);
+    let second = second.map_or(String::new(), |b| format!("<br>belief: {}", draw(&b)));
+    format!(
+        "<td class=\"{}\" title=\"{}\">{}{second}</td>",
+        class(c),
+        esc(&source_text(c)),
+        draw(&first)
+    )
+}

@@ -2,8 +2,11 @@
 //! class, written as a MySQL scenario file and judged by loading that very
 //! file as `locksmith check` loads it.
 
-use super::backend::{columns, rows, run, Backend, CommandMatrix, FaultClass, Row};
-use super::mysql_faults::{space, MYSQL_FAULTS, MYSQL_ROWS};
+use super::faults::{space, MYSQL_FAULTS, MYSQL_ROWS};
+use crate::matrix::axes::Row;
+use crate::matrix::backend::Backend;
+use crate::matrix::command::{columns, rows, run, CommandMatrix, FaultClass};
+use crate::matrix::command_pages::CommandPages;
 use locksmith_model::mysql::check::MysqlSpace;
 
 impl CommandMatrix for MysqlSpace {
@@ -29,10 +32,21 @@ impl CommandMatrix for MysqlSpace {
     }
 }
 
-/// The MySQL matrix, as the report's pages draw it.
+/// The MySQL matrix.
 pub static MYSQL: Backend = Backend {
     name: "MySQL",
     key: "mysql",
+    rows: rows::<MysqlSpace>,
+    faults: columns::<MysqlSpace>,
+    run: run::<MysqlSpace>,
+    costs: None,
+    never_produced: &[],
+    record: None,
+    pages: &PAGES,
+};
+
+/// The MySQL matrix's prose, as the report's pages draw it.
+static PAGES: CommandPages = CommandPages {
     intro: "The database locks of sources 002 and 003 on the InnoDB model (MariaDB 10.11, held \
             against a real server: docs/conformance.md), each cell judged by the MySQL checker \
             (`locksmith check`: every interleaving of the clients' statements, the server's lock \
@@ -46,7 +60,4 @@ pub static MYSQL: Backend = Backend {
             write inside the lock's own transaction would roll back with it); orphaned node, \
             herd and re-entrancy are ZooKeeper's (n/a).",
     explored: "the clients, the InnoDB server and time in ticks",
-    rows: rows::<MysqlSpace>,
-    faults: columns::<MysqlSpace>,
-    run: run::<MysqlSpace>,
 };

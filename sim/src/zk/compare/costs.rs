@@ -3,12 +3,12 @@
 //! textbook lock's flat line shows in the charts.
 
 use super::recipes::RecipeRow;
+use crate::matrix::costs::{CostPoint, CostSeries};
 use crate::simulate::sweep::SweepOptions;
 use crate::zk::scenario::Scenario;
 use crate::zk::sim::sweep::sweep;
 use crate::zk::sim::SimConfig;
 use locksmith_model::zk::recipes::RecipeId;
-use serde::Serialize;
 use std::path::Path;
 
 /// The client counts of every cost series.
@@ -16,29 +16,6 @@ pub const CLIENTS: [u8; 4] = [2, 5, 10, 20];
 pub use super::recipes::ACQUISITIONS;
 /// Seeds per point.
 pub const SEEDS: u64 = 20;
-
-/// One point of a recipe's cost series.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct CostPoint {
-    pub recipe: String,
-    pub clients: u8,
-    pub seeds: u64,
-    pub acquisitions: u64,
-    /// Acquisitions during whose attempt a notification arrived.
-    pub contended_acquisitions: u64,
-    /// All notifications ÷ contended acquisitions.
-    pub notifications_per_contended_acquisition: f64,
-    /// Requests + replies + notifications ÷ acquisitions (heartbeats apart).
-    pub packets_per_acquisition: f64,
-    /// Sessions notified per release that had a waiter.
-    pub wakeups_per_release: f64,
-    pub latency_p50_ms: f64,
-    pub latency_p99_ms: f64,
-    /// Seeds that ended on a violation (their figures count up to it).
-    pub failing_seeds: u64,
-    /// The command that prints these figures.
-    pub command: String,
-}
 
 /// The scenario file every point of `recipe` runs (`--clients` varies),
 /// with `acquisitions` per client.
@@ -53,7 +30,7 @@ pub fn scenario_text(recipe: RecipeId, acquisitions: u8) -> String {
 
 /// How many acquisitions per client the cost runs of `rows` take, in
 /// words: [`ACQUISITIONS`], and the recipes that take fewer.
-pub fn acquisitions_text(rows: &[RecipeRow]) -> String {
+pub fn acquisitions_text(rows: &[&RecipeRow]) -> String {
     let mut text = format!("{ACQUISITIONS} acquisitions per client");
     let fewer: Vec<String> = rows
         .iter()
@@ -75,9 +52,10 @@ pub fn scenario_path(recipe: RecipeId) -> String {
 }
 
 /// Runs every point of `row`'s recipe.
-pub fn run(row: &RecipeRow, out: &str) -> Result<Vec<CostPoint>, String> {
+pub fn run(row: &RecipeRow, out: &str) -> Result<CostSeries, String> {
     let recipe = row.id;
-    let path = format!("{out}/{}", scenario_path(recipe));
+    let scenario = scenario_path(recipe);
+    let path = format!("{out}/{scenario}");
     let text = scenario_text(recipe, row.cost_acquisitions);
     let sc = Scenario::parse(Path::new(&path), &text).map_err(|e| e.to_string())?;
     let mut points = Vec::new();
@@ -104,7 +82,12 @@ pub fn run(row: &RecipeRow, out: &str) -> Result<Vec<CostPoint>, String> {
             command: format!("cargo run --release -- sim {path} --clients {n} --keep-going --json"),
         });
     }
-    Ok(points)
+    Ok(CostSeries {
+        recipe: recipe.name().into(),
+        scenario,
+        scenario_text: text,
+        points,
+    })
 }
 
 /// Three decimals: what the report prints, and what the JSON keeps (so the

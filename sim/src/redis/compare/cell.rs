@@ -3,8 +3,12 @@
 //! file as `locksmith check` loads it — so the command beside the cell
 //! reproduces it.
 
-use super::backend::{columns, rows, run, Backend, CommandMatrix, FaultClass, Row};
-use super::redis_faults::{space, REDIS_FAULTS, REDIS_ROWS};
+use super::faults::{space, REDIS_FAULTS, REDIS_ROWS};
+use crate::matrix::axes::Row;
+use crate::matrix::backend::Backend;
+use crate::matrix::command::{columns, rows, run, CommandMatrix, FaultClass};
+use crate::matrix::command_pages::CommandPages;
+use crate::matrix::confirmed::Committed;
 use locksmith_model::redis::check::RedisSpace;
 
 impl CommandMatrix for RedisSpace {
@@ -27,10 +31,29 @@ impl CommandMatrix for RedisSpace {
     }
 }
 
-/// The Redis matrix, as the report's pages draw it.
+/// The Redis matrix.
 pub static REDIS: Backend = Backend {
     name: "Redis",
     key: "redis",
+    rows: rows::<RedisSpace>,
+    faults: columns::<RedisSpace>,
+    run: run::<RedisSpace>,
+    costs: None,
+    never_produced: &[],
+    record: Some(&CONFIRMED),
+    pages: &PAGES,
+};
+
+/// Its cells confirmed on a real redis-server, the report's "✔ Redis"
+/// marks (`confirmed-redis.toml`, written and checked by
+/// `sim/tests/confirm_redis.rs`).
+pub static CONFIRMED: Committed = Committed::new(
+    include_str!("confirmed-redis.toml"),
+    "sim/src/redis/compare/confirmed-redis.toml",
+);
+
+/// The Redis matrix's prose, as the report's pages draw it.
+static PAGES: CommandPages = CommandPages {
     intro:
         "The lease locks of sources 003 and 004 on the Redis model, each cell judged by the Redis \
             checker (`locksmith check`: every interleaving of the clients' commands, the server \
@@ -47,7 +70,4 @@ pub static REDIS: Backend = Backend {
             against the server in CI); the failover column's traces need a replica server, which \
             confirm does not run, so they carry no mark.",
     explored: "the clients, the Redis server and time in ticks",
-    rows: rows::<RedisSpace>,
-    faults: columns::<RedisSpace>,
-    run: run::<RedisSpace>,
 };

@@ -3,7 +3,7 @@
 //! `<text>` (the viewer picks the font), so no system font is read and the
 //! bytes are the same on every machine.
 
-use super::costs::{CostPoint, CLIENTS};
+use super::costs::{CostPoint, CostSeries};
 use plotters::prelude::*;
 
 /// One chart: its file stem, its title, and the figure it plots.
@@ -86,10 +86,10 @@ const OUTLIER: f64 = 5.0;
 /// The pixels between two direct labels' baselines.
 const LABEL_GAP: i32 = 13;
 
-/// Draws `chart` over `series` (recipe name, its points in client order):
+/// Draws `chart` over `series` (each recipe's points in client order):
 /// each line labelled at its right end (labels that would overlap are
 /// pushed apart), outliers marked with their value.
-pub fn svg(chart: &Chart, series: &[(String, Vec<CostPoint>)]) -> Result<String, String> {
+pub fn svg(chart: &Chart, series: &[&CostSeries]) -> Result<String, String> {
     // A log chart plots log10 of the value on a linear axis and labels the
     // ticks with the value itself.
     let y_of = |p: &CostPoint| {
@@ -102,7 +102,7 @@ pub fn svg(chart: &Chart, series: &[(String, Vec<CostPoint>)]) -> Result<String,
     };
     let ys: Vec<f64> = series
         .iter()
-        .flat_map(|(_, ps)| ps.iter().map(y_of))
+        .flat_map(|s| s.points.iter().map(y_of))
         .collect();
     let (lo, hi) = ys
         .iter()
@@ -112,7 +112,12 @@ pub fn svg(chart: &Chart, series: &[(String, Vec<CostPoint>)]) -> Result<String,
         (true, true) => (lo - 0.1, hi + 0.1),
         (false, true) => (0.0, if hi > 0.0 { hi * 1.1 } else { 1.0 }),
     };
-    let last = CLIENTS[CLIENTS.len() - 1] as f64;
+    // The x axis ends at the most clients any point has.
+    let last = series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.clients))
+        .max()
+        .unwrap_or(1) as f64;
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (860, 440)).into_drawing_area();
@@ -147,7 +152,8 @@ pub fn svg(chart: &Chart, series: &[(String, Vec<CostPoint>)]) -> Result<String,
             .draw()
             .map_err(|e| e.to_string())?;
         let mut ends = Vec::new();
-        for (i, (name, points)) in series.iter().enumerate() {
+        for (i, s) in series.iter().enumerate() {
+            let (name, points) = (&s.recipe, &s.points);
             let colour = COLOURS[i % COLOURS.len()];
             let dashed = (i / COLOURS.len()) % 2 == 1;
             let xy: Vec<(f64, f64)> = points.iter().map(|p| (p.clients as f64, y_of(p))).collect();

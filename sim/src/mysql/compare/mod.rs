@@ -1,0 +1,9 @@
+//! MySQL's matrix in `locksmith compare`: its database locks and fault
+//! classes ([`faults`]), and its cells' scenario table and prose
+//! ([`cell`]), as the [`MYSQL`] backend the report lists
+//! (`crate::backends`).
+
+pub mod cell;
+pub mod faults;
+
+pub use cell::MYSQL;
