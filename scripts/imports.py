@@ -96,7 +96,8 @@ LAYERS = [
     # model layer 6: the crate root, which only declares the folders.
     ("model/src/lib.rs", 6, "model"),
     # app layer 9: leaves every part of the app may use: what each backend
-    # can be asked to do, what a run costs (metrics), a file written whole.
+    # can be asked to do, a report's title, the exit codes, the machine's
+    # cores and memory, count flags, a progress line, a file written whole.
     ("sim/src/backend.rs", 9, "backend"),
     ("sim/src/atomic_file.rs", 9, "atomic_file"),
     ("sim/src/machine.rs", 9, "machine"),
@@ -104,8 +105,11 @@ LAYERS = [
     ("sim/src/title.rs", 9, "title"),
     ("sim/src/counts.rs", 9, "counts"),
     ("sim/src/progress.rs", 9, "progress"),
-    # app layer 10: a scenario file read and checked, the expected
-    # outcomes, the run's timeline and the Ctrl-C flag; every driver's input.
+    # app layer 10: the frameworks below the backends' folders: the seam
+    # (commands.rs: what every command asks of a scenario; the command
+    # backends' answer, once), what every reader shares, the expected
+    # outcomes, Ctrl-C, and each command's shared run (its flags, the
+    # traits a backend fills in, what it prints).
     ("sim/src/scenario/", 10, "scenario"),
     ("sim/src/expect.rs", 10, "scenario"),
     ("sim/src/interrupt.rs", 10, "interrupt"),
@@ -120,15 +124,15 @@ LAYERS = [
     # command backend's cell run and pages), below the backends' folders
     # that declare their matrices on it (<backend>/compare/).
     ("sim/src/matrix/", 10, "matrix"),
-    # app layer 11: each backend's real-server adapter (a ZooKeeper session
-    # and its root node, a Redis or MySQL wire), which the real driver and
-    # confirm's re-enactment both speak through.
+    # app layer 11: one folder per backend (its scenario reader, check
+    # words, simulated world, real-server adapter and run, re-enactment,
+    # compare matrix, and its answer to the commands); none imports another.
     ("sim/src/zk/", 11, "zk"),
     ("sim/src/redis/", 11, "redis"),
     ("sim/src/mysql/", 11, "mysql"),
     ("sim/src/etcd/", 11, "etcd"),
-    # app layer 12: the drivers (madsim simulation, real servers,
-    # re-enactment of a checker trace); none imports another.
+    # app layer 12: a backend's model behind its client protocol
+    # (serve/zk, serve/redis, behind the shared run and judge).
     ("sim/src/serve/", 12, "serve"),
     # app layer 12 too: the one list of the backends, which reads a
     # scenario file by the backend its recipe names, and lists their
@@ -150,8 +154,8 @@ SEALED_LAYERS = {
     3,   # one backend's client and recipes never use another's
     4,   # one backend's checker space never uses another's
     9,   # the app's leaves
-    11,  # one backend's real-server adapter never uses another's
-    12,  # the drivers
+    11,  # one backend's folder never uses another's
+    12,  # serve and the list of backends
 }
 
 # Groups of parts that must not import each other at any layer: a
