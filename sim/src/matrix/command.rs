@@ -19,9 +19,9 @@ pub struct FaultClass<S> {
     pub apply: fn(&mut S),
 }
 
-/// A command backend's matrix, declared in its folder
-/// (`<backend>/compare/`: the rows and columns in `faults.rs`, this impl
-/// in `cell.rs`): the rest of a cell's run is the same for every command
+/// A command backend's matrix, declared in its folder (the columns in
+/// its fault table, `<backend>/faults.rs`; the rows in `compare/rows.rs`,
+/// this impl in `compare/cell.rs`): the rest of a cell's run is the same for every command
 /// backend ([`run`]).
 pub trait CommandMatrix: CommandSpace {
     /// The rows, in order.

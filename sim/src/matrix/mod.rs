@@ -23,4 +23,5 @@ pub mod command;
 pub mod command_pages;
 pub mod confirmed;
 pub mod costs;
+pub mod fault_table;
 pub mod tables;

@@ -1,10 +1,12 @@
-//! MySQL (MariaDB/InnoDB) in the app: a real server ([`real`]: the adapter to it and the
+//! MySQL (MariaDB/InnoDB) in the app: its fault classes ([`faults`]:
+//! column, key and simulator strike, one row each), a real server ([`real`]: the adapter to it and the
 //! run of `locksmith real`), and what the commands ask of its scenarios
 //! ([`commands`]). The model it runs is `locksmith_model::mysql`.
 
 pub mod check;
 pub mod commands;
 pub mod compare;
+pub mod faults;
 pub mod real;
 pub mod scenario;
 pub mod sim;

@@ -2,7 +2,8 @@
 //! written as an etcd scenario file and judged by loading that very file
 //! as `locksmith check` loads it.
 
-use super::faults::{space, ETCD_FAULTS, ETCD_ROWS};
+use super::rows::{space, ETCD_ROWS};
+use crate::etcd::faults::ETCD_FAULTS;
 use crate::matrix::axes::Row;
 use crate::matrix::backend::Backend;
 use crate::matrix::command::{columns, rows, run, CommandMatrix, FaultClass};

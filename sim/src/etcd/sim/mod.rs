@@ -34,6 +34,7 @@
 mod client;
 mod leases;
 
+use super::faults::{Strike, ETCD_STRIKES};
 use crate::simulate::command::run_clock::now_ms;
 use crate::simulate::command::{Aftermath, CommandWorld, Core, Setup, Simulated};
 use leases::Clocks;
@@ -132,24 +133,10 @@ impl World {
     }
 }
 
-/// A fault of the scenario's budgets besides a pause and a crash.
-#[derive(Clone, Copy, Debug)]
-pub enum Fault {
-    Revoke,
-    WaiterExpiry,
-    Compaction,
-    Partition,
-}
-
 impl CommandWorld for World {
-    type Fault = Fault;
+    type Fault = Strike;
     const TICK_MS: u64 = TICK_MS;
-    const FAULTS: &'static [(&'static str, Fault)] = &[
-        ("revokes", Fault::Revoke),
-        ("waiter_expiries", Fault::WaiterExpiry),
-        ("compactions", Fault::Compaction),
-        ("partitions", Fault::Partition),
-    ];
+    const FAULTS: &'static [(&'static str, Strike)] = ETCD_STRIKES;
     const CRASH: &'static str = " (its keys stay until its lease runs out)";
     const NOTIFIES: bool = true;
 
@@ -162,9 +149,9 @@ impl CommandWorld for World {
         self.server.cancel_watches(c as u8);
     }
 
-    fn strike(&mut self, kind: Fault, target: Option<usize>) -> Option<Aftermath<World>> {
+    fn strike(&mut self, kind: Strike, target: Option<usize>) -> Option<Aftermath<World>> {
         match (kind, target) {
-            (Fault::Revoke, Some(c)) => {
+            (Strike::Revoke, Some(c)) => {
                 let session = self.clocks.sessions[c].lease;
                 if let Some(id) = session.filter(|&id| self.server.lease(id).is_some()) {
                     let mut fired = Vec::new();
@@ -175,7 +162,7 @@ impl CommandWorld for World {
             }
             // A waiter's lease expires while it waits: one of the clients
             // whose watch the server holds (none waiting: nothing strikes).
-            (Fault::WaiterExpiry, _) => {
+            (Strike::WaiterExpiry, _) => {
                 let waiter = (0..self.core.clients.len())
                     .filter(|&c| self.server.watching(c as u8))
                     .filter_map(|c| self.clocks.sessions[c].lease.map(|id| (c, id)))
@@ -189,13 +176,13 @@ impl CommandWorld for World {
                     self.deliver(fired);
                 }
             }
-            (Fault::Compaction, _) => {
+            (Strike::Compaction, _) => {
                 let now = self.server.revision();
                 self.server.apply(u8::MAX, &Request::Compact(now));
                 self.core
                     .note(|| format!("the store is compacted at revision {now}"));
             }
-            (Fault::Partition, Some(c)) => {
+            (Strike::Partition, Some(c)) => {
                 let ms = u64::from(self.space.pause) * TICK_MS;
                 self.cut_until[c] = now_ms() + ms;
                 self.core.note(|| {

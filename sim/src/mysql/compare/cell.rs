@@ -2,11 +2,12 @@
 //! class, written as a MySQL scenario file and judged by loading that very
 //! file as `locksmith check` loads it.
 
-use super::faults::{space, MYSQL_FAULTS, MYSQL_ROWS};
+use super::rows::{space, MYSQL_ROWS};
 use crate::matrix::axes::Row;
 use crate::matrix::backend::Backend;
 use crate::matrix::command::{columns, rows, run, CommandMatrix, FaultClass};
 use crate::matrix::command_pages::CommandPages;
+use crate::mysql::faults::MYSQL_FAULTS;
 use locksmith_model::mysql::check::MysqlSpace;
 
 impl CommandMatrix for MysqlSpace {

@@ -45,6 +45,7 @@
 
 mod client;
 
+use super::faults::{Strike, MYSQL_STRIKES};
 use crate::simulate::command::run_clock::{micros, now_ms};
 use crate::simulate::command::{lock, Aftermath, BackendRun, CommandWorld, Core, Setup, Simulated};
 use locksmith_model::engine::harness::{LockEvent, Property};
@@ -183,21 +184,9 @@ impl World {
     }
 }
 
-/// A fault of the scenario's budgets besides a pause and a crash.
-#[derive(Clone, Copy, Debug)]
-pub enum Fault {
-    ConnectionDrop,
-    NetworkDrop,
-    Restart,
-}
-
 impl CommandWorld for World {
-    type Fault = Fault;
-    const FAULTS: &'static [(&'static str, Fault)] = &[
-        ("connection_drops", Fault::ConnectionDrop),
-        ("network_drops", Fault::NetworkDrop),
-        ("restarts", Fault::Restart),
-    ];
+    type Fault = Strike;
+    const FAULTS: &'static [(&'static str, Strike)] = MYSQL_STRIKES;
     const CRASH: &'static str = ": its connection closes";
 
     fn core(&mut self) -> &mut Core {
@@ -220,16 +209,16 @@ impl CommandWorld for World {
         self.server_drops(c);
     }
 
-    fn strike(&mut self, kind: Fault, target: Option<usize>) -> Option<Aftermath<World>> {
+    fn strike(&mut self, kind: Strike, target: Option<usize>) -> Option<Aftermath<World>> {
         match (kind, target) {
-            (Fault::ConnectionDrop, Some(c)) => {
+            (Strike::ConnectionDrop, Some(c)) => {
                 self.core.note(|| {
                     format!("the server drops c{c}'s connection (KILL); its process goes on")
                 });
                 self.lose_connection(c);
                 self.server_drops(c);
             }
-            (Fault::NetworkDrop, Some(c)) => {
+            (Strike::NetworkDrop, Some(c)) => {
                 self.core.note(|| {
                     format!("the network drops c{c}'s connection; the server has not noticed")
                 });
@@ -243,7 +232,7 @@ impl CommandWorld for World {
                     then: World::notices_drop,
                 });
             }
-            (Fault::Restart, _) => {
+            (Strike::Restart, _) => {
                 self.core
                     .note(|| "the server restarts: every connection is gone".into());
                 for c in 0..self.conns.len() {

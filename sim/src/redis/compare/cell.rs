@@ -3,12 +3,13 @@
 //! file as `locksmith check` loads it — so the command beside the cell
 //! reproduces it.
 
-use super::faults::{space, REDIS_FAULTS, REDIS_ROWS};
+use super::rows::{space, REDIS_ROWS};
 use crate::matrix::axes::Row;
 use crate::matrix::backend::Backend;
 use crate::matrix::command::{columns, rows, run, CommandMatrix, FaultClass};
 use crate::matrix::command_pages::CommandPages;
 use crate::matrix::confirmed::Committed;
+use crate::redis::faults::REDIS_FAULTS;
 use locksmith_model::redis::check::RedisSpace;
 
 impl CommandMatrix for RedisSpace {

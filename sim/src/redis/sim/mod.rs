@@ -40,6 +40,7 @@
 mod client;
 mod fence;
 
+use super::faults::{Strike, REDIS_STRIKES};
 use crate::simulate::command::run_clock::{micros, now_ms};
 use crate::simulate::command::{lock, Aftermath, CommandWorld, Core, Setup, Simulated};
 use locksmith_model::engine::harness::Property;
@@ -113,33 +114,19 @@ impl World {
     }
 }
 
-/// A fault of the scenario's budgets besides a pause and a crash.
-#[derive(Clone, Copy, Debug)]
-pub enum Fault {
-    ClockJump,
-    ServerClockJump,
-    Restart,
-    Failover,
-}
-
 impl CommandWorld for World {
-    type Fault = Fault;
-    const FAULTS: &'static [(&'static str, Fault)] = &[
-        ("clock_jumps", Fault::ClockJump),
-        ("server_clock_jumps", Fault::ServerClockJump),
-        ("restarts", Fault::Restart),
-        ("failovers", Fault::Failover),
-    ];
+    type Fault = Strike;
+    const FAULTS: &'static [(&'static str, Strike)] = REDIS_STRIKES;
     const CRASH: &'static str = " (its keys stay)";
 
     fn core(&mut self) -> &mut Core {
         &mut self.core
     }
 
-    fn strike(&mut self, kind: Fault, target: Option<usize>) -> Option<Aftermath<World>> {
+    fn strike(&mut self, kind: Strike, target: Option<usize>) -> Option<Aftermath<World>> {
         let skew_ms = i64::from(self.space.skew) * TICK_MS as i64;
         match (kind, target) {
-            (Fault::ClockJump, Some(c)) => {
+            (Strike::ClockJump, Some(c)) => {
                 let by = if madsim::rand::thread_rng().gen_bool(0.5) {
                     skew_ms
                 } else {
@@ -148,7 +135,7 @@ impl CommandWorld for World {
                 self.clocks[c] += by;
                 self.core.note(|| format!("c{c}'s clock jumps {by:+} ms"));
             }
-            (Fault::ServerClockJump, _) => {
+            (Strike::ServerClockJump, _) => {
                 self.sync();
                 self.server.jump_forward(skew_ms as u64);
                 self.core
@@ -157,20 +144,20 @@ impl CommandWorld for World {
                     self.owner = None;
                 }
             }
-            (Fault::Restart, _) => {
+            (Strike::Restart, _) => {
                 self.sync();
                 self.server.restart();
                 self.owner = None;
                 self.core
                     .note(|| "the server restarts without persistence: every key is lost".into());
             }
-            (Fault::Failover, _) => {
+            (Strike::Failover, _) => {
                 self.sync();
                 self.server.failover();
                 self.core
                     .note(|| "the primary fails; its replica takes over".into());
             }
-            (Fault::ClockJump, None) => {}
+            (Strike::ClockJump, None) => {}
         }
         None
     }

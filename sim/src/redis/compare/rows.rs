@@ -1,88 +1,11 @@
-//! The Redis matrix's rows and columns: the Redis recipes, and the fault
-//! classes of a lease lock on Redis — not ZooKeeper's columns (a Redis
-//! client has no session to expire; its lock ends with a TTL, a clock or a
-//! lost key). One registry, [`REDIS_FAULTS`]; every cell is judged by
-//! the Redis checker.
+//! The Redis matrix's rows: the Redis recipes, and each one's
+//! configuration before its column's fault (the columns are Redis's fault
+//! table, `crate::redis::faults`). Every cell is judged by the Redis
+//! checker.
 
-use crate::matrix::axes::{Fault, Row};
-use crate::matrix::command::FaultClass;
+use crate::matrix::axes::Row;
 use locksmith_model::redis::check::RedisSpace;
 use locksmith_model::redis::recipes::RedisRecipe;
-
-/// Every Redis fault class, in column order. Time in ticks: a lease of 3,
-/// a critical section of 2, a pause of 4, a clock jump of 4 ([`space`]).
-pub static REDIS_FAULTS: &[FaultClass<RedisSpace>] = &[
-    FaultClass {
-        fault: Fault {
-            id: "none",
-            label: "no fault",
-            about: "no fault: every interleaving of the clients' commands, the server and time in ticks (lease 3 ticks, critical section 2)",
-        },
-        apply: |_| {},
-    },
-    FaultClass {
-        fault: Fault {
-            id: "pause",
-            label: "pause > lease",
-            about: "a client's process stops for 4 ticks, longer than the 3-tick lease (a GC pause), once, at any step; commands it sent are still served",
-        },
-        apply: |s| s.faults.pauses = 1,
-    },
-    FaultClass {
-        fault: Fault {
-            id: "crash",
-            label: "client crash",
-            about: "a client's process crashes once, at any step: its connection closes (a command not yet served is lost), its keys stay",
-        },
-        apply: |s| s.faults.crashes = 1,
-    },
-    FaultClass {
-        fault: Fault {
-            id: "clock-jump",
-            label: "client clock jump",
-            about: "a client's clock jumps 4 ticks ahead or back, once, at any step: what a timestamp recipe reads and writes moves; the server's TTLs do not",
-        },
-        apply: |s| s.faults.clock_jumps = 1,
-    },
-    FaultClass {
-        fault: Fault {
-            id: "server-clock-jump",
-            label: "server clock jump",
-            about: "the server's clock jumps 4 ticks ahead (TTLs shrink: keys past their deadline go at once) or back (TTLs grow), once, at any step",
-        },
-        apply: |s| s.faults.server_clock_jumps = 1,
-    },
-    FaultClass {
-        fault: Fault {
-            id: "restart",
-            label: "restart without persistence",
-            about: "the server restarts once without persistence, between commands: every key is lost",
-        },
-        apply: |s| s.faults.restarts = 1,
-    },
-    FaultClass {
-        fault: Fault {
-            id: "failover",
-            label: "failover",
-            about: "the primary fails once, between commands, and its replica takes over without the writes it had not received (asynchronous replication, one write shipped at a time)",
-        },
-        apply: |s| {
-            s.replica = true;
-            s.faults.failovers = 1;
-        },
-    },
-    FaultClass {
-        fault: Fault {
-            id: "pause-fenced",
-            label: "pause > lease, fenced",
-            about: "the pause, with fencing: lock() ends with INCR of a token on a key of its own, every critical section writes to the protected resource twice with it, and the resource rejects a token lower than one it accepted (mutual exclusion at the resource and fenced safety are judged)",
-        },
-        apply: |s| {
-            s.fencing = true;
-            s.faults.pauses = 1;
-        },
-    },
-];
 
 /// Every Redis recipe, in [`RedisRecipe::ALL`]'s order.
 pub static REDIS_ROWS: &[Row] = &[
