@@ -25,11 +25,7 @@ fault_table! {
     /// TTL of 3, a critical section of 2, a pause of 4
     /// (`compare::rows::space`).
     pub static ETCD_FAULTS: [FaultClass<EtcdSpace>];
-    /// The simulator's strikes by scenario key, in the order it draws
-    /// their instants (after the core's pauses and crashes).
-    pub static ETCD_STRIKES: [(&str, Strike)];
-    /// Every budget key the table declares.
-    pub static ETCD_KEYS: [&str];
+    strikes ETCD_STRIKES: Strike; keys ETCD_KEYS: locksmith_model::etcd::check::EtcdFaults;
 
     "none", "no fault",
     "no fault: every interleaving of the clients' requests, the watches' events and time in ticks (session TTL 3 ticks, kept alive by a running client; critical section 2)",
@@ -69,17 +65,4 @@ fault_table! {
         s.faults.pauses = 1;
         s.fencing = true;
     }];
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::matrix::fault_table::same_keys;
-    use locksmith_model::etcd::check::EtcdFaults;
-
-    #[test]
-    fn the_table_declares_every_budget_of_the_model_once() {
-        let model: Vec<&str> = EtcdFaults::default().by_key().map(|(k, _)| k).to_vec();
-        assert_eq!(same_keys(ETCD_KEYS, &model), None);
-    }
 }

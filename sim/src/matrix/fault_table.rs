@@ -5,8 +5,11 @@
 //! action; this table holds the rest, and a test per backend
 //! ([`same_keys`]) holds the two to the same keys.
 
-/// `fault_table! { pub static COLUMNS: [FaultClass<Space>]; pub static
-/// STRIKES: [(&str, Strike)]; pub static KEYS: [&str]; rows… }`, each row
+/// `fault_table! { pub static COLUMNS: [FaultClass<Space>]; strikes
+/// STRIKES: Strike; keys KEYS: Budgets; rows… }` declares the columns,
+/// the simulator's strikes by key (in the order it draws their instants,
+/// after the core's pauses and crashes), the budget keys, and a test that
+/// they are the model's `Budgets` (each once). Each row is
 /// `"id", "label", "legend", [FORM];` with FORM one of
 ///
 /// - `budget key`: the class of scenario key `key` (a field of the
@@ -25,8 +28,7 @@
 macro_rules! fault_table {
     (
         $(#[$cmeta:meta])* pub static $columns:ident: [FaultClass<$space:ty>];
-        $(#[$smeta:meta])* pub static $strikes:ident: [(&str, $strike:ty)];
-        $(#[$kmeta:meta])* pub static $keys:ident: [&str];
+        strikes $strikes:ident: $strike:ty; keys $keys:ident: $budgets:ty;
         $( $id:literal, $label:literal, $about:literal, $form:tt; )*
     ) => {
         $(#[$cmeta])*
@@ -43,12 +45,20 @@ macro_rules! fault_table {
             )*
         ];
 
-        $(#[$smeta])*
+        /// The simulator's strikes by scenario key, in the order it draws
+        /// their instants (after the core's pauses and crashes).
         pub static $strikes: &[(&str, $strike)] =
             $crate::matrix::fault_table::fault_table!(@strikes [] $($form)*);
 
-        $(#[$kmeta])*
+        /// Every budget key the table declares.
         pub static $keys: &[&str] = $crate::matrix::fault_table::fault_table!(@keys [] $($form)*);
+
+        #[cfg(test)]
+        #[test]
+        fn the_fault_table_declares_every_budget_of_the_model_once() {
+            let model = <$budgets>::default().by_key().map(|(k, _)| k);
+            assert_eq!($crate::matrix::fault_table::same_keys($keys, &model), None);
+        }
     };
 
     (@apply $space:ty, [budget $key:ident $( => $f:expr )? $( , also |$s:tt| $more:expr )?]) => {
@@ -91,4 +101,18 @@ pub fn same_keys(table: &[&str], model: &[&str]) -> Option<String> {
     t.sort_unstable();
     m.sort_unstable();
     (t != m).then(|| format!("the fault table's keys {t:?} are not the model's {m:?}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_keys;
+
+    #[test]
+    fn keys_differ_when_one_is_missing_doubled_or_foreign() {
+        let model = ["pauses", "crashes", "restarts"];
+        assert_eq!(same_keys(&["restarts", "pauses", "crashes"], &model), None);
+        assert!(same_keys(&["pauses", "crashes"], &model).is_some());
+        assert!(same_keys(&["pauses", "crashes", "restarts", "pauses"], &model).is_some());
+        assert!(same_keys(&["pauses", "crashes", "restart"], &model).is_some());
+    }
 }

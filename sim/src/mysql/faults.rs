@@ -23,11 +23,7 @@ fault_table! {
     /// section of 2 (4 for the slow holder), a pause of 4, a lock wait
     /// timeout of 5, the cleanup job after 3 (`compare::rows::space`).
     pub static MYSQL_FAULTS: [FaultClass<MysqlSpace>];
-    /// The simulator's strikes by scenario key, in the order it draws
-    /// their instants (after the core's pauses and crashes).
-    pub static MYSQL_STRIKES: [(&str, Strike)];
-    /// Every budget key the table declares.
-    pub static MYSQL_KEYS: [&str];
+    strikes MYSQL_STRIKES: Strike; keys MYSQL_KEYS: locksmith_model::mysql::check::MysqlFaults;
 
     "none", "no fault",
     "no fault: every interleaving of the clients' statements, the server's lock waits and time in ticks (critical section 2 ticks, innodb_lock_wait_timeout 5)",
@@ -85,17 +81,4 @@ fault_table! {
         s.work = 4;
         s.fencing = true;
     }];
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::matrix::fault_table::same_keys;
-    use locksmith_model::mysql::check::MysqlFaults;
-
-    #[test]
-    fn the_table_declares_every_budget_of_the_model_once() {
-        let model: Vec<&str> = MysqlFaults::default().by_key().map(|(k, _)| k).to_vec();
-        assert_eq!(same_keys(MYSQL_KEYS, &model), None);
-    }
 }

@@ -24,11 +24,7 @@ fault_table! {
     /// 3, a critical section of 2, a pause of 4, a clock jump of 4
     /// (`compare::rows::space`).
     pub static REDIS_FAULTS: [FaultClass<RedisSpace>];
-    /// The simulator's strikes by scenario key, in the order it draws
-    /// their instants (after the core's pauses and crashes).
-    pub static REDIS_STRIKES: [(&str, Strike)];
-    /// Every budget key the table declares.
-    pub static REDIS_KEYS: [&str];
+    strikes REDIS_STRIKES: Strike; keys REDIS_KEYS: locksmith_model::redis::check::RedisFaults;
 
     "none", "no fault",
     "no fault: every interleaving of the clients' commands, the server and time in ticks (lease 3 ticks, critical section 2)",
@@ -64,17 +60,4 @@ fault_table! {
         s.fencing = true;
         s.faults.pauses = 1;
     }];
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::matrix::fault_table::same_keys;
-    use locksmith_model::redis::check::RedisFaults;
-
-    #[test]
-    fn the_table_declares_every_budget_of_the_model_once() {
-        let model: Vec<&str> = RedisFaults::default().by_key().map(|(k, _)| k).to_vec();
-        assert_eq!(same_keys(REDIS_KEYS, &model), None);
-    }
 }
