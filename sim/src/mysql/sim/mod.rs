@@ -243,7 +243,8 @@ impl CommandWorld for World {
                     self.server_drops(conn);
                 }
             }
-            _ => {}
+            // A connection fault that found no connected client strikes nothing.
+            (Strike::ConnectionDrop | Strike::NetworkDrop, None) => {}
         }
         None
     }
