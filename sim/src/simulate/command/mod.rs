@@ -88,7 +88,8 @@ pub trait CommandWorld: Sized + Send + 'static {
     /// Simulated milliseconds per checker tick.
     const TICK_MS: u64 = TICK_MS;
     /// Its own faults by their scenario keys (`[faults]`), in the order
-    /// their instants are drawn, after the pauses' and the crashes'.
+    /// their instants are drawn, after the pauses' and the crashes' (a
+    /// backend's fault table writes it: `matrix::fault_table!`).
     const FAULTS: &'static [(&'static str, Self::Fault)];
     /// What the trace says a crash leaves, after "cN crashes".
     const CRASH: &'static str;
