@@ -5,8 +5,6 @@
 //! ends a holder's tenure is its lease running out (a pause or a partition
 //! stops its keep-alives, a crash ends them) or a revoke.
 
-use crate::matrix::axes::Fault;
-use crate::matrix::command::FaultClass;
 use crate::matrix::fault_table::fault_table;
 use locksmith_model::etcd::check::EtcdSpace;
 

@@ -22,9 +22,6 @@
 /// - `setting |s| …`: a column of settings only (no fault, a variant of
 ///   another class): no key, no strike.
 ///
-/// `FaultClass` and `Fault` (`crate::matrix::command::FaultClass`,
-/// `crate::matrix::axes::Fault`) are named as the invoking file imports
-/// them.
 macro_rules! fault_table {
     (
         $(#[$cmeta:meta])* pub static $columns:ident: [FaultClass<$space:ty>];
@@ -32,10 +29,10 @@ macro_rules! fault_table {
         $( $id:literal, $label:literal, $about:literal, $form:tt; )*
     ) => {
         $(#[$cmeta])*
-        pub static $columns: &[FaultClass<$space>] = &[
+        pub static $columns: &[$crate::matrix::command::FaultClass<$space>] = &[
             $(
-                FaultClass {
-                    fault: Fault {
+                $crate::matrix::command::FaultClass {
+                    fault: $crate::matrix::axes::Fault {
                         id: $id,
                         label: $label,
                         about: $about,

@@ -4,8 +4,6 @@
 //! simulator's strike. A database lock has no lease: what ends a holder's
 //! tenure is a crash, a dropped connection or the seeds' cleanup job.
 
-use crate::matrix::axes::Fault;
-use crate::matrix::command::FaultClass;
 use crate::matrix::fault_table::fault_table;
 use locksmith_model::mysql::check::MysqlSpace;
 

@@ -4,8 +4,6 @@
 //! simulator's strike. Not ZooKeeper's columns: a Redis client has no
 //! session to expire; its lock ends with a TTL, a clock or a lost key.
 
-use crate::matrix::axes::Fault;
-use crate::matrix::command::FaultClass;
 use crate::matrix::fault_table::fault_table;
 use locksmith_model::redis::check::RedisSpace;
 
