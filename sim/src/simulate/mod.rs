@@ -1,4 +1,5 @@
-//! The deterministic simulator's backend-blind parts: the seed sweep every
+//! The deterministic simulator's backend-blind parts: one seed's run, laid
+//! out the same for every backend ([`seed_run`]), the seed sweep every
 //! backend's simulator runs under ([`sweep`]), and the core the command
 //! backends' worlds share ([`command`]). A backend's own world (its server
 //! node, its client library, its faults) is in its own folder
@@ -6,6 +7,7 @@
 
 pub mod command;
 pub mod flags;
+pub mod seed_run;
 pub mod sweep;
 
 use flags::ReplayArgs;

@@ -30,11 +30,12 @@ pub use self::core::{Client, Core, Setup};
 pub use self::library::{Library, Step};
 pub use self::run_clock::TICK_MS;
 
+use crate::simulate::seed_run::{self, Simulation};
 use locksmith_model::engine::harness::{LockEvent, Property};
 use madsim::runtime::NodeHandle;
 use std::collections::BTreeSet;
 use std::future::Future;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// What one seed found.
@@ -145,53 +146,91 @@ pub trait Simulated: crate::scenario::CommandSpace + Sync {
     }
 }
 
-pub fn lock<W>(w: &Mutex<W>) -> MutexGuard<'_, W> {
-    w.lock().unwrap_or_else(|p| p.into_inner())
+pub use crate::simulate::seed_run::lock;
+
+/// A command backend's seed run: the world `make` builds, each client
+/// `c`'s task `client(world, c)` on its node, the core's chaos task and
+/// the backend's servers on the chaos node, and the core's observer.
+struct CommandRun<M, C> {
+    make: M,
+    client: C,
+}
+
+impl<W, M, C, F> Simulation for CommandRun<M, C>
+where
+    W: CommandWorld,
+    M: Fn() -> W,
+    C: Fn(Arc<Mutex<W>>, usize) -> F,
+    F: Future<Output = ()> + Send + 'static,
+{
+    type World = W;
+    type Run = BackendRun;
+
+    fn start_clock(&self) {
+        run_clock::start();
+    }
+
+    fn world(&self) -> W {
+        (self.make)()
+    }
+
+    fn clients(&self, w: &mut W) -> usize {
+        w.core().setup.clients
+    }
+
+    fn client_node(&self, c: usize) -> String {
+        format!("c{c}")
+    }
+
+    fn client(&self, world: &Arc<Mutex<W>>, c: usize, node: &NodeHandle) {
+        lock(world).core().clients[c].node = Some(node.id());
+        node.spawn((self.client)(world.clone(), c));
+    }
+
+    fn chaos(&self, world: &Arc<Mutex<W>>, chaos: &NodeHandle) {
+        let horizon = {
+            let mut w = lock(world);
+            let s = &w.core().setup;
+            // Faults strike within the first two ticks per round: about how
+            // long a client that gives up at once takes for its rounds, and
+            // well inside the run of a blocking recipe, whose clients
+            // contend from the start.
+            u64::from(s.rounds) * 2 * W::TICK_MS
+        };
+        chaos.spawn(chaos::chaos(world.clone(), horizon));
+        W::spawn_servers(world, chaos);
+    }
+
+    async fn observe(&self, world: &Arc<Mutex<W>>) {
+        observe(world).await;
+    }
+
+    fn finish(&self, w: &mut W, seed: u64) -> BackendRun {
+        w.core().into_run(seed)
+    }
 }
 
 /// Runs one seed: the world `make` builds, in its own madsim runtime,
 /// each client `c`'s task `client(world, c)`.
 pub fn run_seed<W: CommandWorld, F>(
     seed: u64,
-    make: impl FnOnce() -> W,
+    make: impl Fn() -> W,
     client: fn(Arc<Mutex<W>>, usize) -> F,
 ) -> BackendRun
 where
     F: Future<Output = ()> + Send + 'static,
 {
-    let rt = madsim::runtime::Runtime::with_seed_and_config(seed, madsim::Config::default());
-    rt.block_on(async move {
-        run_clock::start();
-        let world = Arc::new(Mutex::new(make()));
-        simulate(&world, client).await;
-        let mut w = lock(&world);
-        w.core().into_run(seed)
-    })
+    seed_run::run_seed(&CommandRun { make, client }, seed)
 }
 
-async fn simulate<W: CommandWorld, F>(world: &Arc<Mutex<W>>, client: fn(Arc<Mutex<W>>, usize) -> F)
-where
-    F: Future<Output = ()> + Send + 'static,
-{
-    let (n, horizon, bound) = {
+/// Ends the run when every live client is done, or at the world's bound;
+/// then says who is still in its loop and lets the backend judge the end.
+async fn observe<W: CommandWorld>(world: &Arc<Mutex<W>>) {
+    let (n, bound) = {
         let mut w = lock(world);
         let bound = w.bound_ms();
-        let s = &w.core().setup;
-        // Faults strike within the first two ticks per round: about how
-        // long a client that gives up at once takes for its rounds, and
-        // well inside the run of a blocking recipe, whose clients contend
-        // from the start.
-        (s.clients, u64::from(s.rounds) * 2 * W::TICK_MS, bound)
+        (w.core().setup.clients, bound)
     };
-    let h = madsim::runtime::Handle::current();
-    for c in 0..n {
-        let node = h.create_node().name(format!("c{c}")).build();
-        lock(world).core().clients[c].node = Some(node.id());
-        node.spawn(client(world.clone(), c));
-    }
-    let chaos_node = h.create_node().name("chaos").build();
-    let chaos_task = chaos_node.spawn(chaos::chaos(world.clone(), horizon));
-    W::spawn_servers(world, &chaos_node);
     let started = madsim::time::Instant::now();
     loop {
         madsim::time::sleep(Duration::from_millis(TICK_MS)).await;
@@ -199,7 +238,6 @@ where
             break;
         }
     }
-    drop(chaos_task);
     let mut w = lock(world);
     let core = w.core();
     let unfinished: Vec<String> = (0..n)

@@ -51,6 +51,7 @@ pub mod trace;
 pub mod world;
 
 pub use super::metrics::{Metrics, Summary, Totals};
+use crate::simulate::seed_run::{self, Simulation};
 use crate::zk::scenario::Scenario;
 use crate::zk::sim_settings::{FaultKind, SimSettings};
 use crate::zk::timeline::Timeline;
@@ -59,7 +60,7 @@ use locksmith_model::engine::harness::{Property, Violations};
 use locksmith_model::zk::client::{Client, Recipe, RecipeConfig, Thread};
 use locksmith_model::zk::recipes::RecipeId;
 use locksmith_model::zk::{CreateMode, Service, ZkServer};
-use std::sync::{Arc, Mutex};
+use madsim::runtime::{Handle, NodeHandle};
 use trace::Trace;
 use world::{lock, now, ClientProc, Conn, Params, ServerSession, Shared, World};
 
@@ -202,9 +203,12 @@ pub fn run_seed_with_timeline(cfg: &SimConfig, seed: u64) -> RunReport {
 }
 
 fn run(cfg: &SimConfig, seed: u64, trace: bool, timeline: bool) -> RunReport {
-    let rt = madsim::runtime::Runtime::with_seed_and_config(seed, madsim::Config::default());
-    let cfg = cfg.clone();
-    let (violations, metrics, trace, timeline) = rt.block_on(recorded(cfg, trace, timeline));
+    let sim = ZkRun {
+        cfg: cfg.clone(),
+        trace,
+        timeline,
+    };
+    let (violations, metrics, trace, timeline) = seed_run::run_seed(&sim, seed);
     RunReport {
         seed,
         violation: violations.headline().map(|(p, why)| (p, why.to_string())),
@@ -217,17 +221,134 @@ fn run(cfg: &SimConfig, seed: u64, trace: bool, timeline: bool) -> RunReport {
 
 /// The body of one run, inside a madsim runtime.
 pub async fn simulate(cfg: SimConfig, trace_on: bool) -> (Violations, Metrics, Trace) {
-    let (violations, metrics, trace, _) = recorded(cfg, trace_on, false).await;
+    let sim = ZkRun {
+        cfg,
+        trace: trace_on,
+        timeline: false,
+    };
+    let (violations, metrics, trace, _) = seed_run::run(&sim, 0).await;
     (violations, metrics, trace)
 }
 
-/// [`simulate`], with the run's timeline when `timeline_on`.
-async fn recorded(
+/// One seed's run of a configuration: with its trace, and its timeline.
+struct ZkRun {
     cfg: SimConfig,
-    trace_on: bool,
-    timeline_on: bool,
-) -> (Violations, Metrics, Trace, Timeline) {
-    world::bind_clock();
+    trace: bool,
+    timeline: bool,
+}
+
+impl Simulation for ZkRun {
+    type World = World;
+    type Run = (Violations, Metrics, Trace, Timeline);
+
+    fn start_clock(&self) {
+        world::bind_clock();
+    }
+
+    fn world(&self) -> World {
+        build(&self.cfg, self.trace, self.timeline)
+    }
+
+    fn clients(&self, w: &mut World) -> usize {
+        w.clients.len()
+    }
+
+    fn client_node(&self, c: usize) -> String {
+        format!("c{}", c + 1)
+    }
+
+    /// The server on one node, with a session task per client, the
+    /// session expirer and (for a recipe's own root) the container reaper;
+    /// the protected resource on another, a task per client.
+    fn servers(&self, shared: &Shared, h: &Handle) {
+        let n = self.cfg.clients;
+        let zk = h.create_node().name("zookeeper").build();
+        for c in 0..n {
+            zk.spawn(server_node::serve(shared.clone(), c));
+        }
+        zk.spawn(server_node::expirer(shared.clone()));
+        // Only a recipe's own root can be a container; without one the reaper
+        // would only add timer events to every run.
+        if self.cfg.recipe_root {
+            zk.spawn(server_node::reaper(shared.clone()));
+        }
+
+        let res = h.create_node().name("resource").build();
+        for c in 0..n {
+            res.spawn(resource::serve(shared.clone(), c));
+        }
+    }
+
+    /// Client `c`'s threads, as tasks on its node, in the order the
+    /// library starts them: the receiver, the heartbeat, the event and
+    /// main threads, then Curator's executors and, for a recipe with a
+    /// connection-state listener, the thread that runs it.
+    fn client(&self, shared: &Shared, c: usize, node: &NodeHandle) {
+        lock(shared).clients[c].node = Some(node.id());
+        node.spawn(client_lib::receiver(shared.clone(), c));
+        node.spawn(heartbeat::heartbeat(shared.clone(), c));
+        node.spawn(client_lib::event_thread(shared.clone(), c));
+        node.spawn(client_lib::main_thread(shared.clone(), c));
+        let (executors, listens) = {
+            let w = lock(shared);
+            let client = &w.clients[c].client;
+            (client.executors.is_some(), client.recipe.guards_writes())
+        };
+        if executors {
+            for t in [Thread::SafeNotify, Thread::Background] {
+                node.spawn(client_lib::executor_thread(shared.clone(), c, t));
+            }
+        }
+        // Only a recipe with a listener has the thread that runs it (a task
+        // more would move every other recipe's seeds).
+        if listens {
+            node.spawn(client_lib::executor_thread(
+                shared.clone(),
+                c,
+                Thread::Listener,
+            ));
+        }
+    }
+
+    /// The schedule's faults, and a task per fault drawn at a rate.
+    fn chaos(&self, shared: &Shared, chaos: &NodeHandle) {
+        let s = &self.cfg.settings;
+        let long = lock(shared).p.timeout * 3 / 2;
+        if !s.schedule.is_empty() {
+            chaos.spawn(faults::scheduled(shared.clone(), s.schedule.clone(), long));
+        }
+        for (kind, rate) in [
+            (FaultKind::Expire, s.rates.expire),
+            (FaultKind::Pause, s.rates.pause),
+            (FaultKind::Partition, s.rates.partition),
+            (FaultKind::ConnectionLoss, s.rates.connection_loss),
+            (FaultKind::Crash, s.rates.crash),
+        ] {
+            if rate > 0.0 {
+                chaos.spawn(faults::random(shared.clone(), kind, rate, long));
+            }
+        }
+    }
+
+    async fn observe(&self, shared: &Shared) {
+        let p = lock(shared).p.clone();
+        observe(shared, &p).await;
+    }
+
+    fn finish(&self, w: &mut World, _seed: u64) -> Self::Run {
+        w.metrics.sim_ns = now();
+        (
+            std::mem::take(&mut w.violations),
+            std::mem::take(&mut w.metrics),
+            std::mem::take(&mut w.trace),
+            std::mem::take(&mut w.timeline),
+        )
+    }
+}
+
+/// The world of one run of `cfg`: the server with a session per client,
+/// the lock root unless the recipe makes its own, the links.
+fn build(cfg: &SimConfig, trace_on: bool, timeline_on: bool) -> World {
     let n = cfg.clients;
     let s = &cfg.settings;
     let mut p = Params::from(s, n as u64 * cfg.acquisitions as u64);
@@ -277,7 +398,7 @@ async fn recorded(
         }
     }
     let fifo = !s.reorder_within_session;
-    let world = World {
+    World {
         p: p.clone(),
         reorder_within_session: s.reorder_within_session,
         server,
@@ -302,80 +423,7 @@ async fn recorded(
         server_free_at: 0,
         observer_waker: None,
         tick_due: false,
-    };
-    let shared: Shared = Arc::new(Mutex::new(world));
-    let h = madsim::runtime::Handle::current();
-
-    let zk = h.create_node().name("zookeeper").build();
-    for c in 0..n {
-        zk.spawn(server_node::serve(shared.clone(), c));
     }
-    zk.spawn(server_node::expirer(shared.clone()));
-    // Only a recipe's own root can be a container; without one the reaper
-    // would only add timer events to every run.
-    if cfg.recipe_root {
-        zk.spawn(server_node::reaper(shared.clone()));
-    }
-
-    let res = h.create_node().name("resource").build();
-    for c in 0..n {
-        res.spawn(resource::serve(shared.clone(), c));
-    }
-
-    for c in 0..n {
-        let node = h.create_node().name(format!("c{}", c + 1)).build();
-        lock(&shared).clients[c].node = Some(node.id());
-        node.spawn(client_lib::receiver(shared.clone(), c));
-        node.spawn(heartbeat::heartbeat(shared.clone(), c));
-        node.spawn(client_lib::event_thread(shared.clone(), c));
-        node.spawn(client_lib::main_thread(shared.clone(), c));
-        let (executors, listens) = {
-            let w = lock(&shared);
-            let client = &w.clients[c].client;
-            (client.executors.is_some(), client.recipe.guards_writes())
-        };
-        if executors {
-            for t in [Thread::SafeNotify, Thread::Background] {
-                node.spawn(client_lib::executor_thread(shared.clone(), c, t));
-            }
-        }
-        // Only a recipe with a listener has the thread that runs it (a task
-        // more would move every other recipe's seeds).
-        if listens {
-            node.spawn(client_lib::executor_thread(
-                shared.clone(),
-                c,
-                Thread::Listener,
-            ));
-        }
-    }
-
-    let chaos = h.create_node().name("chaos").build();
-    let long = p.timeout * 3 / 2;
-    if !s.schedule.is_empty() {
-        chaos.spawn(faults::scheduled(shared.clone(), s.schedule.clone(), long));
-    }
-    for (kind, rate) in [
-        (FaultKind::Expire, s.rates.expire),
-        (FaultKind::Pause, s.rates.pause),
-        (FaultKind::Partition, s.rates.partition),
-        (FaultKind::ConnectionLoss, s.rates.connection_loss),
-        (FaultKind::Crash, s.rates.crash),
-    ] {
-        if rate > 0.0 {
-            chaos.spawn(faults::random(shared.clone(), kind, rate, long));
-        }
-    }
-
-    observe(&shared, &p).await;
-
-    let mut w = lock(&shared);
-    w.metrics.sim_ns = now();
-    let violations = std::mem::take(&mut w.violations);
-    let metrics = std::mem::take(&mut w.metrics);
-    let trace = std::mem::take(&mut w.trace);
-    let timeline = std::mem::take(&mut w.timeline);
-    (violations, metrics, trace, timeline)
 }
 
 /// The observer: ends the run at the first violation, when every client is

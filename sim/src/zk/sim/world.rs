@@ -19,16 +19,12 @@ use locksmith_model::zk::recipes::AnyRecipe;
 use locksmith_model::zk::{Op, Reply, SessionId, WatchedEvent, ZkServer};
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
 pub type Shared = Arc<Mutex<World>>;
 
-pub fn lock(shared: &Shared) -> MutexGuard<'_, World> {
-    // A panic inside a task aborts the whole run anyway; a poisoned lock
-    // only means that panic is already unwinding.
-    shared.lock().unwrap_or_else(|e| e.into_inner())
-}
+pub use crate::simulate::seed_run::lock;
 
 pub fn ms(ns: u64) -> f64 {
     ns as f64 / 1e6
