@@ -2,6 +2,7 @@
 //! flags checked against the scenario, its seeds swept ([`super::sweep`]),
 //! one seed's whole trace, and what each prints.
 
+use super::budgets::{AsSimulated, BUDGETS};
 use super::sweep::SweepReport;
 use super::{run_seed, run_seed_with_timeline, SimConfig, Summary, Totals};
 use crate::commands::Planned;
@@ -29,17 +30,18 @@ pub fn prepare(
             )
         })?;
     }
-    // The checker's budgets become the simulator's schedule, but the
-    // simulated server never stops: rather than a run without the fault.
-    let f = &sc.check.faults;
+    // The checker's budgets become the simulator's schedule; one it does
+    // not simulate (the server never stops) is refused rather than run
+    // without the fault.
     if !crate::zk::sim::has_own_faults(&sc.sim) {
-        for (key, n) in [
-            ("server_restarts", f.server_restarts),
-            ("long_server_restarts", f.long_server_restarts),
-        ] {
-            if n > 0 {
+        for (key, n) in sc.check.faults.by_key() {
+            let refused = BUDGETS.iter().find_map(|(k, how)| match how {
+                AsSimulated::Refused(why) if *k == key => Some(why),
+                _ => None,
+            });
+            if let (Some(why), true) = (refused, n > 0) {
                 return Err(format!(
-                    "{}: [faults] {key}: expected 0 in a simulation: the simulator does not stop its server (the budget is the checker's: locksmith check {})",
+                    "{}: [faults] {key}: expected 0 in a simulation: {why} (the budget is the checker's: locksmith check {})",
                     path.display(),
                     path.display()
                 ));

@@ -38,6 +38,7 @@
 //! [`Client`]: locksmith_model::zk::client::Client
 
 pub mod bench;
+pub mod budgets;
 pub mod client_lib;
 pub mod clock;
 pub mod command;
@@ -97,54 +98,38 @@ impl SimConfig {
     /// The scenario's simulation: `[sim]` overrides the top-level fields.
     /// A file with checker fault budgets (`[faults]`) and no faults of its
     /// own in `[sim]` gets them as a schedule: each budgeted fault once,
-    /// 5 ms apart from 5 ms on, on a client in the matching role.
+    /// 5 ms apart from 5 ms on, on a client in the matching role, in the
+    /// order of [`budgets::BUDGETS`], which says what becomes of each.
     pub fn of(sc: &Scenario) -> SimConfig {
         let mut settings = sc.sim.clone();
         if !has_own_faults(&settings) {
-            use crate::zk::sim_settings::{FaultKind, ScheduledFault, Target, TargetName};
-            let b = sc.check.faults;
-            // A client-side expiry strikes only a library that gives up on
-            // its session (Curator): for any other the checker's budget is
-            // no fault at all, and so it is here (a one-way partition would
-            // be another fault, the plain client's calls timing out).
+            use crate::zk::sim_settings::{ScheduledFault, Target};
+            use budgets::AsSimulated;
             let library = sc.recipe().instantiate(RecipeConfig::new(1, 0)).library();
-            let gives_up = |n: u8| if library.gives_up_on_session { n } else { 0 };
-            // The checker's overtakes are the simulator's unsafe reordering.
-            settings.reorder_within_session |= b.reorders > 0;
-            // The simulator's connection loss drops whatever is in flight,
-            // nothing included; a parked waiter is where a disconnect bites.
-            let budgets = [
-                (FaultKind::Expire, TargetName::Waiter, b.waiter_expiries),
-                (FaultKind::Expire, TargetName::Holder, b.holder_expiries),
-                (
-                    FaultKind::ConnectionLoss,
-                    TargetName::Any,
-                    b.connection_losses,
-                ),
-                (FaultKind::ConnectionLoss, TargetName::Waiter, b.disconnects),
-                (FaultKind::Expire, TargetName::Any, b.expiries),
-                (FaultKind::Crash, TargetName::Any, b.crashes),
-                // A client-side expiry: the server's packets stop reaching
-                // the client long enough for a library that gives up on a
-                // suspended session (SUSPENDED after 2/3 of the timeout,
-                // given up a timeout later) to
-                // do so, while the server keeps hearing it.
-                (
-                    FaultKind::OneWayPartition,
-                    TargetName::Any,
-                    gives_up(b.client_expiries),
-                ),
-                (
-                    FaultKind::OneWayPartition,
-                    TargetName::Waiter,
-                    gives_up(b.waiter_client_expiries),
-                ),
-            ];
+            let budget = sc.check.faults.by_key();
+            let mut faults = Vec::new();
+            for &(key, how) in budgets::BUDGETS {
+                let n = budget
+                    .iter()
+                    .find(|(k, _)| *k == key)
+                    .map_or(0, |&(_, n)| n);
+                let mut schedule = |fault, target| {
+                    faults.extend(std::iter::repeat_n((fault, target), usize::from(n)));
+                };
+                match how {
+                    AsSimulated::Scheduled(fault, target) => schedule(fault, target),
+                    AsSimulated::IfItGivesUp(fault, target) if library.gives_up_on_session => {
+                        schedule(fault, target)
+                    }
+                    AsSimulated::Reordering => settings.reorder_within_session |= n > 0,
+                    AsSimulated::IfItGivesUp(..)
+                    | AsSimulated::ByClock
+                    | AsSimulated::Refused(_) => {}
+                }
+            }
             let one_way_ms = 2.5 * settings.negotiated_timeout_ms();
-            let faults = budgets
-                .into_iter()
-                .flat_map(|(fault, target, n)| std::iter::repeat_n((fault, target), n as usize));
             settings.schedule = faults
+                .into_iter()
                 .enumerate()
                 .map(|(i, (fault, target))| ScheduledFault {
                     at_ms: 5.0 * (i + 1) as f64,
