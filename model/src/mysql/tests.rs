@@ -223,16 +223,24 @@ fn an_autocommit_statement_that_times_out_keeps_nothing() {
     assert!(s.locks().iter().all(|l| l.conn == A));
 }
 
-#[test]
-fn deadlock_rolls_back_the_requester_on_a_tie() {
+/// Half a deadlock: rows l and m committed, A and B each in a
+/// transaction, A holding l, B taking m with `b_takes_m`, and A waiting
+/// for m; B's next request for l closes the cycle.
+fn a_waits_for_m_after(b_takes_m: &Statement) -> MysqlServer {
     let mut s = server(2);
     reply(&mut s, A, &insert("l", 0));
     reply(&mut s, A, &insert("m", 0));
     reply(&mut s, A, &Statement::Begin);
     reply(&mut s, B, &Statement::Begin);
     reply(&mut s, A, &for_update("l"));
-    reply(&mut s, B, &for_update("m"));
+    reply(&mut s, B, b_takes_m);
     assert!(run(&mut s, A, &for_update("m")).is_empty());
+    s
+}
+
+#[test]
+fn deadlock_rolls_back_the_requester_on_a_tie() {
+    let mut s = a_waits_for_m_after(&for_update("m"));
     // B's request closes the cycle; equal weights: B is the victim, and
     // its rollback lets A have m.
     assert_eq!(
@@ -245,15 +253,8 @@ fn deadlock_rolls_back_the_requester_on_a_tie() {
 
 #[test]
 fn deadlock_rolls_back_the_lighter_transaction() {
-    let mut s = server(2);
-    reply(&mut s, A, &insert("l", 0));
-    reply(&mut s, A, &insert("m", 0));
-    reply(&mut s, A, &Statement::Begin);
-    reply(&mut s, B, &Statement::Begin);
-    reply(&mut s, A, &for_update("l"));
-    reply(&mut s, B, &set_status("m", 5));
     // B has written an undo record: A is lighter, and is the victim.
-    assert!(run(&mut s, A, &for_update("m")).is_empty());
+    let mut s = a_waits_for_m_after(&set_status("m", 5));
     assert_eq!(
         run(&mut s, B, &for_update("l")),
         vec![(A, Reply::Err(MysqlError::Deadlock)), (B, row(1, 0, 0))]
@@ -547,14 +548,7 @@ fn a_gap_lock_taken_behind_a_waiting_insert_holds_it_back_too() {
 
 #[test]
 fn a_waiting_insert_weighs_its_clustered_row_in_a_deadlock() {
-    let mut s = server(2);
-    reply(&mut s, A, &insert("l", 0));
-    reply(&mut s, A, &insert("m", 0));
-    reply(&mut s, A, &Statement::Begin);
-    reply(&mut s, B, &Statement::Begin);
-    reply(&mut s, A, &for_update("l"));
-    reply(&mut s, B, &for_update("m"));
-    assert!(run(&mut s, A, &for_update("m")).is_empty());
+    let mut s = a_waits_for_m_after(&for_update("m"));
     // B's INSERT has written its clustered row when its duplicate check
     // waits for A: B is heavier, so A is the victim, and B then finds the
     // duplicate (as MariaDB 10.11 answered in the conformance test).

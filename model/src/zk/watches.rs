@@ -133,13 +133,7 @@ impl Watches {
     ) {
         let none = BTreeSet::new();
         Self::fire(&mut self.data, path, EventType::NodeCreated, &none, out);
-        Self::fire(
-            &mut self.child,
-            parent,
-            EventType::NodeChildrenChanged,
-            &none,
-            out,
-        );
+        self.children_changed(parent, out);
     }
 
     pub fn node_deleted(
@@ -157,6 +151,13 @@ impl Watches {
             &processed,
             out,
         );
+        self.children_changed(parent, out);
+    }
+
+    /// A create and a delete both fire `NodeChildrenChanged` on the
+    /// parent's child watches.
+    fn children_changed(&mut self, parent: &str, out: &mut Vec<(SessionId, WatchedEvent)>) {
+        let none = BTreeSet::new();
         Self::fire(
             &mut self.child,
             parent,

@@ -8,22 +8,12 @@
 use crate::matrix::fault_table::fault_table;
 use locksmith_model::etcd::check::EtcdSpace;
 
-/// A fault the simulated world strikes besides the core's pause and crash
-/// (`crate::etcd::sim`).
-#[derive(Clone, Copy, Debug)]
-pub enum Strike {
-    Revoke,
-    WaiterExpiry,
-    Compaction,
-    Partition,
-}
-
 fault_table! {
     /// Every etcd fault class, in column order. Time in ticks: a session
     /// TTL of 3, a critical section of 2, a pause of 4
     /// (`compare::rows::space`).
     pub static ETCD_FAULTS: [FaultClass<EtcdSpace>];
-    strikes ETCD_STRIKES: Strike; keys ETCD_KEYS: locksmith_model::etcd::check::EtcdFaults;
+    strikes ETCD_STRIKES: enum Strike;
 
     "none", "no fault",
     "no fault: every interleaving of the clients' requests, the watches' events and time in ticks (session TTL 3 ticks, kept alive by a running client; critical section 2)",
@@ -39,19 +29,19 @@ fault_table! {
 
     "revoke", "lease revoked",
     "a client's lease is revoked once, at any step (etcdctl lease revoke, an operator): its keys go at once while its process runs on",
-    [budget revokes => Strike::Revoke];
+    [budget revokes => Revoke];
 
     "waiter-expiry", "waiter's lease expires",
     "a waiter's lease expires once while it waits in lock() for a watch event: its keep-alives were lost for a TTL (a partition its watch stream sat out) while its process ran (etcd-io/etcd#11456)",
-    [budget waiter_expiries => Strike::WaiterExpiry];
+    [budget waiter_expiries => WaiterExpiry];
 
     "partition", "partition",
     "a client's link to etcd is cut for 4 ticks, once, at any step, while its process runs on: its keep-alives stop, so its lease (TTL 3) runs out and its keys go; its requests wait to be served, and the replies and watch events it has not read wait to arrive, until the link heals",
-    [budget partitions => Strike::Partition];
+    [budget partitions => Partition];
 
     "compaction", "compaction",
     "the store is compacted to its current revision once, at any step: a watch asked for from an older revision afterwards fails with ErrCompacted",
-    [budget compactions => Strike::Compaction];
+    [budget compactions => Compaction];
 
     "late-unlock", "late unlock",
     "an unlock's Delete is held up in the network once, until its caller's deadline passes (context deadline exceeded) and the caller goes on; the request arrives at any later step and deletes whatever key of that name is there (etcd-io/etcd#22082)",

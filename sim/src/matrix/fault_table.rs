@@ -6,17 +6,19 @@
 //! ([`same_keys`]) holds the two to the same keys.
 
 /// `fault_table! { pub static COLUMNS: [FaultClass<Space>]; strikes
-/// STRIKES: Strike; keys KEYS: Budgets; rows… }` declares the columns,
-/// the simulator's strikes by key (in the order it draws their instants,
-/// after the core's pauses and crashes), the budget keys, and a test that
-/// they are the model's `Budgets` (each once). Each row is
-/// `"id", "label", "legend", [FORM];` with FORM one of
+/// STRIKES: enum Strike; rows… }` declares the columns, the simulator's
+/// strikes by key (in the order it draws their instants, after the core's
+/// pauses and crashes) with their enum `Strike`, and a test that the
+/// table's budget keys are the model's (each once: those of the space's
+/// `faults`). The strike enum is the table's own, so that a strike is
+/// named once, in its row. Each row is `"id", "label", "legend", [FORM];`
+/// with FORM one of
 ///
 /// - `budget key`: the class of scenario key `key` (a field of the
 ///   space's `faults`, set to 1 in its column) that the simulator's core
 ///   strikes (a pause, a crash) or does not strike (the checker's only);
-/// - `budget key => Strike::X`: the same, struck by the backend's world
-///   as `Strike::X` (the simulator draws its instants in row order);
+/// - `budget key => X`: the same, struck by the backend's world as
+///   `Strike::X` (the simulator draws its instants in row order);
 /// - `budget key … , also |s| …`: the same, with more settings in its
 ///   column;
 /// - `setting |s| …`: a column of settings only (no fault, a variant of
@@ -25,7 +27,7 @@
 macro_rules! fault_table {
     (
         $(#[$cmeta:meta])* pub static $columns:ident: [FaultClass<$space:ty>];
-        strikes $strikes:ident: $strike:ty; keys $keys:ident: $budgets:ty;
+        strikes $strikes:ident: enum $strike:ident;
         $( $id:literal, $label:literal, $about:literal, $form:tt; )*
     ) => {
         $(#[$cmeta])*
@@ -42,23 +44,22 @@ macro_rules! fault_table {
             )*
         ];
 
-        /// The simulator's strikes by scenario key, in the order it draws
-        /// their instants (after the core's pauses and crashes).
-        pub static $strikes: &[(&str, $strike)] =
-            $crate::matrix::fault_table::fault_table!(@strikes [] $($form)*);
-
-        /// Every budget key the table declares.
-        pub static $keys: &[&str] = $crate::matrix::fault_table::fault_table!(@keys [] $($form)*);
+        $crate::matrix::fault_table::fault_table!(@strikes $strikes $strike [] $($form)*);
 
         #[cfg(test)]
         #[test]
         fn the_fault_table_declares_every_budget_of_the_model_once() {
-            let model = <$budgets>::default().by_key().map(|(k, _)| k);
-            assert_eq!($crate::matrix::fault_table::same_keys($keys, &model), None);
+            // The model's budgets are the type of the space's `faults`.
+            fn budgets<B: Default>(_: fn(&$space) -> &B) -> B {
+                B::default()
+            }
+            let model = budgets(|s| &s.faults).by_key().map(|(k, _)| k);
+            let table: &[&str] = $crate::matrix::fault_table::fault_table!(@keys [] $($form)*);
+            assert_eq!($crate::matrix::fault_table::same_keys(table, &model), None);
         }
     };
 
-    (@apply $space:ty, [budget $key:ident $( => $f:expr )? $( , also |$s:tt| $more:expr )?]) => {
+    (@apply $space:ty, [budget $key:ident $( => $v:ident )? $( , also |$s:tt| $more:expr )?]) => {
         |s: &mut $space| {
             s.faults.$key = 1;
             $( let $s = &mut *s; $more; )?
@@ -71,12 +72,23 @@ macro_rules! fault_table {
         }
     };
 
-    (@strikes [$($acc:tt)*]) => { &[$($acc)*] };
-    (@strikes [$($acc:tt)*] [budget $key:ident => $f:expr $(, $($also:tt)*)?] $($rest:tt)*) => {
-        $crate::matrix::fault_table::fault_table!(@strikes [$($acc)* (stringify!($key), $f),] $($rest)*)
+    (@strikes $strikes:ident $strike:ident [$(($key:ident, $v:ident))*]) => {
+        /// A fault the simulated world strikes besides the core's pause
+        /// and crash (the backend's `sim`), one a row of its fault table.
+        #[derive(Clone, Copy, Debug)]
+        pub enum $strike {
+            $($v,)*
+        }
+
+        /// The simulator's strikes by scenario key, in the order it draws
+        /// their instants (after the core's pauses and crashes).
+        pub static $strikes: &[(&str, $strike)] = &[$((stringify!($key), $strike::$v),)*];
     };
-    (@strikes [$($acc:tt)*] $other:tt $($rest:tt)*) => {
-        $crate::matrix::fault_table::fault_table!(@strikes [$($acc)*] $($rest)*)
+    (@strikes $strikes:ident $strike:ident [$($acc:tt)*] [budget $key:ident => $v:ident $(, $($also:tt)*)?] $($rest:tt)*) => {
+        $crate::matrix::fault_table::fault_table!(@strikes $strikes $strike [$($acc)* ($key, $v)] $($rest)*);
+    };
+    (@strikes $strikes:ident $strike:ident [$($acc:tt)*] $other:tt $($rest:tt)*) => {
+        $crate::matrix::fault_table::fault_table!(@strikes $strikes $strike [$($acc)*] $($rest)*);
     };
 
     (@keys [$($acc:tt)*]) => { &[$($acc)*] };

@@ -7,21 +7,12 @@
 use crate::matrix::fault_table::fault_table;
 use locksmith_model::mysql::check::MysqlSpace;
 
-/// A fault the simulated world strikes besides the core's pause and crash
-/// (`crate::mysql::sim`).
-#[derive(Clone, Copy, Debug)]
-pub enum Strike {
-    ConnectionDrop,
-    NetworkDrop,
-    Restart,
-}
-
 fault_table! {
     /// Every MySQL fault class, in column order. Time in ticks: a critical
     /// section of 2 (4 for the slow holder), a pause of 4, a lock wait
     /// timeout of 5, the cleanup job after 3 (`compare::rows::space`).
     pub static MYSQL_FAULTS: [FaultClass<MysqlSpace>];
-    strikes MYSQL_STRIKES: Strike; keys MYSQL_KEYS: locksmith_model::mysql::check::MysqlFaults;
+    strikes MYSQL_STRIKES: enum Strike;
 
     "none", "no fault",
     "no fault: every interleaving of the clients' statements, the server's lock waits and time in ticks (critical section 2 ticks, innodb_lock_wait_timeout 5)",
@@ -41,15 +32,15 @@ fault_table! {
 
     "connection-drop", "connection dropped",
     "the server drops a client's connection once (KILL, wait_timeout), at any step, while its process keeps working: the transaction rolls back and its row locks go at once; the client learns it from its next statement (2013)",
-    [budget connection_drops => Strike::ConnectionDrop];
+    [budget connection_drops => ConnectionDrop];
 
     "network-drop", "network drop",
     "the network between a client and the server breaks once, at any step, while its process keeps working: its statement fails with 2013 at once, but the server keeps its transaction and row locks until it notices (any later step)",
-    [budget network_drops => Strike::NetworkDrop];
+    [budget network_drops => NetworkDrop];
 
     "restart", "server restart",
     "the server restarts once, at any step: every connection is gone, uncommitted transactions roll back, committed rows and the AUTO_INCREMENT counter stay; each client's next statement fails with 2013",
-    [budget restarts => Strike::Restart];
+    [budget restarts => Restart];
 
     "cleanup-slow-holder", "cleanup job, slow holder",
     "the seeds' cleanup job (source 002, line 25) frees a lock row taken 3 ticks ago, with a connection of its own; the holder's critical section lasts 4 ticks (a row lock has no row to clean: the job never fires)",

@@ -7,22 +7,12 @@
 use crate::matrix::fault_table::fault_table;
 use locksmith_model::redis::check::RedisSpace;
 
-/// A fault the simulated world strikes besides the core's pause and crash
-/// (`crate::redis::sim`).
-#[derive(Clone, Copy, Debug)]
-pub enum Strike {
-    ClockJump,
-    ServerClockJump,
-    Restart,
-    Failover,
-}
-
 fault_table! {
     /// Every Redis fault class, in column order. Time in ticks: a lease of
     /// 3, a critical section of 2, a pause of 4, a clock jump of 4
     /// (`compare::rows::space`).
     pub static REDIS_FAULTS: [FaultClass<RedisSpace>];
-    strikes REDIS_STRIKES: Strike; keys REDIS_KEYS: locksmith_model::redis::check::RedisFaults;
+    strikes REDIS_STRIKES: enum Strike;
 
     "none", "no fault",
     "no fault: every interleaving of the clients' commands, the server and time in ticks (lease 3 ticks, critical section 2)",
@@ -38,19 +28,19 @@ fault_table! {
 
     "clock-jump", "client clock jump",
     "a client's clock jumps 4 ticks ahead or back, once, at any step: what a timestamp recipe reads and writes moves; the server's TTLs do not",
-    [budget clock_jumps => Strike::ClockJump];
+    [budget clock_jumps => ClockJump];
 
     "server-clock-jump", "server clock jump",
     "the server's clock jumps 4 ticks ahead (TTLs shrink: keys past their deadline go at once) or back (TTLs grow), once, at any step",
-    [budget server_clock_jumps => Strike::ServerClockJump];
+    [budget server_clock_jumps => ServerClockJump];
 
     "restart", "restart without persistence",
     "the server restarts once without persistence, between commands: every key is lost",
-    [budget restarts => Strike::Restart];
+    [budget restarts => Restart];
 
     "failover", "failover",
     "the primary fails once, between commands, and its replica takes over without the writes it had not received (asynchronous replication, one write shipped at a time)",
-    [budget failovers => Strike::Failover, also |s| s.replica = true];
+    [budget failovers => Failover, also |s| s.replica = true];
 
     "pause-fenced", "pause > lease, fenced",
     "the pause, with fencing: lock() ends with INCR of a token on a key of its own, every critical section writes to the protected resource twice with it, and the resource rejects a token lower than one it accepted (mutual exclusion at the resource and fenced safety are judged)",

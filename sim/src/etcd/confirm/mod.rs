@@ -165,14 +165,16 @@ impl Run {
             let before = s.clone();
             space.apply(&mut s, a);
             let mut real = Vec::new();
-            if let Err((expected, actual)) = self.force(&before, &s, a, &mut real)? {
-                return Ok(Outcome::Diverged {
-                    step,
-                    expected,
-                    actual,
-                });
-            }
-            if let Err((expected, actual)) = self.settle(&before, &s, a, &mut real)? {
+            let transition = Transition {
+                before: &before,
+                after: &s,
+                a,
+            };
+            let check = match self.force(transition, &mut real)? {
+                Ok(()) => self.settle(transition, &mut real)?,
+                diverged => diverged,
+            };
+            if let Err((expected, actual)) = check {
                 return Ok(Outcome::Diverged {
                     step,
                     expected,
@@ -215,13 +217,8 @@ impl Run {
     }
 
     /// Does on the server what `a` did in the model.
-    fn force(
-        &mut self,
-        before: &State,
-        after: &State,
-        a: Action,
-        real: &mut Vec<String>,
-    ) -> Result<Result<(), (String, String)>, String> {
+    fn force(&mut self, transition: Transition, real: &mut Vec<String>) -> Result<Check, String> {
+        let Transition { before, after, a } = transition;
         match a {
             Action::Serve(c) => {
                 let Channel::Sent(req) = &before.clients[c as usize].channel else {
@@ -295,13 +292,8 @@ impl Run {
 
     /// After `a`: the events the model delivered arrive, running clients'
     /// leases are kept alive, and the lock's keys are the model's.
-    fn settle(
-        &mut self,
-        before: &State,
-        after: &State,
-        a: Action,
-        real: &mut Vec<String>,
-    ) -> Result<Result<(), (String, String)>, String> {
+    fn settle(&mut self, transition: Transition, real: &mut Vec<String>) -> Result<Check, String> {
+        let Transition { before, after, a } = transition;
         for (c, (b, t)) in (0u8..).zip(before.clients.iter().zip(&after.clients)) {
             let fired = b.channel == Channel::Waiting && t.channel != Channel::Waiting;
             if !fired || a == Action::Crash(c) {
@@ -356,6 +348,19 @@ impl Run {
         Ok(Ok(()))
     }
 }
+
+/// One step of the trace: the model's state before and after action `a`.
+/// Forcing it and settling after it both read all three.
+#[derive(Clone, Copy)]
+struct Transition<'a> {
+    before: &'a State,
+    after: &'a State,
+    a: Action,
+}
+
+/// `Err((expected, actual))` where the server did not do what the model
+/// did.
+type Check = Result<(), (String, String)>;
 
 fn describe(r: &Option<Reply>) -> String {
     r.as_ref()
