@@ -212,9 +212,10 @@ impl<T: fmt::Debug, D, const N: usize> fmt::Debug for Shared<'_, T, D, N> {
 }
 
 /// One version per distinct value among the parts of the states the
-/// explorer keeps (see the module docs). Only the thread that keeps states
-/// uses it; a part's value never changes while the interner holds it (a
-/// change copies a shared version first).
+/// explorer keeps (see the module docs), and among what the memo makes of
+/// them where the caller interns that too. One thread at a time uses it;
+/// a part's value never changes while the interner holds it (a change
+/// copies a shared version first).
 ///
 /// A part is known by its key, a 64-bit digest of its whole value — the
 /// digest the state's fingerprint is made of, so two parts with one key
@@ -269,9 +270,17 @@ impl<T: PartialEq, D, const N: usize> Interner<T, D, N> {
         }
     }
 
-    /// Drops the versions no state holds any more.
+    /// Drops the versions no state holds any more, and then what only
+    /// their memos held, until nothing more goes: an interned version a
+    /// memo remembers is held by that memo's version.
     fn purge(&mut self) {
-        self.table.retain(|_, v| Arc::strong_count(v) > 1);
+        loop {
+            let before = self.table.len();
+            self.table.retain(|_, v| Arc::strong_count(v) > 1);
+            if self.table.len() == before {
+                break;
+            }
+        }
         self.after_purge = self.table.len();
     }
 
@@ -315,6 +324,30 @@ mod tests {
         let mut last: Shared<'static, u32, ()> = Shared::new(9_999);
         interner.intern(&mut last, |x| u64::from(**x));
         assert_eq!(interner.len(), 2);
+    }
+
+    /// A purge drops what only a dropped version's memo held, in the same
+    /// purge: a memo's part interned before any state holds it goes with
+    /// the version that remembers it.
+    #[test]
+    fn a_purge_drops_what_only_the_dropped_remembered() {
+        let mut interner: Interner<u32, (), 1> = Interner::default();
+        let key = |x: &Shared<'static, u32, (), 1>| u64::from(**x);
+        let mut a: Shared<'static, u32, (), 1> = Shared::new(1);
+        interner.intern(&mut a, key);
+        let next = a.memoized(0, || {
+            let mut b = Shared::new(2);
+            interner.intern(&mut b, key);
+            Some(b)
+        });
+        assert_eq!(next.map(|b| *b), Some(2));
+        drop(a);
+        assert_eq!(interner.len(), 2);
+        // As above: the 2,049th value purges, and only the newest stays.
+        for v in 0..2_047 {
+            interner.intern(&mut Shared::new(1_000 + v), key);
+        }
+        assert_eq!(interner.len(), 1);
     }
 
     /// A shared part reads in a failure message as its value does.

@@ -5,6 +5,16 @@
 use super::system::{Action, SharedPeer, System};
 use crate::zk::client::Thread;
 
+/// What [`own_step`] remembers instead of a new part: an equal part, or
+/// the part itself.
+pub type Known<'k> = &'k dyn Fn(SharedPeer<'static>) -> SharedPeer<'static>;
+
+/// Remembers each new part as it is made.
+#[cfg(test)]
+pub fn itself(part: SharedPeer<'static>) -> SharedPeer<'static> {
+    part
+}
+
 /// The client `a` changes and its new part, if `a` is a client's own step — a thread's step or a
 /// delivery to it, changing that client and nothing else — with the
 /// client's new part taken from what its current part remembers: a version
@@ -15,7 +25,17 @@ use crate::zk::client::Thread;
 /// new session changes the server: never memoized). Such a step reads
 /// nothing but its client (`System::run`, `System::deliver`), so what it
 /// makes of one version is what it makes of it in every state.
-pub fn own_step<'s>(s: &'s System<'static>, a: Action) -> Option<(usize, SharedPeer<'s>)> {
+///
+/// `known` is handed each new part before it is remembered, and returns a
+/// part equal to it to remember instead (the checker's interner: one
+/// version per value, `ZkSpace::known`). Without it, a remembered part
+/// equal to one the kept states hold stays beside it as long as the
+/// version that remembers it.
+pub fn own_step<'s>(
+    s: &'s System<'static>,
+    a: Action,
+    known: Known,
+) -> Option<(usize, SharedPeer<'s>)> {
     let (c, slot) = match a {
         Action::Run(c, t) => (usize::from(c), Thread::ALL.iter().position(|&x| x == t)?),
         Action::Deliver(c) => (usize::from(c), Thread::ALL.len()),
@@ -50,7 +70,7 @@ pub fn own_step<'s>(s: &'s System<'static>, a: Action) -> Option<(usize, SharedP
             && fx.woken.is_empty()
             && peers.len() == s.peers.len()
             && (0..peers.len()).all(|i| (i == c) != peers[i].same(&s.peers[i]));
-        alone.then(|| peers.swap_remove(c).into_held())
+        alone.then(|| known(peers.swap_remove(c).into_held()))
     })?;
     Some((c, part))
 }
@@ -59,13 +79,15 @@ pub fn own_step<'s>(s: &'s System<'static>, a: Action) -> Option<(usize, SharedP
 /// claim about own steps to every one they meet: `visit` is handed each
 /// own step of each state walked through, with the client it changes and
 /// that client's new part; `settle` runs on the initial state and after
-/// every step taken (the explorer's abstraction, or nothing).
+/// every step taken (the explorer's abstraction, or nothing); `known` is
+/// [`own_step`]'s.
 #[cfg(test)]
 pub(super) fn walk_own_steps(
     cfg: &super::CheckConfig,
     (walks, steps): (usize, usize),
     mut seed: u64,
     settle: fn(&mut System<'static>),
+    known: Known,
     visit: &mut dyn FnMut(&System<'static>, Action, usize, SharedPeer),
 ) {
     for _ in 0..walks {
@@ -79,7 +101,7 @@ pub(super) fn walk_own_steps(
                 break;
             }
             for &a in &actions {
-                if let Some((c, part)) = own_step(&s, a) {
+                if let Some((c, part)) = own_step(&s, a, known) {
                     visit(&s, a, c, part);
                 }
             }
@@ -113,14 +135,21 @@ mod tests {
             cfg.writes = writes;
             cfg.faults.client_expiries = 1;
             let seed = 0x2545_f491_4f6c_dd1d;
-            walk_own_steps(&cfg, (100, 60), seed, |_| {}, &mut |s, a, c, part| {
-                let mut taken = s.clone();
-                taken.apply(a, false);
-                let mut used = s.lend();
-                used.peers[c] = part;
-                assert_eq!(used.into_held(), taken, "{a:?} in {s:?}");
-                remembered += 1;
-            });
+            walk_own_steps(
+                &cfg,
+                (100, 60),
+                seed,
+                |_| {},
+                &itself,
+                &mut |s, a, c, part| {
+                    let mut taken = s.clone();
+                    taken.apply(a, false);
+                    let mut used = s.lend();
+                    used.peers[c] = part;
+                    assert_eq!(used.into_held(), taken, "{a:?} in {s:?}");
+                    remembered += 1;
+                },
+            );
         }
         assert!(remembered > 10_000, "{remembered} remembered steps");
     }

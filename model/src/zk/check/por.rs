@@ -57,14 +57,14 @@
 //! verdict of every scenario, with the lengths it finds beside the
 //! shortest ones.
 
-use super::own_step::own_step;
+use super::own_step::{own_step, Known};
 use super::property;
 use super::system::{Action, Downtime, System};
 use crate::zk::Service;
 
 /// The ample set of `s` (a bit per position of `actions`, its enabled
 /// actions in order), or `0` when no client's steps make one.
-pub fn ample(s: &System<'static>, actions: &[Action]) -> u64 {
+pub fn ample(s: &System<'static>, actions: &[Action], known: Known) -> u64 {
     // A server stop drops every client's connection, and a stopped
     // server's start lets each reconnect: neither is one client's, and
     // both touch every client.
@@ -83,7 +83,7 @@ pub fn ample(s: &System<'static>, actions: &[Action]) -> u64 {
     }
     let mut before: Option<u8> = None;
     for c in 0..s.peers.len() {
-        let mask = eligible(s, actions, c, &mut before);
+        let mask = eligible(s, actions, c, &mut before, known);
         if mask != 0 {
             return mask;
         }
@@ -93,7 +93,13 @@ pub fn ample(s: &System<'static>, actions: &[Action]) -> u64 {
 
 /// Client `c`'s steps as an ample set, or `0`. `before` caches the state
 /// properties `s` violates.
-fn eligible(s: &System<'static>, actions: &[Action], c: usize, before: &mut Option<u8>) -> u64 {
+fn eligible(
+    s: &System<'static>,
+    actions: &[Action],
+    c: usize,
+    before: &mut Option<u8>,
+    known: Known,
+) -> u64 {
     let p = &s.peers[c];
     // A client whose connection is down, stranded, or holding a session it
     // gave up on has an action of its own that is neither a thread's step
@@ -134,7 +140,7 @@ fn eligible(s: &System<'static>, actions: &[Action], c: usize, before: &mut Opti
         if mask >> k & 1 == 0 {
             continue;
         }
-        let Some((_, part)) = own_step(s, a) else {
+        let Some((_, part)) = own_step(s, a, known) else {
             return 0;
         };
         if part.client.holds() != p.client.holds()
@@ -155,6 +161,7 @@ fn eligible(s: &System<'static>, actions: &[Action], c: usize, before: &mut Opti
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::zk::check::own_step::itself;
     use crate::zk::check::CheckConfig;
     use crate::zk::client::Thread;
     use crate::zk::recipes::RecipeId;
@@ -169,7 +176,7 @@ mod tests {
         cfg.por = true;
         let s = System::initial(&cfg);
         let step = Action::Run(0, Thread::Main);
-        assert_eq!(ample(&s, &[step; 64]), u64::MAX, "c1's own steps");
-        assert_eq!(ample(&s, &[step; 65]), 0);
+        assert_eq!(ample(&s, &[step; 64], &itself), u64::MAX, "c1's own steps");
+        assert_eq!(ample(&s, &[step; 65], &itself), 0);
     }
 }

@@ -427,6 +427,7 @@ mod tests {
                 (200, 40),
                 seed,
                 abstract_state,
+                &crate::zk::check::own_step::itself,
                 &mut |s, a, c, part| {
                     let mut next = s.lend();
                     next.peers[c] = part.clone();
