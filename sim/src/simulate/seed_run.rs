@@ -10,7 +10,8 @@
 //! library, its faults and its observer. The order in which nodes are made
 //! and tasks spawned is this file's and no backend's: madsim picks among
 //! ready tasks at random, so that order is part of every seed's trace
-//! (ZooKeeper's seeds are in the report, and stay as they were).
+//! (seeds in the report and in the tests name runs laid out this way: a
+//! change here moves them).
 
 use madsim::runtime::{Handle, NodeHandle};
 use std::future::Future;
