@@ -66,6 +66,14 @@ fn diverged(step: usize, expected: impl Into<String>, actual: impl Into<String>)
     }
 }
 
+/// A call and the server's answer, as a step's account reads it.
+fn answered(op: &Op, reply: &Reply) -> String {
+    match reply {
+        Ok(r) => format!("{op} → {r}"),
+        Err(e) => format!("{op} → {e}"),
+    }
+}
+
 /// Step `n` diverged: the server did not answer `op`, which the model
 /// answered with the last message it queued.
 fn unanswered(
@@ -357,7 +365,9 @@ impl Stage {
 
     /// Client `c`'s request `req` reaches the server now and is answered;
     /// the answer waits here for the trace's delivery. The reply, unless
-    /// nobody is left to read it.
+    /// nobody is left to read it. On the session every client shares, the
+    /// request goes out on client 0's connection and the reply is client
+    /// `c`'s ([`Self::hear`]).
     async fn serve_now(
         &mut self,
         n: usize,
@@ -365,12 +375,18 @@ impl Stage {
         req: &Request,
         model_inbox: &std::collections::VecDeque<Message>,
     ) -> Result<(String, Option<Reply>), Stop> {
-        if self.shared {
-            return self.serve_shared(n, c, req, model_inbox).await;
-        }
-        let p = &mut self.peers[c];
         let op = &req.op;
-        let crashed = p.client.phase == Phase::Crashed;
+        if self.shared {
+            if *op == Op::CloseSession {
+                self.not_shared(n, "closing the session")?;
+            }
+            if !matches!(self.peers[0].line, Line::Attached(_)) {
+                self.not_shared(n, "a request with the process gone")?;
+            }
+        }
+        let on = if self.shared { 0 } else { c };
+        let crashed = self.peers[c].client.phase == Phase::Crashed;
+        let p = &mut self.peers[on];
         let (text, reply) = match &mut p.line {
             Line::Attached(_) if *op == Op::CloseSession => {
                 p.kill().await.map_err(Stop::Failed)?;
@@ -389,22 +405,12 @@ impl Stage {
                     after,
                     ..
                 } = out;
-                let reply = as_read(reply, &p.client, session);
-                // Events its own transaction fired at the client came
-                // before the reply.
-                for e in node_events(before) {
-                    p.inbox.push_back(Message::Event(e));
+                let reply = as_read(reply, &self.peers[c].client, session);
+                let mut shown = answered(op, &reply);
+                if self.shared {
+                    shown.push_str(" (on the session every client shares)");
                 }
-                let shown = match &reply {
-                    Ok(r) => format!("{op} → {r}"),
-                    Err(e) => format!("{op} → {e}"),
-                };
-                if !crashed {
-                    p.inbox.push_back(Message::Reply(req.thread, reply.clone()));
-                }
-                for e in node_events(after) {
-                    p.inbox.push_back(Message::Event(e));
-                }
+                self.hear(c, req, &reply, node_events(before), node_events(after));
                 return Ok((shown, Some(reply)));
             }
             Line::Away(_) => {
@@ -414,13 +420,10 @@ impl Stage {
                 };
                 let out = p.call_away(op).await.map_err(Stop::Failed)?;
                 let reply = as_read(out.reply, &p.client, session);
-                let shown = match &reply {
-                    Ok(r) => format!("{op} → {r}"),
-                    Err(e) => format!("{op} → {e}"),
-                };
                 return Ok((
                     format!(
-                        "{shown}: sent before the process went away; the server applies it, nobody reads the reply"
+                        "{}: sent before the process went away; the server applies it, nobody reads the reply",
+                        answered(op, &reply)
                     ),
                     Some(reply),
                 ));
@@ -445,47 +448,33 @@ impl Stage {
         Ok((text, Some(reply)))
     }
 
-    /// [`Self::serve_now`] on the session every client shares: the request
-    /// goes out on client 0's connection, the reply is client `c`'s, and
-    /// the events the session hears reach every mate not crashed.
-    async fn serve_shared(
+    /// Hands the clients on the session what the server sent for client
+    /// `c`'s request `req`: the events its transaction fired before the
+    /// reply, the reply (unless `c`'s process crashed), the events after.
+    /// On its own session a crashed client's queue still takes the events;
+    /// on the session every client shares, only the mates not crashed hear
+    /// them.
+    fn hear(
         &mut self,
-        n: usize,
         c: usize,
         req: &Request,
-        model_inbox: &std::collections::VecDeque<Message>,
-    ) -> Result<(String, Option<Reply>), Stop> {
-        let op = &req.op;
-        if *op == Op::CloseSession {
-            self.not_shared(n, "closing the session")?;
-        }
-        let Line::Attached(s) = &mut self.peers[0].line else {
-            self.not_shared(n, "a request with the process gone")?;
-            return Err(Stop::Failed("no session".into()));
-        };
-        let session = s.id().unwrap_or(0);
-        let out = s.call_raw(op).await;
-        if !out.answered {
-            return Err(unanswered(n, op, model_inbox, out.reply.err()));
-        }
-        let reply = as_read(out.reply, &self.peers[c].client, session);
-        let (before, after) = (node_events(out.before), node_events(out.after));
-        let shown = match &reply {
-            Ok(r) => format!("{op} → {r} (on the session every client shares)"),
-            Err(e) => format!("{op} → {e} (on the session every client shares)"),
-        };
-        for m in 0..self.peers.len() {
-            let p = &mut self.peers[m];
-            if p.client.phase == Phase::Crashed {
+        reply: &Reply,
+        before: Vec<WatchedEvent>,
+        after: Vec<WatchedEvent>,
+    ) {
+        let shared = self.shared;
+        for (m, p) in self.peers.iter_mut().enumerate() {
+            let crashed = p.client.phase == Phase::Crashed;
+            let hears = if shared { !crashed } else { m == c };
+            if !hears {
                 continue;
             }
             p.inbox.extend(before.iter().cloned().map(Message::Event));
-            if m == c {
+            if m == c && !crashed {
                 p.inbox.push_back(Message::Reply(req.thread, reply.clone()));
             }
             p.inbox.extend(after.iter().cloned().map(Message::Event));
         }
-        Ok((shown, Some(reply)))
     }
 
     /// Sends `op` through the proxy, which lets the request reach the
