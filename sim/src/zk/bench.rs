@@ -35,9 +35,10 @@ pub struct BenchArgs {
     /// `+por`; with `--case`, run that case with it).
     #[arg(long)]
     pub por: bool,
-    /// Run one case in this process and print its figures as JSON (what
-    /// the table's rows are made of).
-    #[arg(long, hide = true)]
+    /// Run only this case (e.g. `curator-604`), in this process, with the
+    /// first number of `--jobs`, and print its figures as one JSON object
+    /// (what the table's rows are made of).
+    #[arg(long)]
     pub case: Option<String>,
     /// Print one JSON array instead of the table: per case and number of
     /// threads, its figures (`case`, `jobs`, `por`, and the row's fields).
