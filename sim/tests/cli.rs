@@ -695,3 +695,16 @@ fn real_on_an_etcd_scenario_wants_its_etcd_and_says_so() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+/// `bench --case` is a shown flag: a name that is no case is refused
+/// (exit 2) with the list of the cases, before anything is explored.
+#[test]
+fn bench_refuses_an_unknown_case_and_lists_the_cases() {
+    let (code, _, err) = locksmith(&["bench", "--case", "curator-605"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no bench case `curator-605`"), "{err}");
+    assert!(
+        err.contains("curator-604, curator-604-owner-check"),
+        "{err}"
+    );
+}
