@@ -83,5 +83,5 @@ fn a_reaped_and_remade_root_keeps_curators_tokens_rising() {
     let r = check(&sc.check);
     assert_eq!(r.verdict, Verdict::Holds);
     assert_eq!(r.of(Property::FencedSafety), Verdict::Holds);
-    assert_eq!(r.states, 549_915);
+    assert_eq!(r.states, 537_759);
 }

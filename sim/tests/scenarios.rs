@@ -16,7 +16,8 @@
 //! on every checked scenario that does not turn it on itself: with it on,
 //! the verdict, the property, every property's verdict and shortest-trace
 //! length are those of the run without it, and the states explored never
-//! exceed the pinned count (`check::<name>` pins the count without it).
+//! exceed the pinned count (`check::<name>` pins the count without it)
+//! unless the run stopped at its `max_states` bound.
 //!
 //! `por::<name>` holds the partial-order reduction (`--por`, off by
 //! default) to its promise on every checked ZooKeeper scenario: with it on,
@@ -203,7 +204,11 @@ fn judge_abstraction(path: &Path) -> Result<(), Failed> {
             lengths(&plain)
         ));
     }
-    if reduced.states > pinned {
+    // A run stopped at `max_states` counts the bound and whatever the step
+    // that passed it added (`curator-long-server-restart`: 1,000,001
+    // without the abstraction, 1,000,004 with it): no size of the space
+    // to compare.
+    if reduced.states > pinned && reduced.bound.is_none() {
         problems.push(format!(
             "{} states with the abstraction, more than the {pinned} pinned",
             reduced.states

@@ -793,40 +793,72 @@ impl Curator {
         }
     }
 
-    fn safe_notify_step(&mut self) -> Action {
-        let (next, step, code) = match self.notify {
-            Notify::Idle => (
-                Notify::Entered,
-                Step::Enter(MONITOR),
-                "postSafeNotify: synchronized (LockInternals.this)",
-            ),
-            Notify::Entered => (
-                Notify::Notified,
-                Step::NotifyAll(MONITOR),
-                "postSafeNotify: notifyAll()",
-            ),
-            Notify::Notified => (Notify::Exited, Step::Exit(MONITOR), "postSafeNotify: }"),
-            Notify::Exited => (Notify::Idle, Step::Return, "safe-notify task done"),
-        };
-        self.notify = next;
-        act(step, code)
+    /// Sets every field whose value no later step reads before it writes it
+    /// again to its value in [`new`] (a dead value): states that differ
+    /// only in dead values behave alike step for step (a bisimulation), so
+    /// every verdict and every shortest trace's length is kept and the
+    /// count of states can only fall. Run after every step of `acquire()`
+    /// and after a session change, the only steps that move `main` or set
+    /// `stale` (`rewind`, after `acquire()` returns, finds the fields
+    /// cleared already); a field is live in these phases of `main` only:
+    ///
+    /// - `stale` (`ProtectedMode.sessionId` no longer current) is read by
+    ///   `validateFoundNode` alone, on a retry's `findProtectedNodeInForeground`
+    ///   ([`Main::Find`]), and `createsTheLock` starts a new builder with it
+    ///   cleared: it lives while one create's `RetryLoop` runs — `Create`,
+    ///   `MkdirsExists`, `MkdirsCreate`, `CreateAgain`, `Find`, `Discarded`.
+    ///   A session that ends while the loop waits in `wait()` leaves a state
+    ///   like the one where it lived on (CURATOR-604's waiter);
+    /// - `watched` (`previousSequencePath`) is read by `getData` and by
+    ///   `commitWatcher` after it — `Entered`, `GetData` — and set by the
+    ///   next `getsTheLock` before the next `getData`;
+    /// - `retries` (the `RetryLoop` of the call in flight) is read when a
+    ///   call fails; from `Timing`, `Entered`, `Clock`, `Waiting`,
+    ///   `Exited`, `Leaving`, `TimedOut`, `Handed` and `Abandoned` the next
+    ///   call starts a retry loop of its own ([`Curator::fresh`],
+    ///   [`Curator::start_attempt`]) or none follows (`acquire()` throws or
+    ///   returns false, and [`Lock::rewind`] clears it). Not in `Start`: a
+    ///   holder's release reads it there.
+    ///
+    /// `watched` is also one of [`Lock::paths`], which the sequence
+    /// abstraction renames and the orphan property reads. That property
+    /// asks only the peers on a node's own session: a predecessor is
+    /// another session's node, or a mate thread's that the mate names as
+    /// its `own`; a node of this client's session that only `watched`
+    /// names (a create stranded by a connection loss, applied before the
+    /// retried one) was already unnamed, and judged, in the state where
+    /// the loop sent its `getChildren`, before `getsTheLock` named it.
+    fn forget_dead(&mut self) {
+        use Main::*;
+        let creating = matches!(
+            self.main,
+            Create | MkdirsExists | MkdirsCreate | CreateAgain | Find | Discarded
+        );
+        if !creating {
+            self.stale = false;
+        }
+        if !matches!(self.main, Entered | GetData) {
+            self.watched = Name::default();
+        }
+        if matches!(
+            self.main,
+            Timing
+                | Entered
+                | Clock
+                | Waiting
+                | Exited
+                | Leaving
+                | TimedOut
+                | Handed(_)
+                | Abandoned
+        ) {
+            self.retries = 0;
+        }
     }
-}
 
-impl Lock for Curator {
-    const OWNS_A_NODE: bool = true;
-
-    fn own_node(&self) -> Option<&str> {
-        (!self.own.is_empty()).then_some(self.own.as_str())
-    }
-
-    const LEAVE: &'static str = "doSomething() done; mutex.release()";
-
-    fn lock_root(&self) -> &'static str {
-        LOCK_ROOT
-    }
-
-    fn lock(&mut self, r: Resume) -> Action {
+    /// One step of `InterProcessMutex.internalLock`/`LockInternals
+    /// .attemptLock` on the main thread.
+    fn internal_lock(&mut self, r: Resume) -> Action {
         use Main::*;
         if self.main == Clock {
             return self.clock(r);
@@ -965,6 +997,45 @@ impl Lock for Curator {
             (Handed(then), _) => self.after_delete(then),
             (_, reply) => unexpected(reply, "KeeperException escapes"),
         }
+    }
+
+    fn safe_notify_step(&mut self) -> Action {
+        let (next, step, code) = match self.notify {
+            Notify::Idle => (
+                Notify::Entered,
+                Step::Enter(MONITOR),
+                "postSafeNotify: synchronized (LockInternals.this)",
+            ),
+            Notify::Entered => (
+                Notify::Notified,
+                Step::NotifyAll(MONITOR),
+                "postSafeNotify: notifyAll()",
+            ),
+            Notify::Notified => (Notify::Exited, Step::Exit(MONITOR), "postSafeNotify: }"),
+            Notify::Exited => (Notify::Idle, Step::Return, "safe-notify task done"),
+        };
+        self.notify = next;
+        act(step, code)
+    }
+}
+
+impl Lock for Curator {
+    const OWNS_A_NODE: bool = true;
+
+    fn own_node(&self) -> Option<&str> {
+        (!self.own.is_empty()).then_some(self.own.as_str())
+    }
+
+    const LEAVE: &'static str = "doSomething() done; mutex.release()";
+
+    fn lock_root(&self) -> &'static str {
+        LOCK_ROOT
+    }
+
+    fn lock(&mut self, r: Resume) -> Action {
+        let action = self.internal_lock(r);
+        self.forget_dead();
+        action
     }
 
     fn rewind(&mut self) {
@@ -1108,6 +1179,7 @@ impl Lock for Curator {
 
     fn session_changed(&mut self) {
         self.stale = true;
+        self.forget_dead();
     }
 
     /// `CuratorFrameworkImpl.validateConnection`: Disconnected →
