@@ -26,15 +26,21 @@
 //! and a starvation lasso it finds is fair when replayed. The lengths it
 //! finds may be longer: that is why it is off by default.
 //!
-//! The three share one run without either reduction per scenario.
+//! `dead::<name>` holds Curator's dead values (`Curator::forget_dead`,
+//! always on) to theirs on every checked Curator scenario: explored with
+//! them kept, the verdict, the property, every property's verdict and
+//! shortest-trace length are the same, and never fewer states.
+//!
+//! The four share one run without the optional reductions per scenario.
 //!
 //! **Tiers.** A scenario whose `[expect]` pins more than
 //! [`HEAVY_STATES`] states (the eight longest explorations: seven Curator
 //! ones and the textbook lock at 3 clients, 6 s to minutes each) is the
-//! heavy tier: its `check::`, `abstract::` and `por::` trials
+//! heavy tier: its `check::`, `abstract::`, `por::` and `dead::` trials
 //! are ignored by a plain `cargo test` and run, two at a time, by
 //! `cargo test -p locksmith --test scenarios -- --ignored` (CI runs it
-//! after the README's command: `.ci/run`). Its `sim::` trial stays in the
+//! after the README's command, less the heavy `dead::` trials:
+//! `scripts/heavy-tests.sh`). Its `sim::` trial stays in the
 //! default tier.
 
 use libtest_mimic::{Arguments, Failed, Trial};
@@ -49,6 +55,7 @@ use locksmith::zk::sim::sweep::sweep;
 use locksmith::zk::sim::SimConfig;
 use locksmith_model::engine::harness::{Property, Verdict};
 use locksmith_model::zk::check::explore::explore;
+use locksmith_model::zk::client::{Library, Recipe, RecipeConfig};
 use locksmith_model::{engine::judge_in, zk::check::check, zk::check::explore as zk_explore};
 use locksmith_model::{zk::check::CheckConfig, zk::check::Report};
 use std::collections::BTreeMap;
@@ -273,6 +280,47 @@ fn judge_por(path: &Path) -> Result<(), Failed> {
     with_reduction(problems, path, "--por")
 }
 
+/// Curator's dead values kept and cleared (`Curator::forget_dead`, always
+/// on): the same verdicts and shortest-trace lengths, never more states
+/// with them cleared.
+fn judge_dead_values(path: &Path) -> Result<(), Failed> {
+    let sc = load(path)?;
+    let cleared = plain(path, &sc.check);
+    let mut cfg = sc.check.clone();
+    cfg.keep_dead_values = true;
+    let kept = check(&cfg);
+    let mut problems = Vec::new();
+    if (kept.verdict, kept.property) != (cleared.verdict, cleared.property) {
+        problems.push(format!(
+            "verdict {} {:?} with dead values kept, {} {:?} cleared",
+            kept.verdict, kept.property, cleared.verdict, cleared.property
+        ));
+    }
+    for p in Property::ALL {
+        let len = |r: &Report| r.trace_of(p).map(|t| t.steps.len());
+        let (with, without) = ((kept.of(p), len(&kept)), (cleared.of(p), len(&cleared)));
+        if with != without {
+            problems.push(format!(
+                "{p}: {with:?} with dead values kept, {without:?} cleared"
+            ));
+        }
+    }
+    if cleared.states > kept.states && kept.bound.is_none() {
+        problems.push(format!(
+            "{} states with dead values cleared, {} kept",
+            cleared.states, kept.states
+        ));
+    }
+    if problems.is_empty() {
+        return Ok(());
+    }
+    Err(Failed::from(format!(
+        "{}\nagain: cargo test --release -p locksmith --test scenarios -- --include-ignored --exact dead::{}",
+        problems.join("\n"),
+        path.file_stem().map(|s| s.to_string_lossy()).unwrap_or_default()
+    )))
+}
+
 fn jobs() -> usize {
     std::thread::available_parallelism()
         .map(|n| n.get())
@@ -356,12 +404,17 @@ fn main() {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         // A file that does not load fails as its own test.
-        let (check, abstracted, sim, shared, heavy) = match AnyScenario::load(&f) {
+        let (check, abstracted, sim, shared, curator, heavy) = match AnyScenario::load(&f) {
             Ok(AnyScenario::ZooKeeper(s)) => (
                 s.expect.is_some(),
                 s.check.abstract_sequences,
                 s.sim_expect.is_some(),
                 s.check.shared_session,
+                s.check
+                    .recipe
+                    .instantiate(RecipeConfig::new(1, 0))
+                    .library()
+                    == Library::CURATOR,
                 s.expect
                     .as_ref()
                     .and_then(|e| e.states)
@@ -391,7 +444,7 @@ fn main() {
                 }
                 continue;
             }
-            Err(_) => (true, false, false, false, None),
+            Err(_) => (true, false, false, false, false, None),
         };
         let mut push = |first: u8, trial: Trial| match heavy {
             Some(states) => heavy_trials.push((
@@ -423,6 +476,13 @@ fn main() {
             push(
                 1,
                 Trial::test(format!("por::{name}"), move || judge_por(&f)),
+            );
+        }
+        if check && curator {
+            let f = f.clone();
+            push(
+                1,
+                Trial::test(format!("dead::{name}"), move || judge_dead_values(&f)),
             );
         }
         // The simulator's sweep of a heavy scenario is as quick as any.

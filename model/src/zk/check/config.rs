@@ -123,6 +123,11 @@ pub struct CheckConfig {
     /// expanded (see [`por`](super::por)). Off by default: it can lengthen
     /// a counterexample.
     pub por: bool,
+    /// Explore with every dead value kept (see
+    /// [`RecipeConfig::keep_dead_values`](crate::zk::client::step::RecipeConfig::keep_dead_values)):
+    /// the tests' way to explore without that reduction. No scenario key
+    /// or flag sets it.
+    pub keep_dead_values: bool,
     /// The recipe creates its lock root itself (the seeds' exists-then-create,
     /// scenario key `root = "recipe"`); otherwise the drivers create it,
     /// persistent, before the clients start.
@@ -225,6 +230,7 @@ impl CheckConfig {
             symmetry: true,
             abstract_sequences: false,
             por: false,
+            keep_dead_values: false,
             recipe_root: false,
             jobs: 1,
             writes: Writes::Off,

@@ -346,7 +346,8 @@ impl System<'static> {
             let rcfg = RecipeConfig::new(cfg.acquisitions, c)
                 .with_reentries(cfg.reentries)
                 .with_writes(cfg.writes)
-                .with_acquire_timeout(cfg.acquire_timeout_ms);
+                .with_acquire_timeout(cfg.acquire_timeout_ms)
+                .with_dead_values_kept(cfg.keep_dead_values);
             peers.push(Shared::new(Peer {
                 session,
                 client: Client::new(cfg.recipe.instantiate(rcfg)),

@@ -242,6 +242,11 @@ pub struct RecipeConfig {
     /// `acquire(time, unit)` — where the scenario sets `acquire_timeout_ms`;
     /// `None`: the seeds' untimed `acquire()`.
     pub acquire_timeout_ms: Option<u32>,
+    /// Keep every field's value where no later step reads it: off, a
+    /// recipe may set such values back to their initial ones (Curator's
+    /// `forget_dead`), a reduction the tests hold to its promise by
+    /// exploring with it off too.
+    pub keep_dead_values: bool,
 }
 
 impl RecipeConfig {
@@ -252,6 +257,7 @@ impl RecipeConfig {
             reentries: 0,
             writes: Writes::Off,
             acquire_timeout_ms: None,
+            keep_dead_values: false,
         }
     }
 
@@ -268,6 +274,13 @@ impl RecipeConfig {
 
     pub fn with_writes(self, writes: Writes) -> RecipeConfig {
         RecipeConfig { writes, ..self }
+    }
+
+    pub fn with_dead_values_kept(self, keep_dead_values: bool) -> RecipeConfig {
+        RecipeConfig {
+            keep_dead_values,
+            ..self
+        }
     }
 }
 

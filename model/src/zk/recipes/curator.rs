@@ -332,6 +332,9 @@ pub struct Curator {
     timeout: Option<u32>,
     /// The application's connection-state listener (`curator-listener`).
     listener: Option<Listener>,
+    /// [`Curator::forget_dead`] is off: the tests' run without it
+    /// ([`RecipeConfig::keep_dead_values`]).
+    keeps_dead: bool,
 }
 
 pub fn new(cfg: RecipeConfig) -> Curator {
@@ -353,6 +356,7 @@ pub fn new(cfg: RecipeConfig) -> Curator {
         owner_check: false,
         timeout: cfg.acquire_timeout_ms,
         listener: None,
+        keeps_dead: cfg.keep_dead_values,
     }
 }
 
@@ -828,8 +832,14 @@ impl Curator {
     /// names (a create stranded by a connection loss, applied before the
     /// retried one) was already unnamed, and judged, in the state where
     /// the loop sent its `getChildren`, before `getsTheLock` named it.
+    ///
+    /// The `dead::` trials (`sim/tests/scenarios.rs`) explore every checked
+    /// Curator scenario with this off as well and compare.
     fn forget_dead(&mut self) {
         use Main::*;
+        if self.keeps_dead {
+            return;
+        }
         let creating = matches!(
             self.main,
             Create | MkdirsExists | MkdirsCreate | CreateAgain | Find | Discarded
