@@ -235,6 +235,16 @@ fn one_expiry_on_a_shared_session_breaks_mutual_exclusion_and_nothing_else() {
             r.trace_of(Property::MutualExclusion).map(|t| t.steps.len()),
             r.states
         ),
+        (Some(17), 153_850)
+    );
+    // Curator's dead values kept: the same 17 steps, 163,454 states.
+    c.keep_dead_values = true;
+    let kept = check(&c);
+    assert_eq!(
+        (
+            kept.trace_of(Property::MutualExclusion).map(|t| t.steps.len()),
+            kept.states
+        ),
         (Some(17), 163_454)
     );
     for p in [
