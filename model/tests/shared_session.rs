@@ -242,7 +242,8 @@ fn one_expiry_on_a_shared_session_breaks_mutual_exclusion_and_nothing_else() {
     let kept = check(&c);
     assert_eq!(
         (
-            kept.trace_of(Property::MutualExclusion).map(|t| t.steps.len()),
+            kept.trace_of(Property::MutualExclusion)
+                .map(|t| t.steps.len()),
             kept.states
         ),
         (Some(17), 163_454)
