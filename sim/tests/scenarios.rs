@@ -198,12 +198,10 @@ fn judge_abstraction(path: &Path) -> Result<(), Failed> {
             .collect()
     };
     let mut problems = Vec::new();
-    if (reduced.verdict, reduced.property) != (plain.verdict, plain.property) {
-        problems.push(format!(
-            "verdict {} {:?} with the abstraction, {} {:?} without",
-            reduced.verdict, reduced.property, plain.verdict, plain.property
-        ));
-    }
+    problems.extend(other_verdict(
+        (&reduced, "with the abstraction"),
+        (&plain, "without"),
+    ));
     if lengths(&reduced) != lengths(&plain) {
         problems.push(format!(
             "per property, with the abstraction: {:?}\nwithout: {:?}",
@@ -222,6 +220,17 @@ fn judge_abstraction(path: &Path) -> Result<(), Failed> {
         ));
     }
     with_reduction(problems, path, "--abstract-sequences")
+}
+
+/// A run's verdict and headline property against those of the run it is
+/// held to, each named by how it ran: the problem, if they differ.
+fn other_verdict((a, how_a): (&Report, &str), (b, how_b): (&Report, &str)) -> Option<String> {
+    ((a.verdict, a.property) != (b.verdict, b.property)).then(|| {
+        format!(
+            "verdict {} {:?} {how_a}, {} {:?} {how_b}",
+            a.verdict, a.property, b.verdict, b.property
+        )
+    })
 }
 
 /// A reduction's trial: passed, or its problems and the command that
@@ -246,12 +255,10 @@ fn judge_por(path: &Path) -> Result<(), Failed> {
     cfg.por = true;
     let reduced = check(&cfg);
     let mut problems = Vec::new();
-    if (reduced.verdict, reduced.property) != (plain.verdict, plain.property) {
-        problems.push(format!(
-            "verdict {} {:?} with the reduction, {} {:?} without",
-            reduced.verdict, reduced.property, plain.verdict, plain.property
-        ));
-    }
+    problems.extend(other_verdict(
+        (&reduced, "with the reduction"),
+        (&plain, "without"),
+    ));
     for p in Property::ALL {
         let (with, without) = (reduced.of(p), plain.of(p));
         if with != without {
@@ -290,12 +297,10 @@ fn judge_dead_values(path: &Path) -> Result<(), Failed> {
     cfg.keep_dead_values = true;
     let kept = check(&cfg);
     let mut problems = Vec::new();
-    if (kept.verdict, kept.property) != (cleared.verdict, cleared.property) {
-        problems.push(format!(
-            "verdict {} {:?} with dead values kept, {} {:?} cleared",
-            kept.verdict, kept.property, cleared.verdict, cleared.property
-        ));
-    }
+    problems.extend(other_verdict(
+        (&kept, "with dead values kept"),
+        (&cleared, "cleared"),
+    ));
     for p in Property::ALL {
         let len = |r: &Report| r.trace_of(p).map(|t| t.steps.len());
         let (with, without) = ((kept.of(p), len(&kept)), (cleared.of(p), len(&cleared)));
